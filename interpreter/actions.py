@@ -1,0 +1,95 @@
+"""Actions as players send them (DESIGN.md), parsed into small typed values.
+
+Parsing catches what is malformed whatever the game state (`InvalidActionError`: not an action,
+an unknown card id or call); whether the action is legal now is the game's business.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.errors import InvalidActionError
+from interpreter.model import Ruleset
+
+KINDS = ("play", "discard", "keep", "announce", "choose", "call_card", "give")
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+
+    def describe(self) -> str:
+        return f"the call '{self.name}'"
+
+    def as_json(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    card: str
+
+    def describe(self) -> str:
+        return f"playing {self.card}"
+
+    def as_json(self) -> dict:
+        return {"play": self.card}
+
+
+@dataclass(frozen=True)
+class DiscardAction:
+    cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        return "a discard"
+
+    def as_json(self) -> dict:
+        return {"discard": list(self.cards)}
+
+
+Action = Call | PlayCard | DiscardAction
+
+
+def known_calls(ruleset: Ruleset) -> list[str]:
+    calls = ["pass"]
+    for phase in ruleset.phases:
+        calls += [lv.call for lv in phase.ladder]
+        if phase.hold:
+            calls.append(phase.hold)
+    return list(dict.fromkeys(calls))
+
+
+def parse_action(action: Any, ruleset: Ruleset) -> Action:
+    if isinstance(action, str):
+        calls = known_calls(ruleset)
+        if action not in calls:
+            close = difflib.get_close_matches(action, calls, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else f"; the calls of {ruleset.name} are: {', '.join(calls)}"
+            raise InvalidActionError(f"unknown call '{action}'{hint}")
+        return Call(action)
+    if not isinstance(action, dict):
+        raise InvalidActionError(f"an action is a call (text) or a mapping such as {{play: T21}}, not {type(action).__name__}")
+    kinds = [k for k in action if k in KINDS]
+    if len(kinds) != 1:
+        raise InvalidActionError(f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {', '.join(map(str, action)) or 'none'}")
+    kind = kinds[0]
+    extra = [k for k in action if k != kind and not (kind == "announce" and k == "cards")]
+    if extra:
+        raise InvalidActionError(f"unexpected key(s) in a {kind} action: {', '.join(map(str, extra))}")
+    value = action[kind]
+    if kind == "play":
+        return PlayCard(_card(value, ruleset))
+    if kind == "discard":
+        if not isinstance(value, list):
+            raise InvalidActionError(f"discard takes a list of cards, not {value!r}")
+        return DiscardAction(tuple(_card(c, ruleset) for c in value))
+    raise InvalidActionError(f"'{kind}' actions are not used by {ruleset.name}")
+
+
+def _card(value: Any, ruleset: Ruleset) -> str:
+    if not isinstance(value, str) or value not in ruleset.deck.points:
+        close = difflib.get_close_matches(str(value).upper(), ruleset.deck.cards, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise InvalidActionError(f"unknown card {value!r}{hint}")
+    return value

@@ -1,0 +1,236 @@
+"""The auction: phases of bidding ladders, played as duels between the holder and a challenger.
+
+How one phase runs (Dappen, Cego and Tapp all fit it):
+- players enter in order of play from Vorhand; one who passes is out of the phase for good;
+- an entrant may bid the lowest level (or, with `raise: any`, any level) when nobody has bid,
+  otherwise the next level above the current bid (or any higher one);
+- the current holder answers a challenger at once: hold (take the same level, by the phase's
+  hold call such as "selber") or pass; after a hold the challenger may go one higher or pass;
+- when the duel is decided the next entrant in order speaks;
+- the phase ends as soon as nobody can change its outcome, or at once on a level that `ends` it.
+Requirements (holds a king) and compulsions (must dappen) are DSL conditions on the hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from interpreter.errors import IllegalActionError
+from interpreter.model import AuctionPhase, Level
+
+PASS = "pass"
+Awaiting = Literal["entrant", "holder", "challenger"]
+
+
+@dataclass
+class PhaseState:
+    phase: AuctionPhase
+    order: list[int]                       # the seats that may enter, in order of speaking
+    holder: int | None = None
+    level: int = -1                        # index in the ladder of the current bid
+    challenger: int | None = None
+    awaiting: Awaiting = "entrant"
+    next_entrant: int = 0                  # index into order
+    passed: set[int] = field(default_factory=set)
+    bidders: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a phase ended: nobody bid, or `seat` won with `call` (and `ends` says whether at once)."""
+    seat: int | None
+    call: str | None
+    contract: str | None
+    ends_auction: bool
+
+
+class Auction:
+    def __init__(self, phases: tuple[AuctionPhase, ...], seats: list[int], hands: dict[int, list[str]], players: int):
+        self.phases = {p.name: p for p in phases}
+        self.seats = seats                  # active seats in order of play from Vorhand
+        self.hands = hands
+        self.players = players
+        self.state = self._start(phases[0], carried=None)
+
+    # -- phases ----------------------------------------------------------------------------
+    def _start(self, phase: AuctionPhase, carried: tuple[int, str] | None) -> PhaseState:
+        order = [s for s in self.seats if carried is None or s != carried[0]]
+        state = PhaseState(phase, order)
+        if carried is not None:
+            state.holder, state.level = carried[0], phase.level_of(carried[1]) or 0
+            state.bidders.add(carried[0])
+        return state
+
+    def next_phase(self, outcome: Outcome) -> str | None:
+        """Move on after a phase ended; returns the new phase's name, or None if the auction is over."""
+        phase = self.state.phase
+        if outcome.ends_auction:
+            return None
+        if outcome.seat is None:
+            if phase.pass_out == "throw_in":
+                return None
+            self.state = self._start(self.phases[phase.pass_out], carried=None)
+            return phase.pass_out
+        target = phase.after.get(outcome.call)
+        if target is None:
+            return None
+        self.state = self._start(self.phases[target], carried=(outcome.seat, outcome.call))
+        return target
+
+    # -- whose turn ------------------------------------------------------------------------
+    def to_act(self) -> int | None:
+        st = self.state
+        if st.awaiting == "holder":
+            return st.holder
+        if st.awaiting == "challenger":
+            return st.challenger
+        while st.next_entrant < len(st.order):
+            seat = st.order[st.next_entrant]
+            if seat not in st.passed and seat != st.holder:
+                return seat
+            st.next_entrant += 1
+        return None
+
+    # -- legal calls -----------------------------------------------------------------------
+    def _env(self, seat: int) -> dict:
+        st = self.state
+        position = st.order.index(seat) if seat in st.order else -1
+        return {"hand": frozenset(self.hands[seat]), "position": position, "speakers": len(st.order),
+                "bid_made": st.holder is not None, "players": self.players}
+
+    def _meets(self, level: Level, seat: int) -> bool:
+        return level.requires is None or bool(level.requires(self._env(seat)))
+
+    def _bids_open_to(self, seat: int, from_level: int) -> list[int]:
+        """Levels `seat` may bid now, before requirements: the next one, or any higher one."""
+        st, ladder = self.state, self.state.phase.ladder
+        if st.phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= st.phase.max_bidders:
+            return []
+        if st.phase.raise_any:
+            return list(range(from_level + 1, len(ladder)))
+        return [from_level + 1] if from_level + 1 < len(ladder) else []
+
+    def legal(self, seat: int) -> list[str]:
+        st = self.state
+        if seat != self.to_act():
+            return []
+        ladder = st.phase.ladder
+        if st.awaiting == "holder":
+            level = ladder[st.level]
+            can_hold = st.phase.hold is not None and level.holdable and self._meets(level, seat)
+            return [PASS, st.phase.hold] if can_hold else [PASS]
+        bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
+        calls = [PASS, *bids]
+        if st.awaiting == "entrant" and self._compelled(seat, bids):
+            calls.remove(PASS)
+        return calls
+
+    def _compelled(self, seat: int, bids: list[str]) -> str | None:
+        """The reason a pass is refused, when a compulsion holds."""
+        for rule in self.state.phase.compulsory:
+            if rule.call in bids and rule.when(self._env(seat)):
+                return rule.reason
+        return None
+
+    def refusal(self, seat: int, call: str) -> str:
+        """Why `call` is not legal for `seat` now, in words for the player."""
+        st = self.state
+        legal = self.legal(seat)
+        options = ", ".join(legal) if legal else "nothing"
+        if call == PASS:
+            bids = [c for c in legal if c != PASS]
+            return f"you may not pass: {self._compelled(seat, bids)}"
+        if call == st.phase.hold:
+            if st.awaiting != "holder":
+                return f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
+            return f"you cannot hold {st.phase.ladder[st.level].call}: {self._hold_refusal(seat)}"
+        index = st.phase.level_of(call)
+        if index is None:
+            return f"'{call}' is not a bid in the {st.phase.title}; you may say: {options}"
+        level = st.phase.ladder[index]
+        if st.awaiting == "holder":
+            return f"answer the bid {st.phase.ladder[st.level].call} first; you may say: {options}"
+        if not self._meets(level, seat) and index in self._bids_open_to(seat, st.level):
+            return f"you may not bid {call}: your hand does not meet its requirement ({level.requires.source}); you may say: {options}"
+        if st.level >= 0 and index <= st.level:
+            return f"{call} does not outbid {st.phase.ladder[st.level].call}; you may say: {options}"
+        if st.phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= st.phase.max_bidders:
+            return f"at most {st.phase.max_bidders} players may bid in the {st.phase.title}; you may say: {options}"
+        return f"only the next bid is allowed, not a jump to {call}; you may say: {options}"
+
+    def _hold_refusal(self, seat: int) -> str:
+        level = self.state.phase.ladder[self.state.level]
+        if not level.holdable:
+            return f"{level.call} cannot be held"
+        return f"your hand does not meet its requirement ({level.requires.source})"
+
+    # -- applying a call ---------------------------------------------------------------------
+    def apply(self, seat: int, call: str) -> Outcome | None:
+        """Apply a legal call; returns the phase's outcome when it has ended."""
+        if call not in self.legal(seat):
+            raise IllegalActionError(self.refusal(seat, call), seat)
+        st = self.state
+        ladder = st.phase.ladder
+        if st.awaiting == "holder":
+            if call == PASS:
+                st.passed.add(st.holder)
+                st.holder, st.challenger, st.awaiting = st.challenger, None, "entrant"
+            else:
+                st.awaiting = "challenger"
+        elif st.awaiting == "challenger":
+            if call == PASS:
+                st.passed.add(seat)
+                st.challenger, st.awaiting = None, "entrant"
+            else:
+                st.level = ladder.index(next(lv for lv in ladder if lv.call == call))
+                st.awaiting = "holder"
+        else:
+            st.next_entrant = st.order.index(seat) + 1
+            if call == PASS:
+                st.passed.add(seat)
+            else:
+                st.level = st.phase.level_of(call)
+                st.bidders.add(seat)
+                if st.holder is None:
+                    st.holder = seat
+                else:
+                    st.challenger, st.awaiting = seat, "holder"
+        if call != PASS and ladder[st.level].ends is not None and st.awaiting != "holder":
+            return self._outcome(ends_auction=ladder[st.level].ends == "auction")
+        return self._settle()
+
+    def _settle(self) -> Outcome | None:
+        """Skip turns that cannot change anything; report the outcome once nobody can."""
+        st = self.state
+        ladder = st.phase.ladder
+        while True:
+            if st.awaiting == "holder":
+                level = ladder[st.level]
+                if st.phase.hold is not None and level.holdable:
+                    return None
+                # A level that cannot be held passes to the challenger without a word.
+                st.passed.add(st.holder)
+                st.holder, st.challenger, st.awaiting = st.challenger, None, "entrant"
+                if level.ends is not None:
+                    return self._outcome(ends_auction=level.ends == "auction")
+                continue
+            if st.awaiting == "challenger":
+                if self._bids_open_to(st.challenger, st.level):
+                    return None
+                st.passed.add(st.challenger)
+                st.challenger, st.awaiting = None, "entrant"
+                continue
+            seat = self.to_act()
+            if seat is None:
+                return self._outcome(ends_auction=False)
+            if any(self._bids_open_to(s, st.level) for s in st.order[st.next_entrant:]
+                   if s not in st.passed and s != st.holder):
+                return None
+            return self._outcome(ends_auction=False)
+
+    def _outcome(self, ends_auction: bool) -> Outcome:
+        st = self.state
+        if st.holder is None:
+            return Outcome(None, None, None, ends_auction)
+        level = st.phase.ladder[st.level]
+        return Outcome(st.holder, level.call, level.contract, ends_auction)

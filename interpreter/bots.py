@@ -1,0 +1,35 @@
+"""Bots that choose legal actions. The random bot is the baseline for tests and simulations."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from interpreter.game import Game
+
+
+def expand(action: Any, rng: random.Random) -> Any:
+    """A concrete action from a legal action, drawing at random where it is a template."""
+    if isinstance(action, dict) and "discard" in action and isinstance(action["discard"], dict):
+        template = action["discard"]
+        return {"discard": rng.sample(template["from"], template["count"])}
+    return action
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions (a template counts as one)."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, seat: int) -> Any:
+        return expand(self.rng.choice(game.legal_actions(seat)), self.rng)
+
+
+def play_out(game: Game, bots: dict[int, Any] | None = None, seed: int | None = None) -> Game:
+    """Play the deal to its end, every seat by a bot (RandomBot by default)."""
+    default = RandomBot(seed)
+    bots = bots or {}
+    while not game.is_over:
+        seat = game.to_act
+        game.apply(seat, bots.get(seat, default).choose(game, seat))
+    return game

@@ -1,0 +1,179 @@
+"""The `tarock` command. Exit status: 0 success, 1 a check failed, 2 bad usage."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import yaml
+
+from interpreter.errors import IllegalActionError, InvalidActionError, RulesetError, TarockError
+
+EPILOG = """examples:
+  tarock list                                  the rulesets and their player counts
+  tarock validate                              check every built-in ruleset
+  tarock validate my-variant.yaml              check your own file (all errors at once)
+  tarock show breitnau                         the ruleset after inheritance
+  tarock play breitnau --players 7 --seed 3    one deal by bots, as a readable log
+  tarock play breitnau --human 1               play seat 1 yourself
+  tarock play breitnau --option solo_factor=english --record deal.yaml
+  tarock replay tests/records/*.yaml           check game records against their outcomes
+"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except RulesetError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    except TarockError as exc:
+        print(f"tarock: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ntarock: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tarock", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        description="Play, check and replay regional Tarock variants (Dappen, Cego, Tapp) written as YAML rulesets.")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    p = sub.add_parser("list", help="list the rulesets")
+    p.set_defaults(run=cmd_list)
+
+    p = sub.add_parser("validate", help="check rulesets; every error at once, with file:line:col")
+    p.add_argument("files", nargs="*", metavar="FILE", help="ruleset names or files (default: every built-in ruleset)")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser("show", help="print a ruleset after inheritance")
+    p.add_argument("name", help="ruleset name or file")
+    p.set_defaults(run=cmd_show)
+
+    p = sub.add_parser("play", help="play one deal with bots (and humans) and print a readable log")
+    p.add_argument("name", help="ruleset name or file")
+    p.add_argument("--players", type=int, help="people at the table (default: the smallest allowed)")
+    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
+    p.add_argument("--seed", type=int, help="shuffle seed; the same seed gives the same deal and bot play")
+    p.add_argument("--human", type=int, action="append", default=[], metavar="SEAT", help="a seat you play yourself (repeatable)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE", help="choose a reading or option")
+    p.add_argument("--record", metavar="FILE", help="save the deal as a game record")
+    p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("replay", help="replay game records and compare with their expected outcome")
+    p.add_argument("records", nargs="+", metavar="RECORD")
+    p.add_argument("--log", action="store_true", help="print each deal's log")
+    p.set_defaults(run=cmd_replay)
+    return parser
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from interpreter.loader import load_ruleset, ruleset_names
+
+    for name in ruleset_names():
+        try:
+            rs = load_ruleset(name)
+            print(f"{name:<20} {rs.title:<36} {'/'.join(map(str, rs.table_sizes))} at the table")
+        except RulesetError as exc:
+            print(f"{name:<20} (does not load: {len(exc.problems)} problem(s); run `tarock validate {name}`)")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from interpreter.loader import check_ruleset, ruleset_names
+
+    names = args.files or ruleset_names(include_bases=True)
+    failed = 0
+    for name in names:
+        problems = check_ruleset(name)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if problems:
+            failed += 1
+        print(f"{name}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+    return 1 if failed else 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from interpreter.loader import resolve
+
+    doc = resolve(args.name)
+    if doc.parents:
+        print(f"# {args.name} extends {', '.join(doc.parents)}; shown after inheritance")
+    print(yaml.safe_dump(doc.data, sort_keys=False, allow_unicode=True, width=100), end="")
+    return 0
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise TarockError(f"--option takes NAME=CHOICE, not '{pair}'")
+        name, choice = pair.split("=", 1)
+        options[name.strip()] = choice.strip()
+    return options
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from interpreter.bots import RandomBot
+    from interpreter.game import Game
+    from interpreter.loader import load_ruleset
+    from interpreter.log import describe_event, render_log
+    from interpreter.records import dump_record
+
+    ruleset = load_ruleset(args.name, _options(args.option))
+    game = Game(ruleset, players=args.players, dealer=args.dealer, seed=args.seed)
+    bot = RandomBot(game.seed)
+    humans = set(args.human)
+    for seat in humans:
+        if not 0 <= seat < game.players or seat == game.sitting_out:
+            raise TarockError(f"--human {seat}: no such playing seat")
+    if humans:
+        from interpreter.human import HumanPlayer
+        human = HumanPlayer(game)
+        human.run(humans, bot)
+    else:
+        while not game.is_over:
+            seat = game.to_act
+            game.apply(seat, bot.choose(game, seat))
+        print(render_log(game))
+    if args.record:
+        Path(args.record).write_text(dump_record(game.record()), encoding="utf-8")
+        print(f"record written to {args.record}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from interpreter.log import render_log
+    from interpreter.records import replay
+
+    failed = 0
+    for file in args.records:
+        try:
+            report = replay(file)
+        except RulesetError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+            failed += 1
+            continue
+        if args.log and report.game is not None:
+            print(render_log(report.game))
+        for failure in report.failures:
+            print(failure, file=sys.stderr)
+        if not report.ok:
+            failed += 1
+        print(f"{file}: {'ok' if report.ok else 'FAILED'}")
+    if len(args.records) > 1:
+        print(f"{len(args.records) - failed} passed, {failed} failed")
+    return 1 if failed else 0

@@ -1,0 +1,392 @@
+"""From a merged ruleset document to a `Ruleset`, with every semantic check.
+
+Problems are collected, not raised one by one, so `tarock validate` shows them all at once.
+Each check names the path in the ruleset and, through the document's marks, file:line:col.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from interpreter.dsl import DslError, Expression, Scope, Type, compile_expression
+from interpreter.errors import Problem
+from interpreter.model import (
+    TRUMP, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
+    ExchangeStep, Level, Packet, PlayRules, Ruleset, Settlement, TakeTalon,
+)
+from interpreter.source import Document, Path
+
+INT, BOOL, CARD, CARDS = Type.INT, Type.BOOL, Type.CARD, Type.CARDS
+
+# The names each kind of expression may read, besides the deck's cards and sets.
+AUCTION_NAMES = {"hand": CARDS, "position": INT, "speakers": INT, "bid_made": BOOL, "players": INT}
+DISCARD_NAMES = {"card": CARD, "hand": CARDS}
+CLAIM_NAMES = {"hand": CARDS}
+ASIDE_NAMES = {"declarer_tricks": INT, "defender_tricks": INT, "tricks": INT}
+OUTCOME_NAMES = {"declarer_points": INT, "defender_points": INT, "declarer_tricks": INT,
+                 "defender_tricks": INT, "tricks": INT, "players": INT}
+AMOUNT_NAMES = {**OUTCOME_NAMES, "winner_points": INT, "loser_points": INT, "factor": INT, "declarer_won": BOOL}
+
+NOT_CONTRACT_CALLS = {"pass"}
+
+
+class Compiler:
+    def __init__(self, doc: Document, name: str, choices: dict[str, str], parents: tuple[str, ...] = ()):
+        self.doc = doc
+        self.data: dict = doc.data
+        self.name = name
+        self.choices = choices
+        self.parents = parents
+        self.problems: list[Problem] = []
+
+    # -- helpers -------------------------------------------------------------------------
+    def problem(self, path: Path, message: str, *, at_key: bool = False) -> None:
+        self.problems.append(self.doc.problem(path, message, at_key=at_key))
+
+    def get(self, path: Path, default: Any = None) -> Any:
+        data: Any = self.data
+        for part in path:
+            if isinstance(data, dict) and part in data:
+                data = data[part]
+            elif isinstance(data, list) and isinstance(part, int) and part < len(data):
+                data = data[part]
+            else:
+                return default
+        return data
+
+    def expression(self, path: Path, names: dict[str, Type], expect: Type) -> Expression | None:
+        text = self.get(path)
+        if text is None:
+            return None
+        text = str(text)
+        try:
+            return compile_expression(text, self.scope(names), expect=expect)
+        except DslError as exc:
+            mark = self.doc.marks.get(path)
+            message = f"{exc.message} (in \"{text}\", column {exc.column})"
+            if mark is not None and "\n" not in text:
+                shifted = mark.shifted(exc.column - 1)
+                self.problems.append(Problem(shifted.file, shifted.line, shifted.column, _fmt(path), message))
+            else:
+                self.problem(path, message)
+            return None
+
+    def scope(self, names: dict[str, Type]) -> Scope:
+        return Scope(constants=self.constants, variables=names, card_rank=self.deck.rank, card_points=self.deck.points)
+
+    def suggest(self, word: str, known: list[str]) -> str:
+        close = difflib.get_close_matches(word, known, n=1)
+        if close:
+            return f"; did you mean '{close[0]}'?"
+        return f"; known: {', '.join(known)}" if known else ""
+
+    # -- the whole ruleset ---------------------------------------------------------------
+    def compile(self) -> Ruleset | None:
+        self.check_sources()
+        self.deck = self.compile_deck()
+        self.constants: dict[str, tuple[Type, object]] = {c: (CARD, c) for c in self.deck.cards}
+        self.constants.update({n: (CARDS, s) for n, s in self.deck.sets.items()})
+        self.compile_deck_sets()
+        active, sits_out = self.compile_players()
+        plans = self.compile_deal(active)
+        contracts = self.compile_contracts()
+        phases = self.compile_auction(contracts)
+        claim = self.compile_claim()
+        play = self.compile_play()
+        counting = self.compile_counting()
+        settlement = self.compile_settlement()
+        groups = self.compile_groups()
+        if self.problems:
+            return None
+        return Ruleset(
+            name=self.name, file=self.doc.file, title=self.data.get("title", self.name),
+            family=self.data.get("family"), deck=self.deck, active_players=active,
+            dealer_sits_out=sits_out, deal_plans=plans,
+            call_titles={c: d.get("title", c) for c, d in (self.data.get("calls") or {}).items()},
+            phases=phases, contracts=contracts, claim=claim, play=play, counting=counting,
+            settlement=settlement, groups=groups, choices=self.choices, document=self.data,
+            parents=self.parents,
+        )
+
+    # -- provenance ----------------------------------------------------------------------
+    def check_sources(self) -> None:
+        keys = list((self.data.get("sources") or {}).keys())
+
+        def walk(value: Any, path: Path) -> None:
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    if k == "source" and isinstance(v, str) and path[:1] != ("sources",):
+                        for part in v.split(";"):
+                            # A citation starts with the key of a source: "dappen-de §10: …".
+                            found = re.match(r"\s*([a-z][a-z0-9_-]*)(?=[\s:§,]|$)", part)
+                            key = found.group(1) if found else None
+                            if key is not None and key not in keys:
+                                self.problem(path + (k,), f"unknown source '{key}'{self.suggest(key, keys)} "
+                                                          f"(cite a key of `sources`, then ':' and the section)")
+                    else:
+                        walk(v, path + (k,))
+            elif isinstance(value, list):
+                for i, v in enumerate(value):
+                    walk(v, path + (i,))
+
+        walk(self.data, ())
+
+    # -- deck ----------------------------------------------------------------------------
+    def compile_deck(self) -> Deck:
+        d = self.data.get("deck") or {}
+        cards: list[str] = []
+        suit: dict[str, str] = {}
+        rank: dict[str, int] = {}
+        titles: dict[str, str] = {}
+        aliases: dict[str, str] = {}
+        sets: dict[str, set[str]] = {"cards": set()}
+        suit_names: dict[str, str] = {TRUMP: "trumps"}
+        symbols: dict[str, str] = {TRUMP: "T"}
+        trumps = d.get("trumps")
+        if trumps:
+            sets["trumps"] = set()
+            for number in range(1, int(trumps.get("count", 0)) + 1):
+                card = f"{TRUMP}{number}"
+                cards.append(card)
+                suit[card], rank[card] = TRUMP, number
+                titles[card] = f"{number}"
+                sets["trumps"].add(card)
+            for card, title in (trumps.get("names") or {}).items():
+                if card not in suit:
+                    self.problem(("deck", "trumps", "names", card), f"no trump {card} in this pack", at_key=True)
+                titles[card] = title
+            for card, names in (trumps.get("aliases") or {}).items():
+                for alias in names:
+                    aliases[str(alias).lower()] = card
+            for card in cards:
+                aliases.setdefault(titles[card].lower(), card)
+        rank_titles = {str(k): v for k, v in (d.get("rank_titles") or {}).items()}
+        for i, s in enumerate(d.get("suits") or []):
+            sid, sname = s.get("id"), s.get("name")
+            if sid == TRUMP:
+                self.problem(("deck", "suits", i, "id"), "T is the id of the trumps; give the suit another letter")
+            if sid in suit_names:
+                self.problem(("deck", "suits", i, "id"), f"two suits with the id {sid}")
+            suit_names[sid], symbols[sid] = sname, s.get("symbol", sid)
+            sets[sname] = set()
+            ranks = [str(r) for r in s.get("ranks", [])]
+            for position, r in enumerate(ranks):
+                card = f"{sid}{r}"
+                cards.append(card)
+                suit[card], rank[card] = sid, len(ranks) - position
+                titles[card] = f"{rank_titles.get(r, r)} {s.get('symbol', sid)}"
+                sets[sname].add(card)
+        sets["cards"] = set(cards)
+        for name, ranks in (d.get("rank_sets") or {}).items():
+            wanted = {str(r) for r in ranks}
+            sets[name] = {c for c in cards if suit[c] != TRUMP and c[1:] in wanted}
+            for r in wanted:
+                if not any(suit[c] != TRUMP and c[1:] == r for c in cards):
+                    self.problem(("deck", "rank_sets", name), f"no suit has the rank {r}")
+        pts = d.get("points") or {}
+        by_rank = {str(k): v for k, v in (pts.get("ranks") or {}).items()}
+        points = {c: by_rank.get(c[1:], pts.get("default", 0)) if suit[c] != TRUMP else pts.get("default", 0) for c in cards}
+        for card, value in (pts.get("cards") or {}).items():
+            if card not in points:
+                self.problem(("deck", "points", "cards", card), f"no card {card} in this pack{self.suggest(card, cards)}", at_key=True)
+            points[card] = value
+        return Deck(title=d.get("title", ""), cards=tuple(cards), suit=suit, rank=rank, points=points,
+                    sets={k: frozenset(v) for k, v in sets.items()}, suit_names=suit_names,
+                    suit_symbols=symbols, titles=titles, aliases=aliases)
+
+    def compile_deck_sets(self) -> None:
+        for name, text in (self.get(("deck", "sets")) or {}).items():
+            if name in self.constants:
+                self.problem(("deck", "sets", name), f"'{name}' is already a name for cards; choose another", at_key=True)
+                continue
+            expr = self.expression(("deck", "sets", name), {}, CARDS)
+            if expr is not None:
+                value = frozenset(expr({}))
+                self.deck.sets[name] = value
+                self.constants[name] = (CARDS, value)
+
+    # -- players and deal ----------------------------------------------------------------
+    def compile_players(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        p = self.data.get("players") or {}
+        active = tuple(sorted(set(p.get("active") or [])))
+        sits_out = tuple(sorted(set(p.get("dealer_sits_out") or [])))
+        for i, n in enumerate(p.get("dealer_sits_out") or []):
+            if n - 1 not in active:
+                self.problem(("players", "dealer_sits_out", i),
+                             f"with {n} at the table and the dealer out, {n - 1} play, but active allows only {list(active)}")
+        return active, sits_out
+
+    def compile_deal(self, active: tuple[int, ...]) -> dict[int, tuple[Packet, ...]]:
+        plans: dict[int, tuple[Packet, ...]] = {}
+        raw = self.get(("deal", "plans")) or {}
+        for key, packets in raw.items():
+            n = int(key)
+            path = ("deal", "plans", key)
+            if n not in active:
+                self.problem(path, f"a plan for {n} players, but the ruleset allows {list(active)} active players", at_key=True)
+                continue
+            plan = tuple(Packet("each" if "each" in pk else "talon", int(pk.get("each", pk.get("talon", 0))))
+                         for pk in packets if isinstance(pk, dict))
+            dealt = sum(pk.count * (n if pk.to == "each" else 1) for pk in plan)
+            if dealt != len(self.deck.cards):
+                each = sum(pk.count for pk in plan if pk.to == "each")
+                talon = sum(pk.count for pk in plan if pk.to == "talon")
+                self.problem(path, f"the packets deal {dealt} cards ({n} × {each} to the players + {talon} to the talon) "
+                                   f"but the pack has {len(self.deck.cards)}")
+            plans[n] = plan
+        for n in active:
+            if str(n) not in raw:
+                self.problem(("deal", "plans"), f"no deal plan for {n} players")
+        return plans
+
+    # -- contracts -----------------------------------------------------------------------
+    def contract_data(self, name: str, seen: tuple[str, ...] = ()) -> dict:
+        """A contract's rules with `like` resolved (the other contract's rules, then its own)."""
+        raw = (self.data.get("contracts") or {}).get(name) or {}
+        parent = raw.get("like")
+        if not parent:
+            return raw
+        known = list((self.data.get("contracts") or {}))
+        if parent not in known:
+            self.problem(("contracts", name, "like"), f"no contract named '{parent}'{self.suggest(parent, known)}")
+            return raw
+        if parent in seen or parent == name:
+            self.problem(("contracts", name, "like"), f"'like' goes round in a circle: {' -> '.join((*seen, name, parent))}")
+            return raw
+        merged = dict(self.contract_data(parent, seen + (name,)))
+        merged.update({k: v for k, v in raw.items() if k != "like"})
+        return merged
+
+    def compile_contracts(self) -> dict[str, Contract]:
+        contracts: dict[str, Contract] = {}
+        default_wins = self.expression(("settlement", "declarer_wins"), OUTCOME_NAMES, BOOL)
+        default_amount = self.expression(("settlement", "amount"), AMOUNT_NAMES, INT)
+        for name in (self.data.get("contracts") or {}):
+            data = self.contract_data(name)
+            path = ("contracts", name)
+            own = (self.data["contracts"][name] or {})
+            # An expression is checked where it is written: in this contract or the one it is like.
+            source_path = lambda key: path + (key,) if key in own else ("contracts", own.get("like", name), key)  # noqa: E731
+            wins = self.expression(source_path("declarer_wins"), OUTCOME_NAMES, BOOL) if "declarer_wins" in data else default_wins
+            amount = self.expression(source_path("amount"), AMOUNT_NAMES, INT) if "amount" in data else default_amount
+            factor = data.get("factor")
+            won, lost = (factor.get("won"), factor.get("lost")) if isinstance(factor, dict) else (factor, factor)
+            if amount is not None and "factor" in amount.names and won is None:
+                self.problem(path, "the settlement's amount uses 'factor', but this contract has no factor")
+            if wins is None or amount is None:
+                if "declarer_wins" not in data and self.get(("settlement", "declarer_wins")) is None:
+                    self.problem(path, "no settlement: neither this contract nor `settlement` says when the declarer wins")
+                continue
+            steps = self.compile_exchange(name, data.get("exchange") or [], own)
+            contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps,
+                                       factor_won=won, factor_lost=lost, declarer_wins=wins, amount=amount)
+        return contracts
+
+    def compile_exchange(self, name: str, steps: list, own: dict) -> tuple[ExchangeStep, ...]:
+        where = name if "exchange" in own else own.get("like", name)
+        result: list[ExchangeStep] = []
+        for i, step in enumerate(steps):
+            path = ("contracts", where, "exchange", i)
+            if "take_talon" in step:
+                result.append(TakeTalon())
+            elif "discard" in step:
+                d = step["discard"]
+                forbid = self.expression(path + ("discard", "forbid", "when"), DISCARD_NAMES, BOOL) if d.get("forbid") else None
+                result.append(Discard(int(d.get("count", 0)), forbid, (d.get("forbid") or {}).get("reason", "")))
+        return tuple(result)
+
+    # -- auction -------------------------------------------------------------------------
+    def compile_auction(self, contracts: dict[str, Contract]) -> tuple[AuctionPhase, ...]:
+        raw_phases = self.get(("auction", "phases")) or []
+        names = [p.get("name") for p in raw_phases]
+        known_contracts = list((self.data.get("contracts") or {}))
+        phases = []
+        for i, p in enumerate(raw_phases):
+            path = ("auction", "phases", i)
+            if names.count(p.get("name")) > 1:
+                self.problem(path + ("name",), f"two phases are named '{p.get('name')}'")
+            ladder = []
+            for j, lv in enumerate(p.get("ladder") or []):
+                call = lv.get("call")
+                contract = lv.get("contract", call)
+                if contract not in known_contracts:
+                    where = path + ("ladder", j, "contract" if "contract" in lv else "call")
+                    self.problem(where, f"no contract named '{contract}'{self.suggest(contract, known_contracts)}")
+                if call in NOT_CONTRACT_CALLS or call == p.get("hold"):
+                    self.problem(path + ("ladder", j, "call"), f"'{call}' cannot be a bid: it is the pass or the hold call")
+                ladder.append(Level(call=call, contract=contract,
+                                    requires=self.expression(path + ("ladder", j, "requires"), AUCTION_NAMES, BOOL),
+                                    holdable=lv.get("holdable", True), ends=lv.get("ends")))
+            calls = [lv.call for lv in ladder]
+            compulsory = []
+            for j, c in enumerate(p.get("compulsory") or []):
+                if c.get("call") not in calls:
+                    self.problem(path + ("compulsory", j, "call"), f"'{c.get('call')}' is not a bid of this phase{self.suggest(c.get('call'), calls)}")
+                when = self.expression(path + ("compulsory", j, "when"), AUCTION_NAMES, BOOL)
+                if when is not None:
+                    compulsory.append(Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here")))
+            then = p.get("then") or {}
+            pass_out = then.get("pass_out", "throw_in")
+            if pass_out != "throw_in" and pass_out not in names:
+                self.problem(path + ("then", "pass_out"), f"no phase named '{pass_out}'{self.suggest(pass_out, ['throw_in', *names])}")
+            after = dict(then.get("after") or {})
+            for call, target in after.items():
+                if call not in calls:
+                    self.problem(path + ("then", "after", call), f"'{call}' is not a bid of this phase{self.suggest(call, calls)}", at_key=True)
+                if target not in names:
+                    self.problem(path + ("then", "after", call), f"no phase named '{target}'{self.suggest(target, names)}")
+                else:
+                    target_calls = [lv.get("call") for lv in raw_phases[names.index(target)].get("ladder") or []]
+                    if call not in target_calls:
+                        self.problem(path + ("then", "after", call),
+                                     f"the phase '{target}' must have '{call}' in its ladder to carry the bid into it")
+            phases.append(AuctionPhase(name=p.get("name"), title=p.get("title", p.get("name")), ladder=tuple(ladder),
+                                       hold=p.get("hold"), raise_any=p.get("raise", "next") == "any",
+                                       max_bidders=p.get("max_bidders"), compulsory=tuple(compulsory),
+                                       pass_out=pass_out, after=after))
+        return tuple(phases)
+
+    # -- play, counting, settlement ------------------------------------------------------
+    def compile_claim(self) -> Claim | None:
+        if not self.data.get("claim"):
+            return None
+        when = self.expression(("claim", "when"), CLAIM_NAMES, BOOL)
+        return Claim(when, self.data["claim"].get("scores_as", "march")) if when else None
+
+    def compile_play(self) -> PlayRules:
+        p = self.data.get("play") or {}
+        return PlayRules(first_lead=p.get("first_lead", "declarer"), follow_suit=p.get("follow_suit", True),
+                         must_trump=p.get("when_void", "trump") == "trump", must_beat=p.get("must_beat", False))
+
+    def compile_counting(self) -> Counting:
+        c = self.data.get("counting") or {}
+        aside = c.get("aside") or {}
+        return Counting(packet=c.get("packet", 1), packet_deduct=c.get("packet_deduct", 0),
+                        remainder_deduct=c.get("remainder_deduct", 0),
+                        aside_counts_for=aside.get("counts_for", "declarer"),
+                        aside_unless=self.expression(("counting", "aside", "unless"), ASIDE_NAMES, BOOL))
+
+    def compile_settlement(self) -> Settlement:
+        s = self.data.get("settlement") or {}
+        return Settlement(unit=s.get("unit", "point"), payment=s.get("payment", "each_defender"),
+                          sitting_out=s.get("sitting_out", "no_part"))
+
+    def compile_groups(self) -> tuple[ChoiceGroup, ...]:
+        groups = []
+        seen: dict[str, str] = {}
+        for kind in ("readings", "options"):
+            for name, g in (self.data.get(kind) or {}).items():
+                if name in seen:
+                    self.problem((kind, name), f"'{name}' is both a reading and an option; names must be unique", at_key=True)
+                seen[name] = kind
+                choices = tuple(g.get("choices") or {})
+                if g.get("default") not in choices:
+                    self.problem((kind, name, "default"), f"the default '{g.get('default')}' is not one of the choices{self.suggest(str(g.get('default')), list(choices))}")
+                groups.append(ChoiceGroup(name, kind, g.get("question", g.get("title", name)), g.get("default"), choices))
+        return tuple(groups)
+
+
+def _fmt(path: Path) -> str:
+    from interpreter.source import format_path
+    return format_path(path)

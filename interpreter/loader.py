@@ -1,0 +1,291 @@
+"""Finding ruleset files, resolving `extends`, and applying readings and options.
+
+Inheritance follows JSON Merge Patch (RFC 7386), which a reader can predict without reading code:
+- mappings merge key by key, recursively;
+- any other value, lists included, replaces the inherited one whole;
+- `null` (`~`) removes the inherited rule.
+`extends` takes a name or a list of names, merged left to right, then the file itself on top.
+A reading or option is the same kind of patch (its `rules:`), applied when a game starts.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from interpreter.errors import Problem, RulesetError
+from interpreter.paths import rulesets_dir
+from interpreter.source import Document, Mark, Path as NodePath, load_yaml
+
+
+def ruleset_names(include_bases: bool = False) -> list[str]:
+    """Names of the built-in rulesets (bases such as decks only on request)."""
+    names = []
+    for file in sorted(rulesets_dir().glob("*.yaml")):
+        if include_bases or not _is_base(file):
+            names.append(file.stem)
+    return names
+
+
+def _is_base(file: Path) -> bool:
+    try:
+        doc = load_yaml(file.read_text(encoding="utf-8"), str(file))
+    except RulesetError:
+        return False
+    return isinstance(doc.data, dict) and doc.data.get("base") is True
+
+
+def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
+    """A ruleset by name (`breitnau`) or by path (`my/variant.yaml`)."""
+    candidates: list[Path] = []
+    if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref:
+        candidates.append(Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref)
+        candidates.append(Path(ref))
+    else:
+        if relative_to is not None:
+            candidates.append(relative_to / f"{ref}.yaml")
+        candidates.append(rulesets_dir() / f"{ref}.yaml")
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def display_path(file: Path) -> str:
+    """Paths in messages: relative to the working directory where that is shorter."""
+    try:
+        return str(file.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(file)
+
+
+def read_document(file: Path) -> Document:
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesetError([Problem(display_path(file), None, None, "", f"cannot read the file: {exc}")]) from None
+    return load_yaml(text, display_path(file))
+
+
+def resolve(ref: str) -> Document:
+    """The document of a ruleset with its whole `extends` chain merged in."""
+    file = find_ruleset_file(ref)
+    if file is None:
+        raise RulesetError([Problem(ref, None, None, "", _unknown_ruleset_message(ref))])
+    return _resolve_file(file, stack=())
+
+
+def _unknown_ruleset_message(ref: str) -> str:
+    import difflib
+
+    known = ruleset_names(include_bases=True)
+    close = difflib.get_close_matches(ref, known, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else f"; known: {', '.join(known)}"
+    return f"no ruleset named '{ref}'{hint}"
+
+
+def _resolve_file(file: Path, stack: tuple[Path, ...]) -> Document:
+    doc = read_document(file)
+    if not isinstance(doc.data, dict):
+        raise RulesetError([doc.problem((), "a ruleset must be a mapping of rule names to rules")])
+    parents = doc.data.get("extends")
+    if parents is None:
+        return _merged_onto(Document({}, {}, doc.file), doc)
+    names = [parents] if isinstance(parents, str) else parents
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise RulesetError([doc.problem(("extends",), "extends takes a ruleset name or a list of names")])
+    merged = Document({}, {}, doc.file)
+    problems: list[Problem] = []
+    for index, name in enumerate(names):
+        path: NodePath = ("extends",) if isinstance(parents, str) else ("extends", index)
+        parent_file = find_ruleset_file(name, relative_to=file.parent)
+        if parent_file is None:
+            problems.append(doc.problem(path, f"extends {_unknown_ruleset_message(name)[3:]}"))
+            continue
+        if parent_file.resolve() in stack or parent_file.resolve() == file.resolve():
+            chain = " -> ".join(p.stem for p in (*stack, file.resolve(), parent_file.resolve()))
+            problems.append(doc.problem(path, f"extends cycle: {chain}"))
+            continue
+        try:
+            parent = _resolve_file(parent_file, stack + (file.resolve(),))
+        except RulesetError as exc:
+            problems.extend(exc.problems)
+            continue
+        parent.data.pop("base", None)   # being a base is not inherited
+        merged = _merged_onto(merged, parent)
+    if problems:
+        raise RulesetError(problems)
+    result = _merged_onto(merged, doc)
+    result.data.pop("extends", None)
+    result.parents = names
+    return result
+
+
+def _merged_onto(base: Document, patch: Document, root: NodePath = ()) -> Document:
+    """`patch` (or its subtree at `root`) applied to `base` by JSON Merge Patch."""
+    patch_data = _get(patch.data, root)
+    data = merge_patch(base.data, patch_data)
+
+    def reroot(marks: dict[NodePath, Mark]) -> dict[NodePath, Mark]:
+        n = len(root)
+        return {path[n:]: mark for path, mark in marks.items() if path[:n] == root}
+
+    patch_marks, patch_keys = reroot(patch.marks), reroot(patch.key_marks)
+    result = Document(data, {}, patch.file)
+    for path in _walk(data):
+        mark = patch_marks.get(path) or base.marks.get(path)
+        if mark:
+            result.marks[path] = mark
+        key_mark = patch_keys.get(path) or base.key_marks.get(path)
+        if key_mark:
+            result.key_marks[path] = key_mark
+    return result
+
+
+def merge_patch(base: Any, patch: Any) -> Any:
+    if not isinstance(patch, dict):
+        return patch
+    result = dict(base) if isinstance(base, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value)
+    return result
+
+
+def _walk(data: Any, path: NodePath = ()):
+    yield path
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _walk(value, path + (key,))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _walk(value, path + (index,))
+
+
+def _get(data: Any, path: NodePath) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def choice_groups(doc: Document) -> dict[str, tuple[str, dict]]:
+    """Readings and options by name: name -> ("readings" | "options", definition)."""
+    groups: dict[str, tuple[str, dict]] = {}
+    for section in ("readings", "options"):
+        for name, definition in (doc.data.get(section) or {}).items():
+            if isinstance(definition, dict):
+                groups[name] = (section, definition)
+    return groups
+
+
+def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, dict[str, str]]:
+    """The document with every reading and option applied (defaults where not chosen).
+
+    Returns the document and the full choice of every reading and option. Unknown names and
+    choices raise RulesetError with a did-you-mean."""
+    import difflib
+
+    groups = choice_groups(doc)
+    problems: list[Problem] = []
+    for name, value in chosen.items():
+        if name not in groups:
+            close = difflib.get_close_matches(name, list(groups), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else (
+                f"; this ruleset has: {', '.join(groups)}" if groups else "; this ruleset has none")
+            problems.append(Problem(doc.file, None, None, "options", f"no reading or option named '{name}'{hint}"))
+        elif str(value) not in (groups[name][1].get("choices") or {}):
+            known = list(groups[name][1].get("choices") or {})
+            close = difflib.get_close_matches(str(value), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else f"; choose one of: {', '.join(known)}"
+            problems.append(Problem(doc.file, None, None, f"options.{name}", f"no choice '{value}'{hint}"))
+    if problems:
+        raise RulesetError(problems)
+    full: dict[str, str] = {}
+    result = doc
+    for name, (section, definition) in groups.items():
+        choice = str(chosen.get(name, definition.get("default")))
+        full[name] = choice
+        root: NodePath = (section, name, "choices", choice, "rules")
+        if isinstance(_get_or_none(doc.data, root), dict):
+            result = _merged_onto(result, Document(doc.data, doc.marks, doc.file, doc.key_marks), root)
+    return result, full
+
+
+def _get_or_none(data: Any, path: NodePath) -> Any:
+    try:
+        return _get(data, path)
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+# -- the compiled ruleset --------------------------------------------------------------------
+
+def _compile(doc: Document, name: str, chosen: Mapping[str, str]) -> tuple["Ruleset | None", list[Problem]]:
+    from interpreter.compiler import Compiler
+    from interpreter.validation import schema_problems
+
+    applied, full = apply_choices(doc, chosen)
+    problems = schema_problems(applied)
+    compiler = Compiler(applied, name, full, tuple(doc.parents))
+    try:
+        ruleset = compiler.compile()
+    except Exception:   # malformed data the schema already reported; its messages are the useful ones
+        if not problems:
+            raise
+        ruleset = None
+    reported = {p.path for p in problems}
+    problems += [p for p in compiler.problems if p.path not in reported]
+    return (ruleset if not problems else None), problems
+
+
+@lru_cache(maxsize=64)
+def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float) -> "Ruleset":
+    doc = resolve(ref)
+    if doc.data.get("base") is True:
+        raise RulesetError([Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")])
+    ruleset, problems = _compile(doc, _name_of(ref), dict(chosen))
+    if problems:
+        raise RulesetError(problems)
+    return ruleset
+
+
+def load_ruleset(ref: str, options: Mapping[str, str] | None = None) -> "Ruleset":
+    """A playable ruleset by name or path, with readings and options chosen (defaults elsewhere).
+
+    Raises RulesetError listing every problem found."""
+    file = find_ruleset_file(ref)
+    stamp = file.stat().st_mtime if file else 0.0
+    return _load_cached(ref, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())), stamp)
+
+
+def check_ruleset(ref: str) -> list[Problem]:
+    """Every problem of a ruleset: with the defaults, and with each other reading and option."""
+    try:
+        doc = resolve(ref)
+    except RulesetError as exc:
+        return exc.problems
+    if doc.data.get("base") is True:
+        from interpreter.validation import schema_problems
+        return schema_problems(doc)
+    name = _name_of(ref)
+    _, problems = _compile(doc, name, {})
+    seen = set(problems)
+    for group, (section, definition) in choice_groups(doc).items():
+        for choice in definition.get("choices") or {}:
+            if choice == definition.get("default"):
+                continue
+            try:
+                _, more = _compile(doc, name, {group: choice})
+            except RulesetError as exc:
+                more = exc.problems
+            for p in more:
+                if p not in seen:
+                    seen.add(p)
+                    problems.append(p)
+    return problems
+
+
+def _name_of(ref: str) -> str:
+    return Path(ref).stem if ref.endswith((".yaml", ".yml")) else ref

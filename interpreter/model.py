@@ -1,0 +1,184 @@
+"""The compiled ruleset: immutable, typed, every expression parsed and checked.
+
+The engine reads only these types, never the YAML: what the ruleset fixes (card order, trick
+power, deal plans, DSL closures) is computed once here so the play loop stays cheap.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from interpreter.dsl import Expression
+
+TRUMP = "T"   # the suit id of permanent trumps
+
+
+@dataclass(frozen=True)
+class Deck:
+    title: str
+    cards: tuple[str, ...]                # trumps from T1 up, then each suit from high to low
+    suit: dict[str, str]                  # card -> suit id ("T" for trumps)
+    rank: dict[str, int]                  # trumps: their number; suit cards: 1 = lowest of the suit
+    points: dict[str, int]
+    sets: dict[str, frozenset[str]]       # named sets: trumps, clubs …, kings …, five_pointers …
+    suit_names: dict[str, str]            # "C" -> "clubs"
+    suit_symbols: dict[str, str]
+    titles: dict[str, str]                # card -> display name ("Gstieß", "König ♣")
+    aliases: dict[str, str]               # lower-case alias -> card id
+
+    def name_of(self, card: str) -> str:
+        return self.titles.get(card, card)
+
+    @property
+    def total_points(self) -> int:
+        return sum(self.points.values())
+
+
+@dataclass(frozen=True)
+class Packet:
+    to: Literal["each", "talon"]
+    count: int
+
+
+@dataclass(frozen=True)
+class Level:
+    call: str
+    contract: str
+    requires: Expression | None
+    holdable: bool
+    ends: Literal["phase", "auction"] | None
+
+
+@dataclass(frozen=True)
+class Compulsion:
+    when: Expression
+    call: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class AuctionPhase:
+    name: str
+    title: str
+    ladder: tuple[Level, ...]
+    hold: str | None
+    raise_any: bool
+    max_bidders: int | None
+    compulsory: tuple[Compulsion, ...]
+    pass_out: str                          # "throw_in" or a phase name
+    after: dict[str, str]                  # winning call -> next phase
+
+    def level_of(self, call: str) -> int | None:
+        for index, level in enumerate(self.ladder):
+            if level.call == call:
+                return index
+        return None
+
+
+@dataclass(frozen=True)
+class TakeTalon:
+    pass
+
+
+@dataclass(frozen=True)
+class Discard:
+    count: int
+    forbid: Expression | None
+    reason: str
+
+
+ExchangeStep = TakeTalon | Discard
+
+
+@dataclass(frozen=True)
+class Contract:
+    name: str
+    title: str
+    exchange: tuple[ExchangeStep, ...]
+    factor_won: int | None
+    factor_lost: int | None
+    declarer_wins: Expression
+    amount: Expression
+
+
+@dataclass(frozen=True)
+class Claim:
+    when: Expression
+    scores_as: Literal["march"]
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    first_lead: Literal["declarer", "vorhand"]
+    follow_suit: bool
+    must_trump: bool
+    must_beat: bool
+
+
+@dataclass(frozen=True)
+class Counting:
+    packet: int
+    packet_deduct: int
+    remainder_deduct: int
+    aside_counts_for: Literal["declarer", "defenders", "nobody"]
+    aside_unless: Expression | None
+
+    def points(self, cards: list[str] | tuple[str, ...], values: dict[str, int]) -> int:
+        """Card points of one side's pile: packets of `packet` cards, each less `packet_deduct`,
+        an incomplete packet less `remainder_deduct`. How the cards are grouped does not matter."""
+        n = len(cards)
+        total = sum(values[c] for c in cards)
+        full, rest = divmod(n, self.packet)
+        return total - full * self.packet_deduct - (self.remainder_deduct if rest else 0)
+
+
+@dataclass(frozen=True)
+class Settlement:
+    unit: str
+    payment: Literal["each_defender"]
+    sitting_out: Literal["no_part", "defender"]
+
+
+@dataclass(frozen=True)
+class ChoiceGroup:
+    name: str
+    kind: Literal["readings", "options"]
+    question: str
+    default: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    file: str
+    title: str
+    family: str | None
+    deck: Deck
+    active_players: tuple[int, ...]
+    dealer_sits_out: tuple[int, ...]
+    deal_plans: dict[int, tuple[Packet, ...]]
+    call_titles: dict[str, str]
+    phases: tuple[AuctionPhase, ...]
+    contracts: dict[str, Contract]
+    claim: Claim | None
+    play: PlayRules
+    counting: Counting
+    settlement: Settlement
+    groups: tuple[ChoiceGroup, ...]
+    choices: dict[str, str]                # every reading and option, as chosen
+    document: dict = field(repr=False, compare=False, default_factory=dict)   # the merged YAML, for `show`
+    parents: tuple[str, ...] = ()
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        return tuple(sorted(set(self.active_players) | set(self.dealer_sits_out)))
+
+    def phase(self, name: str) -> AuctionPhase:
+        for phase in self.phases:
+            if phase.name == name:
+                return phase
+        raise KeyError(name)
+
+    def call_title(self, call: str) -> str:
+        return self.call_titles.get(call, call)

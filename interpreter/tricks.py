@@ -1,0 +1,74 @@
+"""Trick play: which cards a player may play, and who wins a trick.
+
+This is the hot loop of simulations, so it works on precomputed tables: for every card its
+suit for following (trumps are one suit), and its power (trumps above every suit card).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from interpreter.model import TRUMP, Deck, PlayRules
+
+
+@dataclass(frozen=True)
+class TrickRules:
+    follow: dict[str, str]          # card -> the suit it follows as ("T" for a trump)
+    power: dict[str, int]           # card -> strength; trumps beat every suit card
+    play: PlayRules
+    deck: Deck
+
+    @classmethod
+    def build(cls, deck: Deck, play: PlayRules) -> "TrickRules":
+        follow = {c: deck.suit[c] for c in deck.cards}
+        power = {c: deck.rank[c] + (1000 if deck.suit[c] == TRUMP else 0) for c in deck.cards}
+        return cls(follow, power, play, deck)
+
+    def legal(self, hand: list[str], trick: list[str]) -> list[str]:
+        if not trick:
+            return list(hand)
+        led = self.follow[trick[0]]
+        if self.play.follow_suit:
+            same = [c for c in hand if self.follow[c] == led]
+            if same:
+                return self._beating(same, trick)
+        if self.play.must_trump:
+            trumps = [c for c in hand if self.follow[c] == TRUMP]
+            if trumps:
+                return self._beating(trumps, trick)
+        return list(hand)
+
+    def _beating(self, candidates: list[str], trick: list[str]) -> list[str]:
+        if not self.play.must_beat:
+            return candidates
+        best = self.power[trick[self.winner_index(trick)]]
+        led = self.follow[trick[0]]
+        beating = [c for c in candidates if self._strength(c, led) > best]
+        return beating or candidates
+
+    def _strength(self, card: str, led: str) -> int:
+        suit = self.follow[card]
+        return self.power[card] if suit == TRUMP or suit == led else -1
+
+    def winner_index(self, trick: list[str]) -> int:
+        """Index in `trick` of the winning card: the highest trump, else the highest of the suit led."""
+        led = self.follow[trick[0]]
+        best, best_index = -1, 0
+        for index, card in enumerate(trick):
+            strength = self._strength(card, led)
+            if strength > best:
+                best, best_index = strength, index
+        return best_index
+
+    def refusal(self, hand: list[str], trick: list[str], card: str) -> str:
+        """Why `card` may not be played, in the words of the rules."""
+        if card not in hand:
+            return f"you do not hold {card} ({self.deck.name_of(card)})"
+        allowed = self.legal(hand, trick)
+        led = self.follow[trick[0]]
+        shown = ", ".join(sorted(allowed, key=lambda c: -self.power[c]))
+        if self.follow[allowed[0]] == led and self.follow[card] != led:
+            what = "trumps" if led == TRUMP else self.deck.suit_names[led]
+            return f"must follow suit ({what}): you hold {shown}"
+        if self.follow[allowed[0]] == TRUMP and self.follow[card] != TRUMP:
+            return f"must play a trump: you hold {shown}"
+        return f"must beat the trick: you can with {shown}"

@@ -1,0 +1,112 @@
+"""JSON Schema validation turned into placed, readable problems (all of them at once)."""
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
+from interpreter.errors import Problem
+from interpreter.paths import schema_file
+from interpreter.source import Document
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads(schema_file(name).read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def schema_problems(doc: Document, schema: str = "ruleset.schema.json") -> list[Problem]:
+    problems = []
+    for error in _validator(schema).iter_errors(doc.data):
+        problems.extend(_explain(error, doc))
+    return _unique(problems)
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    seen, result = set(), []
+    for p in problems:
+        if p not in seen:
+            seen.add(p)
+            result.append(p)
+    return result
+
+
+def _explain(error: ValidationError, doc: Document) -> list[Problem]:
+    path = tuple(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = list(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed and not _matches_pattern(error.schema, k)]
+        problems = []
+        for key in extra:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else (f"; known here: {', '.join(allowed)}" if allowed else "")
+            problems.append(doc.problem(path + (key,), f"unknown key '{key}'{hint}", at_key=True))
+        if problems:
+            return problems
+    if error.validator == "required":
+        return [doc.problem(path, f"missing {error.message.split(' is a required')[0]}")]
+    if error.validator == "enum":
+        close = difflib.get_close_matches(str(error.instance), [str(v) for v in error.validator_value], n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        choices = ", ".join(str(v) for v in error.validator_value)
+        return [doc.problem(path, f"'{error.instance}' is not one of: {choices}{hint}")]
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        # Report the alternative that got furthest, not the generic "not valid under any".
+        best = max(error.context, key=lambda e: (len(e.absolute_path), -len(e.message)))
+        if len(best.absolute_path) > len(error.absolute_path):
+            return _explain(best, doc)
+        return [doc.problem(path, _one_of_message(error))]
+    if error.validator == "type":
+        return [doc.problem(path, f"expected {_type_words(error.validator_value)}, got {_describe(error.instance)}")]
+    if error.validator == "pattern" and isinstance(error.instance, str):
+        if error.absolute_schema_path and "propertyNames" in error.absolute_schema_path:
+            return [doc.problem(path + (error.instance,), f"'{error.instance}' is not a valid key here "
+                                                          f"({_pattern_words(error.validator_value)})", at_key=True)]
+        return [doc.problem(path, f"'{error.instance}' is not a valid name here "
+                                  f"({_pattern_words(error.validator_value)})")]
+    if error.validator == "propertyNames":
+        return [doc.problem(path, f"bad key: {error.message}")]
+    return [doc.problem(path, error.message)]
+
+
+def _matches_pattern(schema: dict, key: str) -> bool:
+    import re
+    return any(re.search(p, key) for p in schema.get("patternProperties", {}))
+
+
+def _one_of_message(error: ValidationError) -> str:
+    descriptions = [s.get("description", "") for s in error.validator_value if isinstance(s, dict)]
+    expected = "; or ".join(d for d in descriptions if d)
+    return f"{_describe(error.instance)} does not fit here; expected {expected or 'another form'}"
+
+
+def _type_words(types: Any) -> str:
+    words = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+             "boolean": "true or false", "number": "a number", "null": "nothing"}
+    if isinstance(types, list):
+        return " or ".join(words.get(t, t) for t in types)
+    return words.get(types, str(types))
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}'"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return f"'{value}'"
+
+
+def _pattern_words(pattern: str) -> str:
+    return {"^[a-z][a-z0-9_]*$": "lower-case letters, digits and _",
+            "^[A-Z][A-Z0-9]*$": "a card id such as T22, HK or C10",
+            "^[0-9]+$": "a number of players",
+            "^[A-Z]$": "one capital letter"}.get(pattern, f"must match {pattern}")

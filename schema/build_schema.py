@@ -1,0 +1,244 @@
+"""Writes ruleset.schema.json. Run `python schema/build_schema.py` after changing the language.
+
+The schema is generated so that every rule gets the same provenance fields and every object is
+closed (`additionalProperties: false`) without repeating them by hand; a test checks that the
+committed JSON matches this script.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+STATUS = ["attested", "reported", "reconstructed", "assumed"]
+PROVENANCE = {
+    "source": {"type": "string", "description": "Which text says so: a key of `sources`, a colon, and the section (e.g. \"dappen-en: Breitnau version\")."},
+    "status": {"enum": STATUS, "description": "How sure we are: attested (seen played or recorded in the field), reported (told from memory or read in one text), reconstructed (inferred by researchers), assumed (our own choice where the sources are silent)."},
+    "note": {"type": "string", "description": "A remark for readers: what the rule means or why it is encoded this way."},
+    "assumed": {"type": "object", "description": "Fields of this rule that are assumptions, each with the reason.",
+                "additionalProperties": {"type": "string", "description": "Why this field is assumed."}},
+}
+DSL_BOOL = "A condition in the rules language (true/false), e.g. \"count(hand & kings) >= 1\"."
+DSL_INT = "A formula in the rules language giving a whole number, e.g. \"round_up((40 - loser_points) * factor, 10)\"."
+NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+CARD = {"type": "string", "pattern": "^[A-Z][A-Z0-9]*$", "description": "A card id such as T22, HK or C10."}
+
+
+def rule(description: str, properties: dict, required: list[str] | None = None, provenance: bool = True) -> dict:
+    props = dict(properties)
+    if provenance:
+        props.update(PROVENANCE)
+    schema = {"type": "object", "description": description, "properties": props, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def described(schema: dict, description: str) -> dict:
+    return {**schema, "description": description}
+
+
+def name_map(description: str, value: dict) -> dict:
+    return {"type": "object", "description": description, "propertyNames": NAME, "additionalProperties": value}
+
+
+def dsl(description: str) -> dict:
+    return {"type": "string", "description": description}
+
+
+suit = rule("One suit of the pack.", {
+    "id": {"type": "string", "pattern": "^[A-Z]$", "description": "One capital letter, the first letter of card ids of this suit (C, S, H, D)."},
+    "name": described(NAME, "The suit's name in conditions (clubs, spades, …); it is also the set of its cards."),
+    "title": {"type": "string", "description": "The suit's name for display (Kreuz, Herz …)."},
+    "symbol": {"type": "string", "description": "A symbol for display (♣ ♠ ♥ ♦)."},
+    "ranks": {"type": "array", "minItems": 1, "description": "The ranks from highest to lowest; a card id is the suit id followed by the rank (CK, C10, HA).",
+              "items": {"type": ["string", "integer"], "description": "A rank: K, Q, N, J, A or a number."}},
+}, ["id", "name", "ranks"])
+
+deck = rule("The pack: its cards, their order and values, and named sets of cards.", {
+    "title": {"type": "string", "description": "The pack's name for display."},
+    "trumps": rule("Permanent trumps T1 … Tn (absent for a pack without them).", {
+        "count": {"type": "integer", "minimum": 1, "description": "How many trumps: T1 (lowest) to Tcount (highest)."},
+        "names": {"type": "object", "description": "Display names of single trumps, by card id.",
+                                    "propertyNames": CARD, "additionalProperties": {"type": "string", "description": "The name."}},
+        "aliases": {"type": "object", "description": "Other names players use for a trump, by card id.", "propertyNames": CARD,
+                    "additionalProperties": {"type": "array", "items": {"type": "string", "description": "An alias."}, "description": "Aliases."}},
+    }, ["count"]),
+    "suits": {"type": "array", "minItems": 1, "items": suit, "description": "The suits, each with its ranks from high to low."},
+    "rank_titles": {"type": "object", "description": "Display names of ranks (K: König).",
+                    "additionalProperties": {"type": "string", "description": "The name."}},
+    "rank_sets": name_map("Named sets of suit cards by rank: kings: [K] makes the set `kings`.",
+                          {"type": "array", "items": {"type": ["string", "integer"], "description": "A rank."}, "description": "The ranks in the set."}),
+    "points": rule("Card values for counting.", {
+        "default": {"type": "integer", "description": "The value of a card not listed."},
+        "ranks": {"type": "object", "description": "Values by suit rank.", "additionalProperties": {"type": "integer", "description": "The value."}},
+        "cards": {"type": "object", "description": "Values of single cards by id (these win over ranks).", "propertyNames": CARD,
+                  "additionalProperties": {"type": "integer", "description": "The value."}},
+    }, ["default"]),
+    "sets": name_map("More named sets of cards, each a set expression of the rules language (\"{T22, T21, T1} | kings\").",
+                     dsl("A set expression.")),
+}, ["suits", "points"])
+
+players = rule("Who plays.", {
+    "active": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 2, "description": "A number of active players."},
+               "description": "The numbers of active players the game allows."},
+    "dealer_sits_out": {"type": "array", "items": {"type": "integer", "minimum": 3, "description": "A number of people at the table."},
+                        "description": "Table sizes at which the dealer sits out and is dealt no cards (8 at a Dappen table: 7 play)."},
+}, ["active"])
+
+packet = {"type": "object", "description": "One step of the deal: `each: N` gives N cards to every active player in turn, `talon: N` puts N cards to the talon.",
+          "properties": {"each": {"type": "integer", "minimum": 1, "description": "Cards to each active player, in order of play from Vorhand."},
+                         "talon": {"type": "integer", "minimum": 1, "description": "Cards to the talon (Dapp, Cego, tapp)."}},
+          "additionalProperties": False, "minProperties": 1, "maxProperties": 1}
+
+deal = rule("How the cards are dealt.", {
+    "plans": {"type": "object", "description": "The deal plan for each number of active players: packets in order.",
+              "propertyNames": {"pattern": "^[0-9]+$"},
+              "additionalProperties": {"type": "array", "minItems": 1, "items": packet, "description": "The packets in order."}},
+}, ["plans"])
+
+call = rule("A call players can make.", {"title": {"type": "string", "description": "What players say (Fort, Ich dappe)."}})
+
+ladder_level = rule("One level of a bidding ladder, lowest first.", {
+    "call": described(NAME, "The call that bids this level."),
+    "contract": described(NAME, "The contract played if this level wins (default: the call's name)."),
+    "requires": dsl("A condition on the bidder's hand to bid or hold this level. " + DSL_BOOL),
+    "holdable": {"type": "boolean", "description": "Whether an earlier bidder may hold this level (default true)."},
+    "ends": {"enum": ["phase", "auction"], "description": "Bidding this level ends the phase or the whole auction at once."},
+    "title": {"type": "string", "description": "A display name for the level."},
+}, ["call"])
+
+compulsory = rule("A bid a player must make when a condition holds (a pass is then refused).", {
+    "when": dsl("When the bid is compulsory. Known: hand, position (0 = first to speak in the phase), speakers, bid_made, players. " + DSL_BOOL),
+    "call": described(NAME, "The call the player must make (the compulsion lapses once that call is not legal)."),
+    "reason": {"type": "string", "description": "What the refusal of a pass tells the player."},
+}, ["when", "call"])
+
+phase = rule("One round of the auction.", {
+    "name": described(NAME, "The phase's name, used in `then`."),
+    "title": {"type": "string", "description": "A display name."},
+    "ladder": {"type": "array", "minItems": 1, "items": ladder_level, "description": "The bids of this phase, lowest first."},
+    "hold": described(NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."),
+    "raise": {"enum": ["next", "any"], "description": "Whether a bid must be the next level (default) or may jump."},
+    "max_bidders": {"type": "integer", "minimum": 1, "description": "At most this many players may bid in the phase."},
+    "compulsory": {"type": "array", "items": compulsory, "description": "Bids players must make when a condition holds."},
+    "then": rule("What follows the phase.", {
+        "pass_out": {"type": "string", "description": "When everybody passed: `throw_in` (no play, no payment) or the name of the next phase."},
+        "after": {"type": "object", "description": "By winning call, the next phase (the winner carries the bid into it); default: the auction ends.",
+                  "propertyNames": NAME, "additionalProperties": {"type": "string", "description": "The next phase."}},
+    }, provenance=False),
+}, ["name", "ladder"])
+
+auction = rule("The bidding that decides the contract and the lone player.", {
+    "phases": {"type": "array", "minItems": 1, "items": phase, "description": "The phases in order; the first one opens the auction."},
+})
+
+discard_step = rule("Put cards aside from the hand.", {
+    "count": {"type": "integer", "minimum": 0, "description": "How many cards."},
+    "forbid": rule("Cards that may not be discarded.", {
+        "when": dsl("True for a card that may not be discarded. Known: card, hand. " + DSL_BOOL),
+        "reason": {"type": "string", "description": "What the refusal tells the player."},
+    }, ["when", "reason"]),
+}, ["count"])
+
+exchange_step = {"description": "One step of the exchange, a mapping with one key.", "oneOf": [
+    rule("The declarer picks up the talon (nobody's turn: the engine does it).", {
+        "take_talon": rule("No parameters.", {}, provenance=False)}, ["take_talon"], provenance=False),
+    rule("The declarer discards cards face down.", {"discard": discard_step}, ["discard"], provenance=False),
+]}
+
+contract = rule("A game that can be played: its exchange, its play and its value.", {
+    "title": {"type": "string", "description": "The display name."},
+    "like": described(NAME, "Another contract whose rules this one takes, stating only what differs."),
+    "exchange": {"type": "array", "items": exchange_step, "description": "The exchange steps in order; absent: no exchange, the talon stays aside."},
+    "factor": {"description": "The multiplier in the settlement: a number, or won/lost.", "oneOf": [
+        {"type": "integer", "description": "The same whether won or lost."},
+        rule("Different when won and lost.", {"won": {"type": "integer", "description": "When the declarer wins."},
+                                              "lost": {"type": "integer", "description": "When the declarer loses."}}, ["won", "lost"], provenance=False)]},
+    "declarer_wins": dsl("This contract's own winning condition (default: the settlement's). " + DSL_BOOL),
+    "amount": dsl("This contract's own amount (default: the settlement's). " + DSL_INT),
+})
+
+claim = rule("A hand the declarer shows instead of playing.", {
+    "when": dsl("Checked on the declarer's hand after picking up the talon and before the first lead. Known: hand. " + DSL_BOOL),
+    "scores_as": {"enum": ["march"], "description": "march: scored as though the declarer took every trick."},
+}, ["when", "scores_as"])
+
+play = rule("Trick play.", {
+    "first_lead": {"enum": ["declarer", "vorhand"], "description": "Who leads to the first trick."},
+    "follow_suit": {"type": "boolean", "description": "Players must follow the suit led (trumps count as a suit)."},
+    "when_void": {"enum": ["trump", "any"], "description": "A player void in the suit led must trump if able (trump) or may play any card (any)."},
+    "must_beat": {"type": "boolean", "description": "Players must head the trick if able (Stichzwang)."},
+}, ["first_lead"])
+
+counting = rule("How card points are counted.", {
+    "packet": {"type": "integer", "minimum": 1, "description": "Cards are counted in packets of this many (2: pairs, 3: threes, 1: one by one)."},
+    "packet_deduct": {"type": "integer", "minimum": 0, "description": "Points taken off each full packet."},
+    "remainder_deduct": {"type": "integer", "minimum": 0, "description": "Points taken off the cards left over (an incomplete packet)."},
+    "aside": rule("Whose the cards out of play are (the talon, or the discards after an exchange).", {
+        "counts_for": {"enum": ["declarer", "defenders", "nobody"], "description": "The side they count for."},
+        "unless": dsl("When they count for the defenders instead. Known: declarer_tricks, defender_tricks. " + DSL_BOOL),
+    }, ["counts_for"]),
+}, ["packet"])
+
+settlement = rule("Who pays whom after the play.", {
+    "unit": {"type": "string", "description": "The unit of payments (cent, Pfennig, point)."},
+    "declarer_wins": dsl("Whether the declarer won. Known: declarer_points, defender_points, declarer_tricks, defender_tricks, tricks, players. " + DSL_BOOL),
+    "amount": dsl("What the declarer receives from, or pays to, each defender. Known: the names of declarer_wins and winner_points, loser_points, factor, declarer_won. " + DSL_INT),
+    "payment": {"enum": ["each_defender"], "description": "each_defender: the declarer receives the amount from each defender, or pays it to each."},
+    "sitting_out": {"enum": ["no_part", "defender"], "description": "Whether a dealer who sits out settles like a defender or takes no part."},
+}, ["declarer_wins", "amount"])
+
+choice = rule("One way to read a disputed rule, or one table agreement.", {
+    "title": {"type": "string", "description": "A display name."},
+    "rules": {"type": "object", "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes)."},
+})
+
+choice_group = lambda what: rule(what, {  # noqa: E731
+    "question": {"type": "string", "description": "The question the choice answers."},
+    "title": {"type": "string", "description": "A display name."},
+    "default": {"type": "string", "description": "The choice taken when a game names none."},
+    "choices": name_map("The choices by name.", choice),
+}, ["default", "choices"])
+
+source_entry = rule("A source text.", {
+    "title": {"type": "string", "description": "Its title, author and date."},
+    "seed": {"type": "string", "description": "Its file under shared/seeds/, where the project keeps it."},
+    "url": {"type": "string", "description": "Where it was published."},
+}, ["title"], provenance=False)
+
+ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants extend.", {
+    "title": {"type": "string", "description": "The variant's name for display."},
+    "family": {"type": "string", "description": "The family it belongs to (dappen, cego, tapp)."},
+    "extends": {"description": "The ruleset(s) this one builds on; it states only what differs.",
+                "oneOf": [{"type": "string", "description": "One ruleset name or path."},
+                          {"type": "array", "items": {"type": "string", "description": "A ruleset name or path."}, "description": "Several, merged left to right."}]},
+    "base": {"type": "boolean", "description": "A base (a pack, a family core) that is extended but not played."},
+    "sources": {"type": "object", "description": "The source texts cited in `source:` fields, by key (such as dappen-en).",
+                "propertyNames": {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"}, "additionalProperties": source_entry},
+    "deck": deck,
+    "players": players,
+    "direction": {"enum": ["anticlockwise", "clockwise"], "description": "The direction of play at the table (display only: seats are numbered in order of play)."},
+    "deal": deal,
+    "calls": name_map("Display names of calls (pass, solo, …).", call),
+    "auction": auction,
+    "contracts": name_map("The contracts by name.", contract),
+    "claim": claim,
+    "play": play,
+    "counting": counting,
+    "settlement": settlement,
+    "readings": name_map("Disagreements between sources: each reading is chosen when a game starts.", choice_group("A disputed rule and its readings.")),
+    "options": name_map("Table agreements (half or full game …), chosen when a game starts.", choice_group("A table agreement and its choices.")),
+})
+ruleset["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+ruleset["$id"] = "https://tarock.invalid/schema/ruleset.schema.json"
+ruleset["title"] = "Tarock ruleset"
+ruleset["if"] = {"properties": {"base": {"const": True}}, "required": ["base"]}
+ruleset["else"] = {"required": ["title", "deck", "players", "deal", "auction", "contracts", "play", "counting", "settlement"]}
+
+
+def render() -> str:
+    return json.dumps(ruleset, indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    Path(__file__).with_name("ruleset.schema.json").write_text(render(), encoding="utf-8")
