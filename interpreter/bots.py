@@ -16,18 +16,28 @@ def expand(action: Any, rng: random.Random) -> Any:
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions (a template counts as one)."""
+    """Picks uniformly among the legal actions (a template counts as one).
 
-    def __init__(self, seed: int | None = None):
+    With `pass_probability`, it passes that often when it may, so that simulations reach the
+    contracts that need everybody before to pass (uniform bots nearly always bid the first one)."""
+
+    def __init__(self, seed: int | None = None, pass_probability: float | None = None):
         self.rng = random.Random(seed)
+        self.pass_probability = pass_probability
 
     def choose(self, game: Game, seat: int) -> Any:
-        return expand(self.rng.choice(game.legal_actions(seat)), self.rng)
+        legal = game.legal_actions(seat)
+        if self.pass_probability is not None and "pass" in legal and len(legal) > 1:
+            if self.rng.random() < self.pass_probability:
+                return "pass"
+            legal = [a for a in legal if a != "pass"]
+        return expand(self.rng.choice(legal), self.rng)
 
 
-def play_out(game: Game, bots: dict[int, Any] | None = None, seed: int | None = None) -> Game:
+def play_out(game: Game, bots: dict[int, Any] | None = None, seed: int | None = None,
+             pass_probability: float | None = None) -> Game:
     """Play the deal to its end, every seat by a bot (RandomBot by default)."""
-    default = RandomBot(seed)
+    default = RandomBot(seed, pass_probability)
     bots = bots or {}
     while not game.is_over:
         seat = game.to_act

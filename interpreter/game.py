@@ -243,7 +243,6 @@ class Game:
         self.declarer = outcome.seat
         self._emit(type="contract", contract=self.contract.name, declarer=self.declarer)
         self.phase = Phase.EXCHANGE
-        self.aside = list(self.talon)
         self._run_engine_steps()
 
     def _run_engine_steps(self) -> None:
@@ -252,7 +251,7 @@ class Game:
         while self.exchange_step < len(steps) and isinstance(steps[self.exchange_step], TakeTalon):
             self.hands[self.declarer].extend(self.talon)
             self._emit(type="talon_taken", seat=self.declarer, count=len(self.talon))
-            self.talon, self.aside = [], []
+            self.talon = []
             self.exchange_step += 1
             if self._claimed():
                 return
@@ -340,10 +339,12 @@ class Game:
         aside_to = counting.aside_counts_for
         if counting.aside_unless is not None and counting.aside_unless(env):
             aside_to = "defenders" if aside_to == "declarer" else "declarer"
+        # Out of play: the talon nobody took (a Solo) and the discards.
+        out_of_play = self.talon + self.aside
         if aside_to == "declarer":
-            declarer_cards += self.aside
+            declarer_cards += out_of_play
         elif aside_to == "defenders":
-            defender_cards += self.aside
+            defender_cards += out_of_play
         self._settle(declarer_cards, defender_cards, declarer_tricks, defender_tricks, outcome="played")
 
     def _settle(self, declarer_cards: list[str], defender_cards: list[str], declarer_tricks: int,

@@ -1,19 +1,20 @@
 """Where the built-in rulesets and schemas are, in a source checkout and when installed."""
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
-_REPO = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(__file__).resolve().parent
+_REPO = _PACKAGE.parent
 
 
 def _data_dir(name: str) -> Path:
-    # A source checkout (or an editable install) has them at the top of the repository; an
-    # installed wheel carries them as the package `interpreter.data.<name>`.
+    # A source checkout (or an editable install) has them at the top of the repository, beside
+    # the package; an installed wheel carries them inside it, as interpreter/data/<name>
+    # (see [tool.setuptools.package-dir] in pyproject.toml).
     local = _REPO / name
-    if local.is_dir():
+    if (local / ".." / "interpreter" / "__init__.py").is_file() and local.is_dir():
         return local
-    return Path(str(resources.files(f"interpreter.data.{name}")))
+    return _PACKAGE / "data" / name
 
 
 def rulesets_dir() -> Path:

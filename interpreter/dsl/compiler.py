@@ -301,7 +301,7 @@ class _Compiler:
                 f"{op!r} needs a card or a set of cards on its left, got {describe(left.type)}", node.left.column
             )
         # A set on the left asks whether all its cards are in the right-hand set.
-        test = operator.contains if left.type is Type.CARD else lambda r, l: l <= r
+        test = operator.contains if left.type is Type.CARD else lambda whole, part: part <= whole
         lf, rf = left.fn, right.fn
         fn: Fn
         if op == "in":

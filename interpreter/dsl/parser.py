@@ -57,7 +57,7 @@ def parse(text: str) -> Node:
     except UnexpectedToken as exc:
         raise _token_error(exc, text) from None
     except VisitError as exc:
-        if isinstance(exc.orig_exc, DslError):
+        if isinstance(exc.orig_exc, (DslError, RecursionError)):
             raise exc.orig_exc from None
         raise DslError(f"cannot read the expression ({exc.orig_exc})", 1) from None
     except LarkError as exc:  # any other lark failure must still surface as a DslError
