@@ -90,11 +90,14 @@ def _resolve_file(file: Path, stack: tuple[Path, ...]) -> Document:
         raise RulesetError([doc.problem((), "a ruleset must be a mapping of rule names to rules")])
     parents = doc.data.get("extends")
     if parents is None:
-        return _merged_onto(Document({}, {}, doc.file), doc)
+        result = _merged_onto(Document({}, {}, doc.file), doc)
+        result.lineage = [doc.file]
+        return result
     names = [parents] if isinstance(parents, str) else parents
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise RulesetError([doc.problem(("extends",), "extends takes a ruleset name or a list of names")])
     merged = Document({}, {}, doc.file)
+    lineage: list[str] = []
     problems: list[Problem] = []
     for index, name in enumerate(names):
         path: NodePath = ("extends",) if isinstance(parents, str) else ("extends", index)
@@ -113,11 +116,13 @@ def _resolve_file(file: Path, stack: tuple[Path, ...]) -> Document:
             continue
         parent.data.pop("base", None)   # being a base is not inherited
         merged = _merged_onto(merged, parent)
+        lineage += [f for f in parent.lineage if f not in lineage]
     if problems:
         raise RulesetError(problems)
     result = _merged_onto(merged, doc)
     result.data.pop("extends", None)
     result.parents = names
+    result.lineage = lineage + [doc.file]
     return result
 
 
@@ -227,7 +232,7 @@ def _compile(doc: Document, name: str, chosen: Mapping[str, str]) -> tuple["Rule
     from interpreter.validation import schema_problems
 
     applied, full = apply_choices(doc, chosen)
-    problems = schema_problems(applied)
+    problems = schema_problems(applied) + overridden_by_choices(doc)
     compiler = Compiler(applied, name, full, tuple(doc.parents))
     try:
         ruleset = compiler.compile()
@@ -285,6 +290,39 @@ def check_ruleset(ref: str) -> list[Problem]:
                     seen.add(p)
                     problems.append(p)
     return problems
+
+
+def overridden_by_choices(doc: Document) -> list[Problem]:
+    """Rules a file sets that a reading or option of one of its bases would replace.
+
+    A variant that extends another states what differs; if the base's reading then patched the
+    same rule at game start, the variant's own value would silently never be used."""
+    problems = []
+    for name, (section, definition) in choice_groups(doc).items():
+        home = doc.marks.get((section, name))
+        if home is None or home.file not in doc.lineage:
+            continue
+        patched = sorted({path for body in (definition.get("choices") or {}).values()
+                          for path in _leaves((body or {}).get("rules") or {})}, key=str)
+        for path in patched:
+            mark = doc.marks.get(path)
+            if mark is not None and mark.file in doc.lineage and \
+                    doc.lineage.index(mark.file) > doc.lineage.index(home.file):
+                problems.append(Problem(
+                    mark.file, mark.line, mark.column, ".".join(map(str, path)),
+                    f"set here, but the {section[:-1]} '{name}' of {home.file}:{home.line} replaces it when a game "
+                    f"starts, so this value would never be used; say `{section}: {{{name}: null}}` here if the "
+                    f"question does not arise in this variant, or encode your value as a choice of '{name}'"))
+                break   # one report per reading is enough to act on
+    return problems
+
+
+def _leaves(data: Any, path: NodePath = ()):
+    if isinstance(data, dict) and data:
+        for key, value in data.items():
+            yield from _leaves(value, path + (key,))
+    else:
+        yield path
 
 
 def _name_of(ref: str) -> str:

@@ -38,6 +38,7 @@ class Document:
     file: str = "<input>"
     key_marks: dict[Path, Mark] = field(default_factory=dict)   # where the key of a mapping entry stands
     parents: list[str] = field(default_factory=list)              # what it extends, for display only
+    lineage: list[str] = field(default_factory=list)              # every file merged in, ancestors first
 
     def mark(self, path: Path) -> Mark | None:
         """The mark of `path`, or of its nearest ancestor that has one."""
