@@ -1,11 +1,8 @@
 """tarock: a declarative rule-spec interpreter for the Black Forest and Swabian Tarock family.
 
-The public API: load a ruleset, start a game, drive it action by action.
-
-    >>> from interpreter import load_ruleset, Game
-    >>> game = Game(load_ruleset("breitnau"), players=6, seed=7)
-    >>> game.to_act, game.legal_actions()[:2]
-    (1, ['pass', 'solo'])
+The public API: load a ruleset by name or path, start a game, drive it action by action:
+`Game(load_ruleset(name), players=6, seed=7)`, then `legal_actions()`, `apply(seat, action)`,
+`view(seat)`, `events`, `result` and `record()`. See the README for a runnable example.
 """
 from interpreter.errors import (
     IllegalActionError,

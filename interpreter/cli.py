@@ -10,16 +10,26 @@ import yaml
 
 from interpreter.errors import IllegalActionError, InvalidActionError, RulesetError, TarockError
 
-EPILOG = """examples:
-  tarock list                                  the rulesets and their player counts
-  tarock validate                              check every built-in ruleset
-  tarock validate my-variant.yaml              check your own file (all errors at once)
-  tarock show breitnau                         the ruleset after inheritance
-  tarock play breitnau --players 7 --seed 3    one deal by bots, as a readable log
-  tarock play breitnau --human 1               play seat 1 yourself
-  tarock play breitnau --option solo_factor=english --record deal.yaml
-  tarock replay tests/records/*.yaml           check game records against their outcomes
-"""
+EXAMPLES = [
+    ("tarock list", "the rulesets and their player counts"),
+    ("tarock validate", "check every built-in ruleset"),
+    ("tarock validate my-variant.yaml", "check your own file (all errors at once)"),
+    ("tarock show {name}", "the ruleset after inheritance"),
+    ("tarock play {name} --seed 3", "one deal by bots, as a readable log"),
+    ("tarock play {name} --human 1", "play seat 1 yourself"),
+    ("tarock play {name} --option NAME=CHOICE --record deal.yaml", ""),
+    ("tarock replay tests/records/*.yaml", "check game records against their outcomes"),
+]
+
+
+def _epilog() -> str:
+    # Examples name a real ruleset, found at run time: the code itself never names a variant.
+    from interpreter.loader import ruleset_names
+
+    names = ruleset_names()
+    name = names[0] if names else "NAME"
+    lines = [f"  {cmd.format(name=name):<44} {what}".rstrip() for cmd, what in EXAMPLES]
+    return "examples:\n" + "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="tarock", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        prog="tarock", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_epilog(),
         description="Play, check and replay regional Tarock variants (Dappen, Cego, Tapp) written as YAML rulesets.")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 

@@ -89,8 +89,10 @@ class Compiler:
         self.constants.update({n: (CARDS, s) for n, s in self.deck.sets.items()})
         self.compile_deck_sets()
         active, sits_out = self.compile_players()
-        plans = self.compile_deal(active)
+        removed = self.compile_removed(active)
+        plans = self.compile_deal(active, removed)
         contracts = self.compile_contracts()
+        self.check_exchanges(contracts, plans)
         phases = self.compile_auction(contracts)
         claim = self.compile_claim()
         play = self.compile_play()
@@ -102,7 +104,7 @@ class Compiler:
         return Ruleset(
             name=self.name, file=self.doc.file, title=self.data.get("title", self.name),
             family=self.data.get("family"), deck=self.deck, active_players=active,
-            dealer_sits_out=sits_out, deal_plans=plans,
+            dealer_sits_out=sits_out, deal_plans=plans, removed=removed,
             call_titles={c: d.get("title", c) for c, d in (self.data.get("calls") or {}).items()},
             phases=phases, contracts=contracts, claim=claim, play=play, counting=counting,
             settlement=settlement, groups=groups, choices=self.choices, document=self.data,
@@ -217,7 +219,17 @@ class Compiler:
                              f"with {n} at the table and the dealer out, {n - 1} play, but active allows only {list(active)}")
         return active, sits_out
 
-    def compile_deal(self, active: tuple[int, ...]) -> dict[int, tuple[Packet, ...]]:
+    def compile_removed(self, active: tuple[int, ...]) -> dict[int, frozenset[str]]:
+        removed = {}
+        for key in self.get(("deal", "remove")) or {}:
+            if int(key) not in active:
+                self.problem(("deal", "remove", key), f"cards removed for {key} players, but the ruleset allows {list(active)}", at_key=True)
+            expr = self.expression(("deal", "remove", key), {}, CARDS)
+            if expr is not None:
+                removed[int(key)] = frozenset(expr({}))
+        return removed
+
+    def compile_deal(self, active: tuple[int, ...], removed: dict[int, frozenset[str]]) -> dict[int, tuple[Packet, ...]]:
         plans: dict[int, tuple[Packet, ...]] = {}
         raw = self.get(("deal", "plans")) or {}
         for key, packets in raw.items():
@@ -229,11 +241,13 @@ class Compiler:
             plan = tuple(Packet("each" if "each" in pk else "talon", int(pk.get("each", pk.get("talon", 0))))
                          for pk in packets if isinstance(pk, dict))
             dealt = sum(pk.count * (n if pk.to == "each" else 1) for pk in plan)
-            if dealt != len(self.deck.cards):
+            in_play = len(self.deck.cards) - len(removed.get(n, ()))
+            if dealt != in_play:
                 each = sum(pk.count for pk in plan if pk.to == "each")
                 talon = sum(pk.count for pk in plan if pk.to == "talon")
+                without = f" without the {len(removed[n])} removed" if removed.get(n) else ""
                 self.problem(path, f"the packets deal {dealt} cards ({n} × {each} to the players + {talon} to the talon) "
-                                   f"but the pack has {len(self.deck.cards)}")
+                                   f"but the pack has {in_play}{without}")
             plans[n] = plan
         for n in active:
             if str(n) not in raw:
@@ -283,6 +297,18 @@ class Compiler:
                                        factor_won=won, factor_lost=lost, declarer_wins=wins, amount=amount)
         return contracts
 
+    def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
+        """An exchange must leave the declarer with as many cards as everybody else."""
+        for name, contract in contracts.items():
+            for n, plan in plans.items():
+                talon = sum(p.count for p in plan if p.to == "talon")
+                taken = talon * sum(1 for step in contract.exchange if isinstance(step, TakeTalon))
+                discarded = sum(step.how_many(talon) for step in contract.exchange if isinstance(step, Discard))
+                if taken != discarded:
+                    self.problem(("contracts", name, "exchange"),
+                                 f"with {n} players the declarer takes {taken} cards and discards {discarded}, "
+                                 f"so would play with {taken - discarded:+d} cards compared with the others")
+
     def compile_exchange(self, name: str, steps: list, own: dict) -> tuple[ExchangeStep, ...]:
         where = name if "exchange" in own else own.get("like", name)
         result: list[ExchangeStep] = []
@@ -293,7 +319,8 @@ class Compiler:
             elif "discard" in step:
                 d = step["discard"]
                 forbid = self.expression(path + ("discard", "forbid", "when"), DISCARD_NAMES, BOOL) if d.get("forbid") else None
-                result.append(Discard(int(d.get("count", 0)), forbid, (d.get("forbid") or {}).get("reason", "")))
+                count = None if d.get("count") == "talon" else int(d.get("count", 0))
+                result.append(Discard(count, forbid, (d.get("forbid") or {}).get("reason", "")))
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------

@@ -86,6 +86,7 @@ class Game:
         self._deal(seed, deal)
         self.initial_hands = [list(self.hands[s]) for s in range(self.players)]
         self.initial_talon = list(self.talon)
+        self.talon_size = len(self.talon)
         self.contract: Contract | None = None
         self.declarer: int | None = None
         self.exchange_step = 0
@@ -105,7 +106,7 @@ class Game:
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
             self.seed = seed
-        cards = list(self.ruleset.deck.cards)
+        cards = list(self.ruleset.pack(len(self.seats)))
         random.Random(seed).shuffle(cards)
         position = 0
         for packet in plan:
@@ -124,7 +125,8 @@ class Game:
         if not isinstance(hands, list) or len(hands) != self.players:
             raise RecordError([Problem("deal", None, None, "deal.hands", f"needs one hand per seat ({self.players}), "
                                        f"got {len(hands) if isinstance(hands, list) else 'none'}")])
-        known = set(self.ruleset.deck.cards)
+        known = set(self.ruleset.pack(len(self.seats)))
+        removed = set(self.ruleset.deck.cards) - known
         seen: dict[str, str] = {}
         for seat, hand in enumerate(hands):
             want = 0 if seat == self.sitting_out else hand_size
@@ -133,23 +135,26 @@ class Game:
                 problems.append(f"seat {seat} must be dealt {want} cards{why}, got {len(hand) if isinstance(hand, list) else hand!r}")
                 continue
             for card in hand:
-                self._check_dealt(card, f"seat {seat}", known, seen, problems)
+                self._check_dealt(card, f"seat {seat}", known, seen, problems, removed)
             self.hands[seat] = [str(c) for c in hand]
         if not isinstance(talon, list) or len(talon) != talon_size:
             problems.append(f"the talon must have {talon_size} cards, got {len(talon) if isinstance(talon, list) else talon!r}")
         else:
             for card in talon:
-                self._check_dealt(card, "the talon", known, seen, problems)
+                self._check_dealt(card, "the talon", known, seen, problems, removed)
             self.talon = [str(c) for c in talon]
         if not problems and len(seen) != len(known):
-            missing = sorted(known - set(seen), key=self.ruleset.deck.cards.index)
+            missing = sorted(known - set(seen), key=list(self.ruleset.deck.cards).index)
             problems.append(f"cards not dealt: {', '.join(missing)}")
         if problems:
             raise RecordError([Problem("deal", None, None, "deal", p) for p in problems])
 
-    def _check_dealt(self, card: Any, where: str, known: set[str], seen: dict[str, str], problems: list[str]) -> None:
+    def _check_dealt(self, card: Any, where: str, known: set[str], seen: dict[str, str], problems: list[str],
+                     removed: set[str]) -> None:
         card = str(card)
-        if card not in known:
+        if card in removed:
+            problems.append(f"{where}: {card} is taken out of the pack with {len(self.seats)} players")
+        elif card not in known:
             problems.append(f"{where}: unknown card '{card}'{_did_you_mean(card, known)}")
         elif card in seen:
             problems.append(f"{card} is dealt twice: to {seen[card]} and to {where}")
@@ -184,9 +189,10 @@ class Game:
             assert isinstance(step, Discard)
             hand = self.hands[seat]
             allowed = [c for c in hand if not self._forbidden(step, c, hand)]
-            if math.comb(len(allowed), step.count) <= LISTABLE:
-                return [{"discard": list(combo)} for combo in itertools.combinations(allowed, step.count)]
-            return [{"discard": {"count": step.count, "from": allowed,
+            count = step.how_many(self.talon_size)
+            if math.comb(len(allowed), count) <= LISTABLE:
+                return [{"discard": list(combo)} for combo in itertools.combinations(allowed, count)]
+            return [{"discard": {"count": count, "from": allowed,
                                  "forbidden": [c for c in hand if c not in allowed]}}]
         if self.phase is Phase.PLAY:
             return [{"play": c} for c in self.tricks_rules.legal(self.hands[seat], self.tricks[-1].cards)]
@@ -258,9 +264,10 @@ class Game:
         if self.exchange_step < len(steps):
             step = steps[self.exchange_step]
             allowed = [c for c in self.hands[self.declarer] if not self._forbidden(step, c, self.hands[self.declarer])]
-            if len(allowed) < step.count:
+            count = step.how_many(self.talon_size)
+            if len(allowed) < count:
                 self._finish(Result("abandoned", self.contract.name, self.declarer, None, None, None, [0] * self.players,
-                                    reason=f"no legal discard of {step.count} cards exists and the ruleset does not say what happens"))
+                                    reason=f"no legal discard of {count} cards exists and the ruleset does not say what happens"))
             return
         if self._claimed():
             return
@@ -275,7 +282,7 @@ class Game:
             return False
         self._emit(type="claim", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=self._sort_key))
         n_tricks = sum(p.count for p in self.ruleset.deal_plans[len(self.seats)] if p.to == "each")
-        self._settle(declarer_cards=list(self.ruleset.deck.cards), defender_cards=[],
+        self._settle(declarer_cards=list(self.ruleset.pack(len(self.seats))), defender_cards=[],
                      declarer_tricks=n_tricks, defender_tricks=0, outcome="claimed")
         return True
 
@@ -285,8 +292,9 @@ class Game:
         step = self.contract.exchange[self.exchange_step]
         hand = self.hands[seat]
         cards = list(parsed.cards)
-        if len(cards) != step.count:
-            raise IllegalActionError(f"discard exactly {step.count} cards, not {len(cards)}", seat)
+        count = step.how_many(self.talon_size)
+        if len(cards) != count:
+            raise IllegalActionError(f"discard exactly {count} cards, not {len(cards)}", seat)
         doubled = sorted({c for c in cards if cards.count(c) > 1})
         if doubled:
             raise IllegalActionError(f"a card is named twice: {', '.join(doubled)}", seat)

@@ -36,7 +36,7 @@ def _is_base(file: Path) -> bool:
 
 
 def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
-    """A ruleset by name (`breitnau`) or by path (`my/variant.yaml`)."""
+    """A ruleset by name (a file under rulesets/) or by path (`my/variant.yaml`)."""
     candidates: list[Path] = []
     if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref:
         candidates.append(Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref)

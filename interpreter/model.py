@@ -82,9 +82,12 @@ class TakeTalon:
 
 @dataclass(frozen=True)
 class Discard:
-    count: int
+    count: int | None                      # None: as many as the talon had
     forbid: Expression | None
     reason: str
+
+    def how_many(self, talon_size: int) -> int:
+        return talon_size if self.count is None else self.count
 
 
 ExchangeStep = TakeTalon | Discard
@@ -158,6 +161,7 @@ class Ruleset:
     active_players: tuple[int, ...]
     dealer_sits_out: tuple[int, ...]
     deal_plans: dict[int, tuple[Packet, ...]]
+    removed: dict[int, frozenset[str]]     # cards out of the pack, by number of active players
     call_titles: dict[str, str]
     phases: tuple[AuctionPhase, ...]
     contracts: dict[str, Contract]
@@ -173,6 +177,11 @@ class Ruleset:
     @property
     def table_sizes(self) -> tuple[int, ...]:
         return tuple(sorted(set(self.active_players) | set(self.dealer_sits_out)))
+
+    def pack(self, active: int) -> tuple[str, ...]:
+        """The cards in play with `active` players, in the deck's order."""
+        removed = self.removed.get(active, frozenset())
+        return tuple(c for c in self.deck.cards if c not in removed)
 
     def phase(self, name: str) -> AuctionPhase:
         for phase in self.phases:

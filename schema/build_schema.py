@@ -91,6 +91,8 @@ packet = {"type": "object", "description": "One step of the deal: `each: N` give
           "additionalProperties": False, "minProperties": 1, "maxProperties": 1}
 
 deal = rule("How the cards are dealt.", {
+    "remove": {"type": "object", "description": "Cards taken out of the pack before dealing, by number of active players: a set expression such as \"sixes\" or \"{C7, S7, D4}\".",
+               "propertyNames": {"pattern": "^[0-9]+$"}, "additionalProperties": dsl("A set expression of the cards removed.")},
     "plans": {"type": "object", "description": "The deal plan for each number of active players: packets in order.",
               "propertyNames": {"pattern": "^[0-9]+$"},
               "additionalProperties": {"type": "array", "minItems": 1, "items": packet, "description": "The packets in order."}},
@@ -133,7 +135,9 @@ auction = rule("The bidding that decides the contract and the lone player.", {
 })
 
 discard_step = rule("Put cards aside from the hand.", {
-    "count": {"type": "integer", "minimum": 0, "description": "How many cards."},
+    "count": {"description": "How many cards: a number, or `talon` for as many as the talon had.",
+              "oneOf": [{"type": "integer", "minimum": 0, "description": "A number of cards."},
+                        {"const": "talon", "description": "As many as the talon had."}]},
     "forbid": rule("Cards that may not be discarded.", {
         "when": dsl("True for a card that may not be discarded. Known: card, hand. " + DSL_BOOL),
         "reason": {"type": "string", "description": "What the refusal tells the player."},
@@ -188,9 +192,13 @@ settlement = rule("Who pays whom after the play.", {
     "sitting_out": {"enum": ["no_part", "defender"], "description": "Whether a dealer who sits out settles like a defender or takes no part."},
 }, ["declarer_wins", "amount"])
 
+RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "play", "counting", "settlement"]
+
 choice = rule("One way to read a disputed rule, or one table agreement.", {
     "title": {"type": "string", "description": "A display name."},
-    "rules": {"type": "object", "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes)."},
+    "rules": {"type": "object", "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied.",
+              "propertyNames": {"enum": RULE_SECTIONS},
+              "additionalProperties": {"description": "A section of the ruleset, or part of one, as it would be written at the top level."}},
 })
 
 choice_group = lambda what: rule(what, {  # noqa: E731
