@@ -211,7 +211,7 @@ class Game:
         if self.phase is Phase.OVER:
             raise IllegalActionError("the deal is over", seat)
         if seat != self.to_act:
-            raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s", seat)
+            raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start = len(self.events)
         if self.phase is Phase.AUCTION:
             self._apply_call(seat, parsed)
@@ -220,6 +220,14 @@ class Game:
         else:
             self._apply_play(seat, parsed)
         return self.events[start:]
+
+    def _not_your_turn(self, seat: int, parsed: Action) -> str:
+        if seat == self.sitting_out:
+            return f"seat {seat} deals and sits out this deal"
+        if isinstance(parsed, Call) and self.phase is not Phase.AUCTION:
+            return (f"the bidding is over: seat {self.declarer} plays {self.contract.title}; "
+                    f"it is seat {self.to_act}'s turn to {'discard' if self.phase is Phase.EXCHANGE else 'play'}")
+        return f"it is seat {self.to_act}'s turn, not seat {seat}'s"
 
     def _wrong_kind(self, seat: int, parsed: Action) -> IllegalActionError:
         wanted = {Phase.AUCTION: "a call", Phase.EXCHANGE: "a discard", Phase.PLAY: "a card to play"}[self.phase]

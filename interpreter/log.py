@@ -79,4 +79,7 @@ def render_log(game, *, show_hands: bool = True) -> str:
         text = describe_event(event, game)
         if text:
             lines.append(text)
+        if event["type"] == "discard" and show_hands:
+            # The umpire's log shows what went face down; the event itself tells only how many.
+            lines.append(f"  discarded: {show_cards(game.aside, deck)}")
     return "\n".join(lines)

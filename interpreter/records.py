@@ -87,6 +87,7 @@ def replay_document(doc: Document, game) -> Replay:
             elif illegal.get("reason") and illegal["reason"] not in str(exc):
                 report.failures.append(f"{where}: action {index} was refused as expected, but the reason was "
                                        f"\"{exc}\", not containing \"{illegal['reason']}\"")
+            _compare(expect, game, report, doc)    # the rest of `expect` still holds at that point
             return report
     if illegal is not None:
         report.failures.append(f"{doc.file}: action {illegal.get('at')} should have been refused, but "
