@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -85,7 +86,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("records", nargs="+", metavar="RECORD")
     p.add_argument("--log", action="store_true", help="print each deal's log")
     p.set_defaults(run=cmd_replay)
+
+    # Commands that live in their own modules: each has add_arguments(parser) and run(args).
+    for name, module, summary in PLUGGED:
+        try:
+            plugin = importlib.import_module(f"interpreter.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"interpreter.{module}":
+                raise
+            continue
+        p = sub.add_parser(name, help=summary, formatter_class=argparse.RawDescriptionHelpFormatter,
+                           description=(plugin.__doc__ or summary).strip())
+        plugin.add_arguments(p)
+        p.set_defaults(run=plugin.run)
     return parser
+
+
+PLUGGED = [
+    ("simulate", "simulate", "play many seeded deals with bots and report statistics"),
+    ("diff", "diff", "the rule-by-rule differences between two rulesets"),
+    ("matrix", "matrix", "a feature table across rulesets (Markdown, CSV or HTML)"),
+    ("doc", "docgen", "a ruleset rendered as readable rules in Markdown"),
+    ("serve", "server", "the JSON-lines protocol on stdin/stdout, for frontends and bots"),
+]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
