@@ -48,7 +48,19 @@ class DiscardAction:
         return {"discard": list(self.cards)}
 
 
-Action = Call | PlayCard | DiscardAction
+@dataclass(frozen=True)
+class Announce:
+    name: str
+    cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"the announcement '{self.name}'"
+
+    def as_json(self) -> dict:
+        return {"announce": self.name, "cards": list(self.cards)}
+
+
+Action = Call | PlayCard | DiscardAction | Announce
 
 
 def known_calls(ruleset: Ruleset) -> list[str]:
@@ -84,6 +96,16 @@ def parse_action(action: Any, ruleset: Ruleset) -> Action:
         if not isinstance(value, list):
             raise InvalidActionError(f"discard takes a list of cards, not {value!r}")
         return DiscardAction(tuple(_card(c, ruleset) for c in value))
+    if kind == "announce":
+        if value not in ruleset.announcements:
+            known = list(ruleset.announcements)
+            close = difflib.get_close_matches(str(value), known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else (f"; it has: {', '.join(known)}" if known else "; it has none")
+            raise InvalidActionError(f"{ruleset.name} has no announcement {value!r}{hint}")
+        cards = action.get("cards", [])
+        if not isinstance(cards, list):
+            raise InvalidActionError(f"announce takes `cards: [...]`, a list, not {cards!r}")
+        return Announce(value, tuple(_card(c, ruleset) for c in cards))
     raise InvalidActionError(f"'{kind}' actions are not used by {ruleset.name}")
 
 

@@ -45,11 +45,14 @@ class Outcome:
 
 
 class Auction:
-    def __init__(self, phases: tuple[AuctionPhase, ...], seats: list[int], hands: dict[int, list[str]], players: int):
+    def __init__(self, phases: tuple[AuctionPhase, ...], seats: list[int], hands: dict[int, list[str]], players: int,
+                 enforce: bool = True):
         self.phases = {p.name: p for p in phases}
         self.seats = seats                  # active seats in order of play from Vorhand
         self.hands = hands
         self.players = players
+        self.enforce = enforce              # False: a pass against a compulsion is allowed (and penalised)
+        self.bidders: set[int] = set()      # every seat that bid in any phase
         self.state = self._start(phases[0], carried=None)
 
     # -- phases ----------------------------------------------------------------------------
@@ -121,9 +124,20 @@ class Auction:
             return [PASS, st.phase.hold] if can_hold else [PASS]
         bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
         calls = [PASS, *bids]
-        if st.awaiting == "entrant" and self._compelled(seat, bids):
+        if self.enforce and st.awaiting == "entrant" and self._compelled(seat, bids):
             calls.remove(PASS)
         return calls
+
+    def breach(self, seat: int, call: str):
+        """The compulsion a pass by `seat` now would break, if any (checked before applying it)."""
+        st = self.state
+        if call != PASS or st.awaiting != "entrant" or seat != self.to_act():
+            return None
+        bids = [c for c in self.legal(seat) if c != PASS]
+        for rule in st.phase.compulsory:
+            if rule.call in bids and rule.breach_pays_each is not None and rule.when(self._env(seat)):
+                return rule
+        return None
 
     def _compelled(self, seat: int, bids: list[str]) -> str | None:
         """The reason a pass is refused, when a compulsion holds."""
@@ -191,6 +205,7 @@ class Auction:
             else:
                 st.level = st.phase.level_of(call)
                 st.bidders.add(seat)
+                self.bidders.add(seat)
                 if st.holder is None:
                     st.holder = seat
                 else:

@@ -12,8 +12,9 @@ from typing import Any
 from interpreter.dsl import DslError, Expression, Scope, Type, compile_expression
 from interpreter.errors import Problem
 from interpreter.model import (
-    TRUMP, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
-    ExchangeStep, Level, Packet, PlayRules, Ruleset, Settlement, TakeTalon,
+    TRUMP, Announcement, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
+    ExchangeStep, Level, Liability, Packet, PlayRules, Ruleset, ScheduledTrick, Settlement, TakeTalon,
+    Withhold,
 )
 from interpreter.source import Document, Path
 
@@ -21,12 +22,16 @@ INT, BOOL, CARD, CARDS = Type.INT, Type.BOOL, Type.CARD, Type.CARDS
 
 # The names each kind of expression may read, besides the deck's cards and sets.
 AUCTION_NAMES = {"hand": CARDS, "position": INT, "speakers": INT, "bid_made": BOOL, "players": INT}
-DISCARD_NAMES = {"card": CARD, "hand": CARDS}
+DISCARD_NAMES = {"card": CARD, "hand": CARDS, "players": INT}
 CLAIM_NAMES = {"hand": CARDS}
 ASIDE_NAMES = {"declarer_tricks": INT, "defender_tricks": INT, "tricks": INT}
 OUTCOME_NAMES = {"declarer_points": INT, "defender_points": INT, "declarer_tricks": INT,
-                 "defender_tricks": INT, "tricks": INT, "players": INT}
+                 "defender_tricks": INT, "tricks": INT, "players": INT, "declarer_cards": INT, "defender_cards": INT}
 AMOUNT_NAMES = {**OUTCOME_NAMES, "winner_points": INT, "loser_points": INT, "factor": INT, "declarer_won": BOOL}
+LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL}
+LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT}
+BREACH_NAMES = {"players": INT}
+CARD_NAMES = {"card": CARD}
 
 NOT_CONTRACT_CALLS = {"pass"}
 
@@ -95,6 +100,7 @@ class Compiler:
         self.check_exchanges(contracts, plans)
         phases = self.compile_auction(contracts)
         claim = self.compile_claim()
+        announcements = self.compile_announcements()
         play = self.compile_play()
         counting = self.compile_counting()
         settlement = self.compile_settlement()
@@ -106,7 +112,8 @@ class Compiler:
             family=self.data.get("family"), deck=self.deck, active_players=active,
             dealer_sits_out=sits_out, deal_plans=plans, removed=removed,
             call_titles={c: d.get("title", c) for c, d in (self.data.get("calls") or {}).items()},
-            phases=phases, contracts=contracts, claim=claim, play=play, counting=counting,
+            phases=phases, contracts=contracts, claim=claim, announcements=announcements,
+            breaches=self.get(("auction", "breaches"), "refuse"), play=play, counting=counting,
             settlement=settlement, groups=groups, choices=self.choices, document=self.data,
             parents=self.parents,
         )
@@ -325,14 +332,15 @@ class Compiler:
 
     # -- auction -------------------------------------------------------------------------
     def compile_auction(self, contracts: dict[str, Contract]) -> tuple[AuctionPhase, ...]:
-        raw_phases = self.get(("auction", "phases")) or []
-        names = [p.get("name") for p in raw_phases]
+        raw_phases: dict = self.get(("auction", "phases")) or {}
+        names = list(raw_phases)
+        first = self.get(("auction", "first"), names[0] if names else None)
+        if first not in names:
+            self.problem(("auction", "first"), f"no phase named '{first}'{self.suggest(str(first), names)}")
         known_contracts = list((self.data.get("contracts") or {}))
         phases = []
-        for i, p in enumerate(raw_phases):
-            path = ("auction", "phases", i)
-            if names.count(p.get("name")) > 1:
-                self.problem(path + ("name",), f"two phases are named '{p.get('name')}'")
+        for name, p in raw_phases.items():
+            path = ("auction", "phases", name)
             ladder = []
             for j, lv in enumerate(p.get("ladder") or []):
                 call = lv.get("call")
@@ -347,12 +355,14 @@ class Compiler:
                                     holdable=lv.get("holdable", True), ends=lv.get("ends")))
             calls = [lv.call for lv in ladder]
             compulsory = []
-            for j, c in enumerate(p.get("compulsory") or []):
+            for key, c in (p.get("compulsory") or {}).items():
+                where = path + ("compulsory", key)
                 if c.get("call") not in calls:
-                    self.problem(path + ("compulsory", j, "call"), f"'{c.get('call')}' is not a bid of this phase{self.suggest(c.get('call'), calls)}")
-                when = self.expression(path + ("compulsory", j, "when"), AUCTION_NAMES, BOOL)
+                    self.problem(where + ("call",), f"'{c.get('call')}' is not a bid of this phase{self.suggest(str(c.get('call')), calls)}")
+                when = self.expression(where + ("when",), AUCTION_NAMES, BOOL)
+                breach = self.expression(where + ("breach", "pays_each"), BREACH_NAMES, INT)
                 if when is not None:
-                    compulsory.append(Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here")))
+                    compulsory.append(Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here"), breach))
             then = p.get("then") or {}
             pass_out = then.get("pass_out", "throw_in")
             if pass_out != "throw_in" and pass_out not in names:
@@ -363,28 +373,58 @@ class Compiler:
                     self.problem(path + ("then", "after", call), f"'{call}' is not a bid of this phase{self.suggest(call, calls)}", at_key=True)
                 if target not in names:
                     self.problem(path + ("then", "after", call), f"no phase named '{target}'{self.suggest(target, names)}")
-                else:
-                    target_calls = [lv.get("call") for lv in raw_phases[names.index(target)].get("ladder") or []]
-                    if call not in target_calls:
-                        self.problem(path + ("then", "after", call),
-                                     f"the phase '{target}' must have '{call}' in its ladder to carry the bid into it")
-            phases.append(AuctionPhase(name=p.get("name"), title=p.get("title", p.get("name")), ladder=tuple(ladder),
+                elif call not in [lv.get("call") for lv in raw_phases[target].get("ladder") or []]:
+                    self.problem(path + ("then", "after", call),
+                                 f"the phase '{target}' must have '{call}' in its ladder to carry the bid into it")
+            phases.append(AuctionPhase(name=name, title=p.get("title", name), ladder=tuple(ladder),
                                        hold=p.get("hold"), raise_any=p.get("raise", "next") == "any",
                                        max_bidders=p.get("max_bidders"), compulsory=tuple(compulsory),
                                        pass_out=pass_out, after=after))
+        # The opening phase first: the engine starts the auction with phases[0].
+        phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)
 
     # -- play, counting, settlement ------------------------------------------------------
     def compile_claim(self) -> Claim | None:
-        if not self.data.get("claim"):
+        claim = self.data.get("claim")
+        if not claim:
             return None
         when = self.expression(("claim", "when"), CLAIM_NAMES, BOOL)
-        return Claim(when, self.data["claim"].get("scores_as", "march")) if when else None
+        return Claim(when, claim.get("scores_as", "march"), claim.get("factor"), claim.get("liable", True)) if when else None
+
+    def card_set(self, path: Path) -> frozenset[str]:
+        expr = self.expression(path, {}, CARDS)
+        return frozenset(expr({})) if expr is not None else frozenset()
+
+    def compile_announcements(self) -> dict[str, Announcement]:
+        result = {}
+        for name, a in (self.data.get("announcements") or {}).items():
+            path = ("announcements", name)
+            cards = self.card_set(path + ("cards",))
+            value = self.expression(path + ("value",), CARD_NAMES, INT)
+            if value is not None:
+                result[name] = Announcement(name, a.get("title", name), cards, value)
+        return result
 
     def compile_play(self) -> PlayRules:
         p = self.data.get("play") or {}
+        withhold = None
+        if p.get("withhold"):
+            w = p["withhold"]
+            if w.get("card") not in self.deck.suit:
+                self.problem(("play", "withhold", "card"), f"no card {w.get('card')} in this pack{self.suggest(str(w.get('card')), list(self.deck.cards))}")
+            withhold = Withhold(w.get("card"), w.get("by", "defenders"), self.expression(("play", "withhold", "when"), CLAIM_NAMES, BOOL))
+        schedule = []
+        for i, entry in enumerate(p.get("schedule") or []):
+            sets = tuple(self.card_set(("play", "schedule", i, "play_from", j)) for j in range(len(entry.get("play_from") or [])))
+            schedule.append(ScheduledTrick(entry.get("trick", i + 1), sets,
+                                           entry.get("reason", f"in trick {entry.get('trick', i + 1)} the cards must be played as scheduled")))
+        numbers = [t.trick for t in schedule]
+        if len(set(numbers)) != len(numbers):
+            self.problem(("play", "schedule"), "two rules for the same trick")
         return PlayRules(first_lead=p.get("first_lead", "declarer"), follow_suit=p.get("follow_suit", True),
-                         must_trump=p.get("when_void", "trump") == "trump", must_beat=p.get("must_beat", False))
+                         must_trump=p.get("when_void", "trump") == "trump", must_beat=p.get("must_beat", False),
+                         withhold=withhold, schedule=tuple(schedule))
 
     def compile_counting(self) -> Counting:
         c = self.data.get("counting") or {}
@@ -396,8 +436,16 @@ class Compiler:
 
     def compile_settlement(self) -> Settlement:
         s = self.data.get("settlement") or {}
+        liable = []
+        for i, rule in enumerate(s.get("liable") or []):
+            path = ("settlement", "liable", i)
+            when = self.expression(path + ("when",), LIABLE_WHEN_NAMES, BOOL)
+            pays = self.expression(path + ("pays",), LIABLE_NAMES, INT)
+            others = self.expression(path + ("others_pay",), LIABLE_NAMES, INT)
+            if when and pays and others:
+                liable.append(Liability(when, tuple(rule.get("seats") or ()), pays, others))
         return Settlement(unit=s.get("unit", "point"), payment=s.get("payment", "each_defender"),
-                          sitting_out=s.get("sitting_out", "no_part"))
+                          sitting_out=s.get("sitting_out", "no_part"), liable=tuple(liable))
 
     def compile_groups(self) -> tuple[ChoiceGroup, ...]:
         groups = []

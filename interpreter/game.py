@@ -14,11 +14,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from interpreter.actions import Action, Call, DiscardAction, PlayCard, parse_action
+from interpreter.actions import Action, Announce, Call, DiscardAction, PlayCard, parse_action
 from interpreter.auction import PASS, Auction
-from interpreter.errors import IllegalActionError, InvalidActionError, RecordError
-from interpreter.errors import Problem
+from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError
 from interpreter.model import Contract, Discard, Ruleset, TakeTalon
+from interpreter.play import Trick, TrickPlay
+from interpreter.settlement import Deal, Result, piles, settle
 from interpreter.tricks import TrickRules
 
 LISTABLE = 64   # a discard with more combinations than this comes as a template
@@ -27,33 +28,9 @@ LISTABLE = 64   # a discard with more combinations than this comes as a template
 class Phase(enum.Enum):
     AUCTION = "auction"
     EXCHANGE = "exchange"
+    ANNOUNCE = "announce"
     PLAY = "play"
     OVER = "over"
-
-
-@dataclass
-class Trick:
-    leader: int
-    seats: list[int] = field(default_factory=list)
-    cards: list[str] = field(default_factory=list)
-    winner: int | None = None
-
-
-@dataclass(frozen=True)
-class Result:
-    outcome: str                         # played | claimed | thrown_in | abandoned
-    contract: str | None
-    declarer: int | None
-    declarer_won: bool | None
-    points: dict[str, int] | None        # {"declarer": …, "defenders": …}
-    tricks: dict[str, int] | None
-    payments: list[int]
-    reason: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"outcome": self.outcome, "contract": self.contract, "declarer": self.declarer,
-                "declarer_won": self.declarer_won, "points": self.points, "tricks": self.tricks,
-                "payments": self.payments, **({"reason": self.reason} if self.reason else {})}
 
 
 class Game:
@@ -90,10 +67,12 @@ class Game:
         self.contract: Contract | None = None
         self.declarer: int | None = None
         self.exchange_step = 0
-        self.tricks: list[Trick] = []
+        self.trickplay: TrickPlay | None = None
+        self.laid: list[tuple[str, str]] = []       # (announcement, card) laid out by the declarer
         self.result: Result | None = None
         self.phase = Phase.AUCTION
-        self.auction = Auction(ruleset.phases, self.seats, self.hands, len(self.seats))
+        self.auction = Auction(ruleset.phases, self.seats, self.hands, len(self.seats),
+                               enforce=ruleset.breaches == "refuse")
         self._emit(type="phase", phase="auction", name=ruleset.phases[0].name)
 
     # -- dealing ----------------------------------------------------------------------------
@@ -166,12 +145,15 @@ class Game:
     def to_act(self) -> int | None:
         if self.phase is Phase.AUCTION:
             return self.auction.to_act()
-        if self.phase is Phase.EXCHANGE:
+        if self.phase in (Phase.EXCHANGE, Phase.ANNOUNCE):
             return self.declarer
         if self.phase is Phase.PLAY:
-            trick = self.tricks[-1]
-            return self._next_seat(trick.seats[-1]) if trick.seats else trick.leader
+            return self.trickplay.to_act()
         return None
+
+    @property
+    def tricks(self) -> list[Trick]:
+        return self.trickplay.tricks if self.trickplay else []
 
     @property
     def is_over(self) -> bool:
@@ -194,9 +176,20 @@ class Game:
                 return [{"discard": list(combo)} for combo in itertools.combinations(allowed, count)]
             return [{"discard": {"count": count, "from": allowed,
                                  "forbidden": [c for c in hand if c not in allowed]}}]
+        if self.phase is Phase.ANNOUNCE:
+            return ["pass", *self._announcement_choices()]
         if self.phase is Phase.PLAY:
-            return [{"play": c} for c in self.tricks_rules.legal(self.hands[seat], self.tricks[-1].cards)]
+            return [{"play": c} for c in self.trickplay.legal(seat)]
         return []
+
+    def _announcement_choices(self) -> list[dict]:
+        hand = self.hands[self.declarer]
+        choices = []
+        for name, announcement in self.ruleset.announcements.items():
+            held = sorted((c for c in hand if c in announcement.cards), key=lambda c: -self.ruleset.deck.rank[c])
+            for size in range(1, len(held) + 1):
+                choices += [{"announce": name, "cards": list(combo)} for combo in itertools.combinations(held, size)]
+        return choices
 
     def _forbidden(self, step: Discard, card: str, hand: list[str]) -> bool:
         return step.forbid is not None and bool(step.forbid({"card": card, "hand": frozenset(hand)}))
@@ -217,6 +210,8 @@ class Game:
             self._apply_call(seat, parsed)
         elif self.phase is Phase.EXCHANGE:
             self._apply_discard(seat, parsed)
+        elif self.phase is Phase.ANNOUNCE:
+            self._apply_announcement(seat, parsed)
         else:
             self._apply_play(seat, parsed)
         return self.events[start:]
@@ -225,21 +220,29 @@ class Game:
         if seat == self.sitting_out:
             return f"seat {seat} deals and sits out this deal"
         if isinstance(parsed, Call) and self.phase is not Phase.AUCTION:
+            doing = {Phase.EXCHANGE: "discard", Phase.ANNOUNCE: "announce", Phase.PLAY: "play"}.get(self.phase, "act")
+            if self.phase is Phase.OVER:
+                return "the deal is over"
             return (f"the bidding is over: seat {self.declarer} plays {self.contract.title}; "
-                    f"it is seat {self.to_act}'s turn to {'discard' if self.phase is Phase.EXCHANGE else 'play'}")
+                    f"it is seat {self.to_act}'s turn to {doing}")
         return f"it is seat {self.to_act}'s turn, not seat {seat}'s"
 
     def _wrong_kind(self, seat: int, parsed: Action) -> IllegalActionError:
-        wanted = {Phase.AUCTION: "a call", Phase.EXCHANGE: "a discard", Phase.PLAY: "a card to play"}[self.phase]
+        wanted = {Phase.AUCTION: "a call", Phase.EXCHANGE: "a discard", Phase.PLAY: "a card to play",
+                  Phase.ANNOUNCE: "an announcement or pass"}[self.phase]
         return IllegalActionError(f"it is time for {wanted} ({self.phase.value}), not {parsed.describe()}", seat)
 
     def _apply_call(self, seat: int, parsed: Action) -> None:
         if not isinstance(parsed, Call):
             raise self._wrong_kind(seat, parsed)
         phase_name = self.auction.state.phase.name
+        breach = self.auction.breach(seat, parsed.name) if self.ruleset.breaches == "penalize" else None
         outcome = self.auction.apply(seat, parsed.name)   # raises before any change if illegal
         self.history.append((seat, parsed.name))
         self._emit(type="call", seat=seat, call=parsed.name, phase=phase_name)
+        if breach is not None:
+            self._penalize(seat, breach)
+            return
         while outcome is not None:
             following = self.auction.next_phase(outcome)
             if following is None:
@@ -247,6 +250,17 @@ class Game:
                 return
             self._emit(type="phase", phase="auction", name=following)
             outcome = self.auction._settle()
+
+    def _penalize(self, offender: int, rule) -> None:
+        amount = int(rule.breach_pays_each({"players": len(self.seats)}))
+        payments = [0] * self.players
+        for seat in self.seats:
+            if seat != offender:
+                payments[seat] += amount
+                payments[offender] -= amount
+        reason = f"seat {offender} passed although {rule.reason.removeprefix('you ')}; the deal is abandoned"
+        self._emit(type="breach", seat=offender, reason=reason)
+        self._finish(Result("abandoned", None, None, None, None, None, payments, reason=reason))
 
     def _end_auction(self, outcome) -> None:
         if outcome.seat is None:
@@ -279,10 +293,44 @@ class Game:
             return
         if self._claimed():
             return
+        if self._announcement_choices():
+            self.phase = Phase.ANNOUNCE
+            self._emit(type="phase", phase="announce", seat=self.declarer)
+            return
+        self._start_play()
+
+    def _start_play(self) -> None:
         self.phase = Phase.PLAY
         leader = self.declarer if self.ruleset.play.first_lead == "declarer" else self.vorhand
-        self.tricks.append(Trick(leader))
+        n_tricks = len(self.hands[self.declarer])
+        self.trickplay = TrickPlay(self.tricks_rules, self.ruleset.play, self.ruleset.deck, self.seats,
+                                   self.hands, self.declarer, leader, n_tricks)
+        self.trickplay.laid = [card for _, card in self.laid]
         self._emit(type="phase", phase="play", leader=leader)
+
+    def _apply_announcement(self, seat: int, parsed: Action) -> None:
+        if isinstance(parsed, Call) and parsed.name == PASS:
+            self.history.append((seat, PASS))
+            self._emit(type="call", seat=seat, call=PASS, phase="announce")
+            self._start_play()
+            return
+        if not isinstance(parsed, Announce):
+            raise self._wrong_kind(seat, parsed)
+        allowed = self.ruleset.announcements[parsed.name].cards
+        hand = self.hands[seat]
+        wrong = [c for c in parsed.cards if c not in allowed]
+        if wrong:
+            raise IllegalActionError(f"{', '.join(wrong)} cannot be laid out for {parsed.name}; only "
+                                     f"{', '.join(sorted(allowed, key=lambda c: -self.ruleset.deck.rank[c]))}", seat)
+        missing = [c for c in parsed.cards if c not in hand]
+        if missing:
+            raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
+        if not parsed.cards or len(set(parsed.cards)) != len(parsed.cards):
+            raise IllegalActionError("lay out one or more different cards, or pass", seat)
+        self.laid = [(parsed.name, c) for c in parsed.cards]
+        self.history.append((seat, parsed.as_json()))
+        self._emit(type="announce", seat=seat, announcement=parsed.name, cards=list(parsed.cards))
+        self._start_play()
 
     def _claimed(self) -> bool:
         claim = self.ruleset.claim
@@ -290,9 +338,14 @@ class Game:
             return False
         self._emit(type="claim", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=self._sort_key))
         n_tricks = sum(p.count for p in self.ruleset.deal_plans[len(self.seats)] if p.to == "each")
-        self._settle(declarer_cards=list(self.ruleset.pack(len(self.seats))), defender_cards=[],
-                     declarer_tricks=n_tricks, defender_tricks=0, outcome="claimed")
+        self._finish(settle(self._deal_facts(), list(self.ruleset.pack(len(self.seats))), [], n_tricks, 0,
+                            "claimed", factor=claim.factor, liable=claim.liable))
         return True
+
+    def _deal_facts(self) -> Deal:
+        return Deal(self.ruleset, self.contract, self.declarer, self.seats, self.players, self.sitting_out,
+                    frozenset(self.auction.bidders), dict(self.trickplay.withheld) if self.trickplay else {},
+                    tuple(self.laid))
 
     def _apply_discard(self, seat: int, parsed: Action) -> None:
         if not isinstance(parsed, DiscardAction):
@@ -323,72 +376,22 @@ class Game:
     def _apply_play(self, seat: int, parsed: Action) -> None:
         if not isinstance(parsed, PlayCard):
             raise self._wrong_kind(seat, parsed)
-        trick = self.tricks[-1]
-        hand = self.hands[seat]
-        if parsed.card not in self.tricks_rules.legal(hand, trick.cards):
-            raise IllegalActionError(self.tricks_rules.refusal(hand, trick.cards, parsed.card), seat)
-        hand.remove(parsed.card)
-        trick.seats.append(seat)
-        trick.cards.append(parsed.card)
+        play = self.trickplay
+        if parsed.card not in play.legal(seat):
+            raise IllegalActionError(play.refusal(seat, parsed.card), seat)
+        trick, withheld = play.play_card(seat, parsed.card)
         self.history.append((seat, parsed.as_json()))
         self._emit(type="play", seat=seat, card=parsed.card)
-        if len(trick.cards) < len(self.seats):
+        # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
+        if trick.winner is None:
             return
-        trick.winner = trick.seats[self.tricks_rules.winner_index(trick.cards)]
-        self._emit(type="trick", number=len(self.tricks), cards=list(trick.cards), seats=list(trick.seats), winner=trick.winner)
-        if self.hands[trick.winner]:
-            self.tricks.append(Trick(trick.winner))
+        self._emit(type="trick", number=len(play.tricks), cards=list(trick.cards), seats=list(trick.seats), winner=trick.winner)
+        if play.over:
+            facts = self._deal_facts()
+            declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(facts, play.tricks, self.talon + self.aside)
+            self._finish(settle(facts, declarer_cards, defender_cards, declarer_tricks, defender_tricks, "played", play.tricks))
         else:
-            self._count_and_settle()
-
-    def _next_seat(self, seat: int) -> int:
-        return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
-
-    # -- counting and settlement -------------------------------------------------------------
-    def _count_and_settle(self) -> None:
-        declarer_cards = [c for t in self.tricks if t.winner == self.declarer for c in t.cards]
-        defender_cards = [c for t in self.tricks if t.winner != self.declarer for c in t.cards]
-        declarer_tricks = sum(1 for t in self.tricks if t.winner == self.declarer)
-        defender_tricks = len(self.tricks) - declarer_tricks
-        counting = self.ruleset.counting
-        env = {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": len(self.tricks)}
-        aside_to = counting.aside_counts_for
-        if counting.aside_unless is not None and counting.aside_unless(env):
-            aside_to = "defenders" if aside_to == "declarer" else "declarer"
-        # Out of play: the talon nobody took (a Solo) and the discards.
-        out_of_play = self.talon + self.aside
-        if aside_to == "declarer":
-            declarer_cards += out_of_play
-        elif aside_to == "defenders":
-            defender_cards += out_of_play
-        self._settle(declarer_cards, defender_cards, declarer_tricks, defender_tricks, outcome="played")
-
-    def _settle(self, declarer_cards: list[str], defender_cards: list[str], declarer_tricks: int,
-                defender_tricks: int, outcome: str) -> None:
-        counting, values = self.ruleset.counting, self.ruleset.deck.points
-        declarer_points = counting.points(declarer_cards, values)
-        defender_points = counting.points(defender_cards, values)
-        env = {"declarer_points": declarer_points, "defender_points": defender_points,
-               "declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks,
-               "tricks": declarer_tricks + defender_tricks, "players": len(self.seats)}
-        contract = self.contract
-        won = bool(contract.declarer_wins(env))
-        env.update(declarer_won=won,
-                   winner_points=declarer_points if won else defender_points,
-                   loser_points=defender_points if won else declarer_points,
-                   factor=(contract.factor_won if won else contract.factor_lost) or 0)
-        amount = int(contract.amount(env))
-        payments = [0] * self.players
-        defenders = [s for s in self.seats if s != self.declarer]
-        if self.sitting_out is not None and self.ruleset.settlement.sitting_out == "defender":
-            defenders.append(self.sitting_out)
-        sign = 1 if won else -1
-        for seat in defenders:
-            payments[seat] -= sign * amount
-            payments[self.declarer] += sign * amount
-        self._finish(Result(outcome, contract.name, self.declarer, won,
-                            {"declarer": declarer_points, "defenders": defender_points},
-                            {"declarer": declarer_tricks, "defenders": defender_tricks}, payments))
+            play.next_trick()
 
     def _finish(self, result: Result) -> None:
         self.result = result

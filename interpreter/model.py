@@ -54,6 +54,7 @@ class Compulsion:
     when: Expression
     call: str
     reason: str
+    breach_pays_each: Expression | None    # what a player who passed anyway pays each other player
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,47 @@ class Contract:
 class Claim:
     when: Expression
     scores_as: Literal["march"]
+    factor: int | None                     # None: the contract's own factor
+    liable: bool                           # whether the settlement's liable payers apply
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """Cards the declarer lays out face up before the first lead, each a commitment to win one
+    of the last tricks with it: the lowest laid card the last trick, the next the one before…
+    Laid cards are held back (played only when nothing else is legal, highest first) and each is
+    won or lost on its own, paid by or to every opponent."""
+    name: str
+    title: str
+    cards: frozenset[str]
+    value: Expression                      # per laid card (reads `card`)
+
+
+@dataclass(frozen=True)
+class Withhold:
+    """A card that its holder may keep back when it is the only trump they could play: it then
+    loses its power, stays in hand to the last trick and goes to its holder's side (the
+    Gstiesieren of some Dappen villages; the old Excuse)."""
+    card: str
+    by: Literal["defenders", "anyone"]
+    when: Expression | None                # on the holder's hand
+
+
+@dataclass(frozen=True)
+class ScheduledTrick:
+    """In this trick every player plays from the first of these sets they hold a card of."""
+    trick: int
+    play_from: tuple[frozenset[str], ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Liability:
+    """When `when` holds, `seats` pay for the whole opposing team."""
+    when: Expression
+    seats: tuple[Literal["other_bidders", "withholders"], ...]
+    pays: Expression                       # what each liable seat pays
+    others_pay: Expression                 # what each other opponent pays
 
 
 @dataclass(frozen=True)
@@ -116,6 +158,8 @@ class PlayRules:
     follow_suit: bool
     must_trump: bool
     must_beat: bool
+    withhold: Withhold | None = None
+    schedule: tuple[ScheduledTrick, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,6 +184,7 @@ class Settlement:
     unit: str
     payment: Literal["each_defender"]
     sitting_out: Literal["no_part", "defender"]
+    liable: tuple[Liability, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,6 +211,8 @@ class Ruleset:
     phases: tuple[AuctionPhase, ...]
     contracts: dict[str, Contract]
     claim: Claim | None
+    announcements: dict[str, Announcement]
+    breaches: Literal["refuse", "penalize"]
     play: PlayRules
     counting: Counting
     settlement: Settlement

@@ -49,12 +49,19 @@ class TrickRules:
         suit = self.follow[card]
         return self.power[card] if suit == TRUMP or suit == led else -1
 
-    def winner_index(self, trick: list[str]) -> int:
-        """Index in `trick` of the winning card: the highest trump, else the highest of the suit led."""
-        led = self.follow[trick[0]]
+    def winner_index(self, trick: list[str], powerless: frozenset[str] | set[str] = frozenset()) -> int:
+        """Index in `trick` of the winning card: the highest trump, else the highest of the suit led.
+        A powerless card (a withheld Gstieß) never wins, and the first card after it fixes the suit."""
+        if powerless:
+            powered = [i for i, c in enumerate(trick) if c not in powerless]
+            if not powered:
+                return 0
+            led = self.follow[trick[powered[0]]]
+        else:
+            led = self.follow[trick[0]]
         best, best_index = -1, 0
         for index, card in enumerate(trick):
-            strength = self._strength(card, led)
+            strength = self._strength(card, led) if card not in powerless else -2
             if strength > best:
                 best, best_index = strength, index
         return best_index

@@ -113,25 +113,29 @@ compulsory = rule("A bid a player must make when a condition holds (a pass is th
     "when": dsl("When the bid is compulsory. Known: hand, position (0 = first to speak in the phase), speakers, bid_made, players. " + DSL_BOOL),
     "call": described(NAME, "The call the player must make (the compulsion lapses once that call is not legal)."),
     "reason": {"type": "string", "description": "What the refusal of a pass tells the player."},
+    "breach": rule("What a player owes who passed anyway (when the auction's `breaches` is penalize: records of real games).", {
+        "pays_each": dsl("What the offender pays each other player; the deal is abandoned. " + DSL_INT),
+    }, ["pays_each"]),
 }, ["when", "call"])
 
 phase = rule("One round of the auction.", {
-    "name": described(NAME, "The phase's name, used in `then`."),
     "title": {"type": "string", "description": "A display name."},
     "ladder": {"type": "array", "minItems": 1, "items": ladder_level, "description": "The bids of this phase, lowest first."},
     "hold": described(NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."),
     "raise": {"enum": ["next", "any"], "description": "Whether a bid must be the next level (default) or may jump."},
     "max_bidders": {"type": "integer", "minimum": 1, "description": "At most this many players may bid in the phase."},
-    "compulsory": {"type": "array", "items": compulsory, "description": "Bids players must make when a condition holds."},
+    "compulsory": name_map("Bids players must make when a condition holds, by name (so a variant or option can remove one: `stop: null`).", compulsory),
     "then": rule("What follows the phase.", {
         "pass_out": {"type": "string", "description": "When everybody passed: `throw_in` (no play, no payment) or the name of the next phase."},
         "after": {"type": "object", "description": "By winning call, the next phase (the winner carries the bid into it); default: the auction ends.",
                   "propertyNames": NAME, "additionalProperties": {"type": "string", "description": "The next phase."}},
     }, provenance=False),
-}, ["name", "ladder"])
+}, ["ladder"])
 
 auction = rule("The bidding that decides the contract and the lone player.", {
-    "phases": {"type": "array", "minItems": 1, "items": phase, "description": "The phases in order; the first one opens the auction."},
+    "phases": name_map("The phases by name; `then` says which follows which.", phase),
+    "first": described(NAME, "The phase that opens the auction (default: the first one listed)."),
+    "breaches": {"enum": ["refuse", "penalize"], "description": "A pass against a compulsory bid is refused (refuse, the default), or accepted and penalised as its `breach` says (penalize: for replaying games recorded in the field)."},
 })
 
 discard_step = rule("Put cards aside from the hand.", {
@@ -139,7 +143,7 @@ discard_step = rule("Put cards aside from the hand.", {
               "oneOf": [{"type": "integer", "minimum": 0, "description": "A number of cards."},
                         {"const": "talon", "description": "As many as the talon had."}]},
     "forbid": rule("Cards that may not be discarded.", {
-        "when": dsl("True for a card that may not be discarded. Known: card, hand. " + DSL_BOOL),
+        "when": dsl("True for a card that may not be discarded. Known: card, hand, players. " + DSL_BOOL),
         "reason": {"type": "string", "description": "What the refusal tells the player."},
     }, ["when", "reason"]),
 }, ["count"])
@@ -165,13 +169,36 @@ contract = rule("A game that can be played: its exchange, its play and its value
 claim = rule("A hand the declarer shows instead of playing.", {
     "when": dsl("Checked on the declarer's hand after picking up the talon and before the first lead. Known: hand. " + DSL_BOOL),
     "scores_as": {"enum": ["march"], "description": "march: scored as though the declarer took every trick."},
+    "factor": {"type": "integer", "description": "The factor it is scored with, whatever was bid (absent: the contract's own)."},
+    "liable": {"type": "boolean", "description": "Whether the settlement's liable payers apply to it (default true); false: each opponent pays their own share."},
 }, ["when", "scores_as"])
+
+announcement = rule("Cards the declarer may lay out face up before the first lead (Ulti): each commits to win one of the last tricks with it, the lowest laid card the last trick, the next the one before; laid cards may be played only when nothing else is legal, highest first; each is won or lost on its own and paid by or to every opponent. Announced with {announce: NAME, cards: [...]}, or `pass`.", {
+    "title": {"type": "string", "description": "The display name."},
+    "cards": dsl("The cards that may be laid out, a set expression such as \"{T1, T2, T3}\"."),
+    "value": dsl("What one laid card is worth to or from each opponent. Known: card. " + DSL_INT),
+}, ["cards", "value"])
+
+withhold = rule("A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side whoever wins that trick. If the other side wins the last trick, it is a card short and the holder's side hands over one card of its tricks, a 1-point card if it has one. When such a card is led, the next card played fixes the suit to follow.", {
+    "card": CARD,
+    "by": {"enum": ["defenders", "anyone"], "description": "Who may withhold it: the declarer's opponents only, or anyone."},
+    "when": dsl("A further condition on the holder's hand. Known: hand. " + DSL_BOOL),
+}, ["card", "by"])
+
+scheduled = rule("A rule for one of the first tricks: every player, the leader included, plays from the first of `play_from` they hold a card of (else any card); following suit does not apply.", {
+    "trick": {"type": "integer", "minimum": 1, "description": "The trick's number (1 = first)."},
+    "play_from": {"type": "array", "minItems": 1, "items": dsl("A set expression, e.g. \"{T22}\" or \"trumps - {T22, T21, T1}\"."),
+                  "description": "Sets in order of obligation: a card of the first set held must be played."},
+    "reason": {"type": "string", "description": "What a refusal tells the player."},
+}, ["trick", "play_from"])
 
 play = rule("Trick play.", {
     "first_lead": {"enum": ["declarer", "vorhand"], "description": "Who leads to the first trick."},
     "follow_suit": {"type": "boolean", "description": "Players must follow the suit led (trumps count as a suit)."},
     "when_void": {"enum": ["trump", "any"], "description": "A player void in the suit led must trump if able (trump) or may play any card (any)."},
     "must_beat": {"type": "boolean", "description": "Players must head the trick if able (Stichzwang)."},
+    "withhold": withhold,
+    "schedule": {"type": "array", "items": scheduled, "description": "Rules for particular tricks (the Gstieß, 21 and 1 in tricks 1–3 of Buchenbach)."},
 }, ["first_lead"])
 
 counting = rule("How card points are counted.", {
@@ -184,15 +211,24 @@ counting = rule("How card points are counted.", {
     }, ["counts_for"]),
 }, ["packet"])
 
+liable = rule("Opponents who pay for the whole team in a given case (a Marsch against a second bidder or a withholder).", {
+    "when": dsl("When they do. Known: as for declarer_wins, and declarer_won. " + DSL_BOOL),
+    "seats": {"type": "array", "minItems": 1, "items": {"enum": ["other_bidders", "withholders"], "description": "other_bidders: opponents who bid in the auction; withholders: opponents who withheld a card."},
+              "description": "Who is liable."},
+    "pays": dsl("What each liable opponent pays. Known: as for amount, and amount, defenders (how many opponents pay), liable (how many are liable). " + DSL_INT),
+    "others_pay": dsl("What each other opponent pays (same names). " + DSL_INT),
+}, ["when", "seats", "pays", "others_pay"])
+
 settlement = rule("Who pays whom after the play.", {
     "unit": {"type": "string", "description": "The unit of payments (cent, Pfennig, point)."},
-    "declarer_wins": dsl("Whether the declarer won. Known: declarer_points, defender_points, declarer_tricks, defender_tricks, tricks, players. " + DSL_BOOL),
+    "declarer_wins": dsl("Whether the declarer won. Known: declarer_points, defender_points, declarer_tricks, defender_tricks, tricks, players, declarer_cards, defender_cards (cards in each side's pile). " + DSL_BOOL),
     "amount": dsl("What the declarer receives from, or pays to, each defender. Known: the names of declarer_wins and winner_points, loser_points, factor, declarer_won. " + DSL_INT),
     "payment": {"enum": ["each_defender"], "description": "each_defender: the declarer receives the amount from each defender, or pays it to each."},
     "sitting_out": {"enum": ["no_part", "defender"], "description": "Whether a dealer who sits out settles like a defender or takes no part."},
+    "liable": {"type": "array", "items": liable, "description": "Cases where some opponents pay for the whole team; the first that applies is used."},
 }, ["declarer_wins", "amount"])
 
-RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "play", "counting", "settlement"]
+RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "announcements", "play", "counting", "settlement"]
 
 choice = rule("One way to read a disputed rule, or one table agreement.", {
     "title": {"type": "string", "description": "A display name."},
@@ -231,6 +267,7 @@ ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants 
     "auction": auction,
     "contracts": name_map("The contracts by name.", contract),
     "claim": claim,
+    "announcements": name_map("Announcements the declarer may make before the first lead, by name.", announcement),
     "play": play,
     "counting": counting,
     "settlement": settlement,

@@ -66,7 +66,7 @@ deal:
     "4": [{each: 3}, {talon: 4}, {each: 4}]
 auction:
   phases:
-    - {name: bids, ladder: [{call: frage}, {call: solo}], raise: any, hold: selber}
+    bids: {ladder: [{call: frage}, {call: solo}], raise: any, hold: selber}
 contracts:
   frage: {exchange: [{take_talon: {}}, {discard: {count: talon}}], factor: 1}
   solo: {factor: 2}
@@ -111,17 +111,14 @@ title: Breitnau with the Furtwangen stop rule (test of compulsory bids)
 extends: breitnau
 auction:
   phases:
-    - {name: solo_round, ladder: [{call: solo}], then: {pass_out: dappen_round}}
-    - name: dappen_round
-      ladder: [{call: dappen}, {call: strecken}, {call: stupfen}]
-      hold: selber
-      max_bidders: 2
-      then: {pass_out: throw_in}
+    dappen_round:                 # only what differs from Breitnau: maps merge
       compulsory:
-        - when: "any t in hand & trumps: count(hand & trumps) - 1 >= 22 - rank(t)"
+        stop:
+          when: "any t in hand & trumps: count(hand & trumps) - 1 >= 22 - rank(t)"
           call: dappen
           reason: "you hold a stop (a trump that cannot be captured), so you must dappen"
-        - when: "position == speakers - 2"
+        second_to_last:
+          when: "position == speakers - 2"
           call: dappen
           reason: "all before you passed, so the second-to-last player must dappen"
 """

@@ -1,0 +1,587 @@
+"""What a ruleset means, as plain data: the common ground of `tarock diff`, `matrix` and `doc`.
+
+A ruleset is read after inheritance, with its default readings and options applied, and
+normalised so that two rulesets that mean the same give equal trees:
+- key order and YAML style are gone (the tree is built from parsed data);
+- a contract's `like` is resolved and its factor is always `{won, lost}`;
+- values a rule may leave out are filled in with the interpreter's defaults;
+- lists of named items (auction phases, and any list whose items all carry a unique `name` or
+  `id`) become mappings by name that remember their order;
+- expressions compare by their syntax tree (`a and b` = `b  and a`, `x > 3` = `3 < x`);
+- the pack is compared card by card (order within each suit, points, named sets), however it
+  is written;
+- titles, notes, sources, statuses, questions and reasons are not meaning: they stay in the
+  document and are looked up beside a path (`Side.provenance`).
+Sections the language gains later are normalised generically, so they still compare.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path as FilePath
+from typing import Any, Iterable, Mapping
+
+from interpreter.errors import RulesetError
+from interpreter.source import Document, Path
+
+TEXT_KEYS = frozenset({"source", "status", "note", "assumed", "title", "question", "reason"})
+META_KEYS = frozenset({"title", "sources", "base", "extends"})
+EXPRESSION_KEYS = frozenset({"when", "requires", "unless", "declarer_wins", "amount", "pays", "others_pay",
+                             "pays_each", "value", "cards"})
+STATUSES = ("attested", "reported", "reconstructed", "assumed")     # most certain first
+SECTION_ORDER = ("family", "players", "direction", "deck", "deal", "calls", "auction", "contracts",
+                 "claim", "announcements", "play", "counting", "settlement")
+CHOICE_SECTIONS = ("readings", "options")
+
+
+class _Missing:
+    """A rule one side does not have."""
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+
+class Expr:
+    """An expression of the rules language: shown as written, compared by its syntax tree."""
+    __slots__ = ("text", "key")
+
+    def __init__(self, text: str):
+        self.text = " ".join(str(text).split())
+        self.key = canonical_expression(str(text))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Expr) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Expr({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Named(dict):
+    """A list of named items turned into a mapping by name; equal only in the same order."""
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Named):
+            return dict.__eq__(self, other) and list(self) == list(other)
+        return dict.__eq__(self, other) if isinstance(other, dict) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# -- expressions ----------------------------------------------------------------------------------
+
+_FLATTEN = {"and", "or", "|", "&", "+", "*"}      # associative and commutative
+_SYMMETRIC = {"==", "!="}
+_MIRROR = {">": "<", ">=": "<="}
+
+
+def canonical_expression(text: str) -> Any:
+    """A hashable form of an expression that ignores spacing, parentheses and operand order."""
+    from interpreter.dsl.errors import DslError
+    from interpreter.dsl.parser import parse
+
+    try:
+        return _canon(parse(text))
+    except (DslError, RecursionError):
+        return ("text", " ".join(text.split()))
+
+
+def _canon(node: Any) -> Any:
+    from interpreter.dsl import nodes as n
+
+    if isinstance(node, n.Integer):
+        return ("int", node.value)
+    if isinstance(node, n.String):
+        return ("str", node.value)
+    if isinstance(node, n.Boolean):
+        return ("bool", node.value)
+    if isinstance(node, n.Card):
+        return ("card", node.card)
+    if isinstance(node, n.Name):
+        return ("name", node.name)
+    if isinstance(node, n.Call):
+        return ("call", node.function, tuple(_canon(a) for a in node.args))
+    if isinstance(node, n.SetLiteral):
+        return ("set", tuple(sorted({_canon(i) for i in node.items}, key=repr)))
+    if isinstance(node, n.Unary):
+        return ("unary", node.op, _canon(node.operand))
+    if isinstance(node, n.Binary):
+        if node.op in _FLATTEN:
+            parts: list[Any] = []
+            for side in (node.left, node.right):
+                c = _canon(side)
+                if c[0] == "flat" and c[1] == node.op:
+                    parts.extend(c[2])
+                else:
+                    parts.append(c)
+            return ("flat", node.op, tuple(sorted(parts, key=repr)))
+        left, right = _canon(node.left), _canon(node.right)
+        if node.op in _SYMMETRIC:
+            return ("binary", node.op, *sorted((left, right), key=repr))
+        if node.op in _MIRROR:
+            return ("binary", _MIRROR[node.op], right, left)
+        return ("binary", node.op, left, right)
+    if isinstance(node, n.Conditional):
+        return ("if", _canon(node.condition), _canon(node.then), _canon(node.otherwise))
+    if isinstance(node, n.Quantifier):
+        return ("quantifier", node.kind, node.variable, _canon(node.source), _canon(node.body))
+    return ("node", repr(node))
+
+
+# -- provenance -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Provenance:
+    source: str | None
+    status: str | None
+    via: str | None = None          # "reading solo_factor: leaflet" when a choice set the rule
+    assumed: str | None = None      # the reason, when the field is marked assumed
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "status": self.status, "via": self.via, "assumed": self.assumed}
+
+    def describe(self) -> str:
+        parts = [self.source or "no source given", self.status or "no status"]
+        if self.via:
+            parts.append(self.via)
+        if self.assumed:
+            parts.append(f"assumed: {self.assumed}")
+        return "; ".join(parts)
+
+
+def least_certain(statuses: Iterable[str | None]) -> str | None:
+    known = [s for s in statuses if s in STATUSES]
+    return max(known, key=STATUSES.index) if known else None
+
+
+# -- one ruleset, read for comparison --------------------------------------------------------------
+
+@dataclass
+class Side:
+    """One ruleset as `diff`, `matrix` and `doc` see it."""
+    ref: str
+    name: str
+    doc: Document                       # after inheritance, with the readings and options chosen
+    choices: dict[str, str]
+    tree: dict[str, Any]
+    deck: Any = None                    # the compiled Deck (None if the pack does not compile)
+    removed: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.doc.data
+
+    def title(self) -> str:
+        return str(self.data.get("title") or self.name)
+
+    # titles of named things, for sentences
+    def contract_title(self, name: str) -> str:
+        entry = (self.data.get("contracts") or {}).get(name)
+        seen: set[str] = set()
+        while isinstance(entry, dict) and "title" not in entry and entry.get("like") and entry["like"] not in seen:
+            seen.add(entry["like"])
+            entry = (self.data.get("contracts") or {}).get(entry["like"])
+        return str(entry.get("title")) if isinstance(entry, dict) and entry.get("title") else name
+
+    def call_title(self, name: str) -> str | None:
+        entry = (self.data.get("calls") or {}).get(name)
+        return str(entry["title"]) if isinstance(entry, dict) and entry.get("title") else None
+
+    def phase_title(self, name: str) -> str:
+        for phase in (self.data.get("auction") or {}).get("phases") or []:
+            if isinstance(phase, dict) and phase.get("name") == name:
+                return str(phase.get("title") or name)
+        return name
+
+    def entry_title(self, section: str, name: str) -> str | None:
+        entry = (self.data.get(section) or {}).get(name)
+        return str(entry["title"]) if isinstance(entry, dict) and entry.get("title") else None
+
+    def question(self, section: str, name: str) -> str | None:
+        entry = (self.data.get(section) or {}).get(name)
+        if isinstance(entry, dict):
+            return entry.get("question") or entry.get("title")
+        return None
+
+    # where a rule stands in the document
+    def doc_path(self, path: Path) -> Path:
+        """The place in the merged document that a path of the tree comes from."""
+        data = self.data
+        if path[:1] == ("deck",):
+            if path[1:2] == ("points",):
+                return ("deck", "points")
+            if path[1:2] == ("sets",) and len(path) > 2:
+                for where in ("sets", "rank_sets"):
+                    if path[2] in ((data.get("deck") or {}).get(where) or {}):
+                        return ("deck", where, path[2])
+            if path[1:2] == ("suits",) and len(path) > 2:
+                for i, suit in enumerate((data.get("deck") or {}).get("suits") or []):
+                    if isinstance(suit, dict) and suit.get("id") == path[2]:
+                        return ("deck", "suits", i)
+                if path[2] == "T":
+                    return ("deck", "trumps")
+            return ("deck",)
+        if path[:1] == ("contracts",) and len(path) >= 3:
+            contracts = data.get("contracts") or {}
+            name, seen = path[1], {path[1]}
+            while True:
+                own = contracts.get(name)
+                if not isinstance(own, dict) or path[2] in own or not own.get("like") or own["like"] in seen:
+                    break
+                name = own["like"]
+                seen.add(name)
+            return ("contracts", name) + tuple(path[2:])
+        result: list[str | int] = []
+        node: Any = data
+        for part in path:
+            if isinstance(node, list) and isinstance(part, str):
+                index = _index_by_name(node, part)
+                if index is None:
+                    break
+                result.append(index)
+                node = node[index]
+            elif isinstance(node, dict) and part in node:
+                result.append(part)
+                node = node[part]
+            else:
+                result.append(part)
+                node = None
+        return tuple(result)
+
+    def provenance(self, path: Path) -> Provenance:
+        """The source and status of a rule: the nearest enclosing `source:` and `status:` in the
+        document (a field listed under `assumed:` is assumed), or those of the chosen reading or
+        option that set it."""
+        dpath = self.doc_path(path)
+        via = self._chosen_for(dpath)
+        if via is not None:
+            return via
+        chain: list[tuple[Any, Any]] = []   # (node, the key below it)
+        node: Any = self.data
+        for part in dpath:
+            chain.append((node, part))
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+                node = node[part]
+            else:
+                node = None
+                break
+        chain.append((node, None))
+        source = status = assumed = None
+        for node, below in reversed(chain):
+            if not isinstance(node, dict):
+                continue
+            if status is None and below is not None and isinstance(node.get("assumed"), dict) \
+                    and below in node["assumed"]:
+                status, assumed = "assumed", str(node["assumed"][below])
+            if status is None and isinstance(node.get("status"), str):
+                status = node["status"]
+            if source is None and isinstance(node.get("source"), str):
+                source = node["source"]
+            if source is not None and status is not None:
+                break
+        return Provenance(source, status, None, assumed)
+
+    def _chosen_for(self, dpath: Path) -> Provenance | None:
+        for section in CHOICE_SECTIONS:
+            for group, definition in (self.data.get(section) or {}).items():
+                if not isinstance(definition, dict):
+                    continue
+                choice = self.choices.get(group, definition.get("default"))
+                body = (definition.get("choices") or {}).get(choice)
+                if not isinstance(body, dict) or not isinstance(body.get("rules"), dict):
+                    continue
+                for leaf in leaves(body["rules"]):
+                    n = min(len(leaf), len(dpath))
+                    if leaf[:n] == tuple(dpath[:n]) and n:
+                        return Provenance(body.get("source") or definition.get("source"),
+                                          body.get("status") or definition.get("status"),
+                                          f"{section[:-1]} {group}: {choice}")
+        return None
+
+
+def _index_by_name(items: list, name: str) -> int | None:
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and any(item.get(k) == name for k in ("name", "id", "call")):
+            return i
+    return None
+
+
+def leaves(data: Any, path: Path = ()) -> Iterable[Path]:
+    if isinstance(data, dict) and data:
+        for key, value in data.items():
+            yield from leaves(value, path + (key,))
+    else:
+        yield path
+
+
+def display_name(ref: str) -> str:
+    return FilePath(ref).stem if ref.endswith((".yaml", ".yml")) else ref
+
+
+def read(ref: str, options: Mapping[str, str] | None = None, name: str | None = None) -> Side:
+    """A ruleset by name or path, after inheritance, with readings and options applied
+    (the defaults where `options` names none), and its normalised tree."""
+    from interpreter.loader import apply_choices, resolve
+
+    raw = resolve(ref)
+    doc, full = apply_choices(raw, options or {})
+    return side_of(doc, full, ref, name)
+
+
+def side_of(doc: Document, choices: dict[str, str], ref: str, name: str | None = None) -> Side:
+    deck, removed = _deck_semantics(doc)
+    side = Side(ref, name or display_name(ref), doc, dict(choices), {}, deck,
+                {k: sorted(v, key=_order(deck)) for k, v in removed.items()})
+    side.tree = normalise(side)
+    return side
+
+
+def _order(deck: Any):
+    index = {c: i for i, c in enumerate(deck.cards)} if deck is not None else {}
+    return lambda card: (index.get(card, len(index)), card)
+
+
+def _deck_semantics(doc: Document) -> tuple[Any, dict[str, frozenset[str]]]:
+    """The pack as the interpreter builds it, and the cards removed per player count."""
+    from interpreter.compiler import Compiler
+    from interpreter.dsl import Type
+
+    if not isinstance(doc.data.get("deck"), dict):
+        return None, {}
+    try:
+        compiler = Compiler(doc, "", {})
+        compiler.deck = compiler.compile_deck()
+        compiler.constants = {c: (Type.CARD, c) for c in compiler.deck.cards}
+        compiler.constants.update({n: (Type.CARDS, s) for n, s in compiler.deck.sets.items()})
+        compiler.compile_deck_sets()
+        removed = {}
+        for key in ((doc.data.get("deal") or {}).get("remove") or {}):
+            expr = compiler.expression(("deal", "remove", key), {}, Type.CARDS)
+            if expr is not None:
+                removed[str(key)] = frozenset(expr({}))
+        return compiler.deck, removed
+    except Exception:   # a pack that does not compile is compared as written
+        return None, {}
+
+
+# -- normalisation ---------------------------------------------------------------------------------
+
+def generic(value: Any, key: str | None = None) -> Any:
+    """Any rule without its text fields; named lists become `Named` mappings; expressions `Expr`."""
+    if isinstance(value, dict):
+        return {k: generic(v, k) for k, v in value.items() if k not in TEXT_KEYS}
+    if isinstance(value, list):
+        name_key = _name_key(value)
+        if name_key is not None:
+            return Named((item[name_key], generic({k: v for k, v in item.items() if k != name_key}))
+                         for item in value)
+        return [generic(item, key) for item in value]
+    if isinstance(value, str) and key in EXPRESSION_KEYS:
+        return Expr(value)
+    return value
+
+
+def _name_key(items: list) -> str | None:
+    if not items or not all(isinstance(i, dict) for i in items):
+        return None
+    for key in ("name", "id"):
+        names = [i.get(key) for i in items]
+        if all(isinstance(n, str) for n in names) and len(set(names)) == len(names):
+            return key
+    return None
+
+
+def _fill(data: dict, defaults: dict) -> dict:
+    for key, value in defaults.items():
+        data.setdefault(key, value)
+    return data
+
+
+PLAY_DEFAULTS = {"first_lead": "declarer", "follow_suit": True, "when_void": "trump", "must_beat": False}
+COUNTING_DEFAULTS = {"packet": 1, "packet_deduct": 0, "remainder_deduct": 0}
+SETTLEMENT_DEFAULTS = {"unit": "point", "payment": "each_defender", "sitting_out": "no_part"}
+
+
+def normalise(side: Side) -> dict[str, Any]:
+    data = side.data
+    tree: dict[str, Any] = {}
+    keys = [k for k in SECTION_ORDER if k in data] + sorted(
+        k for k in data if k not in SECTION_ORDER and k not in META_KEYS and k not in TEXT_KEYS
+        and k not in CHOICE_SECTIONS) + [k for k in CHOICE_SECTIONS if k in data]
+    for key in keys:
+        value = data[key]
+        if value is None:
+            continue
+        handler = _SECTIONS.get(key)
+        tree[key] = handler(value, side) if handler and isinstance(value, dict) else generic(value, key)
+    return tree
+
+
+def _players(value: dict, side: Side) -> dict:
+    out = generic(value)
+    out["active"] = sorted(set(value.get("active") or []))
+    out["dealer_sits_out"] = sorted(set(value.get("dealer_sits_out") or []))
+    return out
+
+
+def _deck(value: dict, side: Side) -> dict:
+    deck = side.deck
+    if deck is None:
+        return generic(value)
+    known = {"title", "trumps", "suits", "rank_titles", "rank_sets", "points", "sets"}
+    out: dict[str, Any] = {}
+    suits: dict[str, list[str]] = {}
+    for card in deck.cards:
+        suits.setdefault(deck.suit[card], []).append(card)
+    out["suits"] = {sid: sorted(cards, key=lambda c: -deck.rank[c]) for sid, cards in suits.items()}
+    out["suit_names"] = {sid: name for sid, name in deck.suit_names.items() if sid in suits and sid != "T"}
+    out["points"] = dict(deck.points)
+    automatic = {"cards", "trumps", *deck.suit_names.values()}
+    order = _order(deck)
+    out["sets"] = {name: sorted(cards, key=order) for name, cards in deck.sets.items() if name not in automatic}
+    out.update({k: generic(v, k) for k, v in value.items() if k not in known and k not in TEXT_KEYS})
+    return out
+
+
+def _deal(value: dict, side: Side) -> dict:
+    out = generic(value)
+    out["plans"] = {str(n): [generic(p) for p in plan] for n, plan in (value.get("plans") or {}).items()}
+    if value.get("remove") is not None:
+        out["remove"] = {str(n): side.removed.get(str(n), Expr(str(v))) for n, v in value["remove"].items()}
+    return out
+
+
+def _auction(value: dict, side: Side) -> dict:
+    out = generic(value)
+    phases = Named()
+    for phase in value.get("phases") or []:
+        if not isinstance(phase, dict):
+            continue
+        p = generic(phase)
+        name = p.pop("name", None) or f"#{len(phases) + 1}"
+        ladder = []
+        for level in phase.get("ladder") or []:
+            lv = generic(level)
+            if isinstance(lv, dict):
+                lv.setdefault("contract", lv.get("call"))
+                lv.setdefault("holdable", True)
+            ladder.append(lv)
+        p["ladder"] = ladder
+        p.setdefault("raise", "next")
+        p.setdefault("compulsory", [])
+        then = p.setdefault("then", {})
+        then.setdefault("pass_out", "throw_in")
+        then.setdefault("after", {})
+        phases[name] = p
+    out["phases"] = phases
+    out.setdefault("breaches", "refuse")
+    return out
+
+
+def contract_rules(contracts: dict, name: str, seen: tuple[str, ...] = ()) -> dict:
+    """A contract's rules with `like` resolved (the other contract's rules, then its own)."""
+    raw = contracts.get(name)
+    if not isinstance(raw, dict):
+        return {}
+    parent = raw.get("like")
+    if not parent or parent not in contracts or parent in seen or parent == name:
+        return {k: v for k, v in raw.items() if k != "like"}
+    merged = dict(contract_rules(contracts, parent, seen + (name,)))
+    merged.update({k: v for k, v in raw.items() if k != "like"})
+    return merged
+
+
+def factor_of(value: Any) -> dict[str, Any] | None:
+    if isinstance(value, dict):
+        return {"won": value.get("won"), "lost": value.get("lost")}
+    if value is None:
+        return None
+    return {"won": value, "lost": value}
+
+
+def _contracts(value: dict, side: Side) -> dict:
+    settlement = side.data.get("settlement") or {}
+    out = {}
+    for name in value:
+        rules = contract_rules(value, name)
+        c = generic(rules)
+        factor = factor_of(rules.get("factor"))
+        if factor is not None:
+            c["factor"] = factor
+        c["exchange"] = [generic(step) for step in rules.get("exchange") or []]
+        for key in ("declarer_wins", "amount"):
+            # the contract's own formula only where it differs from the settlement's
+            if key in c and isinstance(settlement.get(key), str) and c[key] == Expr(settlement[key]):
+                del c[key]
+        out[name] = c
+    return out
+
+
+def _claim(value: dict, side: Side) -> dict:
+    return _fill(generic(value), {"scores_as": "march", "liable": True})
+
+
+def _play(value: dict, side: Side) -> dict:
+    out = _fill(generic(value), PLAY_DEFAULTS)
+    if isinstance(out.get("withhold"), dict):
+        out["withhold"].setdefault("by", "defenders")
+    return out
+
+
+def _counting(value: dict, side: Side) -> dict:
+    out = _fill(generic(value), COUNTING_DEFAULTS)
+    aside = out.get("aside") if isinstance(out.get("aside"), dict) else {}
+    out["aside"] = _fill(aside, {"counts_for": "declarer"})
+    return out
+
+
+def _settlement(value: dict, side: Side) -> dict:
+    return _fill(generic(value), SETTLEMENT_DEFAULTS)
+
+
+def _choices(value: dict, side: Side) -> dict:
+    out = {}
+    for name, group in value.items():
+        if not isinstance(group, dict):
+            continue
+        g = generic(group)
+        g["choices"] = {c: generic((body or {}).get("rules") or {}) for c, body in (group.get("choices") or {}).items()}
+        out[name] = g
+    return out
+
+
+_SECTIONS = {
+    "players": _players, "deck": _deck, "deal": _deal, "auction": _auction, "contracts": _contracts,
+    "claim": _claim, "play": _play, "counting": _counting, "settlement": _settlement,
+    "readings": _choices, "options": _choices,
+}
+
+
+def load_side(ref: str, options: Mapping[str, str] | None = None) -> Side:
+    """`read`, with an unknown ruleset reported the way the command line reports it."""
+    try:
+        return read(ref, options)
+    except RulesetError:
+        raise

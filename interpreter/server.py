@@ -1,0 +1,497 @@
+"""Speak the JSON-lines frontend protocol on stdin/stdout (docs/protocol.md).
+
+One request object per line, one response object per line, in order. Several games are open at
+once, each named by the id that `new` or `load` returns. Ops: rulesets, new, load, view, legal,
+act, bot, events, record, games, close.
+
+Requests look like {"id": 1, "op": "new", "ruleset": "NAME", "players": 6, "seed": 7}; responses
+are {"id": 1, "ok": true, ...} or {"id": 1, "ok": false, "error": {"code": ..., "message": ...}}.
+No input ends the server or corrupts a game: malformed JSON, unknown ops, wrong seats and
+illegal actions are answered with an error and the server reads on. The server stops at the end
+of its input.
+
+The server is the umpire: `view` with a seat shows only what that seat may see, and events in
+`act`, `bot` and `events` responses are public (a discard tells only how many cards), but
+`view` with seat "all", `legal` for another seat and `record` show hidden cards. A frontend that
+relays the game to people passes each of them only their own seat's answers.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, TextIO
+
+from interpreter.errors import IllegalActionError, InvalidActionError, RecordError, RulesetError, TarockError
+
+MAX_LINE = 1 << 20          # bytes in one request line
+MAX_GAMES = 1000            # games open at once in one session
+MAX_MESSAGE = 600           # characters of an error message (they may quote the bad input)
+MAX_SEED = 2**64
+BOT_KINDS = ("random", "rules")
+
+# What each engine event may tell every seat. Fields not listed are dropped; an event type not
+# listed keeps only the fields that name no card (see `public_event`).
+PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
+    "deal": ("dealer", "explicit"),                  # not the seed: it determines every hand
+    "phase": ("phase", "name", "leader"),
+    "call": ("seat", "call", "phase"),
+    "thrown_in": (),
+    "contract": ("contract", "declarer"),
+    "talon_taken": ("seat", "count"),
+    "discard": ("seat", "count"),                    # face down: how many, never which
+    "claim": ("seat", "hand"),                       # the rules lay the claimed hand open
+    "play": ("seat", "card"),
+    "trick": ("number", "cards", "seats", "winner"),
+    "settlement": ("outcome", "contract", "declarer", "declarer_won", "points", "tricks", "payments", "reason"),
+}
+
+
+class ProtocolError(Exception):
+    """A request refused with a stable error code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+ERROR_CODES = {
+    "bad_json": "the line is not one JSON value (or holds NaN / Infinity, or numbers too long)",
+    "too_large": "the line is longer than the server accepts",
+    "bad_request": "not an object, or a field is missing, of the wrong type or out of range",
+    "unknown_op": "no such op",
+    "unknown_game": "no open game has this id",
+    "too_many_games": "the session already holds the most games it may; close some",
+    "unknown_ruleset": "no ruleset of this name (or files are not served)",
+    "bad_ruleset": "the ruleset does not load (its problems are in the message)",
+    "bad_option": "no such reading or option, or no such choice",
+    "bad_deal": "the explicit deal does not fit the ruleset",
+    "bad_record": "the record is malformed",
+    "bad_seat": "no such seat",
+    "invalid_action": "not an action at all (wrong shape, unknown card or call)",
+    "not_your_turn": "the action is well formed but it is another seat's turn",
+    "illegal_action": "the action is well formed but the rules forbid it now",
+    "game_over": "the deal is over",
+    "internal_error": "a fault in the server; the game is unchanged and the session goes on",
+}
+
+
+@dataclass
+class Slot:
+    """One open game and the bots that play seats in it."""
+    game: Any
+    bots: dict[str, Any] = field(default_factory=dict)
+
+
+class Session:
+    """Games by id, and one request handled at a time: `handle(dict) -> dict`."""
+
+    def __init__(self, max_games: int = MAX_GAMES, allow_files: bool = False):
+        self.max_games = max_games
+        self.allow_files = allow_files
+        self.games: dict[str, Slot] = {}
+        self._counter = 0
+        self._rulesets: list[dict[str, Any]] | None = None
+        self.ops: dict[str, Callable[[dict], dict]] = {
+            "rulesets": self.op_rulesets, "new": self.op_new, "load": self.op_load, "view": self.op_view,
+            "legal": self.op_legal, "act": self.op_act, "bot": self.op_bot, "events": self.op_events,
+            "record": self.op_record, "games": self.op_games, "close": self.op_close,
+        }
+
+    # -- entry points ------------------------------------------------------------------------
+    def handle_line(self, line: str | bytes) -> dict[str, Any]:
+        """One protocol line in, one response out. Never raises."""
+        try:
+            if isinstance(line, bytes):
+                line = line.decode("utf-8")
+            request = json.loads(line, parse_constant=_no_constant)
+        except (ValueError, RecursionError, UnicodeDecodeError) as exc:
+            return _error(None, "bad_json", f"not a JSON line: {exc}")
+        except Exception as exc:                     # noqa: BLE001 - nothing ends the session
+            return _error(None, "bad_json", f"not a JSON line: {type(exc).__name__}")
+        return self.handle(request)
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        """One request object in, one response object out. Never raises."""
+        rid = request.get("id") if isinstance(request, dict) else None
+        try:
+            if not isinstance(request, dict):
+                raise ProtocolError("bad_request", f"a request is a JSON object, not {_kind(request)}")
+            op = request.get("op")
+            if not isinstance(op, str):
+                raise ProtocolError("bad_request", "the request needs \"op\": one of " + ", ".join(self.ops))
+            handler = self.ops.get(op)
+            if handler is None:
+                raise ProtocolError("unknown_op", f"no op {_short(op)!s}; the ops are: {', '.join(self.ops)}")
+            return {"id": rid, "ok": True, **handler(request)}
+        except ProtocolError as exc:
+            return _error(rid, exc.code, exc.message)
+        except RecursionError:
+            return _error(rid, "bad_request", "the request is nested too deeply")
+        except Exception as exc:                     # noqa: BLE001 - nothing ends the session
+            traceback.print_exc(file=sys.stderr)
+            return _error(rid, "internal_error", f"{type(exc).__name__}: {exc}")
+
+    # -- ops ---------------------------------------------------------------------------------
+    def op_rulesets(self, req: dict) -> dict:
+        if self._rulesets is None:
+            from interpreter.loader import load_ruleset, ruleset_names
+
+            found = []
+            for name in ruleset_names():
+                try:
+                    rs = load_ruleset(name)
+                except RulesetError as exc:
+                    found.append({"name": name, "loads": False, "problems": len(exc.problems)})
+                    continue
+                found.append({
+                    "name": name, "title": rs.title, "family": rs.family, "loads": True,
+                    "players": list(rs.table_sizes), "active_players": list(rs.active_players),
+                    "dealer_sits_out": list(rs.dealer_sits_out),
+                    "choices": [{"name": g.name, "kind": g.kind, "question": g.question, "default": g.default,
+                                 "choices": list(g.choices)} for g in rs.groups],
+                })
+            self._rulesets = found
+        return {"rulesets": self._rulesets}
+
+    def op_new(self, req: dict) -> dict:
+        from interpreter.game import Game
+
+        self._room()
+        ref = _get(req, "ruleset", str)
+        players = _get(req, "players", int, required=False)
+        dealer = _get(req, "dealer", int, required=False, default=0)
+        seed = _get(req, "seed", int, required=False)
+        deal = _get(req, "deal", dict, required=False)
+        options = _options(req)
+        if seed is not None and not 0 <= seed < MAX_SEED:
+            raise ProtocolError("bad_request", f"\"seed\" must be from 0 to 2**64 - 1, not {_short(seed)}")
+        if seed is not None and deal is not None:
+            raise ProtocolError("bad_request", "give \"seed\" or \"deal\", not both")
+        if players is not None and not 0 < players < 1000:
+            raise ProtocolError("bad_request", f"\"players\" out of range: {_short(players)}")
+        ruleset = self._ruleset(ref, options)
+        try:
+            game = Game(ruleset, players=players, dealer=dealer, seed=seed, deal=deal)
+        except RecordError as exc:
+            raise ProtocolError("bad_deal", "; ".join(p.message for p in exc.problems)) from None
+        except InvalidActionError as exc:
+            raise ProtocolError("bad_request", str(exc)) from None
+        return self._open(game)
+
+    def op_load(self, req: dict) -> dict:
+        from interpreter.records import game_from_record, replay_document
+        from interpreter.source import load_yaml
+        from interpreter.validation import schema_problems
+
+        self._room()
+        record = req.get("record")
+        if isinstance(record, str):
+            try:
+                doc = load_yaml(record, "<record>")
+            except RulesetError as exc:
+                raise ProtocolError("bad_record", "; ".join(str(p) for p in exc.problems)) from None
+        elif isinstance(record, dict):
+            doc = load_yaml(json.dumps(record), "<record>")
+        else:
+            raise ProtocolError("bad_request", f"\"record\" must be a record object (or its YAML text), not {_kind(record)}")
+        problems = schema_problems(doc, "record.schema.json")
+        if problems:
+            raise ProtocolError("bad_record", "; ".join(str(p) for p in problems))
+        data = doc.data
+        seed = data.get("seed")
+        if isinstance(seed, int) and not 0 <= seed < MAX_SEED:
+            raise ProtocolError("bad_record", f"seed must be from 0 to 2**64 - 1, not {_short(seed)}")
+        self._check_ref(data["ruleset"])
+        try:
+            game = game_from_record(doc)
+        except RecordError as exc:
+            messages = "; ".join(p.message for p in exc.problems)
+            if any(p.path.startswith("options") for p in exc.problems):
+                raise ProtocolError("bad_option", messages) from None
+            if any("no ruleset named" in p.message for p in exc.problems):
+                raise ProtocolError("unknown_ruleset", messages) from None
+            raise ProtocolError("bad_record", messages) from None
+        report = replay_document(doc, game)
+        response = self._open(game)
+        response["replayed"] = len(game.history)
+        response["check"] = {"ok": report.ok, "failures": [_short(f) for f in report.failures],
+                             "refused_at": report.refused_at}
+        return response
+
+    def op_view(self, req: dict) -> dict:
+        slot = self._slot(req)
+        seat = req.get("seat")
+        if seat != "all":
+            seat = self._seat(slot.game, req)
+        return {"game": req["game"], "view": slot.game.view(seat)}
+
+    def op_legal(self, req: dict) -> dict:
+        slot = self._slot(req)
+        game = slot.game
+        seat = self._seat(game, req, required=False)
+        if seat is None:
+            seat = game.to_act
+        return {"game": req["game"], "seat": seat, "to_act": game.to_act,
+                "actions": game.legal_actions(seat) if seat is not None else []}
+
+    def op_act(self, req: dict) -> dict:
+        slot = self._slot(req)
+        seat = self._seat(slot.game, req)
+        if "action" not in req:
+            raise ProtocolError("bad_request", "the request needs \"action\": a call such as \"pass\" or an object such as {\"play\": \"T21\"}")
+        return {"game": req["game"], **self._apply(slot.game, seat, req["action"])}
+
+    def op_bot(self, req: dict) -> dict:
+        slot = self._slot(req)
+        game = slot.game
+        kind = _get(req, "kind", str, required=False, default="rules")
+        apply = _get(req, "apply", bool, required=False, default=False)
+        if kind not in BOT_KINDS:
+            raise ProtocolError("bad_request", f"\"kind\" is one of {', '.join(BOT_KINDS)}, not {_short(kind)}")
+        seat = self._seat(game, req, required=False)
+        if game.is_over:
+            raise ProtocolError("game_over", "the deal is over")
+        if seat is None:
+            seat = game.to_act
+        if seat != game.to_act:
+            raise ProtocolError("not_your_turn", f"it is seat {game.to_act}'s turn, not seat {seat}'s")
+        bot = slot.bots.get(kind)
+        if bot is None:
+            bot = slot.bots[kind] = _make_bot(kind, game.seed or 0)
+        action = bot.choose(game, seat)
+        response: dict[str, Any] = {"game": req["game"], "seat": seat, "action": action}
+        if apply:
+            response.update(self._apply(game, seat, action))
+        return response
+
+    def op_events(self, req: dict) -> dict:
+        slot = self._slot(req)
+        since = _get(req, "since", int, required=False, default=0)
+        if since < 0:
+            raise ProtocolError("bad_request", "\"since\" counts events already seen: 0 or more")
+        events = slot.game.events
+        return {"game": req["game"], "events": [public_event(e, slot.game) for e in events[since:]],
+                "next": len(events)}
+
+    def op_record(self, req: dict) -> dict:
+        slot = self._slot(req)
+        return {"game": req["game"], "record": slot.game.record()}
+
+    def op_games(self, req: dict) -> dict:
+        return {"games": [{"game": gid, "ruleset": s.game.ruleset.name, "players": s.game.players,
+                           "phase": s.game.phase.value, "to_act": s.game.to_act} for gid, s in self.games.items()]}
+
+    def op_close(self, req: dict) -> dict:
+        gid = _get(req, "game", str)
+        if self.games.pop(gid, None) is None:
+            raise ProtocolError("unknown_game", f"no open game {_short(gid)}")
+        return {"game": gid, "closed": True}
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _room(self) -> None:
+        if len(self.games) >= self.max_games:
+            raise ProtocolError("too_many_games", f"{len(self.games)} games are open, the most this session holds; "
+                                                  f"close one first")
+
+    def _open(self, game) -> dict:
+        self._counter += 1
+        gid = f"g{self._counter}"
+        self.games[gid] = Slot(game)
+        return {"game": gid, "ruleset": game.ruleset.name, "players": game.players, "dealer": game.dealer,
+                "seats": list(game.seats), "sitting_out": game.sitting_out, "phase": game.phase.value,
+                "to_act": game.to_act}
+
+    def _slot(self, req: dict) -> Slot:
+        gid = _get(req, "game", str)
+        slot = self.games.get(gid)
+        if slot is None:
+            raise ProtocolError("unknown_game", f"no open game {_short(gid)}" +
+                                (f"; open games: {', '.join(list(self.games)[:10])}" if self.games else "; start one with \"new\""))
+        return slot
+
+    def _seat(self, game, req: dict, required: bool = True) -> int | None:
+        seat = _get(req, "seat", int, required=required)
+        if seat is not None and not 0 <= seat < game.players:
+            raise ProtocolError("bad_seat", f"no seat {_short(seat)}: seats are 0 to {game.players - 1}")
+        return seat
+
+    def _check_ref(self, ref: str) -> None:
+        from interpreter.loader import ruleset_names
+
+        if self.allow_files:
+            return
+        if ref not in ruleset_names():
+            raise ProtocolError("unknown_ruleset", f"no ruleset named {_short(ref)}; this server plays: "
+                                f"{', '.join(ruleset_names())}" + ("" if "/" not in ref and not ref.endswith((".yaml", ".yml"))
+                                                                   else " (start it with --allow-files to play ruleset files)"))
+
+    def _ruleset(self, ref: str, options: dict[str, str]):
+        from interpreter.loader import find_ruleset_file, load_ruleset
+
+        self._check_ref(ref)
+        if find_ruleset_file(ref) is None:
+            raise ProtocolError("unknown_ruleset", f"no ruleset named {_short(ref)}")
+        try:
+            return load_ruleset(ref, options)
+        except RulesetError as exc:
+            messages = "; ".join(str(p) for p in exc.problems[:20])
+            if any(p.path.startswith("options") for p in exc.problems):
+                raise ProtocolError("bad_option", messages) from None
+            raise ProtocolError("bad_ruleset", messages) from None
+
+    def _apply(self, game, seat: int, action: Any) -> dict:
+        try:
+            events = game.apply(seat, action)
+        except InvalidActionError as exc:
+            raise ProtocolError("invalid_action", str(exc)) from None
+        except IllegalActionError as exc:
+            if game.is_over:
+                raise ProtocolError("game_over", str(exc)) from None
+            if seat != game.to_act:
+                raise ProtocolError("not_your_turn", str(exc)) from None
+            raise ProtocolError("illegal_action", str(exc)) from None
+        response = {"events": [public_event(e, game) for e in events], "phase": game.phase.value, "to_act": game.to_act}
+        if game.is_over:
+            response["result"] = game.result.as_dict()
+        return response
+
+
+def public_event(event: dict[str, Any], game) -> dict[str, Any]:
+    """The event as every seat may know it: only the fields listed for its type in
+    PUBLIC_FIELDS; an unknown type keeps the fields that name no card, and lists the others
+    under "redacted"."""
+    kind = event.get("type")
+    allowed = PUBLIC_FIELDS.get(kind)
+    if allowed is not None:
+        return {"type": kind, **{k: event[k] for k in allowed if k in event}}
+    cards = game.ruleset.deck.points
+    public = {"type": kind}
+    hidden = []
+    for key, value in event.items():
+        if key == "type":
+            continue
+        if _names_a_card(value, cards):
+            hidden.append(key)
+        else:
+            public[key] = value
+    if hidden:
+        public["redacted"] = hidden
+    return public
+
+
+def _names_a_card(value: Any, cards: dict[str, int]) -> bool:
+    if isinstance(value, str):
+        return value in cards
+    if isinstance(value, dict):
+        return any(_names_a_card(k, cards) or _names_a_card(v, cards) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_names_a_card(v, cards) for v in value)
+    return False
+
+
+def _make_bot(kind: str, seed: int):
+    if kind == "random":
+        from interpreter.bots import RandomBot
+        return RandomBot(seed)
+    from interpreter.rulebot import RuleBot
+    return RuleBot()
+
+
+def _get(req: dict, name: str, kind: type, required: bool = True, default: Any = None) -> Any:
+    if name not in req or (req[name] is None and not required):
+        if required:
+            raise ProtocolError("bad_request", f"the request needs \"{name}\" ({_type_word(kind)})")
+        return default
+    value = req[name]
+    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if not ok:
+        raise ProtocolError("bad_request", f"\"{name}\" must be {_type_word(kind)}, not {_kind(value)}")
+    return value
+
+
+def _options(req: dict) -> dict[str, str]:
+    options = _get(req, "options", dict, required=False, default={})
+    bad = [k for k, v in options.items() if not isinstance(v, str)]
+    if bad:
+        raise ProtocolError("bad_request", f"\"options\" maps names to choice names (text); not: {_short(', '.join(bad))}")
+    if len(options) > 100:
+        raise ProtocolError("bad_option", "too many options")
+    return options
+
+
+def _type_word(kind: type) -> str:
+    return {str: "text", int: "an integer", bool: "true or false", dict: "an object", list: "a list"}.get(kind, kind.__name__)
+
+
+def _kind(value: Any) -> str:
+    return {type(None): "null", bool: "true/false", int: "a number", float: "a number", str: "text",
+            list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else json.dumps(value) if isinstance(value, (int, float, bool)) else repr(value)
+    if isinstance(value, str) and len(text) <= limit:
+        return f"'{text}'" if isinstance(value, str) and text and not text.startswith("'") and " " not in text else text
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _error(rid: Any, code: str, message: str) -> dict[str, Any]:
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + "…"
+    return {"id": rid, "ok": False, "error": {"code": code, "message": message}}
+
+
+def encode(response: dict[str, Any]) -> str:
+    """One response as one line of JSON (no NaN, no raw newlines)."""
+    try:
+        return json.dumps(response, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return json.dumps(_error(None, "internal_error", f"the response could not be encoded: {exc}"))
+
+
+# -- the command -----------------------------------------------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-games", type=int, default=MAX_GAMES, metavar="N",
+                        help=f"games open at once (default {MAX_GAMES})")
+    parser.add_argument("--max-line", type=int, default=MAX_LINE, metavar="BYTES",
+                        help=f"longest request line accepted (default {MAX_LINE})")
+    parser.add_argument("--allow-files", action="store_true",
+                        help="let `new` and `load` name ruleset files, not only the built-in rulesets")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_games < 1 or args.max_line < 64:
+        raise TarockError("--max-games must be at least 1 and --max-line at least 64")
+    session = Session(max_games=args.max_games, allow_files=args.allow_files)
+    serve(session, sys.stdin.buffer, sys.stdout, args.max_line)
+    return 0
+
+
+def serve(session: Session, stdin, stdout: TextIO, max_line: int = MAX_LINE) -> None:
+    """Read request lines from the binary stream `stdin` until it ends; answer each on `stdout`."""
+    while True:
+        line = stdin.readline(max_line + 1)
+        if not line:
+            return
+        if len(line) > max_line and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):      # skip the rest without keeping it
+                line = stdin.readline(max_line)
+            response = _error(None, "too_large", f"a request line may hold at most {max_line} bytes")
+        elif not line.strip():
+            continue
+        else:
+            response = session.handle_line(line)
+        try:
+            stdout.write(encode(response) + "\n")
+            stdout.flush()
+        except BrokenPipeError:
+            return

@@ -1,0 +1,163 @@
+"""Counting and settlement: from the tricks of a finished deal to the payments.
+
+Separate from the state machine because it is pure arithmetic over what happened: which cards
+each side took, who announced and bid what, and the ruleset's formulas.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.model import Contract, Ruleset
+
+
+@dataclass(frozen=True)
+class Result:
+    outcome: str                         # played | claimed | thrown_in | abandoned
+    contract: str | None
+    declarer: int | None
+    declarer_won: bool | None
+    points: dict[str, int] | None        # {"declarer": …, "defenders": …}
+    tricks: dict[str, int] | None
+    payments: list[int]
+    reason: str = ""
+    announcements: tuple[dict[str, Any], ...] = ()   # each laid card: {name, card, won, value}
+
+    def as_dict(self) -> dict[str, Any]:
+        result = {"outcome": self.outcome, "contract": self.contract, "declarer": self.declarer,
+                  "declarer_won": self.declarer_won, "points": self.points, "tricks": self.tricks,
+                  "payments": self.payments}
+        if self.reason:
+            result["reason"] = self.reason
+        if self.announcements:
+            result["announcements"] = [dict(a) for a in self.announcements]
+        return result
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What the settlement needs to know about a finished deal."""
+    ruleset: Ruleset
+    contract: Contract
+    declarer: int
+    seats: list[int]                     # active seats
+    players: int                         # people at the table
+    sitting_out: int | None
+    bidders: frozenset[int]              # seats that bid in the auction
+    withheld: dict[int, str]             # seat -> the card it withheld
+    laid: tuple[tuple[str, str], ...]    # (announcement, card) the declarer laid out
+
+
+def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], list[str], int, int]:
+    """The declarer's and the defenders' cards, and their trick counts."""
+    declarer_cards: list[str] = []
+    defender_cards: list[str] = []
+    side = lambda seat: declarer_cards if seat == deal.declarer else defender_cards  # noqa: E731
+    withheld_by = {card: seat for seat, card in deal.withheld.items()}
+    for trick in tricks:
+        for seat, card in zip(trick.seats, trick.cards):
+            # A withheld card goes to its holder's side, whoever won the trick.
+            side(withheld_by.get(card, trick.winner)).append(card)
+    if withheld_by and tricks:
+        last = tricks[-1]
+        for card, holder in withheld_by.items():
+            if card in last.cards and (holder == deal.declarer) != (last.winner == deal.declarer):
+                # The winners of the last trick are a card short: the holder's side gives one of
+                # its cards, a 1-point card if it has one (the least valuable).
+                giver, taker = side(holder), side(last.winner)
+                values = deal.ruleset.deck.points
+                order = deal.ruleset.deck.cards
+                card_given = min((c for c in giver if c != card), key=lambda c: (values[c], order.index(c)))
+                giver.remove(card_given)
+                taker.append(card_given)
+    declarer_tricks = sum(1 for t in tricks if t.winner == deal.declarer)
+    defender_tricks = len(tricks) - declarer_tricks
+    counting = deal.ruleset.counting
+    to = counting.aside_counts_for
+    if counting.aside_unless is not None and counting.aside_unless(
+            {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": len(tricks)}):
+        to = "defenders" if to == "declarer" else "declarer"
+    if to == "declarer":
+        declarer_cards += out_of_play
+    elif to == "defenders":
+        defender_cards += out_of_play
+    return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+
+
+def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], declarer_tricks: int,
+           defender_tricks: int, outcome: str, tricks: list | None = None, *, factor: int | None = None,
+           liable: bool = True) -> Result:
+    rs, contract = deal.ruleset, deal.contract
+    values = rs.deck.points
+    declarer_points = rs.counting.points(declarer_cards, values)
+    defender_points = rs.counting.points(defender_cards, values)
+    env: dict[str, Any] = {
+        "declarer_points": declarer_points, "defender_points": defender_points,
+        "declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks,
+        "tricks": declarer_tricks + defender_tricks, "players": len(deal.seats),
+        "declarer_cards": len(declarer_cards), "defender_cards": len(defender_cards),
+    }
+    won = bool(contract.declarer_wins(env))
+    env["declarer_won"] = won
+    own_factor = (contract.factor_won if won else contract.factor_lost) or 0
+    env.update(winner_points=declarer_points if won else defender_points,
+               loser_points=defender_points if won else declarer_points,
+               factor=own_factor if factor is None else factor)
+    amount = int(contract.amount(env))
+    payments = [0] * deal.players
+    defenders = [s for s in deal.seats if s != deal.declarer]
+    if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":
+        defenders.append(deal.sitting_out)
+    sign = 1 if won else -1
+    shares = _shares(deal, env, amount, defenders) if liable else None
+    for seat in defenders:
+        pay = amount if shares is None else shares[seat]
+        payments[seat] -= sign * pay
+        payments[deal.declarer] += sign * pay
+    announced = _announcements(deal, tricks or [], outcome)
+    for item in announced:
+        value = item["value"] if item["won"] else -item["value"]
+        for seat in defenders:
+            payments[seat] -= value
+            payments[deal.declarer] += value
+    return Result(outcome, contract.name, deal.declarer, won,
+                  {"declarer": declarer_points, "defenders": defender_points},
+                  {"declarer": declarer_tricks, "defenders": defender_tricks}, payments,
+                  announcements=tuple(announced))
+
+
+def _shares(deal: Deal, env: dict[str, Any], amount: int, defenders: list[int]) -> dict[int, int] | None:
+    """What each opponent pays when some pay for the whole team; None when each pays `amount`."""
+    for rule in deal.ruleset.settlement.liable:
+        if not rule.when(env):
+            continue
+        seats: set[int] = set()
+        if "other_bidders" in rule.seats:
+            seats |= set(deal.bidders) - {deal.declarer}
+        if "withholders" in rule.seats:
+            seats |= {s for s in deal.withheld if s != deal.declarer}
+        seats &= set(defenders)
+        if not seats:
+            continue
+        scope = {**env, "amount": amount, "defenders": len(defenders), "liable": len(seats)}
+        pays, others = int(rule.pays(scope)), int(rule.others_pay(scope))
+        return {s: pays if s in seats else others for s in defenders}
+    return None
+
+
+def _announcements(deal: Deal, tricks: list, outcome: str) -> list[dict[str, Any]]:
+    """Each laid card commits to one of the last tricks: the lowest the last, the next the one before."""
+    if not deal.laid:
+        return []
+    rank = deal.ruleset.deck.rank
+    ordered = sorted(deal.laid, key=lambda item: rank[item[1]])
+    result = []
+    for position, (name, card) in enumerate(ordered):
+        target = len(tricks) - 1 - position
+        if outcome == "claimed":
+            won = True
+        else:
+            won = 0 <= target < len(tricks) and card in tricks[target].cards and tricks[target].winner == deal.declarer
+        value = int(deal.ruleset.announcements[name].value({"card": card}))
+        result.append({"name": name, "card": card, "trick": target + 1, "won": won, "value": value})
+    return result
