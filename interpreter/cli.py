@@ -9,7 +9,7 @@ from typing import Sequence
 
 import yaml
 
-from interpreter.errors import IllegalActionError, InvalidActionError, RulesetError, TarockError
+from interpreter.errors import IllegalActionError, InvalidActionError, RulesetError, TarockError, UsageError
 
 EXAMPLES = [
     ("tarock list", "the rulesets and their player counts"),
@@ -41,6 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return args.run(args)
+    except UsageError as exc:           # a name that does not exist: bad usage
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
     except RulesetError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)

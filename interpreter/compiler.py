@@ -44,6 +44,7 @@ class Compiler:
         self.choices = choices
         self.parents = parents
         self.problems: list[Problem] = []
+        self.reported_cycles: set[frozenset[str]] = set()
 
     # -- helpers -------------------------------------------------------------------------
     def problem(self, path: Path, message: str, *, at_key: bool = False) -> None:
@@ -210,18 +211,19 @@ class Compiler:
                 self.problem(("deck", "sets", name), f"'{name}' is already a name for cards; choose another", at_key=True)
                 continue
             expr = self.expression(("deck", "sets", name), {}, CARDS)
-            if expr is not None:
-                value = frozenset(expr({}))
-                self.deck.sets[name] = value
-                self.constants[name] = (CARDS, value)
+            # A set that does not compile still gets its name (empty), so its uses do not
+            # repeat the one mistake as "unknown name" everywhere.
+            value = frozenset(expr({})) if expr is not None else frozenset()
+            self.deck.sets[name] = value
+            self.constants[name] = (CARDS, value)
 
     # -- players and deal ----------------------------------------------------------------
     def compile_players(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         p = self.data.get("players") or {}
-        active = tuple(sorted(set(p.get("active") or [])))
-        sits_out = tuple(sorted(set(p.get("dealer_sits_out") or [])))
+        active = tuple(sorted({n for n in p.get("active") or [] if isinstance(n, int)}))
+        sits_out = tuple(sorted({n for n in p.get("dealer_sits_out") or [] if isinstance(n, int)}))
         for i, n in enumerate(p.get("dealer_sits_out") or []):
-            if n - 1 not in active:
+            if isinstance(n, int) and n - 1 not in active:
                 self.problem(("players", "dealer_sits_out", i),
                              f"with {n} at the table and the dealer out, {n - 1} play, but active allows only {list(active)}")
         return active, sits_out
@@ -245,8 +247,10 @@ class Compiler:
             if n not in active:
                 self.problem(path, f"a plan for {n} players, but the ruleset allows {list(active)} active players", at_key=True)
                 continue
+            if not isinstance(packets, list) or not all(isinstance(pk, dict) for pk in packets):
+                continue   # the schema says what is wrong; a guessed plan would only mislead later checks
             plan = tuple(Packet("each" if "each" in pk else "talon", int(pk.get("each", pk.get("talon", 0))))
-                         for pk in packets if isinstance(pk, dict))
+                         for pk in packets)
             dealt = sum(pk.count * (n if pk.to == "each" else 1) for pk in plan)
             in_play = len(self.deck.cards) - len(removed.get(n, ()))
             if dealt != in_play:
@@ -259,6 +263,8 @@ class Compiler:
         for n in active:
             if str(n) not in raw:
                 self.problem(("deal", "plans"), f"no deal plan for {n} players")
+            elif n not in plans:
+                self.plans_broken = True
         return plans
 
     # -- contracts -----------------------------------------------------------------------
@@ -273,7 +279,16 @@ class Compiler:
             self.problem(("contracts", name, "like"), f"no contract named '{parent}'{self.suggest(parent, known)}")
             return raw
         if parent in seen or parent == name:
-            self.problem(("contracts", name, "like"), f"'like' goes round in a circle: {' -> '.join((*seen, name, parent))}")
+            cycle = (*seen[seen.index(parent):], name) if parent in seen else (name,)
+            if frozenset(cycle) not in self.reported_cycles:
+                self.reported_cycles.add(frozenset(cycle))
+                # Report it at the link written last (in the variant rather than its base).
+                lineage = self.doc.lineage
+                def lateness(member: str) -> int:
+                    mark = self.doc.marks.get(("contracts", member, "like"))
+                    return lineage.index(mark.file) if mark and mark.file in lineage else -1
+                at = max(cycle, key=lateness)
+                self.problem(("contracts", at, "like"), f"'like' goes round in a circle: {' -> '.join((*cycle, cycle[0]))}")
             return raw
         merged = dict(self.contract_data(parent, seen + (name,)))
         merged.update({k: v for k, v in raw.items() if k != "like"})
@@ -306,6 +321,8 @@ class Compiler:
 
     def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
         """An exchange must leave the declarer with as many cards as everybody else."""
+        if getattr(self, "plans_broken", False):
+            return
         for name, contract in contracts.items():
             for n, plan in plans.items():
                 talon = sum(p.count for p in plan if p.to == "talon")

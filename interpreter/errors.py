@@ -40,6 +40,10 @@ class RulesetError(TarockError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+class UsageError(RulesetError):
+    """A name given on the command line or in a request does not exist (a ruleset, an option)."""
+
+
 class RecordError(RulesetError):
     """A game record is malformed or does not fit its ruleset."""
 

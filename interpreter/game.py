@@ -25,6 +25,15 @@ from interpreter.tricks import TrickRules
 LISTABLE = 64   # a discard with more combinations than this comes as a template
 
 
+class DealError(RecordError):
+    """An explicit deal that is not a deal of this ruleset; `places` say where in it."""
+
+    def __init__(self, places: list[tuple[tuple, str]]):
+        self.places = places
+        super().__init__([Problem("deal", None, None, "deal" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in place), message)
+                          for place, message in places])
+
+
 class Phase(enum.Enum):
     AUCTION = "auction"
     EXCHANGE = "exchange"
@@ -100,10 +109,10 @@ class Game:
         hand_size = sum(p.count for p in plan if p.to == "each")
         talon_size = sum(p.count for p in plan if p.to == "talon")
         hands, talon = deal.get("hands"), deal.get("talon", [])
-        problems: list[str] = []
+        problems: list[tuple[tuple, str]] = []      # (place in the deal, message)
         if not isinstance(hands, list) or len(hands) != self.players:
-            raise RecordError([Problem("deal", None, None, "deal.hands", f"needs one hand per seat ({self.players}), "
-                                       f"got {len(hands) if isinstance(hands, list) else 'none'}")])
+            raise DealError([(("hands",), f"needs one hand per seat ({self.players}), "
+                                          f"got {len(hands) if isinstance(hands, list) else 'none'}")])
         known = set(self.ruleset.pack(len(self.seats)))
         removed = set(self.ruleset.deck.cards) - known
         seen: dict[str, str] = {}
@@ -111,32 +120,33 @@ class Game:
             want = 0 if seat == self.sitting_out else hand_size
             if not isinstance(hand, list) or len(hand) != want:
                 why = " (the dealer sits out)" if seat == self.sitting_out else ""
-                problems.append(f"seat {seat} must be dealt {want} cards{why}, got {len(hand) if isinstance(hand, list) else hand!r}")
+                problems.append((("hands", seat), f"seat {seat} must be dealt {want} cards{why}, "
+                                                  f"got {len(hand) if isinstance(hand, list) else hand!r}"))
                 continue
-            for card in hand:
-                self._check_dealt(card, f"seat {seat}", known, seen, problems, removed)
+            for i, card in enumerate(hand):
+                self._check_dealt(card, f"seat {seat}", ("hands", seat, i), known, seen, problems, removed)
             self.hands[seat] = [str(c) for c in hand]
         if not isinstance(talon, list) or len(talon) != talon_size:
-            problems.append(f"the talon must have {talon_size} cards, got {len(talon) if isinstance(talon, list) else talon!r}")
+            problems.append((("talon",), f"the talon must have {talon_size} cards, got {len(talon) if isinstance(talon, list) else talon!r}"))
         else:
-            for card in talon:
-                self._check_dealt(card, "the talon", known, seen, problems, removed)
+            for i, card in enumerate(talon):
+                self._check_dealt(card, "the talon", ("talon", i), known, seen, problems, removed)
             self.talon = [str(c) for c in talon]
         if not problems and len(seen) != len(known):
             missing = sorted(known - set(seen), key=list(self.ruleset.deck.cards).index)
-            problems.append(f"cards not dealt: {', '.join(missing)}")
+            problems.append(((), f"cards not dealt: {', '.join(missing)}"))
         if problems:
-            raise RecordError([Problem("deal", None, None, "deal", p) for p in problems])
+            raise DealError(problems)
 
-    def _check_dealt(self, card: Any, where: str, known: set[str], seen: dict[str, str], problems: list[str],
-                     removed: set[str]) -> None:
+    def _check_dealt(self, card: Any, where: str, place: tuple, known: set[str], seen: dict[str, str],
+                     problems: list[tuple[tuple, str]], removed: set[str]) -> None:
         card = str(card)
         if card in removed:
-            problems.append(f"{where}: {card} is taken out of the pack with {len(self.seats)} players")
+            problems.append((place, f"{where}: {card} is taken out of the pack with {len(self.seats)} players"))
         elif card not in known:
-            problems.append(f"{where}: unknown card '{card}'{_did_you_mean(card, known)}")
+            problems.append((place, f"{where}: unknown card '{card}'{_did_you_mean(card, known)}"))
         elif card in seen:
-            problems.append(f"{card} is dealt twice: to {seen[card]} and to {where}")
+            problems.append((place, f"{card} is dealt twice: to {seen[card]} and to {where}"))
         else:
             seen[card] = where
 

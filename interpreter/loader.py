@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from interpreter.errors import Problem, RulesetError
+from interpreter.errors import Problem, RulesetError, UsageError
 from interpreter.paths import rulesets_dir
 from interpreter.source import Document, Mark, Path as NodePath, load_yaml
 
@@ -67,18 +67,24 @@ def read_document(file: Path) -> Document:
     return load_yaml(text, display_path(file))
 
 
-def resolve(ref: str) -> Document:
+def resolve(ref: str, *, playable: bool = False) -> Document:
     """The document of a ruleset with its whole `extends` chain merged in."""
     file = find_ruleset_file(ref)
     if file is None:
-        raise RulesetError([Problem(ref, None, None, "", _unknown_ruleset_message(ref))])
+        raise UsageError([Problem(ref, None, None, "", _unknown_ruleset_message(ref, playable))])
     return _resolve_file(file, stack=())
 
 
-def _unknown_ruleset_message(ref: str) -> str:
+def _looks_like_path(ref: str) -> bool:
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+
+
+def _unknown_ruleset_message(ref: str, playable: bool = False) -> str:
     import difflib
 
-    known = ruleset_names(include_bases=True)
+    if _looks_like_path(ref):
+        return f"no such file: {ref}"
+    known = ruleset_names(include_bases=not playable)
     close = difflib.get_close_matches(ref, known, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else f"; known: {', '.join(known)}"
     return f"no ruleset named '{ref}'{hint}"
@@ -103,7 +109,7 @@ def _resolve_file(file: Path, stack: tuple[Path, ...]) -> Document:
         path: NodePath = ("extends",) if isinstance(parents, str) else ("extends", index)
         parent_file = find_ruleset_file(name, relative_to=file.parent)
         if parent_file is None:
-            problems.append(doc.problem(path, f"extends {_unknown_ruleset_message(name)[3:]}"))
+            problems.append(doc.problem(path, f"extends {name}, but there is {_unknown_ruleset_message(name)}"))
             continue
         if parent_file.resolve() in stack or parent_file.resolve() == file.resolve():
             chain = " -> ".join(p.stem for p in (*stack, file.resolve(), parent_file.resolve()))
@@ -199,14 +205,14 @@ def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, d
             close = difflib.get_close_matches(name, list(groups), n=1)
             hint = f"; did you mean '{close[0]}'?" if close else (
                 f"; this ruleset has: {', '.join(groups)}" if groups else "; this ruleset has none")
-            problems.append(Problem(doc.file, None, None, "options", f"no reading or option named '{name}'{hint}"))
+            problems.append(Problem(doc.file, None, None, f"options.{name}", f"no reading or option named '{name}'{hint}"))
         elif str(value) not in (groups[name][1].get("choices") or {}):
             known = list(groups[name][1].get("choices") or {})
             close = difflib.get_close_matches(str(value), known, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else f"; choose one of: {', '.join(known)}"
             problems.append(Problem(doc.file, None, None, f"options.{name}", f"no choice '{value}'{hint}"))
     if problems:
-        raise RulesetError(problems)
+        raise UsageError(problems)
     full: dict[str, str] = {}
     result = doc
     for name, (section, definition) in groups.items():
@@ -232,7 +238,9 @@ def _compile(doc: Document, name: str, chosen: Mapping[str, str]) -> tuple["Rule
     from interpreter.validation import schema_problems
 
     applied, full = apply_choices(doc, chosen)
-    problems = schema_problems(applied) + overridden_by_choices(doc)
+    # The document as written is checked too: a reading's patch could otherwise mend a mistake
+    # (a contract written as text would become a mapping once a reading sets its factor).
+    problems = _unique(schema_problems(doc) + schema_problems(applied) + overridden_by_choices(doc))
     compiler = Compiler(applied, name, full, tuple(doc.parents))
     try:
         ruleset = compiler.compile()
@@ -242,14 +250,27 @@ def _compile(doc: Document, name: str, chosen: Mapping[str, str]) -> tuple["Rule
         ruleset = None
     reported = {p.path for p in problems}
     problems += [p for p in compiler.problems if p.path not in reported]
+    problems = _unique(problems)
     return (ruleset if not problems else None), problems
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    """Problems without repeats: the same place reported twice says nothing new."""
+    seen: set[tuple] = set()
+    result = []
+    for p in problems:
+        key = (p.file, p.line, p.column, p.message) if p.line is not None else (p.file, p.path, p.message)
+        if key not in seen:
+            seen.add(key)
+            result.append(p)
+    return result
 
 
 @lru_cache(maxsize=64)
 def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float) -> "Ruleset":
-    doc = resolve(ref)
+    doc = resolve(ref, playable=True)
     if doc.data.get("base") is True:
-        raise RulesetError([Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")])
+        raise UsageError([Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")])
     ruleset, problems = _compile(doc, _name_of(ref), dict(chosen))
     if problems:
         raise RulesetError(problems)
@@ -276,7 +297,8 @@ def check_ruleset(ref: str) -> list[Problem]:
         return schema_problems(doc)
     name = _name_of(ref)
     _, problems = _compile(doc, name, {})
-    seen = set(problems)
+    # A choice's run repeats what the defaults found; only new places are news.
+    seen = {(p.file, p.line, p.column) if p.line is not None else (p.file, p.path, p.message) for p in problems}
     for group, (section, definition) in choice_groups(doc).items():
         for choice in definition.get("choices") or {}:
             if choice == definition.get("default"):
@@ -286,10 +308,11 @@ def check_ruleset(ref: str) -> list[Problem]:
             except RulesetError as exc:
                 more = exc.problems
             for p in more:
-                if p not in seen:
-                    seen.add(p)
+                key = (p.file, p.line, p.column) if p.line is not None else (p.file, p.path, p.message)
+                if key not in seen:
+                    seen.add(key)
                     problems.append(p)
-    return problems
+    return sorted(problems, key=lambda p: (p.file, p.line or 0, p.column or 0, p.path))
 
 
 def overridden_by_choices(doc: Document) -> list[Problem]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError
+from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError, UsageError
 from interpreter.loader import display_path, find_ruleset_file, load_ruleset
 from interpreter.source import Document, load_yaml
 from interpreter.validation import schema_problems
@@ -50,17 +50,26 @@ def game_from_record(doc: Document, base_dir: Path | None = None):
     ref = data["ruleset"]
     if base_dir is not None and ("/" in ref or ref.endswith((".yaml", ".yml"))) and find_ruleset_file(ref) is None:
         ref = str(base_dir / ref)
+    from interpreter.game import DealError
+
     try:
         ruleset = load_ruleset(ref, data.get("options") or {})
     except RulesetError as exc:
-        raise RecordError([doc.problem(("ruleset",), p.message) if p.line is None else p for p in exc.problems]) from None
+        def place(p: Problem) -> Problem:
+            if p.line is not None:
+                return p
+            if p.path.startswith("options."):
+                return doc.problem(("options", p.path.split(".", 1)[1].split(".")[0]), p.message, at_key=True)
+            return doc.problem(("ruleset",), p.message)
+        raise RecordError([place(p) for p in exc.problems]) from None
     try:
         return Game(ruleset, players=data["players"], dealer=data.get("dealer", 0),
                     seed=data.get("seed"), deal=data.get("deal"))
-    except RecordError as exc:
-        raise RecordError([doc.problem(("deal",), p.message) for p in exc.problems]) from None
+    except DealError as exc:
+        raise RecordError([doc.problem(("deal", *place), message) for place, message in exc.places]) from None
     except InvalidActionError as exc:
-        raise RecordError([doc.problem(("players",), str(exc))]) from None
+        key = "dealer" if "dealer" in str(exc) else "players"
+        raise RecordError([doc.problem((key,), str(exc))]) from None
 
 
 def replay(file: str | Path) -> Replay:
@@ -90,7 +99,7 @@ def replay_document(doc: Document, game) -> Replay:
             _compare(expect, game, report, doc)    # the rest of `expect` still holds at that point
             return report
     if illegal is not None:
-        report.failures.append(f"{doc.file}: action {illegal.get('at')} should have been refused, but "
+        report.failures.append(f"{_place(doc, 'illegal')}: action {illegal.get('at')} should have been refused, but "
                                f"{'it was accepted' if illegal.get('at', 0) < len(data['actions']) else 'the record has no such action'}")
     _compare(expect, game, report, doc)
     return report

@@ -156,9 +156,12 @@ class Provenance:
     status: str | None
     via: str | None = None          # "reading solo_factor: leaflet" when a choice set the rule
     assumed: str | None = None      # the reason, when the field is marked assumed
+    file: str | None = None         # where the rule is written
+    line: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "status": self.status, "via": self.via, "assumed": self.assumed}
+        return {"source": self.source, "status": self.status, "via": self.via, "assumed": self.assumed,
+                "file": self.file, "line": self.line}
 
     def describe(self) -> str:
         parts = [self.source or "no source given", self.status or "no status"]
@@ -166,7 +169,10 @@ class Provenance:
             parts.append(self.via)
         if self.assumed:
             parts.append(f"assumed: {self.assumed}")
-        return "; ".join(parts)
+        text = "; ".join(parts)
+        if self.file:
+            text += f" ({self.file}{f':{self.line}' if self.line else ''})"
+        return text
 
 
 def least_certain(statuses: Iterable[str | None]) -> str | None:
@@ -186,6 +192,7 @@ class Side:
     tree: dict[str, Any]
     deck: Any = None                    # the compiled Deck (None if the pack does not compile)
     removed: dict[str, list[str]] = field(default_factory=dict)
+    raw: Document | None = None         # before readings and options were applied
 
     @property
     def data(self) -> dict[str, Any]:
@@ -208,7 +215,11 @@ class Side:
         return str(entry["title"]) if isinstance(entry, dict) and entry.get("title") else None
 
     def phase_title(self, name: str) -> str:
-        for phase in (self.data.get("auction") or {}).get("phases") or []:
+        phases = (self.data.get("auction") or {}).get("phases") or []
+        if isinstance(phases, dict):
+            phase = phases.get(name)
+            return str(phase.get("title") or name) if isinstance(phase, dict) else name
+        for phase in phases:
             if isinstance(phase, dict) and phase.get("name") == name:
                 return str(phase.get("title") or name)
         return name
@@ -269,39 +280,48 @@ class Side:
         return tuple(result)
 
     def provenance(self, path: Path) -> Provenance:
-        """The source and status of a rule: the nearest enclosing `source:` and `status:` in the
-        document (a field listed under `assumed:` is assumed), or those of the chosen reading or
-        option that set it."""
+        """The source and status of a rule: those of the chosen reading or option that set it, or
+        else the nearest enclosing `source:` and `status:` written in the same file as the rule
+        (a field listed under `assumed:` is assumed). A rule a variant sets without a source of
+        its own has none: its base's source does not vouch for the variant's value."""
         dpath = self.doc_path(path)
         via = self._chosen_for(dpath)
         if via is not None:
             return via
-        chain: list[tuple[Any, Any]] = []   # (node, the key below it)
+        chain: list[tuple[Path, Any, Any]] = []   # (path of the node, node, the key below it)
         node: Any = self.data
+        here: Path = ()
         for part in dpath:
-            chain.append((node, part))
             if isinstance(node, dict) and part in node:
+                chain.append((here, node, part))
                 node = node[part]
             elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+                chain.append((here, node, part))
                 node = node[part]
             else:
-                node = None
                 break
-        chain.append((node, None))
+            here = here + (part,)
+        chain.append((here, node, None))
+        # Positions as written (a reading's patch would otherwise claim the rules it touches).
+        marks = lambda p: (self.raw.marks.get(p) if self.raw is not None else None) or self.doc.marks.get(p)  # noqa: E731
+        mark = marks(here)
+        file = mark.file if mark else None
+        same_file = lambda p: file is None or (marks(p) is not None and marks(p).file == file)  # noqa: E731
         source = status = assumed = None
-        for node, below in reversed(chain):
+        for at, node, below in reversed(chain):
             if not isinstance(node, dict):
                 continue
-            if status is None and below is not None and isinstance(node.get("assumed"), dict) \
-                    and below in node["assumed"]:
-                status, assumed = "assumed", str(node["assumed"][below])
-            if status is None and isinstance(node.get("status"), str):
+            reasons = node.get("assumed")
+            if status is None and below is not None and isinstance(reasons, dict) and below in reasons \
+                    and same_file(at + ("assumed", below)):
+                status, assumed = "assumed", str(reasons[below])
+            if status is None and isinstance(node.get("status"), str) and same_file(at + ("status",)):
                 status = node["status"]
-            if source is None and isinstance(node.get("source"), str):
+            if source is None and isinstance(node.get("source"), str) and same_file(at + ("source",)):
                 source = node["source"]
             if source is not None and status is not None:
                 break
-        return Provenance(source, status, None, assumed)
+        return Provenance(source, status, None, assumed, file, mark.line if mark else None)
 
     def _chosen_for(self, dpath: Path) -> Provenance | None:
         for section in CHOICE_SECTIONS:
@@ -312,13 +332,24 @@ class Side:
                 body = (definition.get("choices") or {}).get(choice)
                 if not isinstance(body, dict) or not isinstance(body.get("rules"), dict):
                     continue
-                for leaf in leaves(body["rules"]):
-                    n = min(len(leaf), len(dpath))
-                    if leaf[:n] == tuple(dpath[:n]) and n:
-                        return Provenance(body.get("source") or definition.get("source"),
-                                          body.get("status") or definition.get("status"),
-                                          f"{section[:-1]} {group}: {choice}")
+                patched = list(leaves(body["rules"]))
+                if any(leaf and tuple(dpath[:len(leaf)]) == leaf for leaf in patched) or \
+                        _covers(patched, dpath, get_path(self.data, dpath)):
+                    root = (section, group, "choices", choice)
+                    mark = self.doc.marks.get(root)
+                    return Provenance(body.get("source") or definition.get("source"),
+                                      body.get("status") or definition.get("status"),
+                                      f"{section[:-1]} {group}: {choice}", None,
+                                      mark.file if mark else None, mark.line if mark else None)
         return None
+
+
+def _covers(patched: list[Path], dpath: Path, value: Any) -> bool:
+    """Whether a choice's patch sets every rule of `value` (the data at dpath)."""
+    if not dpath or value is MISSING:
+        return False
+    own = [dpath + leaf for leaf in leaves(value) if not set(leaf) & TEXT_KEYS]
+    return bool(own) and all(any(p[:len(leaf)] == leaf for p in patched) for leaf in own)
 
 
 def _index_by_name(items: list, name: str) -> int | None:
@@ -347,13 +378,16 @@ def read(ref: str, options: Mapping[str, str] | None = None, name: str | None = 
 
     raw = resolve(ref)
     doc, full = apply_choices(raw, options or {})
-    return side_of(doc, full, ref, name)
+    return side_of(doc, full, ref, name, raw)
 
 
-def side_of(doc: Document, choices: dict[str, str], ref: str, name: str | None = None) -> Side:
+def side_of(doc: Document, choices: dict[str, str], ref: str, name: str | None = None,
+            raw: Document | None = None) -> Side:
+    """A Side from a document with its choices applied; with `raw` (the document before them),
+    each reading and option is described by what its choices change."""
     deck, removed = _deck_semantics(doc)
     side = Side(ref, name or display_name(ref), doc, dict(choices), {}, deck,
-                {k: sorted(v, key=_order(deck)) for k, v in removed.items()})
+                {k: sorted(v, key=_order(deck)) for k, v in removed.items()}, raw)
     side.tree = normalise(side)
     return side
 
@@ -432,7 +466,7 @@ def normalise(side: Side) -> dict[str, Any]:
         and k not in CHOICE_SECTIONS) + [k for k in CHOICE_SECTIONS if k in data]
     for key in keys:
         value = data[key]
-        if value is None:
+        if value is None or (key in CHOICE_SECTIONS and side.raw is None):
             continue
         handler = _SECTIONS.get(key)
         tree[key] = handler(value, side) if handler and isinstance(value, dict) else generic(value, key)
@@ -475,12 +509,14 @@ def _deal(value: dict, side: Side) -> dict:
 
 def _auction(value: dict, side: Side) -> dict:
     out = generic(value)
-    phases = Named()
-    for phase in value.get("phases") or []:
+    raw = value.get("phases")
+    items = list(raw.items()) if isinstance(raw, dict) else [
+        (p.get("name") or f"#{i + 1}", p) for i, p in enumerate(raw or []) if isinstance(p, dict)]
+    phases: dict[str, Any] = {}
+    for name, phase in items:
         if not isinstance(phase, dict):
             continue
-        p = generic(phase)
-        name = p.pop("name", None) or f"#{len(phases) + 1}"
+        p = generic({k: v for k, v in phase.items() if k != "name"})
         ladder = []
         for level in phase.get("ladder") or []:
             lv = generic(level)
@@ -490,12 +526,20 @@ def _auction(value: dict, side: Side) -> dict:
             ladder.append(lv)
         p["ladder"] = ladder
         p.setdefault("raise", "next")
-        p.setdefault("compulsory", [])
+        # Compulsory bids are named only so that a variant can remove one: compared without names.
+        compulsory = p.get("compulsory") or {}
+        rules = list(compulsory.values()) if isinstance(compulsory, dict) else list(compulsory)
+        p["compulsory"] = sorted(rules, key=lambda r: repr(sorted(
+            (k, v.key if isinstance(v, Expr) else v) for k, v in r.items())) if isinstance(r, dict) else repr(r))
         then = p.setdefault("then", {})
-        then.setdefault("pass_out", "throw_in")
-        then.setdefault("after", {})
-        phases[name] = p
+        if isinstance(then, dict):
+            then.setdefault("pass_out", "throw_in")
+            then.setdefault("after", {})
+        phases[str(name)] = p
+    # Which phase opens the auction is meaning; the order phases are written in is not.
     out["phases"] = phases
+    if items:
+        out["first"] = value.get("first") or str(items[0][0])
     out.setdefault("breaches", "refuse")
     return out
 
@@ -562,14 +606,39 @@ def _settlement(value: dict, side: Side) -> dict:
 
 
 def _choices(value: dict, side: Side) -> dict:
+    """Each reading or option: its default, and for each choice what it makes the rules say,
+    at every place where its choices differ (the effect, not the patch as written)."""
+    from interpreter.loader import apply_choices
+
     out = {}
     for name, group in value.items():
         if not isinstance(group, dict):
             continue
-        g = generic(group)
-        g["choices"] = {c: generic((body or {}).get("rules") or {}) for c, body in (group.get("choices") or {}).items()}
+        g = generic({k: v for k, v in group.items() if k != "choices"})
+        trees: dict[str, Any] = {}
+        for choice in group.get("choices") or {}:
+            try:
+                doc, full = apply_choices(side.raw, {**side.choices, name: str(choice)})
+                trees[str(choice)] = side_of(doc, full, side.ref, side.name).tree
+            except RulesetError:
+                trees[str(choice)] = {}
+        paths: dict[Path, None] = {}
+        first = next(iter(trees.values()), {})
+        for tree in trees.values():
+            for path, _, _ in differences(first, tree):
+                paths.setdefault(path, None)
+        g["choices"] = {choice: {path: get_path(tree, path) for path in paths} for choice, tree in trees.items()}
         out[name] = g
     return out
+
+
+def get_path(tree: Any, path: Path) -> Any:
+    for part in path:
+        if isinstance(tree, dict) and part in tree:
+            tree = tree[part]
+        else:
+            return MISSING
+    return tree
 
 
 _SECTIONS = {
@@ -579,9 +648,45 @@ _SECTIONS = {
 }
 
 
-def load_side(ref: str, options: Mapping[str, str] | None = None) -> Side:
-    """`read`, with an unknown ruleset reported the way the command line reports it."""
-    try:
-        return read(ref, options)
-    except RulesetError:
-        raise
+# -- differences -------------------------------------------------------------------------------------
+
+# Rules compared whole: a change anywhere inside is one change of the rule (a factor, a ladder).
+ATOMIC: tuple[Path, ...] = (
+    ("deck", "points"),
+    ("auction", "phases", "*", "ladder"), ("auction", "phases", "*", "compulsory"),
+    ("auction", "phases", "*", "then", "after"),
+    ("contracts", "*", "factor"), ("contracts", "*", "exchange"),
+    ("claim",), ("announcements", "*"), ("play", "withhold"), ("play", "schedule"),
+    ("counting", "aside"), ("settlement", "liable"),
+    ("readings", "*", "choices", "*"), ("options", "*", "choices", "*"),
+)
+
+
+def matches(pattern: Path, path: Path) -> bool:
+    return len(pattern) == len(path) and all(p == "*" or p == q for p, q in zip(pattern, path))
+
+
+def is_atomic(path: Path) -> bool:
+    return any(matches(pattern, path) for pattern in ATOMIC)
+
+
+def differences(a: Any, b: Any, path: Path = ()) -> list[tuple[Path, Any, Any]]:
+    """Where two trees differ: (path, value in a, value in b), MISSING where one has nothing.
+    Mappings are compared key by key; anything else, and the rules in ATOMIC, whole."""
+    out: list[tuple[Path, Any, Any]] = []
+    _walk(path, a, b, out)
+    return out
+
+
+def _walk(path: Path, a: Any, b: Any, out: list) -> None:
+    if a == b:
+        return
+    if is_atomic(path) or not (isinstance(a, dict) and isinstance(b, dict)):
+        out.append((path, a, b))
+        return
+    if isinstance(a, Named) and isinstance(b, Named):
+        common_a, common_b = [k for k in a if k in b], [k for k in b if k in a]
+        if common_a != common_b:
+            out.append((path, list(a), list(b)))
+    for key in list(a) + [k for k in b if k not in a]:
+        _walk(path + (key,), a.get(key, MISSING), b.get(key, MISSING), out)

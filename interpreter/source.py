@@ -25,9 +25,17 @@ class Mark:
     line: int      # 1-based
     column: int    # 1-based
     quoted: bool = False   # a quoted scalar starts one column before its text
+    block: tuple[int, ...] = ()   # a block scalar (| or >): the widths of its lines; line/column are its text's
 
     def shifted(self, columns: int) -> "Mark":
-        """The place `columns` characters into a one-line scalar (for DSL error columns)."""
+        """The place `columns` characters into a scalar's text (for DSL error columns)."""
+        if self.block:
+            # Block lines are joined by one character (a space or a newline) in the text.
+            for index, width in enumerate(self.block):
+                if columns <= width:
+                    return Mark(self.file, self.line + index, self.column + columns)
+                columns -= width + 1
+            return Mark(self.file, self.line + len(self.block) - 1, self.column + self.block[-1])
         return Mark(self.file, self.line, self.column + columns + (1 if self.quoted else 0))
 
 
@@ -78,7 +86,7 @@ def load_yaml(text: str, file: str) -> Document:
         doc.data = {}
         return doc
     problems: list[Problem] = []
-    doc.data = _convert(root, (), doc, problems, _Constructor())
+    doc.data = _convert(root, (), doc, problems, _Constructor(), text.splitlines())
     if problems:
         raise RulesetError(problems)
     return doc
@@ -88,9 +96,12 @@ class _Constructor(SafeConstructor):
     pass
 
 
-def _convert(node: Node, path: Path, doc: Document, problems: list[Problem], ctor: _Constructor) -> Any:
+def _convert(node: Node, path: Path, doc: Document, problems: list[Problem], ctor: _Constructor,
+             lines: list[str]) -> Any:
     mark = Mark(doc.file, node.start_mark.line + 1, node.start_mark.column + 1,
                 quoted=isinstance(node, ScalarNode) and node.style in ("'", '"'))
+    if isinstance(node, ScalarNode) and node.style in ("|", ">"):
+        mark = _block_mark(node, doc.file, lines) or mark
     doc.marks[path] = mark
     if isinstance(node, MappingNode):
         result: dict[str, Any] = {}
@@ -112,12 +123,27 @@ def _convert(node: Node, path: Path, doc: Document, problems: list[Problem], cto
                                         f"duplicate key '{key}' (the later one would silently win)"))
                 continue
             doc.key_marks[path + (key,)] = Mark(doc.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            result[key] = _convert(value_node, path + (key,), doc, problems, ctor)
+            result[key] = _convert(value_node, path + (key,), doc, problems, ctor, lines)
         return result
     if isinstance(node, SequenceNode):
-        return [_convert(item, path + (i,), doc, problems, ctor) for i, item in enumerate(node.value)]
+        return [_convert(item, path + (i,), doc, problems, ctor, lines) for i, item in enumerate(node.value)]
     try:
         return ctor.construct_object(node)
     except yaml.YAMLError as exc:
         problems.append(Problem(doc.file, mark.line, mark.column, format_path(path), f"bad value: {exc}"))
         return None
+
+
+def _block_mark(node: ScalarNode, file: str, lines: list[str]) -> Mark | None:
+    """Where the text of a block scalar stands: the lines after its `|` or `>` indicator."""
+    first, last = node.start_mark.line + 1, node.end_mark.line
+    body = [line for line in lines[first:last + 1]]
+    while body and not body[-1].strip():
+        body.pop()
+    content = [line for line in body if line.strip()]
+    if not content:
+        return None
+    indent = min(len(line) - len(line.lstrip()) for line in content)
+    start = next(i for i, line in enumerate(body) if line.strip())
+    widths = tuple(len(line[indent:].rstrip()) for line in body[start:])
+    return Mark(file, first + start + 1, indent + 1, block=widths)

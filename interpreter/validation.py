@@ -55,6 +55,14 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         hint = f"; did you mean '{close[0]}'?" if close else ""
         choices = ", ".join(str(v) for v in error.validator_value)
         return [doc.problem(path, f"'{error.instance}' is not one of: {choices}{hint}")]
+    if error.validator == "oneOf" and all(isinstance(b, dict) and set(b) == {"required"} for b in error.validator_value):
+        # Alternatives of which exactly one key must be given (a record's `deal` or `seed`).
+        keys = [b["required"][0] for b in error.validator_value]
+        given = [k for k in keys if isinstance(error.instance, dict) and k in error.instance]
+        words = " or ".join(f"`{k}`" for k in keys)
+        if given:
+            return [doc.problem(path, f"give either {words}, not both")]
+        return [doc.problem(path, f"needs {words}")]
     if error.validator in ("oneOf", "anyOf") and error.context:
         # Report the alternative that got furthest, not the generic "not valid under any".
         best = max(error.context, key=lambda e: (len(e.absolute_path), -len(e.message)))

@@ -5,8 +5,7 @@ a reason a player understands ("must follow suit (clubs): you hold CK, C9"), sug
 it can (did-you-mean), never shows a traceback, and a refused action leaves the game unchanged.
 
 Every test asserts the *message* (and the place where one is expected), never only that something
-was raised. Tests marked `xfail(strict=True)` state the desired behaviour where the code falls
-short today; the reason of each names the defect.
+was raised.
 """
 from __future__ import annotations
 
@@ -186,9 +185,6 @@ class TestRulesets:
         # The message counts within the expression; the place counts within the file's line.
         assert 'in "defender_points < < 40", column 19' in problem.message
         assert_placed(problem, file, line_of(text, "< 40"), column_of(text, "< 40"), "settlement.declarer_wins")
-
-    @pytest.mark.xfail(strict=True, reason="a DSL error in a folded block scalar (`>-`) is placed on the line of "
-                                           "the `>-` indicator, with a column counted from it")
     def test_dsl_syntax_error_in_a_folded_block_points_at_the_text(self, tmp_path):
         text = "extends: breitnau\nsettlement:\n  declarer_wins: >-\n    defender_points < < 40\n"
         file, problems = ruleset_problems(tmp_path, text)
@@ -201,10 +197,6 @@ class TestRulesets:
         assert "did you mean 'trumps'?" in problem.message
         assert "column 26" in problem.message
         assert_placed(problem, file, 4, column_of(TRUMPZ, "trumpz"), "deck.sets.five_pointers")
-
-    @pytest.mark.xfail(strict=True, reason="one misspelt name in a set definition is also reported as \"unknown "
-                                           "name 'five_pointers'\" at each use in breitnau.yaml, and the one in "
-                                           "contracts.dappen three times (once per contract `like` dappen)")
     def test_dsl_mistake_in_a_set_is_reported_once_not_at_every_use(self, tmp_path):
         _, problems = ruleset_problems(tmp_path, TRUMPZ)
         assert len(problems) == len(set(problems)), "listed more than once:\n" + "\n".join(map(str, problems))
@@ -261,9 +253,6 @@ class TestRulesets:
         problem = the_problem(problems, "goes round in a circle")
         assert re.search(r"aa -> bb -> aa|bb -> aa -> bb", problem.message)
         assert Path(problem.file).resolve() == file.resolve() and problem.line in (3, 4)
-
-    @pytest.mark.xfail(strict=True, reason="a `like` cycle closed in a variant is reported three times, twice at "
-                                           "the base's unchanged line (breitnau.yaml contracts.stupfen.like)")
     def test_like_cycle_closed_in_a_variant_is_reported_once_where_it_was_closed(self, tmp_path):
         file, problems = ruleset_problems(tmp_path, "extends: breitnau\ncontracts:\n  dappen:\n    like: stupfen\n")
         cycles = [p for p in problems if "circle" in p.message]
@@ -282,10 +271,6 @@ class TestRulesets:
         problem = the_problem(problems, "'breitnua'")
         assert "did you mean 'breitnau'?" in problem.message
         assert_placed(problem, file, 1, 10, "extends")
-
-    @pytest.mark.xfail(strict=True, reason="the message reads \"extends ruleset named 'breitnua'; did you mean "
-                                           "...\": loader._resolve_file cuts 'no ' off the message, so it never "
-                                           "says that the base does not exist")
     def test_missing_base_says_that_no_such_ruleset_exists(self, tmp_path):
         _, problems = ruleset_problems(tmp_path, "extends: breitnua\ntitle: Typo\n")
         problem = the_problem(problems, "'breitnua'")
@@ -319,9 +304,6 @@ class TestRulesets:
             load_ruleset(str(file))
         assert sorted(map(str, caught.value.problems)) == sorted(map(str, problems))
         assert len(str(caught.value).splitlines()) == 3
-
-    @pytest.mark.xfail(strict=True, reason="check_ruleset (and so `tarock validate`) lists problems in schema "
-                                           "order (lines 4, 6, 2), unlike RulesetError, which sorts them by line")
     def test_several_errors_come_in_the_order_of_the_file(self, tmp_path):
         _, problems = ruleset_problems(tmp_path, SEVERAL)
         assert [p.line for p in problems] == [2, 4, 6]
@@ -406,9 +388,6 @@ class TestRecords:
         problem = the_problem(refused_record(file), "unknown card 'T23'")
         assert "seat 1" in problem.message and "did you mean" in problem.message
         assert PLACE.match(str(problem)), str(problem)
-
-    @pytest.mark.xfail(strict=True, reason="problems in `deal` are all placed at the start of the deal mapping "
-                                           "(path 'deal'), not at the hand that holds the bad card")
     def test_unknown_card_in_a_deal_is_placed_at_its_hand(self, tmp_path):
         file, text = write_record(tmp_path, hands=with_card(HANDS, 1, 0, "T23"))
         problem = the_problem(refused_record(file), "unknown card 'T23'")
@@ -453,25 +432,16 @@ class TestRecords:
         [problem] = refused_record(file)
         assert "not valid YAML" in problem.message
         assert PLACE.match(str(problem)) and problem.line >= 5, str(problem)
-
-    @pytest.mark.xfail(strict=True, reason="jsonschema's oneOf message is shown raw: the whole record as a Python "
-                                           "dict, then \"is valid under each of {'required': ['seed']}, ...\"")
     def test_record_with_both_deal_and_seed(self, tmp_path):
         file, _ = write_record(tmp_path, actions=[], top="seed: 1")
         [problem] = refused_record(file)
         assert re.search(r"either .*(deal|seed)|(deal|seed).* not both", problem.message), problem.message
         assert "{'ruleset'" not in problem.message
-
-    @pytest.mark.xfail(strict=True, reason="a record with neither `deal` nor `seed` gets \"a mapping does not fit "
-                                           "here; expected another form\", which does not say what is missing")
     def test_record_with_neither_deal_nor_seed(self, tmp_path):
         file = tmp_path / "record.yaml"
         file.write_text("ruleset: breitnau\nplayers: 6\nactions: []\n")
         [problem] = refused_record(file)
         assert "deal" in problem.message and "seed" in problem.message
-
-    @pytest.mark.xfail(strict=True, reason="an unknown option in a record is placed at `ruleset` (line 1), not at "
-                                           "the `options` entry that names it")
     def test_unknown_option_in_a_record_is_placed_at_options(self, tmp_path):
         file, text = write_record(tmp_path, actions=[], top="options: {solo_factr: english}")
         problem = the_problem(refused_record(file), "solo_factr")
@@ -519,9 +489,6 @@ class TestRecords:
         file, _ = write_record(tmp_path, actions=ALL_PASS[:3], expect={"illegal": {"at": 1}})
         [failure] = replay(file).failures
         assert "action 1 should have been refused, but it was accepted" in failure
-
-    @pytest.mark.xfail(strict=True, reason="the 'should have been refused' failure names only the file, with no "
-                                           "line:col (records.replay_document uses doc.file, not a place)")
     def test_expect_illegal_at_a_legal_action_names_the_place(self, tmp_path):
         file, text = write_record(tmp_path, actions=ALL_PASS[:3], expect={"illegal": {"at": 1}})
         [failure] = replay(file).failures
@@ -694,7 +661,6 @@ def tarock(*args: str) -> subprocess.CompletedProcess:
     return result
 
 
-EXIT_1_NOT_2 = "cli.main maps every RulesetError to exit 1 (a failed check), also bad usage of `play`"
 
 
 class TestCommandLine:
@@ -723,9 +689,6 @@ class TestCommandLine:
         result = tarock("play", "nosuchgame")
         assert result.returncode != 0
         assert "no ruleset named 'nosuchgame'" in result.stderr and "breitnau" in result.stderr
-
-    @pytest.mark.xfail(strict=True, reason="the rulesets offered to `play` include the bases (cego-pack, "
-                                           "french-pack), which `play` then refuses")
     def test_play_unknown_ruleset_suggests_only_playable_ones(self):
         result = tarock("play", "nosuchgame")
         assert "breitnau" in result.stderr
@@ -749,10 +712,9 @@ class TestCommandLine:
         assert "--option takes NAME=CHOICE, not 'solo_factor'" in result.stderr
 
     @pytest.mark.parametrize("args", [
-        pytest.param(["play", "nosuchgame"], marks=pytest.mark.xfail(strict=True, reason=EXIT_1_NOT_2)),
-        pytest.param(["play", "breitnua"], marks=pytest.mark.xfail(strict=True, reason=EXIT_1_NOT_2)),
-        pytest.param(["play", "breitnau", "--option", "solo_factr=english"],
-                     marks=pytest.mark.xfail(strict=True, reason=EXIT_1_NOT_2)),
+        ["play", "nosuchgame"],
+        ["play", "breitnua"],
+        ["play", "breitnau", "--option", "solo_factr=english"],
         ["play", "breitnau", "--players", "5"],
         ["play", "breitnau", "--option", "solo_factor"],
         ["play", "breitnau", "--human", "9"],
@@ -780,9 +742,6 @@ class TestCommandLine:
         result = tarock("replay", str(tmp_path / "nowhere.yaml"))
         assert result.returncode == 1
         assert "cannot read the record" in result.stderr and "nowhere.yaml" in result.stderr
-
-    @pytest.mark.xfail(strict=True, reason="`validate` of a path that does not exist says \"no ruleset named "
-                                           "'/…/nowhere.yaml'; known: breitnau, …\", not that the file is missing")
     def test_validate_a_missing_file(self, tmp_path):
         result = tarock("validate", str(tmp_path / "nowhere.yaml"))
         assert result.returncode == 1

@@ -1,0 +1,450 @@
+"""A rule-based bot: bids from the strength of its hand and plays sensibly.
+
+It sees what a player at the table sees and nothing more: `game.view(seat)` (its own hand and
+the public facts), `game.legal_actions(seat)` and the ruleset. Everything it knows about a
+variant comes from the ruleset's data (the trumps, the card points, the bid ladder, what each
+contract exchanges, how the cards are counted and what wins), never from the variant's name.
+
+Bidding. For every contract it may bid, the bot estimates the card points it would take as the
+lone player: it plays out, in its head, the drawing of trumps against the unseen trumps, counts
+its sure stops (a card above every unseen card of its suit) once the trumps are drawn, and adds
+what the counting rules give the lone player (the untaken talon or the discards). Where the
+contract takes up the talon, it averages over a few talons drawn from the unseen cards (with a
+fixed seed: the bot is deterministic) after discarding as it would. The ruleset's own winning
+condition tells how many points are needed; the bot bids, holds or raises when its estimated
+chance of winning is worth the contract's factors (a Solo lost twice as dear needs more), always
+the cheapest bid that does, and bids the cheapest one when the rules forbid it to pass.
+
+Play. Following: when a partner's card already wins and nobody after can beat it, it smears the
+most points it may; when it can win, it wins with the cheapest winner; otherwise it follows with
+its lowest card (fewest points, then weakest). Leading: the lone player draws trumps with a
+sure winner, then cashes its stops; otherwise the lowest card.
+"""
+from __future__ import annotations
+
+import math
+import random
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.model import TRUMP, Discard, Ruleset, TakeTalon
+from interpreter.tricks import TrickRules
+
+SAMPLES = 6            # talons drawn when a contract takes up the talon
+SCALE = 6.5            # card points over which the chance of winning goes from 27% to 73%
+CAUTION = 0.04         # asked over the break-even chance, for the risk of misjudging
+RIVAL = 0.08          # less chance of winning for each rival bidder, who defends with a strong hand
+FOLLOWERS = 0.7        # opponents follow to the lone player's winners with cheaper cards than the mean
+
+
+@dataclass(frozen=True)
+class ContractFacts:
+    name: str
+    takes_talon: bool
+    discard: Discard | None                # the (first) discard step after taking up the talon
+    factor_won: int
+    factor_lost: int
+    needs_points: int | None               # the least card points that win; None: not a points contract
+
+
+class RulesetFacts:
+    """What the bot derives once from a ruleset: trick power, points, the contracts' needs."""
+
+    def __init__(self, ruleset: Ruleset):
+        deck = ruleset.deck
+        self.ruleset = ruleset
+        self.tricks = TrickRules.build(deck, ruleset.play)
+        self.power = self.tricks.power
+        self.follow = self.tricks.follow
+        self.points = deck.points
+        self.order = {c: i for i, c in enumerate(deck.cards)}
+        self.call_contract: dict[str, str] = {}
+        self.call_rank: dict[str, int] = {}
+        for phase in ruleset.phases:
+            for index, level in enumerate(phase.ladder):
+                self.call_contract.setdefault(level.call, level.contract)
+                self.call_rank.setdefault(level.call, index)
+        self.aside_to = ruleset.counting.aside_counts_for
+        self._packs: dict[int, tuple[str, ...]] = {}
+        self._contracts: dict[tuple[str, int], ContractFacts] = {}
+
+    def pack(self, active: int) -> tuple[str, ...]:
+        pack = self._packs.get(active)
+        if pack is None:
+            pack = self._packs[active] = self.ruleset.pack(active)
+        return pack
+
+    def top_by_suit(self, cards) -> dict[str, int]:
+        """The highest power among `cards` in each suit (trumps included)."""
+        top: dict[str, int] = {}
+        power, follow = self.power, self.follow
+        for c in cards:
+            suit = follow[c]
+            if power[c] > top.get(suit, -1):
+                top[suit] = power[c]
+        return top
+
+    def contract(self, name: str, active: int) -> ContractFacts:
+        key = (name, active)
+        facts = self._contracts.get(key)
+        if facts is None:
+            facts = self._contracts[key] = self._contract_facts(name, active)
+        return facts
+
+    def _contract_facts(self, name: str, active: int) -> ContractFacts:
+        rs = self.ruleset
+        contract = rs.contracts[name]
+        takes = any(isinstance(step, TakeTalon) for step in contract.exchange)
+        discard = next((step for step in contract.exchange if isinstance(step, Discard)), None)
+        won = contract.factor_won if contract.factor_won is not None else 1
+        lost = contract.factor_lost if contract.factor_lost is not None else won
+        return ContractFacts(name, takes, discard, max(won, 0), max(lost, 0), self._needs(contract, active))
+
+    def _needs(self, contract, active: int) -> int | None:
+        """The fewest card points that win, by the contract's own rule; None if winning does not
+        grow with points (a contract to lose every trick, say)."""
+        pack = self.ruleset.pack(active)
+        counting = self.ruleset.counting
+        total = counting.points(list(pack), self.points)
+        n_tricks = sum(p.count for p in self.ruleset.deal_plans.get(active, ()) if p.to == "each") or 1
+
+        def wins(points: int) -> bool:
+            share = max(1, min(n_tricks - 1, round(n_tricks * points / max(total, 1))))
+            env = {"declarer_points": points, "defender_points": total - points, "declarer_tricks": share,
+                   "defender_tricks": n_tricks - share, "tricks": n_tricks, "players": active,
+                   "declarer_cards": share * active, "defender_cards": (n_tricks - share) * active}
+            return bool(contract.declarer_wins(env))
+
+        try:
+            if not wins(total) or wins(0):
+                return None
+            low, high = 0, total          # wins(high) and not wins(low)
+            while high - low > 1:
+                middle = (low + high) // 2
+                low, high = (low, middle) if wins(middle) else (middle, high)
+            return high
+        except Exception:                 # noqa: BLE001 - a rule the estimate cannot read
+            return None
+
+
+_FACTS: dict[int, RulesetFacts] = {}
+
+
+def facts_of(ruleset: Ruleset) -> RulesetFacts:
+    facts = _FACTS.get(id(ruleset))
+    if facts is None or facts.ruleset is not ruleset:
+        if len(_FACTS) > 64:
+            _FACTS.clear()
+        facts = _FACTS[id(ruleset)] = RulesetFacts(ruleset)
+    return facts
+
+
+class RuleBot:
+    """Chooses an action for `seat` from the seat's view, the legal actions and the ruleset."""
+
+    def __init__(self, caution: float = CAUTION):
+        self.caution = caution
+        self._estimates: dict[tuple, float] = {}
+
+    def choose(self, game: Any, seat: int) -> Any:
+        legal = game.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has nothing to do now")
+        if len(legal) == 1 and not _is_template(legal[0]):
+            return legal[0]
+        view = game.view(seat)
+        facts = facts_of(game.ruleset)
+        phase = view["phase"]
+        if all(isinstance(a, str) for a in legal):
+            if phase == "auction":
+                return self._bid(view, legal, facts)
+            return "pass" if "pass" in legal else legal[0]
+        if all(isinstance(a, dict) and "play" in a for a in legal):
+            return {"play": self._play(view, [a["play"] for a in legal], facts)}
+        if all(isinstance(a, dict) and "discard" in a for a in legal):
+            return self._discard(view, legal, facts)
+        # Anything else (an announcement, a choice): the cautious default.
+        return "pass" if "pass" in legal else _concrete(legal[0])
+
+    # -- what the seat knows ---------------------------------------------------------------
+    @staticmethod
+    def _active(view: dict) -> list[int]:
+        return [s for s in range(view["players"]) if s != view["sitting_out"]]
+
+    def _unseen(self, view: dict, facts: RulesetFacts) -> list[str]:
+        """Cards this seat has not seen: in other hands, in the talon or face down."""
+        seen = set(view["hand"])
+        for trick in view["tricks"]:
+            seen.update(trick["cards"])
+        seen.update(view.get("aside") or ())
+        seen.update(view.get("talon") or ())
+        return [c for c in facts.pack(len(self._active(view))) if c not in seen]
+
+    # -- bidding ---------------------------------------------------------------------------
+    def _bid(self, view: dict, legal: list[str], facts: RulesetFacts) -> str:
+        bids = [c for c in legal if c != "pass"]
+        if not bids:
+            return "pass"
+        active = len(self._active(view))
+        held = self._held_contract(view, facts)
+        worth = []
+        for call in bids:
+            contract = facts.call_contract.get(call, held)
+            if contract is None or contract not in facts.ruleset.contracts:
+                continue
+            if self._worth_it(view, facts, facts.contract(contract, active)):
+                worth.append(call)
+        if worth:
+            return min(worth, key=lambda c: (facts.call_rank.get(c, 0), bids.index(c)))
+        if "pass" in legal:
+            return "pass"
+        # The rules oblige this seat to bid: the cheapest bid.
+        return min(bids, key=lambda c: (facts.call_rank.get(c, 0), bids.index(c)))
+
+    @staticmethod
+    def _held_contract(view: dict, facts: RulesetFacts) -> str | None:
+        """The contract of the last bid made: what a hold call (such as "selber") takes over."""
+        for _, call in reversed(view["calls"]):
+            if call in facts.call_contract:
+                return facts.call_contract[call]
+        return None
+
+    def _worth_it(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> bool:
+        if contract.needs_points is None or contract.factor_won + contract.factor_lost == 0:
+            return False
+        break_even = contract.factor_lost / (contract.factor_won + contract.factor_lost)
+        caution = self.caution * max(contract.factor_won, contract.factor_lost, 1)
+        # Every other seat that bid has a hand it thought worth playing, and will defend with it.
+        rivals = {s for s, call in view["calls"] if s != view["seat"] and call != "pass"}
+        return self.chance(view, facts, contract) - RIVAL * len(rivals) > break_even + caution
+
+    def chance(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> float:
+        """The estimated chance that this seat wins `contract` as the lone player."""
+        if contract.needs_points is None:
+            return 0.0
+        return sum(_logistic((p - contract.needs_points) / SCALE) for p in self.estimates(view, facts, contract)) \
+            / SAMPLES
+
+    def estimate(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> float:
+        """The card points this seat would expect to take as the lone player of `contract`."""
+        return sum(self.estimates(view, facts, contract)) / SAMPLES
+
+    def estimates(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> tuple[float, ...]:
+        """`SAMPLES` estimates of the card points this seat would take as the lone player of
+        `contract`: one per talon drawn from the unseen cards where the contract takes it up."""
+        hand = sorted(view["hand"], key=facts.order.__getitem__)
+        key = (id(facts.ruleset), tuple(hand), contract.takes_talon, contract.discard, len(self._active(view)))
+        cached = self._estimates.get(key)
+        if cached is not None:
+            return cached
+        unseen = self._unseen(view, facts)
+        opponents = len(self._active(view)) - 1
+        talon = view["talon_size"]
+        if not contract.takes_talon or talon == 0:
+            # The talon stays out of play; its cards are unknown, so count them at the mean.
+            mean = sum(facts.points[c] for c in unseen) / max(len(unseen), 1)
+            result = (self._points(hand, unseen, opponents, facts, len(unseen) - talon, talon, talon * mean),) * SAMPLES
+        else:
+            rng = random.Random(zlib.crc32(" ".join(hand).encode()))
+            found = []
+            for _ in range(SAMPLES):
+                drawn = rng.sample(unseen, min(talon, len(unseen)))
+                rest = [c for c in unseen if c not in drawn]
+                full = hand + drawn
+                aside: list[str] = []
+                kept = full
+                if contract.discard is not None:
+                    count = contract.discard.how_many(talon)
+                    aside = self._choose_discard(full, self._allowed(full, contract.discard), count, rest, facts)
+                    kept = [c for c in full if c not in aside]
+                found.append(self._points(kept, rest, opponents, facts, len(rest), len(aside),
+                                          sum(facts.points[c] for c in aside)))
+            result = tuple(found)
+        if len(self._estimates) > 4096:
+            self._estimates.clear()
+        self._estimates[key] = result
+        return result
+
+    @staticmethod
+    def _aside_mine(facts: RulesetFacts) -> bool:
+        return facts.aside_to == "declarer"
+
+    @staticmethod
+    def _allowed(hand: list[str], step: Discard) -> list[str]:
+        if step.forbid is None:
+            return list(hand)
+        frozen = frozenset(hand)
+        return [c for c in hand if not step.forbid({"card": c, "hand": frozen})]
+
+    def _points(self, hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts, in_play: int,
+                out_count: int, out_points: float) -> float:
+        """Card points a lone player with `hand` would count, with `out_count` cards worth
+        `out_points` out of play (the talon nobody took, the discards)."""
+        won_cards, tricks = self._winners(hand, unseen, opponents, facts, in_play)
+        mean = sum(facts.points[c] for c in unseen) / max(len(unseen), 1)
+        raw = sum(facts.points[c] for c in won_cards) + tricks * opponents * mean * FOLLOWERS
+        n_cards = tricks * (opponents + 1)
+        counting = facts.ruleset.counting
+        if self._out_of_play_mine(facts, tricks, len(hand)):
+            raw += out_points
+            n_cards += out_count
+        full, rest = divmod(n_cards, counting.packet)
+        return raw - full * counting.packet_deduct - (counting.remainder_deduct if rest else 0)
+
+    @staticmethod
+    def _out_of_play_mine(facts: RulesetFacts, tricks: int, n_tricks: int) -> bool:
+        counting = facts.ruleset.counting
+        mine = counting.aside_counts_for == "declarer"
+        if counting.aside_unless is not None:
+            try:
+                env = {"declarer_tricks": tricks, "defender_tricks": n_tricks - tricks, "tricks": n_tricks}
+                if counting.aside_unless(env):
+                    mine = not mine
+            except Exception:             # noqa: BLE001 - a rule the estimate cannot read
+                pass
+        return mine
+
+    @staticmethod
+    def _winners(hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts,
+                 in_play: int) -> tuple[list[str], int]:
+        """The cards of `hand` expected to win a trick against `opponents` holding `in_play` of
+        the `unseen` cards: the trumps drawn from the top, then the stops once trumps are out."""
+        power, follow = facts.power, facts.follow
+        share = in_play / max(len(unseen), 1)            # chance an unseen card is in play
+        mine = sorted((c for c in hand if follow[c] == TRUMP), key=power.__getitem__, reverse=True)
+        theirs = sorted((power[c] for c in unseen if follow[c] == TRUMP), reverse=True)
+        their_left = len(theirs) * share
+        beaten_by = 0.0                                  # their higher trumps already spent
+        won: list[str] = []
+        for card in mine:
+            if their_left < 0.5:
+                won.append(card)
+                continue
+            higher = sum(1 for p in theirs if p > power[card]) * share - beaten_by
+            if higher < 0.5:
+                won.append(card)
+            else:
+                beaten_by += 1
+            their_left -= min(opponents, their_left)
+        if their_left < 0.5:
+            top = facts.top_by_suit(unseen)
+            for card in hand:
+                if follow[card] != TRUMP and power[card] > top.get(follow[card], -1):
+                    won.append(card)
+        return won, len(won)
+
+    # -- the exchange ----------------------------------------------------------------------
+    def _discard(self, view: dict, legal: list, facts: RulesetFacts) -> dict:
+        hand = list(view["hand"])
+        unseen = self._unseen(view, facts)
+        if len(legal) == 1 and isinstance(legal[0]["discard"], dict):
+            template = legal[0]["discard"]
+            return {"discard": self._choose_discard(hand, list(template["from"]), template["count"], unseen, facts)}
+        options = [a["discard"] for a in legal]
+        count = len(options[0])
+        allowed = sorted({c for option in options for c in option}, key=facts.order.__getitem__)
+        wanted = set(self._choose_discard(hand, allowed, count, unseen, facts))
+        for option in options:
+            if set(option) == wanted:
+                return {"discard": list(option)}
+        keep_value = self._keep_values(hand, unseen, facts)
+        return {"discard": list(min(options, key=lambda o: sum(keep_value[c] for c in o)))}
+
+    def _choose_discard(self, hand: list[str], allowed: list[str], count: int, unseen: list[str],
+                        facts: RulesetFacts) -> list[str]:
+        value = self._keep_values(hand, unseen, facts)
+        ranked = sorted(allowed, key=lambda c: (value[c], facts.order[c]))
+        return ranked[:count]
+
+    def _keep_values(self, hand: list[str], unseen: list[str], facts: RulesetFacts) -> dict[str, float]:
+        """How much each card is worth keeping: trumps most, then stops, then the rest; points
+        are better put aside when the aside counts for the lone player (and kept otherwise)."""
+        power, follow, points = facts.power, facts.follow, facts.points
+        bank = 1 if self._aside_mine(facts) else -1
+        suit_count: dict[str, int] = {}
+        for c in hand:
+            suit_count[follow[c]] = suit_count.get(follow[c], 0) + 1
+        values = {}
+        top = facts.top_by_suit(unseen)
+        for card in hand:
+            if follow[card] == TRUMP:
+                values[card] = 1000 + power[card]
+                continue
+            suit = follow[card]
+            stop = power[card] > top.get(suit, -1)
+            value = 500 + power[card] if stop else power[card] - 10 * bank * points[card]
+            values[card] = value + suit_count[suit]          # short suits go first: voids let trumps in
+        return values
+
+    # -- trick play ------------------------------------------------------------------------
+    def _play(self, view: dict, cards: list[str], facts: RulesetFacts) -> str:
+        power, follow, points = facts.power, facts.follow, facts.points
+        if len(cards) == 1:
+            return cards[0]
+        seat = view["seat"]
+        trick = view["tricks"][-1] if view["tricks"] else {"cards": [], "seats": [], "leader": seat}
+        unseen = self._unseen(view, facts)
+        declarer = view["declarer"]
+        partners = {seat} if declarer is None or seat == declarer else set(self._active(view)) - {declarer}
+        lowest = min(cards, key=lambda c: (points[c], power[c], facts.order[c]))
+        if not trick["cards"]:
+            return self._lead(view, cards, unseen, facts, seat == declarer) or lowest
+        led = follow[trick["cards"][0]]
+        strength = lambda c: power[c] if follow[c] == TRUMP or follow[c] == led else -1   # noqa: E731
+        best_index = max(range(len(trick["cards"])), key=lambda i: strength(trick["cards"][i]))
+        best = strength(trick["cards"][best_index])
+        winner = trick["seats"][best_index]
+        active = self._active(view)
+        start = active.index(trick["leader"])
+        order = [active[(start + i) % len(active)] for i in range(len(active))]
+        after = order[len(trick["cards"]) + 1:]
+        opponents_after = [s for s in after if s not in partners]
+        top_unseen = max((strength(c) for c in unseen), default=-1)
+        if winner in partners and (not opponents_after or best > top_unseen):
+            # The trick is ours: smear the most points, keeping sure winners for later.
+            def smear(c: str) -> tuple:
+                return (points[c] - (10 if strength(c) > top_unseen and follow[c] == TRUMP else 0), -power[c])
+            return max(cards, key=smear)
+        if winner in partners:
+            return lowest
+        winners = [c for c in cards if strength(c) > best]
+        if winners:
+            if not opponents_after:
+                return min(winners, key=lambda c: (power[c], points[c]))
+            safe = [c for c in winners if strength(c) > top_unseen]
+            if safe:
+                return min(safe, key=lambda c: (power[c], points[c]))
+            return min(winners, key=lambda c: (points[c], power[c]))
+        return lowest
+
+    def _lead(self, view: dict, cards: list[str], unseen: list[str], facts: RulesetFacts, lone: bool) -> str | None:
+        power, follow, points = facts.power, facts.follow, facts.points
+        their_trumps = [c for c in unseen if follow[c] == TRUMP]
+        top_trump = max((power[c] for c in their_trumps), default=-1)
+        my_trumps = [c for c in cards if follow[c] == TRUMP]
+        sure = [c for c in my_trumps if power[c] > top_trump]
+        if lone and their_trumps and sure:
+            return max(sure, key=power.__getitem__)
+        top = facts.top_by_suit(unseen)
+        stops = [c for c in cards if follow[c] != TRUMP and power[c] > top.get(follow[c], -1)]
+        if stops and (not their_trumps or not lone):
+            return max(stops, key=lambda c: (points[c], power[c]))
+        if sure and not lone:
+            return max(sure, key=power.__getitem__)
+        return None
+
+
+def _logistic(x: float) -> float:
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, x))))
+
+
+def _is_template(action: Any) -> bool:
+    return isinstance(action, dict) and any(isinstance(v, dict) for v in action.values())
+
+
+def _concrete(action: Any) -> Any:
+    if isinstance(action, dict) and "discard" in action and isinstance(action["discard"], dict):
+        template = action["discard"]
+        return {"discard": list(template["from"][:template["count"]])}
+    return action
