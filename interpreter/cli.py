@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -57,6 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:   # a bug of ours: one clear line, the traceback only on request
+        if os.environ.get("TAROCK_DEBUG"):
+            raise
+        print(f"tarock: internal error: {type(exc).__name__}: {exc} (please report it; "
+              f"TAROCK_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 1
 
 
 def build_parser() -> argparse.ArgumentParser:

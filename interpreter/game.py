@@ -202,7 +202,8 @@ class Game:
         return choices
 
     def _forbidden(self, step: Discard, card: str, hand: list[str]) -> bool:
-        return step.forbid is not None and bool(step.forbid({"card": card, "hand": frozenset(hand)}))
+        return step.forbid is not None and bool(step.forbid({"card": card, "hand": frozenset(hand),
+                                                             "players": len(self.seats)}))
 
     # -- applying actions --------------------------------------------------------------------
     def apply(self, seat: int, action: Any) -> list[dict[str, Any]]:

@@ -129,7 +129,20 @@ def _resolve_file(file: Path, stack: tuple[Path, ...]) -> Document:
     result.data.pop("extends", None)
     result.parents = names
     result.lineage = lineage + [doc.file]
+    inherited = result.data.pop("inherited_status", None)
+    if inherited is not None:
+        _mark_inherited(result, doc.file, inherited)
     return result
+
+
+def _mark_inherited(doc: Document, own_file: str, status: str) -> None:
+    """Give every rule that came from a base, and was not restated in `own_file`, the status."""
+    for path in list(_walk(doc.data)):
+        node = _get(doc.data, path)
+        if isinstance(node, dict) and "status" in node:
+            mark = doc.marks.get(path + ("status",))
+            if mark is not None and mark.file != own_file:
+                node["status"] = status
 
 
 def _merged_onto(base: Document, patch: Document, root: NodePath = ()) -> Document:
@@ -341,10 +354,11 @@ def overridden_by_choices(doc: Document) -> list[Problem]:
 
 
 def _leaves(data: Any, path: NodePath = ()):
-    if isinstance(data, dict) and data:
+    """The paths a patch sets (an empty patch sets none)."""
+    if isinstance(data, dict):
         for key, value in data.items():
             yield from _leaves(value, path + (key,))
-    else:
+    elif path:
         yield path
 
 

@@ -257,6 +257,7 @@ ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants 
                 "oneOf": [{"type": "string", "description": "One ruleset name or path."},
                           {"type": "array", "items": {"type": "string", "description": "A ruleset name or path."}, "description": "Several, merged left to right."}]},
     "base": {"type": "boolean", "description": "A base (a pack, a family core) that is extended but not played."},
+    "inherited_status": {"enum": STATUS, "description": "The status of every rule this ruleset takes from its bases without restating it: a variant known only in part (Schollach) says `assumed`, so each inherited rule shows as an assumption here."},
     "sources": {"type": "object", "description": "The source texts cited in `source:` fields, by key (such as dappen-en).",
                 "propertyNames": {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"}, "additionalProperties": source_entry},
     "deck": deck,

@@ -112,3 +112,44 @@ def play_out_one(game: Game, seed: int) -> None:
 
     rng = random.Random(seed + len(game.events))
     game.apply(game.to_act, expand(rng.choice(game.legal_actions()), rng))
+
+
+# -- every ruleset, every table size, every reading and option ---------------------------------
+
+def _variants():
+    from interpreter.loader import ruleset_names
+
+    for name in ruleset_names():
+        rs = load_ruleset(name)
+        yield name, {}
+        for group in rs.groups:
+            for choice in group.choices:
+                if choice != group.default:
+                    yield name, {group.name: choice}
+
+
+VARIANTS = list(_variants())
+
+
+@pytest.mark.parametrize("name, options", VARIANTS, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
+                                                         for n, o in VARIANTS])
+def test_every_ruleset_keeps_the_invariants(name: str, options: dict) -> None:
+    from interpreter.settlement import piles
+
+    rs = load_ruleset(name, options)
+    deals = 60
+    for seed in range(deals):
+        players = rs.table_sizes[seed % len(rs.table_sizes)]
+        game = play_out(Game(rs, players=players, dealer=seed % players, seed=seed), seed=seed, pass_probability=0.6)
+        pack = rs.pack(len(game.seats))
+        dealt = [c for h in game.initial_hands for c in h] + game.initial_talon
+        assert Counter(dealt) == Counter(pack)
+        result = game.result
+        assert sum(result.payments) == 0, (seed, result)
+        if result.outcome != "played":
+            continue
+        for trick in game.tricks:
+            assert len(trick.cards) == len(game.seats) == len(set(trick.seats))
+        mine, theirs, _, _ = piles(game._deal_facts(), game.tricks, game.talon + game.aside)
+        assert Counter(mine + theirs) == Counter(pack), "every card counts for exactly one side"
+        assert result.points["declarer"] == rs.counting.points(mine, rs.deck.points)
