@@ -49,6 +49,17 @@ class DiscardAction:
 
 
 @dataclass(frozen=True)
+class KeepAction:
+    cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        return "keeping cards"
+
+    def as_json(self) -> dict:
+        return {"keep": list(self.cards)}
+
+
+@dataclass(frozen=True)
 class Announce:
     name: str
     cards: tuple[str, ...]
@@ -60,13 +71,14 @@ class Announce:
         return {"announce": self.name, "cards": list(self.cards)}
 
 
-Action = Call | PlayCard | DiscardAction | Announce
+Action = Call | PlayCard | DiscardAction | KeepAction | Announce
 
 
 def known_calls(ruleset: Ruleset) -> list[str]:
     calls = ["pass"]
     for phase in ruleset.phases:
-        calls += [lv.call for lv in phase.ladder]
+        calls += [lv.call for lv in phase.ladder] + [lv.call for lv in phase.interrupts]
+        calls += [lv.call for levels in phase.choose.values() for lv in levels]
         if phase.hold:
             calls.append(phase.hold)
     return list(dict.fromkeys(calls))
@@ -92,10 +104,11 @@ def parse_action(action: Any, ruleset: Ruleset) -> Action:
     value = action[kind]
     if kind == "play":
         return PlayCard(_card(value, ruleset))
-    if kind == "discard":
+    if kind in ("discard", "keep"):
         if not isinstance(value, list):
-            raise InvalidActionError(f"discard takes a list of cards, not {value!r}")
-        return DiscardAction(tuple(_card(c, ruleset) for c in value))
+            raise InvalidActionError(f"{kind} takes a list of cards, not {value!r}")
+        cards = tuple(_card(c, ruleset) for c in value)
+        return DiscardAction(cards) if kind == "discard" else KeepAction(cards)
     if kind == "announce":
         if value not in ruleset.announcements:
             known = list(ruleset.announcements)

@@ -19,7 +19,7 @@ from interpreter.errors import IllegalActionError
 from interpreter.model import AuctionPhase, Level
 
 PASS = "pass"
-Awaiting = Literal["entrant", "holder", "challenger"]
+Awaiting = Literal["entrant", "holder", "challenger", "choice"]
 
 
 @dataclass
@@ -33,6 +33,8 @@ class PhaseState:
     next_entrant: int = 0                  # index into order
     passed: set[int] = field(default_factory=set)
     bidders: set[int] = field(default_factory=set)
+    spoken: set[int] = field(default_factory=set)        # seats that have had their turn to enter
+    choices: tuple[Level, ...] = ()                      # the games the holder chooses from
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ class Auction:
     # -- whose turn ------------------------------------------------------------------------
     def to_act(self) -> int | None:
         st = self.state
-        if st.awaiting == "holder":
+        if st.awaiting in ("holder", "choice"):
             return st.holder
         if st.awaiting == "challenger":
             return st.challenger
@@ -113,17 +115,30 @@ class Auction:
             return list(range(from_level + 1, len(ladder)))
         return [from_level + 1] if from_level + 1 < len(ladder) else []
 
+    def _interrupts_open_to(self, seat: int) -> list[str]:
+        """Interrupting calls `seat` may make now: up to and including its own turn to enter,
+        once somebody has opened the phase (or on its own turn)."""
+        st = self.state
+        if not st.phase.interrupts or st.awaiting == "choice" or seat not in st.order or seat in st.spoken:
+            return []
+        if st.holder is None and not (seat == self.to_act() and st.awaiting == "entrant"):
+            return []
+        return [lv.call for lv in st.phase.interrupts if self._meets(lv, seat)]
+
     def legal(self, seat: int) -> list[str]:
         st = self.state
+        interrupts = self._interrupts_open_to(seat)
         if seat != self.to_act():
-            return []
+            return interrupts
+        if st.awaiting == "choice":
+            return [lv.call for lv in st.choices]
         ladder = st.phase.ladder
         if st.awaiting == "holder":
             level = ladder[st.level]
             can_hold = st.phase.hold is not None and level.holdable and self._meets(level, seat)
             return [PASS, st.phase.hold] if can_hold else [PASS]
         bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
-        calls = [PASS, *bids]
+        calls = [PASS, *bids, *(c for c in interrupts if c not in bids)]
         if self.enforce and st.awaiting == "entrant" and self._compelled(seat, bids):
             calls.remove(PASS)
         return calls
@@ -154,6 +169,14 @@ class Auction:
         if call == PASS:
             bids = [c for c in legal if c != PASS]
             return f"you may not pass: {self._compelled(seat, bids)}"
+        if st.awaiting == "choice" and seat == st.holder:
+            return f"choose the game to play: {options}"
+        if any(lv.call == call for lv in st.phase.interrupts):
+            if seat in st.spoken:
+                return f"{call} may be said only up to your own turn in the {st.phase.title}, which has passed"
+            return f"{call} may be said once the {st.phase.title} has been opened; you may say: {options}"
+        if seat != self.to_act():
+            return f"it is seat {self.to_act()}'s turn to speak, not seat {seat}'s"
         if call == st.phase.hold:
             if st.awaiting != "holder":
                 return f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
@@ -185,6 +208,13 @@ class Auction:
             raise IllegalActionError(self.refusal(seat, call), seat)
         st = self.state
         ladder = st.phase.ladder
+        interrupt = next((lv for lv in st.phase.interrupts if lv.call == call), None)
+        if interrupt is not None and call in self._interrupts_open_to(seat):
+            self.bidders.add(seat)
+            return Outcome(seat, call, interrupt.contract, ends_auction=True)
+        if st.awaiting == "choice":
+            chosen = next(lv for lv in st.choices if lv.call == call)
+            return Outcome(seat, call, chosen.contract, ends_auction=True)
         if st.awaiting == "holder":
             if call == PASS:
                 st.passed.add(st.holder)
@@ -200,6 +230,7 @@ class Auction:
                 st.awaiting = "holder"
         else:
             st.next_entrant = st.order.index(seat) + 1
+            st.spoken.add(seat)
             if call == PASS:
                 st.passed.add(seat)
             else:
@@ -219,6 +250,8 @@ class Auction:
         st = self.state
         ladder = st.phase.ladder
         while True:
+            if st.awaiting == "choice":
+                return None
             if st.awaiting == "holder":
                 level = ladder[st.level]
                 if st.phase.hold is not None and level.holdable:
@@ -243,9 +276,13 @@ class Auction:
                 return None
             return self._outcome(ends_auction=False)
 
-    def _outcome(self, ends_auction: bool) -> Outcome:
+    def _outcome(self, ends_auction: bool) -> Outcome | None:
         st = self.state
         if st.holder is None:
             return Outcome(None, None, None, ends_auction)
         level = st.phase.ladder[st.level]
+        if level.call in st.phase.choose and st.bidders == {st.holder}:
+            # Nobody bid against it: its bidder now chooses the game (a call of the game's name).
+            st.awaiting, st.choices = "choice", st.phase.choose[level.call]
+            return None
         return Outcome(st.holder, level.call, level.contract, ends_auction)

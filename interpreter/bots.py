@@ -9,9 +9,10 @@ from interpreter.game import Game
 
 def expand(action: Any, rng: random.Random) -> Any:
     """A concrete action from a legal action, drawing at random where it is a template."""
-    if isinstance(action, dict) and "discard" in action and isinstance(action["discard"], dict):
-        template = action["discard"]
-        return {"discard": rng.sample(template["from"], template["count"])}
+    for kind in ("discard", "keep"):
+        if isinstance(action, dict) and isinstance(action.get(kind), dict):
+            template = action[kind]
+            return {kind: rng.sample(template["from"], template["count"])}
     return action
 
 

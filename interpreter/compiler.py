@@ -13,8 +13,8 @@ from interpreter.dsl import DslError, Expression, Scope, Type, compile_expressio
 from interpreter.errors import Problem
 from interpreter.model import (
     TRUMP, Announcement, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
-    ExchangeStep, Level, Liability, Packet, PlayRules, Ruleset, ScheduledTrick, Settlement, TakeTalon,
-    Withhold,
+    ExchangeStep, ForcedDiscard, Individual, Keep, Level, Liability, OpeningLeads, Packet, PlayRules,
+    Ruleset, ScheduledTrick, Settlement, TakeTalon, Withhold,
 )
 from interpreter.source import Document, Path
 
@@ -26,12 +26,15 @@ DISCARD_NAMES = {"card": CARD, "hand": CARDS, "players": INT}
 CLAIM_NAMES = {"hand": CARDS}
 ASIDE_NAMES = {"declarer_tricks": INT, "defender_tricks": INT, "tricks": INT}
 OUTCOME_NAMES = {"declarer_points": INT, "defender_points": INT, "declarer_tricks": INT,
-                 "defender_tricks": INT, "tricks": INT, "players": INT, "declarer_cards": INT, "defender_cards": INT}
+                 "defender_tricks": INT, "tricks": INT, "players": INT, "declarer_cards": INT, "defender_cards": INT,
+                 "last_trick_won_with": CARDS}
 AMOUNT_NAMES = {**OUTCOME_NAMES, "winner_points": INT, "loser_points": INT, "factor": INT, "declarer_won": BOOL}
 LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL}
 LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT}
 BREACH_NAMES = {"players": INT}
 CARD_NAMES = {"card": CARD}
+FORCED_NAMES = {"taken": CARDS, "hand": CARDS}
+INDIVIDUAL_NAMES = {"loser_points": INT, "loser_is_vorhand": BOOL, "without_tricks": INT, "losers": INT, "players": INT}
 
 NOT_CONTRACT_CALLS = {"pass"}
 
@@ -304,6 +307,20 @@ class Compiler:
             own = (self.data["contracts"][name] or {})
             # An expression is checked where it is written: in this contract or the one it is like.
             source_path = lambda key: path + (key,) if key in own else ("contracts", own.get("like", name), key)  # noqa: E731
+            steps = self.compile_exchange(name, data.get("exchange") or [], own)
+            leads = data.get("opening_leads")
+            opening = OpeningLeads(leads.get("replace_same_suit", False), leads.get("together", False),
+                                   tuple(leads.get("suit_order") or ())) if leads else None
+            individual = None
+            if data.get("individual"):
+                ind = data["individual"]
+                pays = self.expression(source_path("individual") + ("pays_each",), INDIVIDUAL_NAMES, INT)
+                if pays is not None:
+                    individual = Individual(ind.get("loser"), ind.get("ties", "all"), pays)
+                contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps, factor_won=None,
+                                           factor_lost=None, declarer_wins=None, amount=None, opening_leads=opening,
+                                           individual=individual, talon_counts=data.get("talon_counts", True))
+                continue
             wins = self.expression(source_path("declarer_wins"), OUTCOME_NAMES, BOOL) if "declarer_wins" in data else default_wins
             amount = self.expression(source_path("amount"), AMOUNT_NAMES, INT) if "amount" in data else default_amount
             factor = data.get("factor")
@@ -314,9 +331,9 @@ class Compiler:
                 if "declarer_wins" not in data and self.get(("settlement", "declarer_wins")) is None:
                     self.problem(path, "no settlement: neither this contract nor `settlement` says when the declarer wins")
                 continue
-            steps = self.compile_exchange(name, data.get("exchange") or [], own)
             contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps,
-                                       factor_won=won, factor_lost=lost, declarer_wins=wins, amount=amount)
+                                       factor_won=won, factor_lost=lost, declarer_wins=wins, amount=amount,
+                                       opening_leads=opening, talon_counts=data.get("talon_counts", True))
         return contracts
 
     def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
@@ -325,13 +342,26 @@ class Compiler:
             return
         for name, contract in contracts.items():
             for n, plan in plans.items():
+                hand = sum(p.count for p in plan if p.to == "each")
                 talon = sum(p.count for p in plan if p.to == "talon")
-                taken = talon * sum(1 for step in contract.exchange if isinstance(step, TakeTalon))
-                discarded = sum(step.how_many(talon) for step in contract.exchange if isinstance(step, Discard))
-                if taken != discarded:
+                held, taken, discarded = hand, 0, 0
+                for step in contract.exchange:
+                    if isinstance(step, Keep):
+                        discarded += held - step.count
+                        held = step.count
+                    elif isinstance(step, TakeTalon):
+                        held += talon
+                        taken += talon
+                    elif isinstance(step, Discard):
+                        held -= step.how_many(talon)
+                        discarded += step.how_many(talon)
+                    elif isinstance(step, ForcedDiscard):
+                        held -= 1
+                        discarded += 1
+                if held != hand:
                     self.problem(("contracts", name, "exchange"),
                                  f"with {n} players the declarer takes {taken} cards and discards {discarded}, "
-                                 f"so would play with {taken - discarded:+d} cards compared with the others")
+                                 f"so would play with {held - hand:+d} cards compared with the others")
 
     def compile_exchange(self, name: str, steps: list, own: dict) -> tuple[ExchangeStep, ...]:
         where = name if "exchange" in own else own.get("like", name)
@@ -340,6 +370,17 @@ class Compiler:
             path = ("contracts", where, "exchange", i)
             if "take_talon" in step:
                 result.append(TakeTalon())
+            elif "keep" in step:
+                k = step["keep"]
+                allowed = self.card_set(path + ("keep", "from")) if k.get("from") else frozenset(self.deck.cards)
+                prefer = self.card_set(path + ("keep", "prefer")) if k.get("prefer") else None
+                result.append(Keep(int(k.get("count", 0)), allowed, prefer, k.get("same_suit", False),
+                                   k.get("different_suits", False), k.get("exposed", False),
+                                   k.get("reason", "these cards may not be kept together")))
+            elif "forced_discard" in step:
+                cards = self.expression(path + ("forced_discard", "cards"), FORCED_NAMES, CARDS)
+                if cards is not None:
+                    result.append(ForcedDiscard(cards, step["forced_discard"].get("shown", True)))
             elif "discard" in step:
                 d = step["discard"]
                 forbid = self.expression(path + ("discard", "forbid", "when"), DISCARD_NAMES, BOOL) if d.get("forbid") else None
@@ -358,18 +399,23 @@ class Compiler:
         phases = []
         for name, p in raw_phases.items():
             path = ("auction", "phases", name)
-            ladder = []
-            for j, lv in enumerate(p.get("ladder") or []):
-                call = lv.get("call")
-                contract = lv.get("contract", call)
-                if contract not in known_contracts:
-                    where = path + ("ladder", j, "contract" if "contract" in lv else "call")
-                    self.problem(where, f"no contract named '{contract}'{self.suggest(contract, known_contracts)}")
-                if call in NOT_CONTRACT_CALLS or call == p.get("hold"):
-                    self.problem(path + ("ladder", j, "call"), f"'{call}' cannot be a bid: it is the pass or the hold call")
-                ladder.append(Level(call=call, contract=contract,
-                                    requires=self.expression(path + ("ladder", j, "requires"), AUCTION_NAMES, BOOL),
-                                    holdable=lv.get("holdable", True), ends=lv.get("ends")))
+            def levels(where: Path, entries: list) -> tuple[Level, ...]:
+                result = []
+                for j, lv in enumerate(entries or []):
+                    call = lv.get("call")
+                    contract = lv.get("contract", call)
+                    if contract not in known_contracts:
+                        at = where + (j, "contract" if "contract" in lv else "call")
+                        self.problem(at, f"no contract named '{contract}'{self.suggest(contract, known_contracts)}")
+                    if call in NOT_CONTRACT_CALLS or call == p.get("hold"):
+                        self.problem(where + (j, "call"), f"'{call}' cannot be a bid: it is the pass or the hold call")
+                    result.append(Level(call=call, contract=contract,
+                                        requires=self.expression(where + (j, "requires"), AUCTION_NAMES, BOOL),
+                                        holdable=lv.get("holdable", True), ends=lv.get("ends")))
+                return tuple(result)
+
+            ladder = levels(path + ("ladder",), p.get("ladder"))
+            interrupts = levels(path + ("interrupts",), p.get("interrupts"))
             calls = [lv.call for lv in ladder]
             compulsory = []
             for key, c in (p.get("compulsory") or {}).items():
@@ -393,10 +439,15 @@ class Compiler:
                 elif call not in [lv.get("call") for lv in raw_phases[target].get("ladder") or []]:
                     self.problem(path + ("then", "after", call),
                                  f"the phase '{target}' must have '{call}' in its ladder to carry the bid into it")
+            choose = {}
+            for call, entries in (then.get("choose") or {}).items():
+                if call not in calls:
+                    self.problem(path + ("then", "choose", call), f"'{call}' is not a bid of this phase{self.suggest(call, calls)}", at_key=True)
+                choose[call] = levels(path + ("then", "choose", call), entries)
             phases.append(AuctionPhase(name=name, title=p.get("title", name), ladder=tuple(ladder),
                                        hold=p.get("hold"), raise_any=p.get("raise", "next") == "any",
                                        max_bidders=p.get("max_bidders"), compulsory=tuple(compulsory),
-                                       pass_out=pass_out, after=after))
+                                       pass_out=pass_out, after=after, interrupts=interrupts, choose=choose))
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)

@@ -14,12 +14,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from interpreter.actions import Action, Announce, Call, DiscardAction, PlayCard, parse_action
+from interpreter.actions import Action, Announce, Call, DiscardAction, KeepAction, PlayCard, parse_action
 from interpreter.auction import PASS, Auction
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError
-from interpreter.model import Contract, Discard, Ruleset, TakeTalon
+from interpreter.model import Contract, Discard, ForcedDiscard, Keep, Ruleset, TakeTalon
 from interpreter.play import Trick, TrickPlay
-from interpreter.settlement import Deal, Result, piles, settle
+from interpreter.settlement import Deal, Result, piles, settle, settle_individual
 from interpreter.tricks import TrickRules
 
 LISTABLE = 64   # a discard with more combinations than this comes as a template
@@ -77,6 +77,8 @@ class Game:
         self.declarer: int | None = None
         self.exchange_step = 0
         self.trickplay: TrickPlay | None = None
+        self.exposed: list[str] = []                # cards the declarer kept face up
+        self.taken: list[str] = []                  # the talon as the declarer picked it up
         self.laid: list[tuple[str, str]] = []       # (announcement, card) laid out by the declarer
         self.result: Result | None = None
         self.phase = Phase.AUCTION
@@ -172,14 +174,18 @@ class Game:
     def legal_actions(self, seat: int | None = None) -> list[Action | dict]:
         """The actions `seat` may take now (default: the seat to act), in protocol form."""
         seat = self.to_act if seat is None else seat
+        if self.phase is Phase.AUCTION and seat is not None:
+            return self.auction.legal(seat)       # another seat may have an interrupting call
         if seat is None or seat != self.to_act:
             return []
-        if self.phase is Phase.AUCTION:
-            return self.auction.legal(seat)
         if self.phase is Phase.EXCHANGE:
-            step = self.contract.exchange[self.exchange_step]
-            assert isinstance(step, Discard)
+            step = self._current_step()
             hand = self.hands[seat]
+            if isinstance(step, Keep):
+                choices = self._keep_choices(step, hand)
+                if len(choices) <= LISTABLE:
+                    return [{"keep": list(c)} for c in choices]
+                return [{"keep": {"count": step.count, "from": sorted({c for combo in choices for c in combo}, key=hand.index)}}]
             allowed = [c for c in hand if not self._forbidden(step, c, hand)]
             count = step.how_many(self.talon_size)
             if math.comb(len(allowed), count) <= LISTABLE:
@@ -201,6 +207,27 @@ class Game:
                 choices += [{"announce": name, "cards": list(combo)} for combo in itertools.combinations(held, size)]
         return choices
 
+    def _current_step(self):
+        step = self.contract.exchange[self.exchange_step]
+        # A forced discard whose set was empty (no Trock in the Cego): the declarer chooses one.
+        return Discard(1, None, "") if isinstance(step, ForcedDiscard) else step
+
+    def _keep_choices(self, step: Keep, hand: list[str]) -> list[tuple[str, ...]]:
+        deck = self.ruleset.deck
+
+        def fits(combo: tuple[str, ...]) -> bool:
+            suits = [deck.suit[c] for c in combo]
+            return ((not step.same_suit or len(set(suits)) <= 1)
+                    and (not step.different_suits or len(set(suits)) == len(suits)))
+
+        candidates = [c for c in hand if c in step.allowed]
+        valid = [combo for combo in itertools.combinations(candidates, step.count) if fits(combo)]
+        if step.prefer is not None:
+            preferred = [combo for combo in valid if all(c in step.prefer for c in combo)]
+            if preferred:
+                return preferred
+        return valid
+
     def _forbidden(self, step: Discard, card: str, hand: list[str]) -> bool:
         return step.forbid is not None and bool(step.forbid({"card": card, "hand": frozenset(hand),
                                                              "players": len(self.seats)}))
@@ -214,11 +241,15 @@ class Game:
             raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         if self.phase is Phase.OVER:
             raise IllegalActionError("the deal is over", seat)
-        if seat != self.to_act:
+        interrupting = (self.phase is Phase.AUCTION and isinstance(parsed, Call)
+                        and parsed.name in self.auction.legal(seat))
+        if seat != self.to_act and not interrupting:
             raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start = len(self.events)
         if self.phase is Phase.AUCTION:
             self._apply_call(seat, parsed)
+        elif self.phase is Phase.EXCHANGE and isinstance(parsed, KeepAction):
+            self._apply_keep(seat, parsed)
         elif self.phase is Phase.EXCHANGE:
             self._apply_discard(seat, parsed)
         elif self.phase is Phase.ANNOUNCE:
@@ -287,7 +318,20 @@ class Game:
     def _run_engine_steps(self) -> None:
         """Do the exchange steps nobody decides, check for a claim, and start play when due."""
         steps = self.contract.exchange
-        while self.exchange_step < len(steps) and isinstance(steps[self.exchange_step], TakeTalon):
+        while self.exchange_step < len(steps) and isinstance(steps[self.exchange_step], (TakeTalon, ForcedDiscard)):
+            step = steps[self.exchange_step]
+            if isinstance(step, ForcedDiscard):
+                hand = self.hands[self.declarer]
+                cards = [c for c in step.cards({"taken": frozenset(self.taken), "hand": frozenset(hand)}) if c in hand]
+                if not cards:
+                    break      # nothing to force: the declarer discards a card of their choice
+                for card in cards:
+                    hand.remove(card)
+                self.aside.extend(cards)
+                self._emit(type="forced_discard", seat=self.declarer, count=len(cards), **({"cards": cards} if step.shown else {}))
+                self.exchange_step += 1
+                continue
+            self.taken = list(self.talon)
             self.hands[self.declarer].extend(self.talon)
             self._emit(type="talon_taken", seat=self.declarer, count=len(self.talon))
             self.talon = []
@@ -295,7 +339,12 @@ class Game:
             if self._claimed():
                 return
         if self.exchange_step < len(steps):
-            step = steps[self.exchange_step]
+            step = self._current_step()
+            if isinstance(step, Keep):
+                if not self._keep_choices(step, self.hands[self.declarer]):
+                    self._finish(Result("abandoned", self.contract.name, self.declarer, None, None, None, [0] * self.players,
+                                        reason=f"the hand has no {step.count} cards that may be kept, and the ruleset does not say what happens"))
+                return
             allowed = [c for c in self.hands[self.declarer] if not self._forbidden(step, c, self.hands[self.declarer])]
             count = step.how_many(self.talon_size)
             if len(allowed) < count:
@@ -315,7 +364,8 @@ class Game:
         leader = self.declarer if self.ruleset.play.first_lead == "declarer" else self.vorhand
         n_tricks = len(self.hands[self.declarer])
         self.trickplay = TrickPlay(self.tricks_rules, self.ruleset.play, self.ruleset.deck, self.seats,
-                                   self.hands, self.declarer, leader, n_tricks)
+                                   self.hands, self.declarer, leader, n_tricks,
+                                   exposed=self.exposed, opening=self.contract.opening_leads)
         self.trickplay.laid = [card for _, card in self.laid]
         self._emit(type="phase", phase="play", leader=leader)
 
@@ -358,10 +408,37 @@ class Game:
                     frozenset(self.auction.bidders), dict(self.trickplay.withheld) if self.trickplay else {},
                     tuple(self.laid))
 
+    def _apply_keep(self, seat: int, parsed: KeepAction) -> None:
+        step = self._current_step()
+        if not isinstance(step, Keep):
+            raise IllegalActionError("it is time to discard, not to keep", seat)
+        hand = self.hands[seat]
+        cards = list(parsed.cards)
+        if len(cards) != step.count:
+            raise IllegalActionError(f"keep exactly {step.count} card{'s' if step.count != 1 else ''}, not {len(cards)}", seat)
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
+        if len(set(cards)) != len(cards):
+            raise IllegalActionError("a card is named twice", seat)
+        if tuple(sorted(cards, key=hand.index)) not in {tuple(sorted(c, key=hand.index)) for c in self._keep_choices(step, hand)}:
+            raise IllegalActionError(f"{step.reason}: {', '.join(cards)}", seat)
+        discarded = [c for c in hand if c not in cards]
+        self.hands[seat] = hand[:] = [c for c in hand if c in cards]
+        self.aside.extend(discarded)
+        if step.exposed:
+            self.exposed.extend(cards)
+        self.history.append((seat, parsed.as_json()))
+        self._emit(type="keep", seat=seat, count=len(cards), discarded=len(discarded), **({"exposed": cards} if step.exposed else {}))
+        self.exchange_step += 1
+        self._run_engine_steps()
+
     def _apply_discard(self, seat: int, parsed: Action) -> None:
         if not isinstance(parsed, DiscardAction):
             raise self._wrong_kind(seat, parsed)
-        step = self.contract.exchange[self.exchange_step]
+        step = self._current_step()
+        if not isinstance(step, Discard):
+            raise IllegalActionError(f"it is time to keep {step.count} card{'s' if step.count != 1 else ''} ({{keep: [...]}}), not to discard", seat)
         hand = self.hands[seat]
         cards = list(parsed.cards)
         count = step.how_many(self.talon_size)
@@ -390,16 +467,22 @@ class Game:
         play = self.trickplay
         if parsed.card not in play.legal(seat):
             raise IllegalActionError(play.refusal(seat, parsed.card), seat)
-        trick, withheld = play.play_card(seat, parsed.card)
+        completed, _ = play.play_card(seat, parsed.card)
         self.history.append((seat, parsed.as_json()))
         self._emit(type="play", seat=seat, card=parsed.card)
         # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
-        if trick.winner is None:
+        if not completed:
             return
-        self._emit(type="trick", number=len(play.tricks), cards=list(trick.cards), seats=list(trick.seats), winner=trick.winner)
+        for trick in completed:
+            self._emit(type="trick", number=play.tricks.index(trick) + 1, cards=list(trick.cards),
+                       seats=list(trick.seats), winner=trick.winner)
         if play.over:
             facts = self._deal_facts()
-            declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(facts, play.tricks, self.talon + self.aside)
+            if self.contract.individual is not None:
+                self._finish(settle_individual(facts, play.tricks, self.vorhand))
+                return
+            out_of_play = self.talon + self.aside if self.contract.talon_counts else []
+            declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(facts, play.tricks, out_of_play)
             self._finish(settle(facts, declarer_cards, defender_cards, declarer_tricks, defender_tricks, "played", play.tricks))
         else:
             play.next_trick()

@@ -68,6 +68,8 @@ class AuctionPhase:
     compulsory: tuple[Compulsion, ...]
     pass_out: str                          # "throw_in" or a phase name
     after: dict[str, str]                  # winning call -> next phase
+    interrupts: tuple[Level, ...] = ()     # calls any seat may make until its own turn; they end the auction
+    choose: dict[str, tuple[Level, ...]] = field(default_factory=dict)   # uncontested winning call -> the games its bidder chooses from
 
     def level_of(self, call: str) -> int | None:
         for index, level in enumerate(self.ladder):
@@ -91,7 +93,45 @@ class Discard:
         return talon_size if self.count is None else self.count
 
 
-ExchangeStep = TakeTalon | Discard
+@dataclass(frozen=True)
+class Keep:
+    """The declarer keeps `count` cards of the dealt hand and discards the rest, before taking the
+    talon (Cego's contracts)."""
+    count: int
+    allowed: frozenset[str]                # cards that may be kept
+    prefer: frozenset[str] | None          # if a valid choice lies within these, it must
+    same_suit: bool
+    different_suits: bool
+    exposed: bool                          # laid face up: they never win a trick
+    reason: str
+
+
+@dataclass(frozen=True)
+class ForcedDiscard:
+    """A card the engine discards face up for the declarer (the lowest Trock of the Cego)."""
+    cards: Expression                      # a set; reads `taken` (the talon picked up) and `hand`
+    shown: bool
+
+
+ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard
+
+
+@dataclass(frozen=True)
+class OpeningLeads:
+    """The declarer leads the first tricks with the exposed cards (or, if allowed, other cards
+    of their suits); `together`: those tricks are played at once, each player adding a card to
+    each (Cego's Zwei Leere), and the winner with the higher card leads next."""
+    replace_same_suit: bool
+    together: bool
+    suit_order: tuple[str, ...]            # breaks a tie between equal winning cards
+
+
+@dataclass(frozen=True)
+class Individual:
+    """Everyone plays for themselves (Räuber, Dresch): one loser pays each other player."""
+    loser: Literal["most_points", "last_trick"]
+    ties: Literal["vorhand_else_all", "all"]
+    pays_each: Expression                  # reads loser_points, loser_is_vorhand, without_tricks, losers
 
 
 @dataclass(frozen=True)
@@ -101,8 +141,11 @@ class Contract:
     exchange: tuple[ExchangeStep, ...]
     factor_won: int | None
     factor_lost: int | None
-    declarer_wins: Expression
-    amount: Expression
+    declarer_wins: Expression | None
+    amount: Expression | None
+    opening_leads: OpeningLeads | None = None
+    individual: Individual | None = None
+    talon_counts: bool = True              # False: the talon and discards count for nobody
 
 
 @dataclass(frozen=True)

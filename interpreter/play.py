@@ -1,14 +1,15 @@
 """The trick-play phase: the tricks, and the duties that depend on what has happened in them.
 
 On top of following suit (`TrickRules`) come the ruleset's special duties: scheduled cards in
-the first tricks, a card withheld by its holder (Gstiesieren), and cards the declarer laid out
-in an announcement (Ulti), which are held back until nothing else may be played.
+the first tricks, a card withheld by its holder (Gstiesieren), cards the declarer laid out in an
+announcement (Ulti), which are held back until nothing else may be played, and cards exposed in
+the exchange (Cego's empty cards), which must lead the first tricks and can never win one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interpreter.model import Deck, PlayRules, ScheduledTrick
+from interpreter.model import Deck, OpeningLeads, PlayRules, ScheduledTrick
 from interpreter.tricks import TrickRules
 
 
@@ -22,25 +23,51 @@ class Trick:
 
 class TrickPlay:
     def __init__(self, rules: TrickRules, play: PlayRules, deck: Deck, seats: list[int],
-                 hands: dict[int, list[str]], declarer: int | None, leader: int, n_tricks: int):
+                 hands: dict[int, list[str]], declarer: int | None, leader: int, n_tricks: int,
+                 exposed: list[str] | None = None, opening: OpeningLeads | None = None):
         self.rules, self.play, self.deck = rules, play, deck
         self.seats, self.hands, self.declarer, self.n_tricks = seats, hands, declarer, n_tricks
-        self.tricks: list[Trick] = [Trick(leader)]
         self.schedule: dict[int, ScheduledTrick] = {t.trick: t for t in play.schedule}
         self.laid: list[str] = []                 # announced cards still in the declarer's hand
-        self.laid_all: list[str] = []             # every announced card, for scoring
         self.withheld: dict[int, str] = {}        # seat -> the card it withheld (now powerless)
+        self.exposed = list(exposed or [])        # exposed in the exchange: they never win
+        self.opening = opening if exposed else None
+        self.pending_leads = list(self.exposed) if self.opening else []
+        self.n_opening = len(self.pending_leads)
+        together = self.opening is not None and self.opening.together and self.n_opening > 1
+        self.together = self.n_opening if together else 1
+        self.tricks: list[Trick] = [Trick(leader) for _ in range(self.together)]
 
-    # -- whose turn -------------------------------------------------------------------------
+    # -- the tricks being played --------------------------------------------------------------
+    def _open(self) -> list[Trick]:
+        """The tricks now being played: one, or several played together."""
+        return self.tricks[-self.together:] if len(self.tricks) <= self.together else self.tricks[-1:]
+
+    def _turn(self) -> tuple[int, Trick, int]:
+        """Whose turn it is, the trick the card goes to, and its number (1 = first)."""
+        open_tricks = self._open()
+        played = sum(len(t.cards) for t in open_tricks)
+        leader = open_tricks[0].leader
+        order = self.seats[self.seats.index(leader):] + self.seats[:self.seats.index(leader)]
+        width = len(open_tricks)
+        target = open_tricks[played % width]
+        return order[played // width], target, self.tricks.index(target) + 1
+
     def to_act(self) -> int:
-        trick = self.tricks[-1]
-        if not trick.seats:
-            return trick.leader
-        return self.seats[(self.seats.index(trick.seats[-1]) + 1) % len(self.seats)]
+        return self._turn()[0]
+
+    def _powerless(self) -> frozenset[str]:
+        return frozenset(self.withheld.values()) | frozenset(self.exposed)
+
+    def _suitless(self, number: int) -> frozenset[str]:
+        """Cards that do not fix the suit to follow in trick `number`: a withheld card always,
+        an exposed card once its opening tricks are over."""
+        later = frozenset(self.exposed) if number > self.n_opening else frozenset()
+        return frozenset(self.withheld.values()) | later
 
     @property
     def powerless(self) -> frozenset[str]:
-        return frozenset(self.withheld.values())
+        return self._powerless()
 
     # -- what may be played -----------------------------------------------------------------
     def _usable(self, seat: int) -> list[str]:
@@ -57,17 +84,27 @@ class TrickPlay:
                 and (rule.by == "anyone" or seat != self.declarer)
                 and (rule.when is None or bool(rule.when({"hand": frozenset(self.hands[seat])}))))
 
+    def _opening_leads(self, usable: list[str]) -> list[str]:
+        suits = {self.deck.suit[e] for e in self.pending_leads}
+        return [c for c in usable if c in self.pending_leads
+                or (self.opening.replace_same_suit and self.deck.suit[c] in suits)]
+
     def _duty(self, seat: int) -> tuple[list[str], str | None]:
         """The cards following the trick's duties allow, before held-back cards; and why."""
         usable = self._usable(seat)
-        scheduled = self.schedule.get(len(self.tricks))
+        _, trick, number = self._turn()
+        if not trick.cards and seat == self.declarer and self.pending_leads:
+            leads = self._opening_leads(usable)
+            if leads:
+                return leads, "the exposed cards lead the first tricks"
+        scheduled = self.schedule.get(number)
         if scheduled is not None:
             for cards in scheduled.play_from:
                 allowed = [c for c in usable if c in cards]
                 if allowed:
                     return allowed, scheduled.reason
             return usable, None
-        led = [c for c in self.tricks[-1].cards if c not in self.powerless]
+        led = [c for c in trick.cards if c not in self._suitless(number)]
         duty = self.rules.legal(usable, led)
         if self._may_withhold(seat, duty, usable):
             return list(usable), None
@@ -97,34 +134,59 @@ class TrickPlay:
             return f"{card} is laid out: it may be played only when nothing else is allowed; you may play {', '.join(legal)}"
         if why is not None and why != "follow":
             return f"{why}: you hold {', '.join(allowed)}"
-        led = [c for c in self.tricks[-1].cards if c not in self.powerless]
+        _, trick, number = self._turn()
+        led = [c for c in trick.cards if c not in self._suitless(number)]
         return self.rules.refusal(self._usable(seat), led, card)
 
     # -- playing a card ---------------------------------------------------------------------
-    def play_card(self, seat: int, card: str) -> tuple[Trick, bool]:
-        """Play a legal card. Returns the current trick and whether `seat` withheld with it."""
+    def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
+        """Play a legal card. Returns the tricks completed by it (none, one, or those played
+        together) and whether `seat` withheld a card with it."""
+        _, trick, number = self._turn()
         usable = self._usable(seat)
         withheld = False
-        if self.play.withhold and card != self.play.withhold.card and self.play.withhold.card in usable:
-            led = [c for c in self.tricks[-1].cards if c not in self.powerless]
-            if self.schedule.get(len(self.tricks)) is None:
-                duty = self.rules.legal(usable, led)
-                if self._may_withhold(seat, duty, usable):
-                    self.withheld[seat] = self.play.withhold.card
-                    withheld = True
+        rule = self.play.withhold
+        if rule and card != rule.card and rule.card in usable and self.schedule.get(number) is None:
+            led = [c for c in trick.cards if c not in self._suitless(number)]
+            if self._may_withhold(seat, self.rules.legal(usable, led), usable):
+                self.withheld[seat] = rule.card
+                withheld = True
+        if not trick.cards and seat == self.declarer and self.pending_leads:
+            if card in self.pending_leads:
+                self.pending_leads.remove(card)
+            else:
+                self.pending_leads.remove(next(e for e in self.pending_leads if self.deck.suit[e] == self.deck.suit[card]))
         self.hands[seat].remove(card)
         if card in self.laid:
             self.laid.remove(card)
-        trick = self.tricks[-1]
         trick.seats.append(seat)
         trick.cards.append(card)
-        if len(trick.cards) == len(self.seats):
-            trick.winner = trick.seats[self.rules.winner_index(trick.cards, self.powerless)]
-        return trick, withheld
+        open_tricks = self._open()
+        if any(len(t.cards) < len(self.seats) for t in open_tricks):
+            return [], withheld
+        for t in open_tricks:
+            n = self.tricks.index(t) + 1
+            t.winner = t.seats[self.rules.winner_index(t.cards, self._powerless(), self._suitless(n))]
+        return open_tricks, withheld
 
     def next_trick(self) -> None:
-        self.tricks.append(Trick(self.tricks[-1].winner))
+        completed = self._open()
+        self.tricks.append(Trick(self._next_leader(completed)))
+        self.together = 1
+
+    def _next_leader(self, completed: list[Trick]) -> int:
+        if len(completed) == 1:
+            return completed[0].winner
+        # Tricks played together: the winner with the higher card leads; equal cards go by suit.
+        order = self.opening.suit_order if self.opening else ()
+
+        def strength(t: Trick) -> tuple[int, int]:
+            card = t.cards[t.seats.index(t.winner)]
+            suit = self.deck.suit[card]
+            rank_of_suit = len(order) - order.index(suit) if suit in order else 0
+            return (self.rules.power[card], rank_of_suit)
+        return max(completed, key=strength).winner
 
     @property
     def over(self) -> bool:
-        return len(self.tricks) == self.n_tricks and self.tricks[-1].winner is not None
+        return len(self.tricks) >= self.n_tricks and all(t.winner is not None for t in self.tricks)

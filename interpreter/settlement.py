@@ -96,6 +96,7 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
         "declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks,
         "tricks": declarer_tricks + defender_tricks, "players": len(deal.seats),
         "declarer_cards": len(declarer_cards), "defender_cards": len(defender_cards),
+        "last_trick_won_with": _last_won_with(deal, tricks),
     }
     won = bool(contract.declarer_wins(env))
     env["declarer_won"] = won
@@ -124,6 +125,44 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
                   {"declarer": declarer_points, "defenders": defender_points},
                   {"declarer": declarer_tricks, "defenders": defender_tricks}, payments,
                   announcements=tuple(announced))
+
+
+def _last_won_with(deal: Deal, tricks: list | None) -> frozenset[str]:
+    """The declarer's card in the last trick, if the declarer won it (Ulti: won with the 1)."""
+    if not tricks or tricks[-1].winner != deal.declarer:
+        return frozenset()
+    last = tricks[-1]
+    return frozenset({last.cards[last.seats.index(deal.declarer)]})
+
+
+def settle_individual(deal: Deal, tricks: list, vorhand: int) -> Result:
+    """Everyone for themselves: each player's own tricks are counted, the talon is not."""
+    rule = deal.contract.individual
+    rs = deal.ruleset
+    own = {seat: [c for t in tricks if t.winner == seat for c in t.cards] for seat in deal.seats}
+    points = {seat: rs.counting.points(cards, rs.deck.points) if cards else 0 for seat, cards in own.items()}
+    if rule.loser == "last_trick":
+        losers = [tricks[-1].winner]
+    else:
+        most = max(points.values())
+        losers = [seat for seat in deal.seats if points[seat] == most]
+        if len(losers) > 1 and rule.ties == "vorhand_else_all" and vorhand in losers:
+            losers = [vorhand]
+    without = sum(1 for seat in deal.seats if not own[seat])
+    payments = [0] * deal.players
+    everyone = list(deal.seats)
+    if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":
+        everyone.append(deal.sitting_out)
+    for loser in losers:
+        pay = int(rule.pays_each({"loser_points": points[loser], "loser_is_vorhand": loser == vorhand,
+                                  "without_tricks": without, "losers": len(losers), "players": len(deal.seats)}))
+        for seat in everyone:
+            if seat != loser:
+                payments[seat] += pay
+                payments[loser] -= pay
+    seat_points = [points.get(seat, 0) for seat in range(deal.players)]
+    return Result("played", deal.contract.name, None, None, {"seats": seat_points},
+                  {"seats": [sum(1 for t in tricks if t.winner == s) for s in range(deal.players)]}, payments)
 
 
 def _shares(deal: Deal, env: dict[str, Any], amount: int, defenders: list[int]) -> dict[int, int] | None:

@@ -49,19 +49,27 @@ class TrickRules:
         suit = self.follow[card]
         return self.power[card] if suit == TRUMP or suit == led else -1
 
-    def winner_index(self, trick: list[str], powerless: frozenset[str] | set[str] = frozenset()) -> int:
+    def winner_index(self, trick: list[str], powerless: frozenset[str] | set[str] = frozenset(),
+                     suitless: frozenset[str] | set[str] = frozenset()) -> int:
         """Index in `trick` of the winning card: the highest trump, else the highest of the suit led.
-        A powerless card (a withheld Gstieß) never wins, and the first card after it fixes the suit."""
-        if powerless:
-            powered = [i for i, c in enumerate(trick) if c not in powerless]
-            if not powered:
-                return 0
-            led = self.follow[trick[powered[0]]]
-        else:
-            led = self.follow[trick[0]]
-        best, best_index = -1, 0
+        A powerless card (a withheld Gstieß, an exposed empty card) never wins; a suitless one does
+        not fix the suit either, so the first card after it does."""
+        if not powerless and not suitless:
+            return self._best(trick, self.follow[trick[0]], frozenset())
+        fixing = [c for c in trick if c not in suitless]
+        led = self.follow[fixing[0]] if fixing else self.follow[trick[0]]
+        index = self._best(trick, led, powerless)
+        if trick[index] in powerless or self._strength(trick[index], led) < 0:
+            # Nobody could follow the powerless card's suit or trump: the first card with power sets it.
+            powered = [c for c in trick if c not in powerless]
+            if powered:
+                index = self._best(trick, self.follow[powered[0]], powerless)
+        return index
+
+    def _best(self, trick: list[str], led: str, powerless: frozenset[str] | set[str]) -> int:
+        best, best_index = -2, 0
         for index, card in enumerate(trick):
-            strength = self._strength(card, led) if card not in powerless else -2
+            strength = self._strength(card, led) if card not in powerless else -3
             if strength > best:
                 best, best_index = strength, index
         return best_index

@@ -125,8 +125,11 @@ phase = rule("One round of the auction.", {
     "raise": {"enum": ["next", "any"], "description": "Whether a bid must be the next level (default) or may jump."},
     "max_bidders": {"type": "integer", "minimum": 1, "description": "At most this many players may bid in the phase."},
     "compulsory": name_map("Bids players must make when a condition holds, by name (so a variant or option can remove one: `stop: null`).", compulsory),
+    "interrupts": {"type": "array", "items": ladder_level, "description": "Bids any player may make out of turn, up to and including their own turn in the phase, once the phase has been opened (Cego's Piccolo and Bettel); one ends the auction at once."},
     "then": rule("What follows the phase.", {
         "pass_out": {"type": "string", "description": "When everybody passed: `throw_in` (no play, no payment) or the name of the next phase."},
+        "choose": {"type": "object", "description": "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber).",
+                   "propertyNames": NAME, "additionalProperties": {"type": "array", "minItems": 1, "items": ladder_level, "description": "The games to choose from."}},
         "after": {"type": "object", "description": "By winning call, the next phase (the winner carries the bid into it); default: the auction ends.",
                   "propertyNames": NAME, "additionalProperties": {"type": "string", "description": "The next phase."}},
     }, provenance=False),
@@ -148,11 +151,40 @@ discard_step = rule("Put cards aside from the hand.", {
     }, ["when", "reason"]),
 }, ["count"])
 
+keep_step = rule("Keep some cards of the dealt hand and discard the rest face down, before taking the talon. Announced with {keep: [...]}.", {
+    "count": {"type": "integer", "minimum": 0, "description": "How many cards are kept."},
+    "from": dsl("The cards that may be kept, a set expression (default: any)."),
+    "prefer": dsl("If the kept cards can all be chosen from this set, they must be (empty cards before picture cards named empty)."),
+    "same_suit": {"type": "boolean", "description": "The kept cards must be of one suit."},
+    "different_suits": {"type": "boolean", "description": "The kept cards must be of different suits."},
+    "exposed": {"type": "boolean", "description": "The kept cards are laid face up; they can never win a trick."},
+    "reason": {"type": "string", "description": "What a refused keep tells the player."},
+}, ["count"])
+
+forced_step = rule("A discard the engine makes for the declarer (nobody's choice), e.g. the lowest Trock of the talon; if the set is empty the declarer discards a card of their choice.", {
+    "cards": dsl("The card(s) to discard, a set expression. Known: taken (the talon picked up), hand. E.g. \"if count(taken & trumps) > 0 then {lowest(taken & trumps)} else {}\"."),
+    "shown": {"type": "boolean", "description": "Whether it is shown to everyone."},
+}, ["cards"])
+
 exchange_step = {"description": "One step of the exchange, a mapping with one key.", "oneOf": [
     rule("The declarer picks up the talon (nobody's turn: the engine does it).", {
         "take_talon": rule("No parameters.", {}, provenance=False)}, ["take_talon"], provenance=False),
     rule("The declarer discards cards face down.", {"discard": discard_step}, ["discard"], provenance=False),
+    rule("The declarer keeps some cards and discards the rest.", {"keep": keep_step}, ["keep"], provenance=False),
+    rule("The engine discards for the declarer.", {"forced_discard": forced_step}, ["forced_discard"], provenance=False),
 ]}
+
+opening_leads = rule("The declarer leads the first tricks with the cards exposed in the exchange, one trick each.", {
+    "replace_same_suit": {"type": "boolean", "description": "Another card of an exposed card's suit may be led instead."},
+    "together": {"type": "boolean", "description": "Those tricks are played at once: the declarer lays all the leads, then each player in turn adds one card to each trick, first to the first; the winner with the higher card leads next."},
+    "suit_order": {"type": "array", "items": {"type": "string", "description": "A suit id."}, "description": "Breaks a tie between equal winning cards of the tricks played together, highest first (C, S, H, D)."},
+})
+
+individual = rule("Everyone plays for themselves (Räuber, Dresch); one player loses and pays each other player.", {
+    "loser": {"enum": ["most_points", "last_trick"], "description": "Who loses: the player with most card points in their own tricks, or the winner of the last trick."},
+    "ties": {"enum": ["vorhand_else_all", "all"], "description": "A tie for most points: Vorhand loses if among them, else all tied lose (vorhand_else_all); or all tied lose (all)."},
+    "pays_each": dsl("What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers. " + DSL_INT),
+}, ["loser", "pays_each"])
 
 contract = rule("A game that can be played: its exchange, its play and its value.", {
     "title": {"type": "string", "description": "The display name."},
@@ -164,6 +196,9 @@ contract = rule("A game that can be played: its exchange, its play and its value
                                               "lost": {"type": "integer", "description": "When the declarer loses."}}, ["won", "lost"], provenance=False)]},
     "declarer_wins": dsl("This contract's own winning condition (default: the settlement's). " + DSL_BOOL),
     "amount": dsl("This contract's own amount (default: the settlement's). " + DSL_INT),
+    "opening_leads": opening_leads,
+    "individual": individual,
+    "talon_counts": {"type": "boolean", "description": "Whether the talon and discards count for anyone (default true; false in Cego's special games)."},
 })
 
 claim = rule("A hand the declarer shows instead of playing.", {
@@ -221,7 +256,7 @@ liable = rule("Opponents who pay for the whole team in a given case (a Marsch ag
 
 settlement = rule("Who pays whom after the play.", {
     "unit": {"type": "string", "description": "The unit of payments (cent, Pfennig, point)."},
-    "declarer_wins": dsl("Whether the declarer won. Known: declarer_points, defender_points, declarer_tricks, defender_tricks, tricks, players, declarer_cards, defender_cards (cards in each side's pile). " + DSL_BOOL),
+    "declarer_wins": dsl("Whether the declarer won. Known: declarer_points, defender_points, declarer_tricks, defender_tricks, tricks, players, declarer_cards, defender_cards (cards in each side's pile), last_trick_won_with (the declarer's card in the last trick, if the declarer won it: a set of one card or none). " + DSL_BOOL),
     "amount": dsl("What the declarer receives from, or pays to, each defender. Known: the names of declarer_wins and winner_points, loser_points, factor, declarer_won. " + DSL_INT),
     "payment": {"enum": ["each_defender"], "description": "each_defender: the declarer receives the amount from each defender, or pays it to each."},
     "sitting_out": {"enum": ["no_part", "defender"], "description": "Whether a dealer who sits out settles like a defender or takes no part."},
