@@ -72,7 +72,7 @@ class Auction:
         if outcome.ends_auction:
             return None
         if outcome.seat is None:
-            if phase.pass_out == "throw_in":
+            if phase.pass_out in ("throw_in", "play"):
                 return None
             self.state = self._start(self.phases[phase.pass_out], carried=None)
             return phase.pass_out

@@ -91,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--human", type=int, action="append", default=[], metavar="SEAT", help="a seat you play yourself (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE", help="choose a reading or option")
     p.add_argument("--record", metavar="FILE", help="save the deal as a game record")
+    p.add_argument("--bot", choices=("random", "rules"), default="random",
+                   help="who plays the other seats: uniform random choices, or the rule-based bot (default: random)")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("replay", help="replay game records and compare with their expected outcome")
@@ -178,7 +180,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     ruleset = load_ruleset(args.name, _options(args.option))
     game = Game(ruleset, players=args.players, dealer=args.dealer, seed=args.seed)
-    bot = RandomBot(game.seed)
+    if args.bot == "rules":
+        from interpreter.rulebot import RuleBot
+        bot = RuleBot()
+    else:
+        bot = RandomBot(game.seed)
     humans = set(args.human)
     for seat in humans:
         if not 0 <= seat < game.players or seat == game.sitting_out:

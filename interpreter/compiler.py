@@ -40,12 +40,14 @@ NOT_CONTRACT_CALLS = {"pass"}
 
 
 class Compiler:
-    def __init__(self, doc: Document, name: str, choices: dict[str, str], parents: tuple[str, ...] = ()):
+    def __init__(self, doc: Document, name: str, choices: dict[str, str], parents: tuple[str, ...] = (),
+                 source_ref: str | None = None):
         self.doc = doc
         self.data: dict = doc.data
         self.name = name
         self.choices = choices
         self.parents = parents
+        self.source_ref = source_ref or name
         self.problems: list[Problem] = []
         self.reported_cycles: set[frozenset[str]] = set()
 
@@ -119,7 +121,8 @@ class Compiler:
             phases=phases, contracts=contracts, claim=claim, announcements=announcements,
             breaches=self.get(("auction", "breaches"), "refuse"), play=play, counting=counting,
             settlement=settlement, groups=groups, choices=self.choices, document=self.data,
-            parents=self.parents,
+            parents=self.parents, ref=self.source_ref,
+            by_players=tuple(sorted(int(k) for k in (self.data.get("by_players") or {}) if str(k).isdigit())),
         )
 
     # -- provenance ----------------------------------------------------------------------
@@ -428,8 +431,11 @@ class Compiler:
                     compulsory.append(Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here"), breach))
             then = p.get("then") or {}
             pass_out = then.get("pass_out", "throw_in")
-            if pass_out != "throw_in" and pass_out not in names:
-                self.problem(path + ("then", "pass_out"), f"no phase named '{pass_out}'{self.suggest(pass_out, ['throw_in', *names])}")
+            if pass_out not in ("throw_in", "play") and pass_out not in names:
+                self.problem(path + ("then", "pass_out"), f"no phase named '{pass_out}'{self.suggest(pass_out, ['throw_in', 'play', *names])}")
+            pass_out_play = then.get("play")
+            if pass_out == "play" and pass_out_play not in known_contracts:
+                self.problem(path + ("then", "play"), f"no contract named '{pass_out_play}'{self.suggest(str(pass_out_play), known_contracts)}")
             after = dict(then.get("after") or {})
             for call, target in after.items():
                 if call not in calls:
@@ -447,7 +453,8 @@ class Compiler:
             phases.append(AuctionPhase(name=name, title=p.get("title", name), ladder=tuple(ladder),
                                        hold=p.get("hold"), raise_any=p.get("raise", "next") == "any",
                                        max_bidders=p.get("max_bidders"), compulsory=tuple(compulsory),
-                                       pass_out=pass_out, after=after, interrupts=interrupts, choose=choose))
+                                       pass_out=pass_out, after=after, interrupts=interrupts, choose=choose,
+                                       pass_out_play=pass_out_play))
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)
@@ -492,7 +499,8 @@ class Compiler:
             self.problem(("play", "schedule"), "two rules for the same trick")
         return PlayRules(first_lead=p.get("first_lead", "declarer"), follow_suit=p.get("follow_suit", True),
                          must_trump=p.get("when_void", "trump") == "trump", must_beat=p.get("must_beat", False),
-                         withhold=withhold, schedule=tuple(schedule))
+                         withhold=withhold, schedule=tuple(schedule),
+                         discards_visible_until=p.get("discards_visible_until"))
 
     def compile_counting(self) -> Counting:
         c = self.data.get("counting") or {}
@@ -500,7 +508,8 @@ class Compiler:
         return Counting(packet=c.get("packet", 1), packet_deduct=c.get("packet_deduct", 0),
                         remainder_deduct=c.get("remainder_deduct", 0),
                         aside_counts_for=aside.get("counts_for", "declarer"),
-                        aside_unless=self.expression(("counting", "aside", "unless"), ASIDE_NAMES, BOOL))
+                        aside_unless=self.expression(("counting", "aside", "unless"), ASIDE_NAMES, BOOL),
+                        declarer_bonus=self.expression(("counting", "declarer_bonus"), ASIDE_NAMES, INT))
 
     def compile_settlement(self) -> Settlement:
         s = self.data.get("settlement") or {}

@@ -5,9 +5,9 @@ by what they mean, not how they are written: reordering keys, changing YAML styl
 rule into a base file shows no difference; renaming a call does. Each difference is one
 sentence, with the source and status of each side:
 
-  Solo factor: won ×1, lost ×2 (breitnau) vs ×2 (my-village)
-      breitnau: dappen-de §10: … [reported; reading solo_factor: leaflet]
-      my-village: my-notes: interview of 3 May [reported]
+  Solo factor: won ×1, lost ×2 (old-village) vs ×2 (my-village)
+      old-village: dappen-de §10: …; reported; reading solo_factor: leaflet (rulesets/old-village.yaml:131)
+      my-village: my-notes: interview of 3 May; reported (my-village.yaml:12)
 
 Exit status: 0 the same, 1 they differ, 2 bad usage or a ruleset that does not load.
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from interpreter.errors import RulesetError
-from interpreter.semantic import MISSING, Expr, Path, Provenance, Side, differences, get_path, matches, read
+from interpreter.semantic import MISSING, Expr, Path, Provenance, Side, differences, matches, read
 
 # -- values in words -----------------------------------------------------------------------------
 
@@ -117,7 +117,8 @@ def exchange_text(steps: Any) -> str:
             parts.append("takes up the talon")
         elif isinstance(step, dict) and isinstance(step.get("discard"), dict):
             d = step["discard"]
-            count = "as many cards as the talon had" if d.get("count") == "talon" else f"{d.get('count')} cards"
+            count = "as many cards as the talon had" if d.get("count") == "talon" else \
+                f"{d.get('count')} card{'' if d.get('count') == 1 else 's'}"
             text = f"discards {count}"
             forbid = d.get("forbid")
             if isinstance(forbid, dict) and forbid.get("when") is not None:
@@ -126,6 +127,26 @@ def exchange_text(steps: Any) -> str:
             if rest:
                 text += f" ({generic_text(rest)})"
             parts.append(text)
+        elif isinstance(step, dict) and isinstance(step.get("keep"), dict):
+            k = step["keep"]
+            text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"
+            if k.get("from") is not None:
+                text += f" of {code(k['from'])}"
+            if k.get("prefer") is not None:
+                text += f", {code(k['prefer'])} if possible"
+            if k.get("same_suit"):
+                text += ", of one suit"
+            if k.get("different_suits"):
+                text += ", of different suits"
+            if k.get("exposed"):
+                text += ", face up"
+            rest = {key: v for key, v in k.items() if key not in ("count", "from", "prefer", "same_suit", "different_suits", "exposed")}
+            parts.append(text + (f" ({generic_text(rest)})" if rest else ""))
+        elif isinstance(step, dict) and isinstance(step.get("forced_discard"), dict):
+            f = step["forced_discard"]
+            text = f"discards {code(f.get('cards'))}" + (" face up" if f.get("shown") else "")
+            rest = {key: v for key, v in f.items() if key not in ("cards", "shown")}
+            parts.append(text + (f" ({generic_text(rest)})" if rest else ""))
         else:
             parts.append(generic_text(step))
     return "; ".join(parts)
@@ -588,4 +609,4 @@ def run(args: argparse.Namespace) -> int:
     return 1 if changes else 0
 
 
-__all__ = ["Change", "Template", "TEMPLATES", "compare", "describe_effects", "get_path", "label_of", "value_text"]
+__all__ = ["Change", "Template", "TEMPLATES", "compare", "describe_effects", "label_of", "value_text"]

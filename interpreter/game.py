@@ -61,6 +61,8 @@ class Game:
         self.sitting_out = dealer if self.players in ruleset.dealer_sits_out else None
         first = (dealer + 1) % self.players
         self.seats = [s % self.players for s in range(first, first + self.players) if s % self.players != self.sitting_out]
+        # Some rulesets have rules of their own for a number of players (Cego for three).
+        self.ruleset = ruleset = ruleset.for_players(len(self.seats))
         self.vorhand = self.seats[0]
         self.seed = seed
         self.tricks_rules = TrickRules.build(ruleset.deck, ruleset.play)
@@ -305,6 +307,14 @@ class Game:
         self._finish(Result("abandoned", None, None, None, None, None, payments, reason=reason))
 
     def _end_auction(self, outcome) -> None:
+        phase = self.auction.state.phase
+        if outcome.seat is None and phase.pass_out == "play":
+            # Everybody passed: a game without a declarer (Räuber, Ramsch) is played.
+            self.contract = self.ruleset.contracts[phase.pass_out_play]
+            self._emit(type="contract", contract=self.contract.name, declarer=None)
+            self.phase = Phase.EXCHANGE
+            self._run_engine_steps()
+            return
         if outcome.seat is None:
             self._emit(type="thrown_in")
             self._finish(Result("thrown_in", None, None, None, None, None, [0] * self.players))
@@ -353,7 +363,7 @@ class Game:
             return
         if self._claimed():
             return
-        if self._announcement_choices():
+        if self.declarer is not None and self._announcement_choices():
             self.phase = Phase.ANNOUNCE
             self._emit(type="phase", phase="announce", seat=self.declarer)
             return
@@ -361,8 +371,8 @@ class Game:
 
     def _start_play(self) -> None:
         self.phase = Phase.PLAY
-        leader = self.declarer if self.ruleset.play.first_lead == "declarer" else self.vorhand
-        n_tricks = len(self.hands[self.declarer])
+        leader = self.declarer if self.ruleset.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
+        n_tricks = len(self.hands[self.seats[0]])
         self.trickplay = TrickPlay(self.tricks_rules, self.ruleset.play, self.ruleset.deck, self.seats,
                                    self.hands, self.declarer, leader, n_tricks,
                                    exposed=self.exposed, opening=self.contract.opening_leads)
@@ -395,7 +405,7 @@ class Game:
 
     def _claimed(self) -> bool:
         claim = self.ruleset.claim
-        if claim is None or not claim.when({"hand": frozenset(self.hands[self.declarer])}):
+        if claim is None or self.declarer is None or not claim.when({"hand": frozenset(self.hands[self.declarer])}):
             return False
         self._emit(type="claim", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=self._sort_key))
         n_tricks = sum(p.count for p in self.ruleset.deal_plans[len(self.seats)] if p.to == "each")
@@ -522,7 +532,10 @@ class Game:
             view["talon"] = list(self.talon)
             view["aside"] = list(self.aside)
         elif seat == self.declarer:
-            view["aside"] = list(self.aside) if self.contract and self.contract.exchange else []
+            until = self.ruleset.play.discards_visible_until
+            finished = sum(1 for t in self.tricks if t.winner is not None)
+            if self.contract and self.contract.exchange and (until is None or finished < until):
+                view["aside"] = list(self.aside)
         if over:
             view["result"] = self.result.as_dict()
         return view

@@ -246,15 +246,29 @@ def _get_or_none(data: Any, path: NodePath) -> Any:
 
 # -- the compiled ruleset --------------------------------------------------------------------
 
-def _compile(doc: Document, name: str, chosen: Mapping[str, str]) -> tuple["Ruleset | None", list[Problem]]:
+def apply_players(doc: Document, active: int | None) -> Document:
+    """The document with its `by_players` patch for `active` players applied, if it has one."""
+    if active is None or not isinstance((doc.data.get("by_players") or {}).get(str(active)), dict):
+        return doc
+    root: NodePath = ("by_players", str(active), "rules")
+    if not isinstance(_get_or_none(doc.data, root), dict):
+        return doc
+    merged = _merged_onto(doc, Document(doc.data, doc.marks, doc.file, doc.key_marks), root)
+    merged.parents, merged.lineage = doc.parents, doc.lineage
+    return merged
+
+
+def _compile(doc: Document, name: str, chosen: Mapping[str, str],
+             active: int | None = None) -> tuple["Ruleset | None", list[Problem]]:
     from interpreter.compiler import Compiler
     from interpreter.validation import schema_problems
 
     applied, full = apply_choices(doc, chosen)
+    applied = apply_players(applied, active)
     # The document as written is checked too: a reading's patch could otherwise mend a mistake
     # (a contract written as text would become a mapping once a reading sets its factor).
     problems = _unique(schema_problems(doc) + schema_problems(applied) + overridden_by_choices(doc))
-    compiler = Compiler(applied, name, full, tuple(doc.parents))
+    compiler = Compiler(applied, name, full, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
     try:
         ruleset = compiler.compile()
     except Exception:   # malformed data the schema already reported; its messages are the useful ones
@@ -279,24 +293,25 @@ def _unique(problems: list[Problem]) -> list[Problem]:
     return result
 
 
-@lru_cache(maxsize=64)
-def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float) -> "Ruleset":
+@lru_cache(maxsize=128)
+def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None) -> "Ruleset":
     doc = resolve(ref, playable=True)
     if doc.data.get("base") is True:
         raise UsageError([Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")])
-    ruleset, problems = _compile(doc, _name_of(ref), dict(chosen))
+    ruleset, problems = _compile(doc, _name_of(ref), dict(chosen), active)
     if problems:
         raise RulesetError(problems)
     return ruleset
 
 
-def load_ruleset(ref: str, options: Mapping[str, str] | None = None) -> "Ruleset":
-    """A playable ruleset by name or path, with readings and options chosen (defaults elsewhere).
+def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int | None = None) -> "Ruleset":
+    """A playable ruleset by name or path, with readings and options chosen (defaults elsewhere),
+    and with the rules for `active` players when it has rules of its own for that number.
 
     Raises RulesetError listing every problem found."""
     file = find_ruleset_file(ref)
     stamp = file.stat().st_mtime if file else 0.0
-    return _load_cached(ref, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())), stamp)
+    return _load_cached(ref, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())), stamp, active)
 
 
 def check_ruleset(ref: str) -> list[Problem]:
@@ -320,6 +335,14 @@ def check_ruleset(ref: str) -> list[Problem]:
                 _, more = _compile(doc, name, {group: choice})
             except RulesetError as exc:
                 more = exc.problems
+            for p in more:
+                key = (p.file, p.line, p.column) if p.line is not None else (p.file, p.path, p.message)
+                if key not in seen:
+                    seen.add(key)
+                    problems.append(p)
+    for count in doc.data.get("by_players") or {}:
+        if count.isdigit():
+            _, more = _compile(doc, name, {}, int(count))
             for p in more:
                 key = (p.file, p.line, p.column) if p.line is not None else (p.file, p.path, p.message)
                 if key not in seen:

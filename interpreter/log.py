@@ -29,7 +29,20 @@ def describe_event(event: dict[str, Any], game) -> str | None:
     if kind == "thrown_in":
         return "Everybody passed: the deal is thrown in, no payment."
     if kind == "contract":
-        return f"Contract: {rs.contracts[event['contract']].title}, lone player seat {event['declarer']}"
+        title = rs.contracts[event["contract"]].title
+        if event["declarer"] is None:
+            return f"Contract: {title}, everyone for themselves"
+        return f"Contract: {title}, lone player seat {event['declarer']}"
+    if kind == "keep":
+        shown = f", face up: {', '.join(event['exposed'])}" if event.get("exposed") else ""
+        return f"Seat {event['seat']} keeps {event['count']} and discards {event['discarded']}{shown}."
+    if kind == "forced_discard":
+        cards = f": {', '.join(event['cards'])}" if event.get("cards") else ""
+        return f"Seat {event['seat']} must discard {event['count']} card(s) face up{cards}."
+    if kind == "announce":
+        return f"Seat {event['seat']} announces {event['announcement']}: {', '.join(event['cards'])} laid out."
+    if kind == "breach":
+        return event["reason"]
     if kind == "talon_taken":
         return f"Seat {event['seat']} picks up the {event['count']} talon cards."
     if kind == "discard":
@@ -53,7 +66,10 @@ def describe_result(result: dict[str, Any], game) -> str:
     if result["outcome"] == "abandoned":
         return f"Result: abandoned — {result.get('reason', '')}"
     lines = []
-    if result.get("points"):
+    if result.get("points") and "seats" in result["points"]:
+        shown = ", ".join(f"seat {s}: {p}" for s, p in enumerate(result["points"]["seats"]))
+        lines.append(f"Card points in own tricks: {shown}.")
+    elif result.get("points"):
         p = result["points"]
         verdict = "wins" if result["declarer_won"] else "loses"
         lines.append(f"Card points: lone player {p['declarer']}, opponents {p['defenders']} — the lone player {verdict}.")

@@ -17,14 +17,14 @@ import io
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
-from typing import Any, Callable
+from typing import Callable
 
 from interpreter.diff import (
-    Titles, aside_text, code, compulsory_text, exchange_text, factor_text, generic_text, label_of,
-    packet_text, schedule_text, value_text, withhold_text, words,
+    Titles, aside_text, code, compulsory_text, factor_text, label_of, packet_text, schedule_text, value_text,
+    withhold_text, words,
 )
 from interpreter.errors import RulesetError
-from interpreter.semantic import MISSING, STATUSES, Path, SECTION_ORDER, Side, get_path, least_certain, read
+from interpreter.semantic import MISSING, STATUSES, Path, Side, get_path, least_certain, read
 
 
 @dataclass
@@ -423,4 +423,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["Cell", "Matrix", "build", "markdown", "csv_text", "html_page", "SECTION_ORDER"]
+__all__ = ["Cell", "Matrix", "build", "markdown", "csv_text", "html_page"]

@@ -66,10 +66,11 @@ class AuctionPhase:
     raise_any: bool
     max_bidders: int | None
     compulsory: tuple[Compulsion, ...]
-    pass_out: str                          # "throw_in" or a phase name
+    pass_out: str                          # "throw_in", "play", or a phase name
     after: dict[str, str]                  # winning call -> next phase
     interrupts: tuple[Level, ...] = ()     # calls any seat may make until its own turn; they end the auction
     choose: dict[str, tuple[Level, ...]] = field(default_factory=dict)   # uncontested winning call -> the games its bidder chooses from
+    pass_out_play: str | None = None       # the contract played when everybody passed
 
     def level_of(self, call: str) -> int | None:
         for index, level in enumerate(self.ladder):
@@ -203,6 +204,7 @@ class PlayRules:
     must_beat: bool
     withhold: Withhold | None = None
     schedule: tuple[ScheduledTrick, ...] = ()
+    discards_visible_until: int | None = None
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,7 @@ class Counting:
     remainder_deduct: int
     aside_counts_for: Literal["declarer", "defenders", "nobody"]
     aside_unless: Expression | None
+    declarer_bonus: Expression | None = None
 
     def points(self, cards: list[str] | tuple[str, ...], values: dict[str, int]) -> int:
         """Card points of one side's pile: packets of `packet` cards, each less `packet_deduct`,
@@ -263,6 +266,15 @@ class Ruleset:
     choices: dict[str, str]                # every reading and option, as chosen
     document: dict = field(repr=False, compare=False, default_factory=dict)   # the merged YAML, for `show`
     parents: tuple[str, ...] = ()
+    ref: str = ""                          # how it was loaded: a name or a path
+    by_players: tuple[int, ...] = ()       # numbers of active players with rules of their own
+
+    def for_players(self, active: int) -> "Ruleset":
+        """The ruleset as played by `active` players (its `by_players` rules applied)."""
+        if active not in self.by_players:
+            return self
+        from interpreter.loader import load_ruleset
+        return load_ruleset(self.ref or self.name, self.choices, active)
 
     @property
     def table_sizes(self) -> tuple[int, ...]:

@@ -34,6 +34,7 @@ from interpreter.tricks import TrickRules
 SAMPLES = 6            # talons drawn when a contract takes up the talon
 SCALE = 6.5            # card points over which the chance of winning goes from 27% to 73%
 CAUTION = 0.04         # asked over the break-even chance, for the risk of misjudging
+TALON_DOUBT = 1.8      # how much wider the estimate's error is where the talon is taken up blind
 RIVAL = 0.08          # less chance of winning for each rival bidder, who defends with a strong hand
 FOLLOWERS = 0.7        # opponents follow to the lone player's winners with cheaper cards than the mean
 
@@ -67,6 +68,7 @@ class RulesetFacts:
                 self.call_rank.setdefault(level.call, index)
         self.aside_to = ruleset.counting.aside_counts_for
         self._packs: dict[int, tuple[str, ...]] = {}
+        self._forbidden: dict[int, frozenset[str]] = {}
         self._contracts: dict[tuple[str, int], ContractFacts] = {}
 
     def pack(self, active: int) -> tuple[str, ...]:
@@ -84,6 +86,16 @@ class RulesetFacts:
             if power[c] > top.get(suit, -1):
                 top[suit] = power[c]
         return top
+
+    def forbidden(self, step: Discard) -> frozenset[str] | None:
+        """The cards a discard step forbids whatever the hand, when its rule reads only the card."""
+        if step.forbid is None or not step.forbid.names <= {"card"}:
+            return None
+        found = self._forbidden.get(id(step))
+        if found is None:
+            found = frozenset(c for c in self.ruleset.deck.cards if step.forbid({"card": c}))
+            self._forbidden[id(step)] = found
+        return found
 
     def contract(self, name: str, active: int) -> ContractFacts:
         key = (name, active)
@@ -223,7 +235,9 @@ class RuleBot:
         """The estimated chance that this seat wins `contract` as the lone player."""
         if contract.needs_points is None:
             return 0.0
-        return sum(_logistic((p - contract.needs_points) / SCALE) for p in self.estimates(view, facts, contract)) \
+        # An estimate after an unseen talon is less sure than one of the hand as dealt.
+        scale = SCALE * (TALON_DOUBT if contract.takes_talon and view["talon_size"] else 1)
+        return sum(_logistic((p - contract.needs_points) / scale) for p in self.estimates(view, facts, contract)) \
             / SAMPLES
 
     def estimate(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> float:
@@ -256,7 +270,7 @@ class RuleBot:
                 kept = full
                 if contract.discard is not None:
                     count = contract.discard.how_many(talon)
-                    aside = self._choose_discard(full, self._allowed(full, contract.discard), count, rest, facts)
+                    aside = self._choose_discard(full, self._allowed(full, contract.discard, facts, opponents + 1), count, rest, facts)
                     kept = [c for c in full if c not in aside]
                 found.append(self._points(kept, rest, opponents, facts, len(rest), len(aside),
                                           sum(facts.points[c] for c in aside)))
@@ -271,11 +285,14 @@ class RuleBot:
         return facts.aside_to == "declarer"
 
     @staticmethod
-    def _allowed(hand: list[str], step: Discard) -> list[str]:
+    def _allowed(hand: list[str], step: Discard, facts: RulesetFacts, active: int) -> list[str]:
         if step.forbid is None:
             return list(hand)
+        forbidden = facts.forbidden(step)
+        if forbidden is not None:
+            return [c for c in hand if c not in forbidden]
         frozen = frozenset(hand)
-        return [c for c in hand if not step.forbid({"card": c, "hand": frozen})]
+        return [c for c in hand if not step.forbid({"card": c, "hand": frozen, "players": active})]
 
     def _points(self, hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts, in_play: int,
                 out_count: int, out_points: float) -> float:

@@ -321,7 +321,30 @@ class Side:
                 source = node["source"]
             if source is not None and status is not None:
                 break
+        if is_atomic(tuple(path)):
+            # A rule made of named parts (compulsory bids, liable payers) is vouched for by its parts.
+            inner = self._parts_provenance(chain[-1][1], here, marks, file)
+            if inner is not None:
+                source, status = inner
         return Provenance(source, status, None, assumed, file, mark.line if mark else None)
+
+    def _parts_provenance(self, node: Any, here: Path, marks: Any, file: str | None) -> tuple[str, str | None] | None:
+        if isinstance(node, dict) and "source" not in node:
+            parts = [(here + (k,), v) for k, v in node.items()]
+        elif isinstance(node, list):
+            parts = [(here + (i,), v) for i, v in enumerate(node)]
+        else:
+            return None
+        sources, statuses = [], []
+        for at, part in parts:
+            if isinstance(part, dict) and isinstance(part.get("source"), str):
+                mark = marks(at + ("source",))
+                if file is None or (mark is not None and mark.file == file):
+                    sources.append(part["source"])
+                    statuses.append(part.get("status"))
+        if not sources:
+            return None
+        return "; ".join(dict.fromkeys(sources)), least_certain(statuses)
 
     def _chosen_for(self, dpath: Path) -> Provenance | None:
         for section in CHOICE_SECTIONS:
@@ -346,8 +369,8 @@ class Side:
 
 def _covers(patched: list[Path], dpath: Path, value: Any) -> bool:
     """Whether a choice's patch sets every rule of `value` (the data at dpath)."""
-    if not dpath or value is MISSING:
-        return False
+    if not dpath or not isinstance(value, dict) or set(value) & TEXT_KEYS:
+        return False      # only a plain value (a factor's won/lost), not a rule with its own provenance
     own = [dpath + leaf for leaf in leaves(value) if not set(leaf) & TEXT_KEYS]
     return bool(own) and all(any(p[:len(leaf)] == leaf for p in patched) for leaf in own)
 
@@ -678,9 +701,19 @@ def differences(a: Any, b: Any, path: Path = ()) -> list[tuple[Path, Any, Any]]:
     return out
 
 
+# Mappings of named things: where one ruleset has none at all, each thing the other has is
+# reported on its own ("Announcement Ulti: absent in …"), not the section as a whole.
+COLLECTIONS: tuple[Path, ...] = (
+    ("calls",), ("contracts",), ("announcements",), ("readings",), ("options",), ("auction", "phases"),
+    ("deck", "sets"),
+)
+
+
 def _walk(path: Path, a: Any, b: Any, out: list) -> None:
     if a == b:
         return
+    if path in COLLECTIONS and (a is MISSING or b is MISSING) and isinstance(a if b is MISSING else b, dict):
+        a, b = ({} if a is MISSING else a), ({} if b is MISSING else b)
     if is_atomic(path) or not (isinstance(a, dict) and isinstance(b, dict)):
         out.append((path, a, b))
         return

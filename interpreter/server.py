@@ -36,16 +36,19 @@ BOT_KINDS = ("random", "rules")
 # listed keeps only the fields that name no card (see `public_event`).
 PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("dealer", "explicit"),                  # not the seed: it determines every hand
-    "phase": ("phase", "name", "leader"),
+    "phase": ("phase", "name", "leader", "seat"),
     "call": ("seat", "call", "phase"),
     "thrown_in": (),
     "contract": ("contract", "declarer"),
     "talon_taken": ("seat", "count"),
     "discard": ("seat", "count"),                    # face down: how many, never which
     "claim": ("seat", "hand"),                       # the rules lay the claimed hand open
+    "announce": ("seat", "announcement", "cards"),   # the announced cards are laid out face up
+    "breach": ("seat", "reason"),
     "play": ("seat", "card"),
     "trick": ("number", "cards", "seats", "winner"),
-    "settlement": ("outcome", "contract", "declarer", "declarer_won", "points", "tricks", "payments", "reason"),
+    "settlement": ("outcome", "contract", "declarer", "declarer_won", "points", "tricks", "payments", "reason",
+                   "announcements"),
 }
 
 
@@ -75,7 +78,7 @@ ERROR_CODES = {
     "not_your_turn": "the action is well formed but it is another seat's turn",
     "illegal_action": "the action is well formed but the rules forbid it now",
     "game_over": "the deal is over",
-    "internal_error": "a fault in the server; the game is unchanged and the session goes on",
+    "internal_error": "a fault in the server (please report it with the request); the session goes on",
 }
 
 
@@ -95,6 +98,7 @@ class Session:
         self.games: dict[str, Slot] = {}
         self._counter = 0
         self._rulesets: list[dict[str, Any]] | None = None
+        self._names: list[str] | None = None
         self.ops: dict[str, Callable[[dict], dict]] = {
             "rulesets": self.op_rulesets, "new": self.op_new, "load": self.op_load, "view": self.op_view,
             "legal": self.op_legal, "act": self.op_act, "bot": self.op_bot, "events": self.op_events,
@@ -138,10 +142,10 @@ class Session:
     # -- ops ---------------------------------------------------------------------------------
     def op_rulesets(self, req: dict) -> dict:
         if self._rulesets is None:
-            from interpreter.loader import load_ruleset, ruleset_names
+            from interpreter.loader import load_ruleset
 
             found = []
-            for name in ruleset_names():
+            for name in self.names():
                 try:
                     rs = load_ruleset(name)
                 except RulesetError as exc:
@@ -227,7 +231,7 @@ class Session:
         seat = req.get("seat")
         if seat != "all":
             seat = self._seat(slot.game, req)
-        return {"game": req["game"], "view": slot.game.view(seat)}
+        return {"game": req["game"], "view": public_view(slot.game, seat)}
 
     def op_legal(self, req: dict) -> dict:
         slot = self._slot(req)
@@ -319,15 +323,22 @@ class Session:
             raise ProtocolError("bad_seat", f"no seat {_short(seat)}: seats are 0 to {game.players - 1}")
         return seat
 
-    def _check_ref(self, ref: str) -> None:
-        from interpreter.loader import ruleset_names
+    def names(self) -> list[str]:
+        """The built-in rulesets, read once per session."""
+        if self._names is None:
+            from interpreter.loader import ruleset_names
+            self._names = ruleset_names()
+        return self._names
 
-        if self.allow_files:
+    def _check_ref(self, ref: str) -> None:
+        if ref in self.names():
             return
-        if ref not in ruleset_names():
-            raise ProtocolError("unknown_ruleset", f"no ruleset named {_short(ref)}; this server plays: "
-                                f"{', '.join(ruleset_names())}" + ("" if "/" not in ref and not ref.endswith((".yaml", ".yml"))
-                                                                   else " (start it with --allow-files to play ruleset files)"))
+        is_file = "/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml"))
+        if is_file and self.allow_files:
+            return
+        hint = " (start the server with --allow-files to play ruleset files)" if is_file else ""
+        raise ProtocolError("unknown_ruleset", f"no ruleset named {_short(ref)}; this server plays: "
+                                               f"{', '.join(self.names())}{hint}")
 
     def _ruleset(self, ref: str, options: dict[str, str]):
         from interpreter.loader import find_ruleset_file, load_ruleset
@@ -358,6 +369,17 @@ class Session:
         if game.is_over:
             response["result"] = game.result.as_dict()
         return response
+
+
+def public_view(game, seat: int | str) -> dict[str, Any]:
+    """`game.view(seat)`, less the talon and the discards when the deal ended without counting
+    them (thrown in, abandoned): nobody turns them over then."""
+    view = game.view(seat)
+    if seat != "all" and game.is_over and game.result is not None and game.result.points is None:
+        for key in ("talon", "aside"):
+            if view.get(key) and not (key == "aside" and seat == game.declarer):
+                view[key] = []
+    return view
 
 
 def public_event(event: dict[str, Any], game) -> dict[str, Any]:
@@ -433,9 +455,11 @@ def _kind(value: Any) -> str:
 
 
 def _short(value: Any, limit: int = 80) -> str:
-    text = value if isinstance(value, str) else json.dumps(value) if isinstance(value, (int, float, bool)) else repr(value)
-    if isinstance(value, str) and len(text) <= limit:
-        return f"'{text}'" if isinstance(value, str) and text and not text.startswith("'") and " " not in text else text
+    """`value` as JSON, cut to `limit` characters: error messages may quote hostile input."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
     return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
 
 

@@ -91,6 +91,9 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
     values = rs.deck.points
     declarer_points = rs.counting.points(declarer_cards, values)
     defender_points = rs.counting.points(defender_cards, values)
+    if rs.counting.declarer_bonus is not None:
+        declarer_points += int(rs.counting.declarer_bonus(
+            {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": declarer_tricks + defender_tricks}))
     env: dict[str, Any] = {
         "declarer_points": declarer_points, "defender_points": defender_points,
         "declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks,

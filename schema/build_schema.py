@@ -120,14 +120,15 @@ compulsory = rule("A bid a player must make when a condition holds (a pass is th
 
 phase = rule("One round of the auction.", {
     "title": {"type": "string", "description": "A display name."},
-    "ladder": {"type": "array", "minItems": 1, "items": ladder_level, "description": "The bids of this phase, lowest first."},
+    "ladder": {"type": "array", "items": ladder_level, "description": "The bids of this phase, lowest first (empty: nobody may bid, as in a round of compulsory Räuber)."},
     "hold": described(NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."),
     "raise": {"enum": ["next", "any"], "description": "Whether a bid must be the next level (default) or may jump."},
     "max_bidders": {"type": "integer", "minimum": 1, "description": "At most this many players may bid in the phase."},
     "compulsory": name_map("Bids players must make when a condition holds, by name (so a variant or option can remove one: `stop: null`).", compulsory),
     "interrupts": {"type": "array", "items": ladder_level, "description": "Bids any player may make out of turn, up to and including their own turn in the phase, once the phase has been opened (Cego's Piccolo and Bettel); one ends the auction at once."},
     "then": rule("What follows the phase.", {
-        "pass_out": {"type": "string", "description": "When everybody passed: `throw_in` (no play, no payment) or the name of the next phase."},
+        "pass_out": {"type": "string", "description": "When everybody passed: `throw_in` (no play, no payment), `play` (the contract named by `play`, with no declarer: Räuber, Ramsch), or the name of the next phase."},
+        "play": described(NAME, "The contract played when everybody passed and `pass_out` is `play`."),
         "choose": {"type": "object", "description": "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber).",
                    "propertyNames": NAME, "additionalProperties": {"type": "array", "minItems": 1, "items": ladder_level, "description": "The games to choose from."}},
         "after": {"type": "object", "description": "By winning call, the next phase (the winner carries the bid into it); default: the auction ends.",
@@ -234,12 +235,14 @@ play = rule("Trick play.", {
     "must_beat": {"type": "boolean", "description": "Players must head the trick if able (Stichzwang)."},
     "withhold": withhold,
     "schedule": {"type": "array", "items": scheduled, "description": "Rules for particular tricks (the Gstieß, 21 and 1 in tricks 1–3 of Buchenbach)."},
+    "discards_visible_until": {"type": "integer", "minimum": 0, "description": "The declarer may look at their discards until this trick is over, not after (absent: always)."},
 }, ["first_lead"])
 
 counting = rule("How card points are counted.", {
     "packet": {"type": "integer", "minimum": 1, "description": "Cards are counted in packets of this many (2: pairs, 3: threes, 1: one by one)."},
     "packet_deduct": {"type": "integer", "minimum": 0, "description": "Points taken off each full packet."},
     "remainder_deduct": {"type": "integer", "minimum": 0, "description": "Points taken off the cards left over (an incomplete packet)."},
+    "declarer_bonus": dsl("Points added to the declarer's count (three-player Cego's missing point). Known: declarer_tricks, defender_tricks, tricks. " + DSL_INT),
     "aside": rule("Whose the cards out of play are (the talon, or the discards after an exchange).", {
         "counts_for": {"enum": ["declarer", "defenders", "nobody"], "description": "The side they count for."},
         "unless": dsl("When they count for the defenders instead. Known: declarer_tricks, defender_tricks. " + DSL_BOOL),
@@ -307,6 +310,9 @@ ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants 
     "play": play,
     "counting": counting,
     "settlement": settlement,
+    "by_players": {"type": "object", "description": "Rules of their own for a number of active players (Cego for three), each a patch applied automatically when that many play.",
+                   "propertyNames": {"pattern": "^[0-9]+$"},
+                   "additionalProperties": choice},
     "readings": name_map("Disagreements between sources: each reading is chosen when a game starts.", choice_group("A disputed rule and its readings.")),
     "options": name_map("Table agreements (half or full game …), chosen when a game starts.", choice_group("A table agreement and its choices.")),
 })
