@@ -34,6 +34,7 @@ class PhaseState:
     passed: set[int] = field(default_factory=set)
     bidders: set[int] = field(default_factory=set)
     spoken: set[int] = field(default_factory=set)        # seats that have had their turn to enter
+    carried: int | None = None                           # the bidder who carried a bid into the phase
     choices: tuple[Level, ...] = ()                      # the games the holder chooses from
 
 
@@ -64,6 +65,7 @@ class Auction:
         if carried is not None:
             state.holder, state.level = carried[0], phase.level_of(carried[1]) or 0
             state.bidders.add(carried[0])
+            state.carried = carried[0]
         return state
 
     def next_phase(self, outcome: Outcome) -> str | None:
@@ -134,8 +136,7 @@ class Auction:
             return [lv.call for lv in st.choices]
         ladder = st.phase.ladder
         if st.awaiting == "holder":
-            level = ladder[st.level]
-            can_hold = st.phase.hold is not None and level.holdable and self._meets(level, seat)
+            can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
             return [PASS, st.phase.hold] if can_hold else [PASS]
         bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
         calls = [PASS, *bids, *(c for c in interrupts if c not in bids)]
@@ -195,8 +196,17 @@ class Auction:
             return f"at most {st.phase.max_bidders} players may bid in the {st.phase.title}; you may say: {options}"
         return f"only the next bid is allowed, not a jump to {call}; you may say: {options}"
 
+    def _can_hold(self, seat: int) -> bool:
+        """Whether the holder may take over the bid against it, by the phase's rules (not the hand)."""
+        st = self.state
+        level = st.phase.ladder[st.level]
+        return (st.phase.hold is not None and level.holdable
+                and (st.phase.carried_may_hold or seat != st.carried))
+
     def _hold_refusal(self, seat: int) -> str:
         level = self.state.phase.ladder[self.state.level]
+        if seat == self.state.carried and not self.state.phase.carried_may_hold:
+            return "you cannot bid against your own earlier bid"
         if not level.holdable:
             return f"{level.call} cannot be held"
         return f"your hand does not meet its requirement ({level.requires.source})"
@@ -254,7 +264,7 @@ class Auction:
                 return None
             if st.awaiting == "holder":
                 level = ladder[st.level]
-                if st.phase.hold is not None and level.holdable:
+                if self._can_hold(st.holder):
                     return None
                 # A level that cannot be held passes to the challenger without a word.
                 st.passed.add(st.holder)

@@ -454,7 +454,7 @@ class Compiler:
                                        hold=p.get("hold"), raise_any=p.get("raise", "next") == "any",
                                        max_bidders=p.get("max_bidders"), compulsory=tuple(compulsory),
                                        pass_out=pass_out, after=after, interrupts=interrupts, choose=choose,
-                                       pass_out_play=pass_out_play))
+                                       pass_out_play=pass_out_play, carried_may_hold=p.get("carried_may_hold", True)))
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)

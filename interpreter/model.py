@@ -71,6 +71,7 @@ class AuctionPhase:
     interrupts: tuple[Level, ...] = ()     # calls any seat may make until its own turn; they end the auction
     choose: dict[str, tuple[Level, ...]] = field(default_factory=dict)   # uncontested winning call -> the games its bidder chooses from
     pass_out_play: str | None = None       # the contract played when everybody passed
+    carried_may_hold: bool = True          # False: the bidder carried in drops out when outbid
 
     def level_of(self, call: str) -> int | None:
         for index, level in enumerate(self.ladder):

@@ -124,6 +124,7 @@ phase = rule("One round of the auction.", {
     "hold": described(NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."),
     "raise": {"enum": ["next", "any"], "description": "Whether a bid must be the next level (default) or may jump."},
     "max_bidders": {"type": "integer", "minimum": 1, "description": "At most this many players may bid in the phase."},
+    "carried_may_hold": {"type": "boolean", "description": "Whether the bidder who carried a bid into this phase may hold against a higher bid (default true; false: 'you cannot bid against your own Solo')."},
     "compulsory": name_map("Bids players must make when a condition holds, by name (so a variant or option can remove one: `stop: null`).", compulsory),
     "interrupts": {"type": "array", "items": ladder_level, "description": "Bids any player may make out of turn, up to and including their own turn in the phase, once the phase has been opened (Cego's Piccolo and Bettel); one ends the auction at once."},
     "then": rule("What follows the phase.", {
