@@ -78,6 +78,7 @@ def known_calls(ruleset: Ruleset) -> list[str]:
     calls = ["pass"]
     for phase in ruleset.phases:
         calls += [lv.call for lv in phase.ladder] + [lv.call for lv in phase.interrupts]
+        calls += [lv.call for lv, _ in phase.side_bids]
         calls += [lv.call for levels in phase.choose.values() for lv in levels]
         if phase.hold:
             calls.append(phase.hold)

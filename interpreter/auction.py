@@ -34,6 +34,7 @@ class PhaseState:
     passed: set[int] = field(default_factory=set)
     bidders: set[int] = field(default_factory=set)
     spoken: set[int] = field(default_factory=set)        # seats that have had their turn to enter
+    last: int = -1                                       # rounds: index in order of the last speaker
     carried: int | None = None                           # the bidder who carried a bid into the phase
     choices: tuple[Level, ...] = ()                      # the games the holder chooses from
 
@@ -60,7 +61,11 @@ class Auction:
 
     # -- phases ----------------------------------------------------------------------------
     def _start(self, phase: AuctionPhase, carried: tuple[int, str] | None) -> PhaseState:
-        order = [s for s in self.seats if carried is None or s != carried[0]]
+        seats = self.seats
+        if carried is not None and phase.start == "after_holder":
+            at = seats.index(carried[0])
+            seats = seats[at + 1:] + seats[:at]
+        order = [s for s in seats if carried is None or s != carried[0]]
         state = PhaseState(phase, order)
         if carried is not None:
             state.holder, state.level = carried[0], phase.level_of(carried[1]) or 0
@@ -89,6 +94,8 @@ class Auction:
         st = self.state
         if st.awaiting in ("holder", "choice"):
             return st.holder
+        if st.phase.style == "rounds":
+            return self._rounds_next()
         if st.awaiting == "challenger":
             return st.challenger
         while st.next_entrant < len(st.order):
@@ -117,6 +124,69 @@ class Auction:
             return list(range(from_level + 1, len(ladder)))
         return [from_level + 1] if from_level + 1 < len(ladder) else []
 
+    # -- the rounds style: the turn goes round the table ---------------------------------------
+    def _rounds_next(self) -> int | None:
+        st = self.state
+        n = len(st.order)
+        for step in range(1, n + 1):
+            seat = st.order[(st.last + step) % n]
+            if seat not in st.passed and seat != st.holder:
+                return seat
+        return None
+
+    def _priority(self, seat: int) -> int:
+        # Earlier in the phase's order is higher priority; a bidder carried in comes first.
+        st = self.state
+        return -1 if seat == st.carried else st.order.index(seat)
+
+    def _rounds_legal(self, seat: int) -> list[str]:
+        st = self.state
+        ladder = st.phase.ladder
+        calls = [PASS]
+        calls += [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
+        if (st.holder is not None and st.phase.hold and self._priority(seat) < self._priority(st.holder)
+                and self._can_hold(seat) and self._meets(ladder[st.level], seat)):
+            calls.append(st.phase.hold)
+        calls += self._side_bids_open_to(seat)
+        if self.enforce and self._compelled(seat, calls[1:]):
+            calls.remove(PASS)
+        return calls
+
+    def _side_bids_open_to(self, seat: int) -> list[str]:
+        st = self.state
+        current = st.phase.ladder[st.level].call if st.level >= 0 else None
+        return [lv.call for lv, over in st.phase.side_bids if current in over and self._meets(lv, seat)]
+
+    def _rounds_apply(self, seat: int, call: str) -> Outcome | None:
+        st = self.state
+        st.last = st.order.index(seat)
+        st.spoken.add(seat)
+        side = next((lv for lv, _ in st.phase.side_bids if lv.call == call), None)
+        if side is not None:
+            self.bidders.add(seat)
+            return Outcome(seat, call, side.contract, ends_auction=True)
+        if call == PASS:
+            st.passed.add(seat)
+        elif call == st.phase.hold:
+            st.holder = seat
+        else:
+            st.level, st.holder = st.phase.level_of(call), seat
+            st.bidders.add(seat)
+            self.bidders.add(seat)
+            if st.phase.ladder[st.level].ends is not None:
+                return self._outcome(ends_auction=st.phase.ladder[st.level].ends == "auction")
+        return self._rounds_settle()
+
+    def _rounds_settle(self) -> Outcome | None:
+        st = self.state
+        others = [s for s in st.order if s not in st.passed and s != st.holder]
+        can_change = any(self._bids_open_to(s, st.level) or self._side_bids_open_to(s)
+                         or (st.holder is not None and st.phase.hold and self._priority(s) < self._priority(st.holder))
+                         for s in others)
+        if others and (can_change or st.holder is None):
+            return None
+        return self._outcome(ends_auction=False)
+
     def _interrupts_open_to(self, seat: int) -> list[str]:
         """Interrupting calls `seat` may make now: up to and including its own turn to enter,
         once somebody has opened the phase (or on its own turn)."""
@@ -134,6 +204,8 @@ class Auction:
             return interrupts
         if st.awaiting == "choice":
             return [lv.call for lv in st.choices]
+        if st.phase.style == "rounds":
+            return self._rounds_legal(seat)
         ladder = st.phase.ladder
         if st.awaiting == "holder":
             can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
@@ -225,6 +297,8 @@ class Auction:
         if st.awaiting == "choice":
             chosen = next(lv for lv in st.choices if lv.call == call)
             return Outcome(seat, call, chosen.contract, ends_auction=True)
+        if st.phase.style == "rounds":
+            return self._rounds_apply(seat, call)
         if st.awaiting == "holder":
             if call == PASS:
                 st.passed.add(st.holder)
@@ -259,6 +333,8 @@ class Auction:
         """Skip turns that cannot change anything; report the outcome once nobody can."""
         st = self.state
         ladder = st.phase.ladder
+        if st.phase.style == "rounds" and st.awaiting != "choice":
+            return self._rounds_settle()
         while True:
             if st.awaiting == "choice":
                 return None

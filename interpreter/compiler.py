@@ -313,7 +313,8 @@ class Compiler:
             steps = self.compile_exchange(name, data.get("exchange") or [], own)
             leads = data.get("opening_leads")
             opening = OpeningLeads(leads.get("replace_same_suit", False), leads.get("together", False),
-                                   tuple(leads.get("suit_order") or ())) if leads else None
+                                   tuple(leads.get("suit_order") or ()), leads.get("declarer_leads_after", False)) if leads else None
+            schedule = self.compile_schedule(source_path("schedule")) if "schedule" in data else None
             individual = None
             if data.get("individual"):
                 ind = data["individual"]
@@ -322,7 +323,8 @@ class Compiler:
                     individual = Individual(ind.get("loser"), ind.get("ties", "all"), pays)
                 contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps, factor_won=None,
                                            factor_lost=None, declarer_wins=None, amount=None, opening_leads=opening,
-                                           individual=individual, talon_counts=data.get("talon_counts", True))
+                                           individual=individual, talon_counts=data.get("talon_counts", True),
+                                           schedule=schedule)
                 continue
             wins = self.expression(source_path("declarer_wins"), OUTCOME_NAMES, BOOL) if "declarer_wins" in data else default_wins
             amount = self.expression(source_path("amount"), AMOUNT_NAMES, INT) if "amount" in data else default_amount
@@ -336,7 +338,8 @@ class Compiler:
                 continue
             contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps,
                                        factor_won=won, factor_lost=lost, declarer_wins=wins, amount=amount,
-                                       opening_leads=opening, talon_counts=data.get("talon_counts", True))
+                                       opening_leads=opening, talon_counts=data.get("talon_counts", True),
+                                       schedule=schedule)
         return contracts
 
     def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
@@ -419,6 +422,8 @@ class Compiler:
 
             ladder = levels(path + ("ladder",), p.get("ladder"))
             interrupts = levels(path + ("interrupts",), p.get("interrupts"))
+            side = levels(path + ("side_bids",), p.get("side_bids"))
+            side_bids = tuple((lv, frozenset(entry.get("over") or ())) for lv, entry in zip(side, p.get("side_bids") or []))
             calls = [lv.call for lv in ladder]
             compulsory = []
             for key, c in (p.get("compulsory") or {}).items():
@@ -454,7 +459,8 @@ class Compiler:
                                        hold=p.get("hold"), raise_any=p.get("raise", "next") == "any",
                                        max_bidders=p.get("max_bidders"), compulsory=tuple(compulsory),
                                        pass_out=pass_out, after=after, interrupts=interrupts, choose=choose,
-                                       pass_out_play=pass_out_play, carried_may_hold=p.get("carried_may_hold", True)))
+                                       pass_out_play=pass_out_play, carried_may_hold=p.get("carried_may_hold", True),
+                                       style=p.get("style", "duel"), start=p.get("start", "vorhand"), side_bids=side_bids))
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)
@@ -481,6 +487,17 @@ class Compiler:
                 result[name] = Announcement(name, a.get("title", name), cards, value)
         return result
 
+    def compile_schedule(self, path: Path) -> tuple[ScheduledTrick, ...]:
+        schedule = []
+        for i, entry in enumerate(self.get(path) or []):
+            sets = tuple(self.card_set(path + (i, "play_from", j)) for j in range(len(entry.get("play_from") or [])))
+            number = entry.get("trick", i + 1)
+            schedule.append(ScheduledTrick(number, sets, entry.get("reason", f"in trick {number} the cards must be played as scheduled")))
+        numbers = [t.trick for t in schedule]
+        if len(set(numbers)) != len(numbers):
+            self.problem(path, "two rules for the same trick")
+        return tuple(schedule)
+
     def compile_play(self) -> PlayRules:
         p = self.data.get("play") or {}
         withhold = None
@@ -489,17 +506,10 @@ class Compiler:
             if w.get("card") not in self.deck.suit:
                 self.problem(("play", "withhold", "card"), f"no card {w.get('card')} in this pack{self.suggest(str(w.get('card')), list(self.deck.cards))}")
             withhold = Withhold(w.get("card"), w.get("by", "defenders"), self.expression(("play", "withhold", "when"), CLAIM_NAMES, BOOL))
-        schedule = []
-        for i, entry in enumerate(p.get("schedule") or []):
-            sets = tuple(self.card_set(("play", "schedule", i, "play_from", j)) for j in range(len(entry.get("play_from") or [])))
-            schedule.append(ScheduledTrick(entry.get("trick", i + 1), sets,
-                                           entry.get("reason", f"in trick {entry.get('trick', i + 1)} the cards must be played as scheduled")))
-        numbers = [t.trick for t in schedule]
-        if len(set(numbers)) != len(numbers):
-            self.problem(("play", "schedule"), "two rules for the same trick")
+        schedule = self.compile_schedule(("play", "schedule"))
         return PlayRules(first_lead=p.get("first_lead", "declarer"), follow_suit=p.get("follow_suit", True),
                          must_trump=p.get("when_void", "trump") == "trump", must_beat=p.get("must_beat", False),
-                         withhold=withhold, schedule=tuple(schedule),
+                         withhold=withhold, schedule=schedule,
                          discards_visible_until=p.get("discards_visible_until"))
 
     def compile_counting(self) -> Counting:

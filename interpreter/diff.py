@@ -425,6 +425,13 @@ for _section in ("readings", "options"):
     ]
 
 
+TEMPLATES += [
+    _t(("by_players", "*"), "by_players", lambda p, t: f"Rules of their own with {p[1]} players"),
+    _t(("by_players", "*", "effects"), "by_players.effects", lambda p, t: f"With {p[1]} players", choice_text,
+       "nothing changes", titled=True),
+]
+
+
 def template_for(path: Path) -> Template | None:
     for template in TEMPLATES:
         if matches(template.pattern, path):
@@ -437,9 +444,18 @@ def generic_label(path: Path) -> str:
     return text[:1].upper() + text[1:]
 
 
+def fallback_label(path: Path, titles: Titles) -> str:
+    """A label for a rule no template knows, named after the phase or contract it belongs to."""
+    if path[:2] == ("auction", "phases") and len(path) > 3:
+        return f"{titles.phase(str(path[2]))}: {generic_label(path[3:]).lower()}"
+    if path[:1] == ("contracts",) and len(path) > 2:
+        return f"{titles.contract(str(path[1]))} {generic_label(path[2:]).lower()}"
+    return generic_label(path)
+
+
 def label_of(path: Path, titles: Titles) -> str:
     template = template_for(path)
-    return template.label(path, titles) if template else generic_label(path)
+    return template.label(path, titles) if template else fallback_label(path, titles)
 
 
 def value_text(path: Path, value: Any, titles: Titles | None = None) -> str:
@@ -508,13 +524,16 @@ def compare(a: Side, b: Side) -> list[Change]:
     titles = Titles(a, b)
     changes = []
     for path, va, vb in differences(a.tree, b.tree):
+        if path == ("deck", "points") and isinstance(va, dict) and isinstance(vb, dict) \
+                and all(va[c] == vb[c] for c in va if c in vb):
+            continue    # only cards one pack lacks, which its suits already say
         changes.append(_change(path, va, vb, a, b, titles))
     return changes
 
 
 def _change(path: Path, va: Any, vb: Any, a: Side, b: Side, titles: Titles) -> Change:
     template = template_for(path)
-    label = template.label(path, titles) if template else generic_label(path)
+    label = template.label(path, titles) if template else fallback_label(path, titles)
     if (va is MISSING or vb is MISSING) and not (template and template.missing):
         kind = ONLY_IN_A if vb is MISSING else ONLY_IN_B
         message = f"{label}: absent in {b.name if vb is MISSING else a.name}"
@@ -528,9 +547,8 @@ def _change(path: Path, va: Any, vb: Any, a: Side, b: Side, titles: Titles) -> C
 
 def _texts(path: Path, va: Any, vb: Any, titles: Titles) -> tuple[str, str]:
     if path == ("deck", "points") and isinstance(va, dict) and isinstance(vb, dict):
-        cards = [c for c in list(va) + [c for c in vb if c not in va] if va.get(c) != vb.get(c)]
-        return (", ".join(f"{c} {va[c] if c in va else 'absent'}" for c in cards),
-                ", ".join(f"{c} {vb[c] if c in vb else 'absent'}" for c in cards))
+        cards = [c for c in va if c in vb and va[c] != vb[c]]     # cards in one pack only: see the suits
+        return ", ".join(f"{c} {va[c]}" for c in cards), ", ".join(f"{c} {vb[c]}" for c in cards)
     ta, tb = value_text(path, va, titles), value_text(path, vb, titles)
     if ta == tb:     # the words hide the difference: show the values
         ta, tb = generic_text(va), generic_text(vb)

@@ -375,7 +375,8 @@ class Game:
         n_tricks = len(self.hands[self.seats[0]])
         self.trickplay = TrickPlay(self.tricks_rules, self.ruleset.play, self.ruleset.deck, self.seats,
                                    self.hands, self.declarer, leader, n_tricks,
-                                   exposed=self.exposed, opening=self.contract.opening_leads)
+                                   exposed=self.exposed, opening=self.contract.opening_leads,
+                                   schedule=self.contract.schedule)
         self.trickplay.laid = [card for _, card in self.laid]
         self._emit(type="phase", phase="play", leader=leader)
 

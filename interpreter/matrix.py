@@ -23,7 +23,7 @@ from interpreter.diff import (
     Titles, aside_text, code, compulsory_text, factor_text, label_of, packet_text, schedule_text, value_text,
     withhold_text, words,
 )
-from interpreter.errors import RulesetError
+from interpreter.errors import RulesetError, UsageError
 from interpreter.semantic import MISSING, STATUSES, Path, Side, get_path, least_certain, read
 
 
@@ -405,16 +405,16 @@ def run(args: argparse.Namespace) -> int:
 
     names = args.names or ruleset_names()
     sides = []
-    failed = False
+    status = 0
     for name in names:
         try:
             sides.append(read(name))
         except RulesetError as exc:
             for problem in exc.problems:
                 print(problem, file=sys.stderr)
-            failed = True
-    if failed:
-        return 2
+            status = max(status, 2 if isinstance(exc, UsageError) else 1)
+    if status:
+        return status
     text = FORMATS[args.format](build(sides))
     if args.output:
         FilePath(args.output).write_text(text, encoding="utf-8")

@@ -72,6 +72,9 @@ class AuctionPhase:
     choose: dict[str, tuple[Level, ...]] = field(default_factory=dict)   # uncontested winning call -> the games its bidder chooses from
     pass_out_play: str | None = None       # the contract played when everybody passed
     carried_may_hold: bool = True          # False: the bidder carried in drops out when outbid
+    style: Literal["duel", "rounds"] = "duel"
+    start: Literal["vorhand", "after_holder"] = "vorhand"
+    side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()   # (bid, the calls it may be made over); ends the auction
 
     def level_of(self, call: str) -> int | None:
         for index, level in enumerate(self.ladder):
@@ -126,6 +129,7 @@ class OpeningLeads:
     replace_same_suit: bool
     together: bool
     suit_order: tuple[str, ...]            # breaks a tie between equal winning cards
+    declarer_leads_after: bool = False     # the declarer also leads the trick after them
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,7 @@ class Contract:
     opening_leads: OpeningLeads | None = None
     individual: Individual | None = None
     talon_counts: bool = True              # False: the talon and discards count for nobody
+    schedule: tuple["ScheduledTrick", ...] | None = None   # this contract's own rules for the first tricks
 
 
 @dataclass(frozen=True)

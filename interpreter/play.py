@@ -24,10 +24,12 @@ class Trick:
 class TrickPlay:
     def __init__(self, rules: TrickRules, play: PlayRules, deck: Deck, seats: list[int],
                  hands: dict[int, list[str]], declarer: int | None, leader: int, n_tricks: int,
-                 exposed: list[str] | None = None, opening: OpeningLeads | None = None):
+                 exposed: list[str] | None = None, opening: OpeningLeads | None = None,
+                 schedule: tuple[ScheduledTrick, ...] | None = None):
         self.rules, self.play, self.deck = rules, play, deck
         self.seats, self.hands, self.declarer, self.n_tricks = seats, hands, declarer, n_tricks
-        self.schedule: dict[int, ScheduledTrick] = {t.trick: t for t in play.schedule}
+        # A contract's own schedule (geregelter Räuber) replaces the ruleset's.
+        self.schedule: dict[int, ScheduledTrick] = {t.trick: t for t in (play.schedule if schedule is None else schedule)}
         self.laid: list[str] = []                 # announced cards still in the declarer's hand
         self.withheld: dict[int, str] = {}        # seat -> the card it withheld (now powerless)
         self.exposed = list(exposed or [])        # exposed in the exchange: they never win
@@ -171,7 +173,10 @@ class TrickPlay:
 
     def next_trick(self) -> None:
         completed = self._open()
-        self.tricks.append(Trick(self._next_leader(completed)))
+        leader = self._next_leader(completed)
+        if self.opening and self.opening.declarer_leads_after and len(self.tricks) <= self.n_opening:
+            leader = self.declarer
+        self.tricks.append(Trick(leader))
         self.together = 1
 
     def _next_leader(self, completed: list[Trick]) -> int:

@@ -47,6 +47,7 @@ class ContractFacts:
     factor_won: int
     factor_lost: int
     needs_points: int | None               # the least card points that win; None: not a points contract
+    misere: bool = False                   # the lone player wins by taking nothing (a Bettel)
 
 
 class RulesetFacts:
@@ -111,7 +112,26 @@ class RulesetFacts:
         discard = next((step for step in contract.exchange if isinstance(step, Discard)), None)
         won = contract.factor_won if contract.factor_won is not None else 1
         lost = contract.factor_lost if contract.factor_lost is not None else won
-        return ContractFacts(name, takes, discard, max(won, 0), max(lost, 0), self._needs(contract, active))
+        return ContractFacts(name, takes, discard, max(won, 0), max(lost, 0), self._needs(contract, active),
+                             self._misere(contract, active))
+
+    def _misere(self, contract, active: int) -> bool:
+        """Whether the lone player wins with no trick and no point, and loses with them all."""
+        pack = self.ruleset.pack(active)
+        total = self.ruleset.counting.points(list(pack), self.points)
+        n_tricks = sum(p.count for p in self.ruleset.deal_plans.get(active, ()) if p.to == "each") or 1
+
+        def wins(share: float) -> bool:
+            tricks, points = round(n_tricks * share), round(total * share)
+            env = {"declarer_points": points, "defender_points": total - points, "declarer_tricks": tricks,
+                   "defender_tricks": n_tricks - tricks, "tricks": n_tricks, "players": active,
+                   "declarer_cards": tricks * active, "defender_cards": (n_tricks - tricks) * active}
+            return bool(contract.declarer_wins(env))
+
+        try:
+            return wins(0) and not wins(1)
+        except Exception:                 # noqa: BLE001 - a rule the estimate cannot read
+            return False
 
     def _needs(self, contract, active: int) -> int | None:
         """The fewest card points that win, by the contract's own rule; None if winning does not
@@ -176,6 +196,8 @@ class RuleBot:
             return {"play": self._play(view, [a["play"] for a in legal], facts)}
         if all(isinstance(a, dict) and "discard" in a for a in legal):
             return self._discard(view, legal, facts)
+        if all(isinstance(a, dict) and "keep" in a for a in legal):
+            return self._keep(view, legal, facts)
         # Anything else (an announcement, a choice): the cautious default.
         return "pass" if "pass" in legal else _concrete(legal[0])
 
@@ -368,6 +390,16 @@ class RuleBot:
         keep_value = self._keep_values(hand, unseen, facts)
         return {"discard": list(min(options, key=lambda o: sum(keep_value[c] for c in o)))}
 
+    def _keep(self, view: dict, legal: list, facts: RulesetFacts) -> dict:
+        """Keep the cards most worth keeping (the strongest)."""
+        hand = list(view["hand"])
+        value = self._keep_values(hand, self._unseen(view, facts), facts)
+        worth = lambda c: (value.get(c, 0), -facts.order[c])          # noqa: E731
+        if len(legal) == 1 and isinstance(legal[0]["keep"], dict):
+            template = legal[0]["keep"]
+            return {"keep": sorted(template["from"], key=worth, reverse=True)[:template["count"]]}
+        return {"keep": list(max((a["keep"] for a in legal), key=lambda combo: sum(value.get(c, 0) for c in combo)))}
+
     def _choose_discard(self, hand: list[str], allowed: list[str], count: int, unseen: list[str],
                         facts: RulesetFacts) -> list[str]:
         value = self._keep_values(hand, unseen, facts)
@@ -405,13 +437,29 @@ class RuleBot:
         declarer = view["declarer"]
         partners = {seat} if declarer is None or seat == declarer else set(self._active(view)) - {declarer}
         lowest = min(cards, key=lambda c: (points[c], power[c], facts.order[c]))
+        contract = view.get("contract")
+        misere = bool(contract) and contract in facts.ruleset.contracts and \
+            facts.contract(contract, len(self._active(view))).misere
+        # Taking tricks is bad for the lone player of a misère, and for everyone when nobody
+        # plays alone against the others (each for themselves, fewest points best).
+        avoid = declarer is None and bool(contract) or (misere and seat == declarer)
         if not trick["cards"]:
+            if avoid:
+                return min(cards, key=lambda c: (power[c], points[c], facts.order[c]))
             return self._lead(view, cards, unseen, facts, seat == declarer) or lowest
         led = follow[trick["cards"][0]]
         strength = lambda c: power[c] if follow[c] == TRUMP or follow[c] == led else -1   # noqa: E731
         best_index = max(range(len(trick["cards"])), key=lambda i: strength(trick["cards"][i]))
         best = strength(trick["cards"][best_index])
         winner = trick["seats"][best_index]
+        if avoid:
+            # Duck with the highest card that stays under; if every card wins, the least points.
+            under = [c for c in cards if strength(c) < best]
+            if under:
+                return max(under, key=lambda c: (points[c], strength(c), power[c]))
+            return min(cards, key=lambda c: (points[c], -power[c]))
+        if misere and winner == declarer:
+            return lowest                     # let the lone player keep the trick
         active = self._active(view)
         start = active.index(trick["leader"])
         order = [active[(start + i) % len(active)] for i in range(len(active))]

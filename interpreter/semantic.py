@@ -31,6 +31,7 @@ STATUSES = ("attested", "reported", "reconstructed", "assumed")     # most certa
 SECTION_ORDER = ("family", "players", "direction", "deck", "deal", "calls", "auction", "contracts",
                  "claim", "announcements", "play", "counting", "settlement")
 CHOICE_SECTIONS = ("readings", "options")
+EFFECT_SECTIONS = ("by_players", *CHOICE_SECTIONS)     # patches, described by what they change
 
 
 class _Missing:
@@ -486,13 +487,16 @@ def normalise(side: Side) -> dict[str, Any]:
     tree: dict[str, Any] = {}
     keys = [k for k in SECTION_ORDER if k in data] + sorted(
         k for k in data if k not in SECTION_ORDER and k not in META_KEYS and k not in TEXT_KEYS
-        and k not in CHOICE_SECTIONS) + [k for k in CHOICE_SECTIONS if k in data]
+        and k not in EFFECT_SECTIONS) + [k for k in EFFECT_SECTIONS if k in data]
     for key in keys:
         value = data[key]
-        if value is None or (key in CHOICE_SECTIONS and side.raw is None):
+        if value is None or (key in EFFECT_SECTIONS and side.raw is None):
             continue
         handler = _SECTIONS.get(key)
-        tree[key] = handler(value, side) if handler and isinstance(value, dict) else generic(value, key)
+        try:
+            tree[key] = handler(value, side) if handler and isinstance(value, dict) else generic(value, key)
+        except Exception:    # a shape the handler does not expect (an invalid file): compare it as written
+            tree[key] = generic(value, key)
     return tree
 
 
@@ -655,6 +659,26 @@ def _choices(value: dict, side: Side) -> dict:
     return out
 
 
+def _by_players(value: dict, side: Side) -> dict:
+    """Rules of their own for a number of players: what they change, as for a choice."""
+    from interpreter import loader
+
+    apply_players = getattr(loader, "apply_players", None)
+    out = {}
+    for count, entry in value.items():
+        if not isinstance(entry, dict):
+            continue
+        g = generic({k: v for k, v in entry.items() if k != "rules"})
+        effects: dict[Path, Any] = {}
+        if apply_players is not None and str(count).isdigit():
+            patched = side_of(apply_players(side.doc, int(count)), side.choices, side.ref, side.name).tree
+            plain = side_of(side.doc, side.choices, side.ref, side.name).tree
+            effects = {path: get_path(patched, path) for path, _, _ in differences(plain, patched)}
+        g["effects"] = effects
+        out[str(count)] = g
+    return out
+
+
 def get_path(tree: Any, path: Path) -> Any:
     for part in path:
         if isinstance(tree, dict) and part in tree:
@@ -667,7 +691,7 @@ def get_path(tree: Any, path: Path) -> Any:
 _SECTIONS = {
     "players": _players, "deck": _deck, "deal": _deal, "auction": _auction, "contracts": _contracts,
     "claim": _claim, "play": _play, "counting": _counting, "settlement": _settlement,
-    "readings": _choices, "options": _choices,
+    "readings": _choices, "options": _choices, "by_players": _by_players,
 }
 
 
@@ -681,7 +705,7 @@ ATOMIC: tuple[Path, ...] = (
     ("contracts", "*", "factor"), ("contracts", "*", "exchange"),
     ("claim",), ("announcements", "*"), ("play", "withhold"), ("play", "schedule"),
     ("counting", "aside"), ("settlement", "liable"),
-    ("readings", "*", "choices", "*"), ("options", "*", "choices", "*"),
+    ("readings", "*", "choices", "*"), ("options", "*", "choices", "*"), ("by_players", "*", "effects"),
 )
 
 
@@ -705,7 +729,7 @@ def differences(a: Any, b: Any, path: Path = ()) -> list[tuple[Path, Any, Any]]:
 # reported on its own ("Announcement Ulti: absent in …"), not the section as a whole.
 COLLECTIONS: tuple[Path, ...] = (
     ("calls",), ("contracts",), ("announcements",), ("readings",), ("options",), ("auction", "phases"),
-    ("deck", "sets"),
+    ("deck", "sets"), ("by_players",),
 )
 
 

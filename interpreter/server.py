@@ -42,6 +42,8 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "contract": ("contract", "declarer"),
     "talon_taken": ("seat", "count"),
     "discard": ("seat", "count"),                    # face down: how many, never which
+    "forced_discard": ("seat", "count", "cards"),    # `cards` only where the rules show them
+    "keep": ("seat", "count", "discarded", "exposed"),   # `exposed` only where the rules show them
     "claim": ("seat", "hand"),                       # the rules lay the claimed hand open
     "announce": ("seat", "announcement", "cards"),   # the announced cards are laid out face up
     "breach": ("seat", "reason"),

@@ -124,6 +124,12 @@ phase = rule("One round of the auction.", {
     "hold": described(NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."),
     "raise": {"enum": ["next", "any"], "description": "Whether a bid must be the next level (default) or may jump."},
     "max_bidders": {"type": "integer", "minimum": 1, "description": "At most this many players may bid in the phase."},
+    "style": {"enum": ["duel", "rounds"], "description": "duel (default): the holder answers each challenger at once, and a player enters only when the duel before is settled. rounds: the turn goes round the table; on it a player raises, passes for good, or (with priority over the current bidder, being earlier in the order) holds."},
+    "start": {"enum": ["vorhand", "after_holder"], "description": "Who speaks first in a phase that a bid was carried into: Vorhand (default), or the player after the bidder."},
+    "side_bids": {"type": "array", "description": "Bids a player may make on their turn instead of the next rung, only over the listed calls; one ends the auction (Piccolo or Bettel over the opening Cego).",
+                  "items": rule("A side bid.", {"call": described(NAME, "The call."), "contract": described(NAME, "Its contract (default: the call)."),
+                                                "over": {"type": "array", "items": NAME, "description": "The current bids it may be made over."},
+                                                "requires": dsl("A condition on the bidder's hand. " + DSL_BOOL)}, ["call", "over"])},
     "carried_may_hold": {"type": "boolean", "description": "Whether the bidder who carried a bid into this phase may hold against a higher bid (default true; false: 'you cannot bid against your own Solo')."},
     "compulsory": name_map("Bids players must make when a condition holds, by name (so a variant or option can remove one: `stop: null`).", compulsory),
     "interrupts": {"type": "array", "items": ladder_level, "description": "Bids any player may make out of turn, up to and including their own turn in the phase, once the phase has been opened (Cego's Piccolo and Bettel); one ends the auction at once."},
@@ -180,6 +186,7 @@ opening_leads = rule("The declarer leads the first tricks with the cards exposed
     "replace_same_suit": {"type": "boolean", "description": "Another card of an exposed card's suit may be led instead."},
     "together": {"type": "boolean", "description": "Those tricks are played at once: the declarer lays all the leads, then each player in turn adds one card to each trick, first to the first; the winner with the higher card leads next."},
     "suit_order": {"type": "array", "items": {"type": "string", "description": "A suit id."}, "description": "Breaks a tie between equal winning cards of the tricks played together, highest first (C, S, H, D)."},
+    "declarer_leads_after": {"type": "boolean", "description": "The declarer leads the trick after the opening tricks too, whoever won them."},
 })
 
 individual = rule("Everyone plays for themselves (Räuber, Dresch); one player loses and pays each other player.", {
@@ -187,6 +194,13 @@ individual = rule("Everyone plays for themselves (Räuber, Dresch); one player l
     "ties": {"enum": ["vorhand_else_all", "all"], "description": "A tie for most points: Vorhand loses if among them, else all tied lose (vorhand_else_all); or all tied lose (all)."},
     "pays_each": dsl("What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers. " + DSL_INT),
 }, ["loser", "pays_each"])
+
+scheduled = rule("A rule for one of the first tricks: every player, the leader included, plays from the first of `play_from` they hold a card of (else any card); following suit does not apply.", {
+    "trick": {"type": "integer", "minimum": 1, "description": "The trick's number (1 = first)."},
+    "play_from": {"type": "array", "minItems": 1, "items": dsl("A set expression, e.g. \"{T22}\" or \"trumps - {T22, T21, T1}\"."),
+                  "description": "Sets in order of obligation: a card of the first set held must be played."},
+    "reason": {"type": "string", "description": "What a refusal tells the player."},
+}, ["trick", "play_from"])
 
 contract = rule("A game that can be played: its exchange, its play and its value.", {
     "title": {"type": "string", "description": "The display name."},
@@ -201,6 +215,7 @@ contract = rule("A game that can be played: its exchange, its play and its value
     "opening_leads": opening_leads,
     "individual": individual,
     "talon_counts": {"type": "boolean", "description": "Whether the talon and discards count for anyone (default true; false in Cego's special games)."},
+    "schedule": {"type": "array", "items": scheduled, "description": "This contract's own rules for particular tricks (geregelter Räuber), instead of play.schedule."},
 })
 
 claim = rule("A hand the declarer shows instead of playing.", {
@@ -221,13 +236,6 @@ withhold = rule("A card its holder may keep back when it is the only trump they 
     "by": {"enum": ["defenders", "anyone"], "description": "Who may withhold it: the declarer's opponents only, or anyone."},
     "when": dsl("A further condition on the holder's hand. Known: hand. " + DSL_BOOL),
 }, ["card", "by"])
-
-scheduled = rule("A rule for one of the first tricks: every player, the leader included, plays from the first of `play_from` they hold a card of (else any card); following suit does not apply.", {
-    "trick": {"type": "integer", "minimum": 1, "description": "The trick's number (1 = first)."},
-    "play_from": {"type": "array", "minItems": 1, "items": dsl("A set expression, e.g. \"{T22}\" or \"trumps - {T22, T21, T1}\"."),
-                  "description": "Sets in order of obligation: a card of the first set held must be played."},
-    "reason": {"type": "string", "description": "What a refusal tells the player."},
-}, ["trick", "play_from"])
 
 play = rule("Trick play.", {
     "first_lead": {"enum": ["declarer", "vorhand"], "description": "Who leads to the first trick."},
