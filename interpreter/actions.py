@@ -71,7 +71,18 @@ class Announce:
         return {"announce": self.name, "cards": list(self.cards)}
 
 
-Action = Call | PlayCard | DiscardAction | KeepAction | Announce
+@dataclass(frozen=True)
+class Choose:
+    name: str
+
+    def describe(self) -> str:
+        return f"the choice '{self.name}'"
+
+    def as_json(self) -> dict:
+        return {"choose": self.name}
+
+
+Action = Call | PlayCard | DiscardAction | KeepAction | Announce | Choose
 
 
 def known_calls(ruleset: Ruleset) -> list[str]:
@@ -120,6 +131,10 @@ def parse_action(action: Any, ruleset: Ruleset) -> Action:
         if not isinstance(cards, list):
             raise InvalidActionError(f"announce takes `cards: [...]`, a list, not {cards!r}")
         return Announce(value, tuple(_card(c, ruleset) for c in cards))
+    if kind == "choose":
+        if not isinstance(value, str):
+            raise InvalidActionError(f"choose takes a name, not {value!r}")
+        return Choose(value)
     raise InvalidActionError(f"'{kind}' actions are not used by {ruleset.name}")
 
 

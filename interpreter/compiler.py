@@ -12,7 +12,7 @@ from typing import Any
 from interpreter.dsl import DslError, Expression, Scope, Type, compile_expression
 from interpreter.errors import Problem
 from interpreter.model import (
-    TRUMP, Announcement, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
+    TRUMP, Announcement, Declaration, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
     ExchangeStep, ForcedDiscard, Individual, Keep, Level, Liability, OpeningLeads, Packet, PlayRules,
     Ruleset, ScheduledTrick, Settlement, TakeTalon, Withhold,
 )
@@ -315,6 +315,9 @@ class Compiler:
             opening = OpeningLeads(leads.get("replace_same_suit", False), leads.get("together", False),
                                    tuple(leads.get("suit_order") or ()), leads.get("declarer_leads_after", False)) if leads else None
             schedule = self.compile_schedule(source_path("schedule")) if "schedule" in data else None
+            trumps = data.get("trumps") or {}
+            trump_suit = self.suit_id(source_path("trumps") + ("suit",), trumps.get("suit"))
+            trump_choice = tuple(filter(None, (self.suit_id(source_path("trumps") + ("choose",), n) for n in trumps.get("choose") or [])))
             individual = None
             if data.get("individual"):
                 ind = data["individual"]
@@ -324,7 +327,7 @@ class Compiler:
                 contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps, factor_won=None,
                                            factor_lost=None, declarer_wins=None, amount=None, opening_leads=opening,
                                            individual=individual, talon_counts=data.get("talon_counts", True),
-                                           schedule=schedule)
+                                           schedule=schedule, trump_suit=trump_suit, trump_choice=trump_choice)
                 continue
             wins = self.expression(source_path("declarer_wins"), OUTCOME_NAMES, BOOL) if "declarer_wins" in data else default_wins
             amount = self.expression(source_path("amount"), AMOUNT_NAMES, INT) if "amount" in data else default_amount
@@ -339,7 +342,7 @@ class Compiler:
             contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps,
                                        factor_won=won, factor_lost=lost, declarer_wins=wins, amount=amount,
                                        opening_leads=opening, talon_counts=data.get("talon_counts", True),
-                                       schedule=schedule)
+                                       schedule=schedule, trump_suit=trump_suit, trump_choice=trump_choice)
         return contracts
 
     def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
@@ -481,11 +484,32 @@ class Compiler:
         result = {}
         for name, a in (self.data.get("announcements") or {}).items():
             path = ("announcements", name)
-            cards = self.card_set(path + ("cards",))
-            value = self.expression(path + ("value",), CARD_NAMES, INT)
-            if value is not None:
-                result[name] = Announcement(name, a.get("title", name), cards, value)
+            cards = self.card_set(path + ("cards",)) if a.get("cards") else frozenset()
+            value = self.expression(path + ("value",), CARD_NAMES, INT) if a.get("value") else None
+            declares = None
+            if a.get("declares"):
+                wins = self.expression(path + ("declares", "wins"), OUTCOME_NAMES, BOOL)
+                declares = Declaration(wins, int(a["declares"].get("multiplier", 1))) if wins else None
+            if (value is None) == (declares is None):
+                self.problem(path, "an announcement lays out cards with a `value`, or makes a declaration (`declares`): one of the two")
+                continue
+            known = list(self.data.get("contracts") or {})
+            for c in a.get("contracts") or []:
+                if c not in known:
+                    self.problem(path + ("contracts",), f"no contract named '{c}'{self.suggest(c, known)}")
+            only = frozenset(a["contracts"]) if a.get("contracts") else None
+            result[name] = Announcement(name, a.get("title", name), cards, value, declares, only)
         return result
+
+    def suit_id(self, path: Path, name: str | None) -> str | None:
+        """The id of a suit named in the ruleset (hearts -> H)."""
+        if name is None:
+            return None
+        by_name = {n: sid for sid, n in self.deck.suit_names.items() if sid != TRUMP}
+        if name not in by_name:
+            self.problem(path, f"no suit named '{name}'{self.suggest(str(name), list(by_name))}")
+            return None
+        return by_name[name]
 
     def compile_schedule(self, path: Path) -> tuple[ScheduledTrick, ...]:
         schedule = []
@@ -510,6 +534,7 @@ class Compiler:
         return PlayRules(first_lead=p.get("first_lead", "declarer"), follow_suit=p.get("follow_suit", True),
                          must_trump=p.get("when_void", "trump") == "trump", must_beat=p.get("must_beat", False),
                          withhold=withhold, schedule=schedule,
+                         trump_suit=self.suit_id(("play", "trump_suit"), p.get("trump_suit")),
                          discards_visible_until=p.get("discards_visible_until"))
 
     def compile_counting(self) -> Counting:

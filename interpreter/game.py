@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from interpreter.actions import Action, Announce, Call, DiscardAction, KeepAction, PlayCard, parse_action
+from interpreter.actions import Action, Announce, Call, Choose, DiscardAction, KeepAction, PlayCard, parse_action
 from interpreter.auction import PASS, Auction
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError
 from interpreter.model import Contract, Discard, ForcedDiscard, Keep, Ruleset, TakeTalon
@@ -80,6 +80,8 @@ class Game:
         self.exchange_step = 0
         self.trickplay: TrickPlay | None = None
         self.exposed: list[str] = []                # cards the declarer kept face up
+        self.trump_suit: str | None = ruleset.play.trump_suit   # a suit that is trumps in this deal
+        self.declared: list[str] = []               # declarations made (Tout)
         self.taken: list[str] = []                  # the talon as the declarer picked it up
         self.laid: list[tuple[str, str]] = []       # (announcement, card) laid out by the declarer
         self.result: Result | None = None
@@ -180,6 +182,8 @@ class Game:
             return self.auction.legal(seat)       # another seat may have an interrupting call
         if seat is None or seat != self.to_act:
             return []
+        if self.phase is Phase.EXCHANGE and self._choosing_trumps():
+            return [{"choose": self.ruleset.deck.suit_names[s]} for s in self.contract.trump_choice]
         if self.phase is Phase.EXCHANGE:
             step = self._current_step()
             hand = self.hands[seat]
@@ -204,10 +208,18 @@ class Game:
         hand = self.hands[self.declarer]
         choices = []
         for name, announcement in self.ruleset.announcements.items():
+            if announcement.contracts is not None and self.contract.name not in announcement.contracts:
+                continue
+            if announcement.declares is not None:
+                choices.append({"announce": name, "cards": []})
+                continue
             held = sorted((c for c in hand if c in announcement.cards), key=lambda c: -self.ruleset.deck.rank[c])
             for size in range(1, len(held) + 1):
                 choices += [{"announce": name, "cards": list(combo)} for combo in itertools.combinations(held, size)]
         return choices
+
+    def _choosing_trumps(self) -> bool:
+        return bool(self.contract and self.contract.trump_choice) and self.trump_suit not in self.contract.trump_choice
 
     def _current_step(self):
         step = self.contract.exchange[self.exchange_step]
@@ -250,6 +262,8 @@ class Game:
         start = len(self.events)
         if self.phase is Phase.AUCTION:
             self._apply_call(seat, parsed)
+        elif self.phase is Phase.EXCHANGE and self._choosing_trumps():
+            self._apply_trump_choice(seat, parsed)
         elif self.phase is Phase.EXCHANGE and isinstance(parsed, KeepAction):
             self._apply_keep(seat, parsed)
         elif self.phase is Phase.EXCHANGE:
@@ -321,12 +335,16 @@ class Game:
             return
         self.contract = self.ruleset.contracts[outcome.contract]
         self.declarer = outcome.seat
+        if self.contract.trump_suit is not None:
+            self.trump_suit = self.contract.trump_suit
         self._emit(type="contract", contract=self.contract.name, declarer=self.declarer)
         self.phase = Phase.EXCHANGE
         self._run_engine_steps()
 
     def _run_engine_steps(self) -> None:
         """Do the exchange steps nobody decides, check for a claim, and start play when due."""
+        if self._choosing_trumps():
+            return
         steps = self.contract.exchange
         while self.exchange_step < len(steps) and isinstance(steps[self.exchange_step], (TakeTalon, ForcedDiscard)):
             step = steps[self.exchange_step]
@@ -373,6 +391,8 @@ class Game:
         self.phase = Phase.PLAY
         leader = self.declarer if self.ruleset.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
         n_tricks = len(self.hands[self.seats[0]])
+        if self.trump_suit is not None:
+            self.tricks_rules = TrickRules.build(self.ruleset.deck, self.ruleset.play, self.trump_suit)
         self.trickplay = TrickPlay(self.tricks_rules, self.ruleset.play, self.ruleset.deck, self.seats,
                                    self.hands, self.declarer, leader, n_tricks,
                                    exposed=self.exposed, opening=self.contract.opening_leads,
@@ -388,7 +408,16 @@ class Game:
             return
         if not isinstance(parsed, Announce):
             raise self._wrong_kind(seat, parsed)
-        allowed = self.ruleset.announcements[parsed.name].cards
+        announcement = self.ruleset.announcements[parsed.name]
+        if {"announce": parsed.name, "cards": list(parsed.cards)} not in self._announcement_choices() and announcement.declares:
+            raise IllegalActionError(f"{parsed.name} cannot be declared in {self.contract.title}", seat)
+        if announcement.declares is not None:
+            self.declared.append(parsed.name)
+            self.history.append((seat, parsed.as_json()))
+            self._emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
+            self._start_play()
+            return
+        allowed = announcement.cards
         hand = self.hands[seat]
         wrong = [c for c in parsed.cards if c not in allowed]
         if wrong:
@@ -415,9 +444,21 @@ class Game:
         return True
 
     def _deal_facts(self) -> Deal:
+        declared = tuple(self.ruleset.announcements[n].declares for n in self.declared)
         return Deal(self.ruleset, self.contract, self.declarer, self.seats, self.players, self.sitting_out,
                     frozenset(self.auction.bidders), dict(self.trickplay.withheld) if self.trickplay else {},
-                    tuple(self.laid))
+                    tuple(self.laid), declared)
+
+    def _apply_trump_choice(self, seat: int, parsed: Action) -> None:
+        names = {self.ruleset.deck.suit_names[s]: s for s in self.contract.trump_choice}
+        if not isinstance(parsed, Choose):
+            raise IllegalActionError(f"name the trump suit first: {', '.join('{choose: ' + n + '}' for n in names)}", seat)
+        if parsed.name not in names:
+            raise IllegalActionError(f"{parsed.name} cannot be trumps in {self.contract.title}; choose one of: {', '.join(names)}", seat)
+        self.trump_suit = names[parsed.name]
+        self.history.append((seat, parsed.as_json()))
+        self._emit(type="trumps", seat=seat, suit=parsed.name)
+        self._run_engine_steps()
 
     def _apply_keep(self, seat: int, parsed: KeepAction) -> None:
         step = self._current_step()

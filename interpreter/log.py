@@ -40,7 +40,12 @@ def describe_event(event: dict[str, Any], game) -> str | None:
         cards = f": {', '.join(event['cards'])}" if event.get("cards") else ""
         return f"Seat {event['seat']} must discard {event['count']} card(s) face up{cards}."
     if kind == "announce":
-        return f"Seat {event['seat']} announces {event['announcement']}: {', '.join(event['cards'])} laid out."
+        title = rs.announcements[event["announcement"]].title
+        if not event["cards"]:
+            return f"Seat {event['seat']} declares {title}."
+        return f"Seat {event['seat']} announces {title}: {', '.join(event['cards'])} laid out."
+    if kind == "trumps":
+        return f"Seat {event['seat']} names {event['suit']} as trumps."
     if kind == "breach":
         return event["reason"]
     if kind == "talon_taken":

@@ -152,6 +152,8 @@ class Contract:
     opening_leads: OpeningLeads | None = None
     individual: Individual | None = None
     talon_counts: bool = True              # False: the talon and discards count for nobody
+    trump_suit: str | None = None          # a suit that is trumps in this contract (besides permanent trumps)
+    trump_choice: tuple[str, ...] = ()     # suits the declarer may name as trumps
     schedule: tuple["ScheduledTrick", ...] | None = None   # this contract's own rules for the first tricks
 
 
@@ -164,6 +166,13 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class Declaration:
+    """A declaration before the first trick (Tout): the aim becomes `wins`, the value × multiplier."""
+    wins: Expression
+    multiplier: int
+
+
+@dataclass(frozen=True)
 class Announcement:
     """Cards the declarer lays out face up before the first lead, each a commitment to win one
     of the last tricks with it: the lowest laid card the last trick, the next the one before…
@@ -172,7 +181,9 @@ class Announcement:
     name: str
     title: str
     cards: frozenset[str]
-    value: Expression                      # per laid card (reads `card`)
+    value: Expression | None               # per laid card (reads `card`)
+    declares: Declaration | None = None    # a declaration without cards instead
+    contracts: frozenset[str] | None = None   # the contracts it may be made in (None: all)
 
 
 @dataclass(frozen=True)
@@ -209,6 +220,7 @@ class PlayRules:
     must_trump: bool
     must_beat: bool
     withhold: Withhold | None = None
+    trump_suit: str | None = None          # a suit that is always trumps (Hearts in Tapp)
     schedule: tuple[ScheduledTrick, ...] = ()
     discards_visible_until: int | None = None
 

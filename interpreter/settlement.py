@@ -46,6 +46,7 @@ class Deal:
     bidders: frozenset[int]              # seats that bid in the auction
     withheld: dict[int, str]             # seat -> the card it withheld
     laid: tuple[tuple[str, str], ...]    # (announcement, card) the declarer laid out
+    declared: tuple = ()                 # declarations made (Tout): each changes the aim and the value
 
 
 def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], list[str], int, int]:
@@ -102,12 +103,16 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
         "last_trick_won_with": _last_won_with(deal, tricks),
     }
     won = bool(contract.declarer_wins(env))
+    for declaration in deal.declared:
+        won = bool(declaration.wins(env))
     env["declarer_won"] = won
     own_factor = (contract.factor_won if won else contract.factor_lost) or 0
     env.update(winner_points=declarer_points if won else defender_points,
                loser_points=defender_points if won else declarer_points,
                factor=own_factor if factor is None else factor)
     amount = int(contract.amount(env))
+    for declaration in deal.declared:
+        amount *= declaration.multiplier
     payments = [0] * deal.players
     defenders = [s for s in deal.seats if s != deal.declarer]
     if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":

@@ -18,9 +18,13 @@ class TrickRules:
     deck: Deck
 
     @classmethod
-    def build(cls, deck: Deck, play: PlayRules) -> "TrickRules":
-        follow = {c: deck.suit[c] for c in deck.cards}
-        power = {c: deck.rank[c] + (1000 if deck.suit[c] == TRUMP else 0) for c in deck.cards}
+    def build(cls, deck: Deck, play: PlayRules, trump_suit: str | None = None) -> "TrickRules":
+        """The tables for a deal; `trump_suit` makes a suit trumps besides any permanent ones
+        (Hearts in Tapp, or the suit a Solo player names)."""
+        def is_trump(card: str) -> bool:
+            return deck.suit[card] in (TRUMP, trump_suit)
+        follow = {c: TRUMP if is_trump(c) else deck.suit[c] for c in deck.cards}
+        power = {c: deck.rank[c] + (1000 if is_trump(c) else 0) for c in deck.cards}
         return cls(follow, power, play, deck)
 
     def legal(self, hand: list[str], trick: list[str]) -> list[str]:

@@ -215,6 +215,10 @@ contract = rule("A game that can be played: its exchange, its play and its value
     "opening_leads": opening_leads,
     "individual": individual,
     "talon_counts": {"type": "boolean", "description": "Whether the talon and discards count for anyone (default true; false in Cego's special games)."},
+    "trumps": rule("A trump suit for this contract, besides any permanent trumps: fixed, or named by the declarer with {choose: SUIT} after the auction.", {
+        "suit": described(NAME, "The suit's name (hearts)."),
+        "choose": {"type": "array", "items": NAME, "description": "The suits the declarer may name."},
+    }, provenance=False),
     "schedule": {"type": "array", "items": scheduled, "description": "This contract's own rules for particular tricks (geregelter Räuber), instead of play.schedule."},
 })
 
@@ -225,11 +229,18 @@ claim = rule("A hand the declarer shows instead of playing.", {
     "liable": {"type": "boolean", "description": "Whether the settlement's liable payers apply to it (default true); false: each opponent pays their own share."},
 }, ["when", "scores_as"])
 
+declaration = rule("What a declaration without cards commits to (Tout: every trick).", {
+    "wins": dsl("The declarer's aim once declared. Known: as for declarer_wins. " + DSL_BOOL),
+    "multiplier": {"type": "integer", "minimum": 1, "description": "What the game's value is multiplied by."},
+}, ["wins", "multiplier"])
+
 announcement = rule("Cards the declarer may lay out face up before the first lead (Ulti): each commits to win one of the last tricks with it, the lowest laid card the last trick, the next the one before; laid cards may be played only when nothing else is legal, highest first; each is won or lost on its own and paid by or to every opponent. Announced with {announce: NAME, cards: [...]}, or `pass`.", {
     "title": {"type": "string", "description": "The display name."},
     "cards": dsl("The cards that may be laid out, a set expression such as \"{T1, T2, T3}\"."),
     "value": dsl("What one laid card is worth to or from each opponent. Known: card. " + DSL_INT),
-}, ["cards", "value"])
+    "declares": declaration,
+    "contracts": {"type": "array", "items": NAME, "description": "The contracts it may be made in (default: all)."},
+})
 
 withhold = rule("A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side whoever wins that trick. If the other side wins the last trick, it is a card short and the holder's side hands over one card of its tricks, a 1-point card if it has one. When such a card is led, the next card played fixes the suit to follow.", {
     "card": CARD,
@@ -243,6 +254,7 @@ play = rule("Trick play.", {
     "when_void": {"enum": ["trump", "any"], "description": "A player void in the suit led must trump if able (trump) or may play any card (any)."},
     "must_beat": {"type": "boolean", "description": "Players must head the trick if able (Stichzwang)."},
     "withhold": withhold,
+    "trump_suit": described(NAME, "A suit that is trumps in every contract unless the contract says otherwise (Hearts in Tapp)."),
     "schedule": {"type": "array", "items": scheduled, "description": "Rules for particular tricks (the Gstieß, 21 and 1 in tricks 1–3 of Buchenbach)."},
     "discards_visible_until": {"type": "integer", "minimum": 0, "description": "The declarer may look at their discards until this trick is over, not after (absent: always)."},
 }, ["first_lead"])
