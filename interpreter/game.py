@@ -82,6 +82,7 @@ class Game:
         self.exposed: list[str] = []                # cards the declarer kept face up
         self.trump_suit: str | None = ruleset.play.trump_suit   # a suit that is trumps in this deal
         self.declared: list[str] = []               # declarations made (Tout)
+        self.trumps_named = False                   # the declarer has named the trump suit
         self.taken: list[str] = []                  # the talon as the declarer picked it up
         self.laid: list[tuple[str, str]] = []       # (announcement, card) laid out by the declarer
         self.result: Result | None = None
@@ -219,7 +220,7 @@ class Game:
         return choices
 
     def _choosing_trumps(self) -> bool:
-        return bool(self.contract and self.contract.trump_choice) and self.trump_suit not in self.contract.trump_choice
+        return bool(self.contract and self.contract.trump_choice) and not self.trumps_named
 
     def _current_step(self):
         step = self.contract.exchange[self.exchange_step]
@@ -456,6 +457,7 @@ class Game:
         if parsed.name not in names:
             raise IllegalActionError(f"{parsed.name} cannot be trumps in {self.contract.title}; choose one of: {', '.join(names)}", seat)
         self.trump_suit = names[parsed.name]
+        self.trumps_named = True
         self.history.append((seat, parsed.as_json()))
         self._emit(type="trumps", seat=seat, suit=parsed.name)
         self._run_engine_steps()
