@@ -82,7 +82,20 @@ class Choose:
         return {"choose": self.name}
 
 
-Action = Call | PlayCard | DiscardAction | KeepAction | Announce | Choose
+@dataclass(frozen=True)
+class CardAction:
+    """{call_card: CARD} or {give: CARD}."""
+    kind: str
+    card: str
+
+    def describe(self) -> str:
+        return f"{self.kind} {self.card}"
+
+    def as_json(self) -> dict:
+        return {self.kind: self.card}
+
+
+Action = Call | PlayCard | DiscardAction | KeepAction | Announce | Choose | CardAction
 
 
 def known_calls(ruleset: Ruleset) -> list[str]:
@@ -131,6 +144,8 @@ def parse_action(action: Any, ruleset: Ruleset) -> Action:
         if not isinstance(cards, list):
             raise InvalidActionError(f"announce takes `cards: [...]`, a list, not {cards!r}")
         return Announce(value, tuple(_card(c, ruleset) for c in cards))
+    if kind in ("call_card", "give"):
+        return CardAction(kind, _card(value, ruleset))
     if kind == "choose":
         if not isinstance(value, str):
             raise InvalidActionError(f"choose takes a name, not {value!r}")

@@ -60,8 +60,9 @@ class Auction:
         self.state = self._start(phases[0], carried=None)
 
     # -- phases ----------------------------------------------------------------------------
-    def _start(self, phase: AuctionPhase, carried: tuple[int, str] | None) -> PhaseState:
-        seats = self.seats
+    def _start(self, phase: AuctionPhase, carried: tuple[int, str] | None,
+               speakers: list[int] | None = None) -> PhaseState:
+        seats = speakers if speakers is not None else self.seats
         if carried is not None and phase.start == "after_holder":
             at = seats.index(carried[0])
             seats = seats[at + 1:] + seats[:at]
@@ -86,6 +87,11 @@ class Auction:
         target = phase.after.get(outcome.call)
         if target is None:
             return None
+        if self.phases[target].speakers == "previous_bidders":
+            # Only those who declared they want to play speak now; nobody holds a bid yet.
+            bidders = [s for s in self.state.order if s in self.state.bidders]
+            self.state = self._start(self.phases[target], carried=None, speakers=bidders)
+            return target
         self.state = self._start(self.phases[target], carried=(outcome.seat, outcome.call))
         return target
 
@@ -96,6 +102,9 @@ class Auction:
             return st.holder
         if st.phase.style == "rounds":
             return self._rounds_next()
+        if st.phase.style == "declare":
+            pending = [s for s in st.order if s not in st.spoken]
+            return pending[0] if pending else None
         if st.awaiting == "challenger":
             return st.challenger
         while st.next_entrant < len(st.order):
@@ -187,6 +196,13 @@ class Auction:
             return None
         return self._outcome(ends_auction=False)
 
+    def _declare_settle(self) -> Outcome | None:
+        """A declare phase ends when everybody has spoken once."""
+        st = self.state
+        if any(s not in st.spoken for s in st.order):
+            return None
+        return self._outcome(ends_auction=False)
+
     def _interrupts_open_to(self, seat: int) -> list[str]:
         """Interrupting calls `seat` may make now: up to and including its own turn to enter,
         once somebody has opened the phase (or on its own turn)."""
@@ -206,6 +222,8 @@ class Auction:
             return [lv.call for lv in st.choices]
         if st.phase.style == "rounds":
             return self._rounds_legal(seat)
+        if st.phase.style == "declare":
+            return [PASS, *(lv.call for lv in st.phase.ladder if self._meets(lv, seat))]
         ladder = st.phase.ladder
         if st.awaiting == "holder":
             can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
@@ -299,6 +317,17 @@ class Auction:
             return Outcome(seat, call, chosen.contract, ends_auction=True)
         if st.phase.style == "rounds":
             return self._rounds_apply(seat, call)
+        if st.phase.style == "declare":
+            st.next_entrant = st.order.index(seat) + 1
+            st.spoken.add(seat)
+            if call == PASS:
+                st.passed.add(seat)
+            else:
+                st.bidders.add(seat)
+                self.bidders.add(seat)
+                if st.holder is None:
+                    st.holder, st.level = seat, st.phase.level_of(call)
+            return self._declare_settle()
         if st.awaiting == "holder":
             if call == PASS:
                 st.passed.add(st.holder)
@@ -335,6 +364,8 @@ class Auction:
         ladder = st.phase.ladder
         if st.phase.style == "rounds" and st.awaiting != "choice":
             return self._rounds_settle()
+        if st.phase.style == "declare":
+            return self._declare_settle()
         while True:
             if st.awaiting == "choice":
                 return None

@@ -13,7 +13,7 @@ from interpreter.dsl import DslError, Expression, Scope, Type, compile_expressio
 from interpreter.errors import Problem
 from interpreter.model import (
     TRUMP, Announcement, Declaration, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
-    ExchangeStep, ForcedDiscard, Individual, Keep, Level, Liability, OpeningLeads, Packet, PlayRules,
+    CallCard, ExchangeStep, ForcedDiscard, Give, Individual, Keep, Level, Liability, OpeningLeads, Packet, PlayRules,
     Ruleset, ScheduledTrick, Settlement, TakeTalon, Withhold,
 )
 from interpreter.source import Document, Path
@@ -34,7 +34,8 @@ LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT}
 BREACH_NAMES = {"players": INT}
 CARD_NAMES = {"card": CARD}
 FORCED_NAMES = {"taken": CARDS, "hand": CARDS}
-INDIVIDUAL_NAMES = {"loser_points": INT, "loser_is_vorhand": BOOL, "without_tricks": INT, "losers": INT, "players": INT}
+INDIVIDUAL_NAMES = {"loser_points": INT, "loser_is_vorhand": BOOL, "without_tricks": INT, "losers": INT, "players": INT,
+                    "receiver_tricks": INT}
 
 NOT_CONTRACT_CALLS = {"pass"}
 
@@ -327,7 +328,8 @@ class Compiler:
                 contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps, factor_won=None,
                                            factor_lost=None, declarer_wins=None, amount=None, opening_leads=opening,
                                            individual=individual, talon_counts=data.get("talon_counts", True),
-                                           schedule=schedule, trump_suit=trump_suit, trump_choice=trump_choice)
+                                           schedule=schedule, trump_suit=trump_suit, trump_choice=trump_choice,
+                                       no_trump_suit=bool(trumps.get("none")), open_hand=data.get("open_hand", False))
                 continue
             wins = self.expression(source_path("declarer_wins"), OUTCOME_NAMES, BOOL) if "declarer_wins" in data else default_wins
             amount = self.expression(source_path("amount"), AMOUNT_NAMES, INT) if "amount" in data else default_amount
@@ -342,7 +344,8 @@ class Compiler:
             contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps,
                                        factor_won=won, factor_lost=lost, declarer_wins=wins, amount=amount,
                                        opening_leads=opening, talon_counts=data.get("talon_counts", True),
-                                       schedule=schedule, trump_suit=trump_suit, trump_choice=trump_choice)
+                                       schedule=schedule, trump_suit=trump_suit, trump_choice=trump_choice,
+                                       no_trump_suit=bool(trumps.get("none")), open_hand=data.get("open_hand", False))
         return contracts
 
     def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
@@ -367,6 +370,10 @@ class Compiler:
                     elif isinstance(step, ForcedDiscard):
                         held -= 1
                         discarded += 1
+                    elif isinstance(step, CallCard):
+                        held += 1
+                    elif isinstance(step, Give):
+                        held -= 1
                 if held != hand:
                     self.problem(("contracts", name, "exchange"),
                                  f"with {n} players the declarer takes {taken} cards and discards {discarded}, "
@@ -386,6 +393,11 @@ class Compiler:
                 result.append(Keep(int(k.get("count", 0)), allowed, prefer, k.get("same_suit", False),
                                    k.get("different_suits", False), k.get("exposed", False),
                                    k.get("reason", "these cards may not be kept together")))
+            elif "call_card" in step:
+                allowed = self.card_set(path + ("call_card", "from")) if (step["call_card"] or {}).get("from") else frozenset(self.deck.cards)
+                result.append(CallCard(allowed))
+            elif "give" in step:
+                result.append(Give())
             elif "forced_discard" in step:
                 cards = self.expression(path + ("forced_discard", "cards"), FORCED_NAMES, CARDS)
                 if cards is not None:
@@ -408,12 +420,16 @@ class Compiler:
         phases = []
         for name, p in raw_phases.items():
             path = ("auction", "phases", name)
-            def levels(where: Path, entries: list) -> tuple[Level, ...]:
+            declare = p.get("style") == "declare"
+
+            def levels(where: Path, entries: list, intentions: bool = False) -> tuple[Level, ...]:
                 result = []
                 for j, lv in enumerate(entries or []):
                     call = lv.get("call")
                     contract = lv.get("contract", call)
-                    if contract not in known_contracts:
+                    if intentions:
+                        contract = None      # a declare round's call says only "I want to play"
+                    elif contract not in known_contracts:
                         at = where + (j, "contract" if "contract" in lv else "call")
                         self.problem(at, f"no contract named '{contract}'{self.suggest(contract, known_contracts)}")
                     if call in NOT_CONTRACT_CALLS or call == p.get("hold"):
@@ -423,7 +439,7 @@ class Compiler:
                                         holdable=lv.get("holdable", True), ends=lv.get("ends")))
                 return tuple(result)
 
-            ladder = levels(path + ("ladder",), p.get("ladder"))
+            ladder = levels(path + ("ladder",), p.get("ladder"), intentions=declare)
             interrupts = levels(path + ("interrupts",), p.get("interrupts"))
             side = levels(path + ("side_bids",), p.get("side_bids"))
             side_bids = tuple((lv, frozenset(entry.get("over") or ())) for lv, entry in zip(side, p.get("side_bids") or []))
@@ -450,7 +466,8 @@ class Compiler:
                     self.problem(path + ("then", "after", call), f"'{call}' is not a bid of this phase{self.suggest(call, calls)}", at_key=True)
                 if target not in names:
                     self.problem(path + ("then", "after", call), f"no phase named '{target}'{self.suggest(target, names)}")
-                elif call not in [lv.get("call") for lv in raw_phases[target].get("ladder") or []]:
+                elif (raw_phases[target].get("speakers") != "previous_bidders"
+                      and call not in [lv.get("call") for lv in raw_phases[target].get("ladder") or []]):
                     self.problem(path + ("then", "after", call),
                                  f"the phase '{target}' must have '{call}' in its ladder to carry the bid into it")
             choose = {}
@@ -463,7 +480,8 @@ class Compiler:
                                        max_bidders=p.get("max_bidders"), compulsory=tuple(compulsory),
                                        pass_out=pass_out, after=after, interrupts=interrupts, choose=choose,
                                        pass_out_play=pass_out_play, carried_may_hold=p.get("carried_may_hold", True),
-                                       style=p.get("style", "duel"), start=p.get("start", "vorhand"), side_bids=side_bids))
+                                       style=p.get("style", "duel"), start=p.get("start", "vorhand"), side_bids=side_bids,
+                                       speakers=p.get("speakers", "all")))
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)

@@ -14,10 +14,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from interpreter.actions import Action, Announce, Call, Choose, DiscardAction, KeepAction, PlayCard, parse_action
+from interpreter.actions import (
+    Action, Announce, Call, CardAction, Choose, DiscardAction, KeepAction, PlayCard, parse_action,
+)
 from interpreter.auction import PASS, Auction
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError
-from interpreter.model import Contract, Discard, ForcedDiscard, Keep, Ruleset, TakeTalon
+from interpreter.model import CallCard, Contract, Discard, ForcedDiscard, Give, Keep, Ruleset, TakeTalon
 from interpreter.play import Trick, TrickPlay
 from interpreter.settlement import Deal, Result, piles, settle, settle_individual
 from interpreter.tricks import TrickRules
@@ -83,6 +85,7 @@ class Game:
         self.trump_suit: str | None = ruleset.play.trump_suit   # a suit that is trumps in this deal
         self.declared: list[str] = []               # declarations made (Tout)
         self.trumps_named = False                   # the declarer has named the trump suit
+        self.called: tuple[str, int | None] | None = None   # the called card and who gave it (None: the talon)
         self.taken: list[str] = []                  # the talon as the declarer picked it up
         self.laid: list[tuple[str, str]] = []       # (announcement, card) laid out by the declarer
         self.result: Result | None = None
@@ -188,6 +191,10 @@ class Game:
         if self.phase is Phase.EXCHANGE:
             step = self._current_step()
             hand = self.hands[seat]
+            if isinstance(step, CallCard):
+                return [{"call_card": c} for c in self.ruleset.pack(len(self.seats)) if c in step.allowed and c not in hand]
+            if isinstance(step, Give):
+                return [{"give": c} for c in hand]
             if isinstance(step, Keep):
                 choices = self._keep_choices(step, hand)
                 if len(choices) <= LISTABLE:
@@ -265,6 +272,8 @@ class Game:
             self._apply_call(seat, parsed)
         elif self.phase is Phase.EXCHANGE and self._choosing_trumps():
             self._apply_trump_choice(seat, parsed)
+        elif self.phase is Phase.EXCHANGE and isinstance(parsed, CardAction):
+            self._apply_card_action(seat, parsed)
         elif self.phase is Phase.EXCHANGE and isinstance(parsed, KeepAction):
             self._apply_keep(seat, parsed)
         elif self.phase is Phase.EXCHANGE:
@@ -338,6 +347,8 @@ class Game:
         self.declarer = outcome.seat
         if self.contract.trump_suit is not None:
             self.trump_suit = self.contract.trump_suit
+        if self.contract.no_trump_suit:
+            self.trump_suit = None
         self._emit(type="contract", contract=self.contract.name, declarer=self.declarer)
         self.phase = Phase.EXCHANGE
         self._run_engine_steps()
@@ -374,6 +385,8 @@ class Game:
                     self._finish(Result("abandoned", self.contract.name, self.declarer, None, None, None, [0] * self.players,
                                         reason=f"the hand has no {step.count} cards that may be kept, and the ruleset does not say what happens"))
                 return
+            if not isinstance(step, Discard):
+                return          # a card to call or to give: the declarer's turn
             allowed = [c for c in self.hands[self.declarer] if not self._forbidden(step, c, self.hands[self.declarer])]
             count = step.how_many(self.talon_size)
             if len(allowed) < count:
@@ -400,6 +413,8 @@ class Game:
                                    schedule=self.contract.schedule)
         self.trickplay.laid = [card for _, card in self.laid]
         self._emit(type="phase", phase="play", leader=leader)
+        if self.contract.open_hand and self.declarer is not None:
+            self._emit(type="open_hand", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=self._sort_key))
 
     def _apply_announcement(self, seat: int, parsed: Action) -> None:
         if isinstance(parsed, Call) and parsed.name == PASS:
@@ -449,6 +464,36 @@ class Game:
         return Deal(self.ruleset, self.contract, self.declarer, self.seats, self.players, self.sitting_out,
                     frozenset(self.auction.bidders), dict(self.trickplay.withheld) if self.trickplay else {},
                     tuple(self.laid), declared)
+
+    def _apply_card_action(self, seat: int, parsed: CardAction) -> None:
+        step = self._current_step()
+        hand = self.hands[seat]
+        if parsed.kind == "call_card":
+            if not isinstance(step, CallCard):
+                raise IllegalActionError("there is no card to call now", seat)
+            if parsed.card in hand:
+                raise IllegalActionError(f"call a card you do not hold; you hold {parsed.card}", seat)
+            if parsed.card not in step.allowed:
+                raise IllegalActionError(f"{parsed.card} may not be called", seat)
+            holder = next((s for s in self.seats if parsed.card in self.hands[s]), None)
+            (self.hands[holder] if holder is not None else self.talon).remove(parsed.card)
+            hand.append(parsed.card)
+            self.called = (parsed.card, holder)
+            self.history.append((seat, parsed.as_json()))
+            self._emit(type="call_card", seat=seat, card=parsed.card, holder=holder)
+        else:
+            if not isinstance(step, Give):
+                raise IllegalActionError("there is no card to give now", seat)
+            if parsed.card not in hand:
+                raise IllegalActionError(f"you do not hold {parsed.card}", seat)
+            hand.remove(parsed.card)
+            receiver = self.called[1] if self.called else None
+            (self.hands[receiver] if receiver is not None else self.talon).append(parsed.card)
+            self.history.append((seat, parsed.as_json()))
+            # Only the receiver learns which card it is; the public event tells that a card was given.
+            self._emit(type="give", seat=seat, to=receiver)
+        self.exchange_step += 1
+        self._run_engine_steps()
 
     def _apply_trump_choice(self, seat: int, parsed: Action) -> None:
         names = {self.ruleset.deck.suit_names[s]: s for s in self.contract.trump_choice}
@@ -533,7 +578,7 @@ class Game:
         if play.over:
             facts = self._deal_facts()
             if self.contract.individual is not None:
-                self._finish(settle_individual(facts, play.tricks, self.vorhand))
+                self._finish(settle_individual(facts, play.tricks, self.vorhand, self.talon + self.aside))
                 return
             out_of_play = self.talon + self.aside if self.contract.talon_counts else []
             declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(facts, play.tricks, out_of_play)
@@ -571,6 +616,9 @@ class Game:
             view["hands"] = [sorted(self.hands[s], key=self._sort_key) for s in range(self.players)]
         else:
             view["hand"] = sorted(self.hands[seat], key=self._sort_key)
+            if self.contract and self.contract.open_hand and self.trickplay is not None and self.declarer != seat:
+                # Ouvert: the declarer's hand lies face up for everyone.
+                view["open_hand"] = {"seat": self.declarer, "cards": sorted(self.hands[self.declarer], key=self._sort_key)}
         if umpire or over:
             # The talon and discards are shown when the cards are counted, not before.
             view["talon"] = list(self.talon)

@@ -72,7 +72,8 @@ class AuctionPhase:
     choose: dict[str, tuple[Level, ...]] = field(default_factory=dict)   # uncontested winning call -> the games its bidder chooses from
     pass_out_play: str | None = None       # the contract played when everybody passed
     carried_may_hold: bool = True          # False: the bidder carried in drops out when outbid
-    style: Literal["duel", "rounds"] = "duel"
+    style: Literal["duel", "rounds", "declare"] = "duel"
+    speakers: Literal["all", "previous_bidders"] = "all"
     start: Literal["vorhand", "after_holder"] = "vorhand"
     side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()   # (bid, the calls it may be made over); ends the auction
 
@@ -118,7 +119,19 @@ class ForcedDiscard:
     shown: bool
 
 
-ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard
+@dataclass(frozen=True)
+class CallCard:
+    """The declarer names a card they do not hold ({call_card: CARD}) and receives it from its
+    holder (Rufer); a `give` step then hands a card of their choice back."""
+    allowed: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Give:
+    """The declarer gives a card of their choice ({give: CARD}) to the holder of the called card."""
+
+
+ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give
 
 
 @dataclass(frozen=True)
@@ -153,6 +166,9 @@ class Contract:
     individual: Individual | None = None
     talon_counts: bool = True              # False: the talon and discards count for nobody
     trump_suit: str | None = None          # a suit that is trumps in this contract (besides permanent trumps)
+    no_trump_suit: bool = False            # no suit is trumps in this contract (a Bettel)
+    open_hand: bool = False                # the declarer's hand is shown to all from the first lead (Ouvert)
+    talon_to_last_trick: bool = False      # everyone for themselves: the talon goes to the last trick's winner
     trump_choice: tuple[str, ...] = ()     # suits the declarer may name as trumps
     schedule: tuple["ScheduledTrick", ...] | None = None   # this contract's own rules for the first tricks
 

@@ -143,11 +143,14 @@ def _last_won_with(deal: Deal, tricks: list | None) -> frozenset[str]:
     return frozenset({last.cards[last.seats.index(deal.declarer)]})
 
 
-def settle_individual(deal: Deal, tricks: list, vorhand: int) -> Result:
-    """Everyone for themselves: each player's own tricks are counted, the talon is not."""
+def settle_individual(deal: Deal, tricks: list, vorhand: int, talon: list[str] | None = None) -> Result:
+    """Everyone for themselves: each player's own tricks are counted (and the talon, by whoever
+    takes the last trick, where the contract says so)."""
     rule = deal.contract.individual
     rs = deal.ruleset
     own = {seat: [c for t in tricks if t.winner == seat for c in t.cards] for seat in deal.seats}
+    if deal.contract.talon_to_last_trick and talon:
+        own[tricks[-1].winner] += talon
     points = {seat: rs.counting.points(cards, rs.deck.points) if cards else 0 for seat, cards in own.items()}
     if rule.loser == "last_trick":
         losers = [tricks[-1].winner]
@@ -161,13 +164,16 @@ def settle_individual(deal: Deal, tricks: list, vorhand: int) -> Result:
     everyone = list(deal.seats)
     if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":
         everyone.append(deal.sitting_out)
+    tricks_of = {seat: sum(1 for t in tricks if t.winner == seat) for seat in everyone}
     for loser in losers:
-        pay = int(rule.pays_each({"loser_points": points[loser], "loser_is_vorhand": loser == vorhand,
-                                  "without_tricks": without, "losers": len(losers), "players": len(deal.seats)}))
         for seat in everyone:
-            if seat != loser:
-                payments[seat] += pay
-                payments[loser] -= pay
+            if seat == loser:
+                continue
+            pay = int(rule.pays_each({"loser_points": points[loser], "loser_is_vorhand": loser == vorhand,
+                                      "without_tricks": without, "losers": len(losers), "players": len(deal.seats),
+                                      "receiver_tricks": tricks_of[seat]}))
+            payments[seat] += pay
+            payments[loser] -= pay
     seat_points = [points.get(seat, 0) for seat in range(deal.players)]
     return Result("played", deal.contract.name, None, None, {"seats": seat_points},
                   {"seats": [sum(1 for t in tricks if t.winner == s) for s in range(deal.players)]}, payments)

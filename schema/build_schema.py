@@ -124,7 +124,8 @@ phase = rule("One round of the auction.", {
     "hold": described(NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."),
     "raise": {"enum": ["next", "any"], "description": "Whether a bid must be the next level (default) or may jump."},
     "max_bidders": {"type": "integer", "minimum": 1, "description": "At most this many players may bid in the phase."},
-    "style": {"enum": ["duel", "rounds"], "description": "duel (default): the holder answers each challenger at once, and a player enters only when the duel before is settled. rounds: the turn goes round the table; on it a player raises, passes for good, or (with priority over the current bidder, being earlier in the order) holds."},
+    "style": {"enum": ["duel", "rounds", "declare"], "description": "duel (default): the holder answers each challenger at once, and a player enters only when the duel before is settled. rounds: the turn goes round the table; on it a player raises, passes for good, or (with priority over the current bidder, being earlier in the order) holds. declare: each player says once whether they want to play (a bid of the ladder) or pass; nobody is outbid, and the next phase (`then.after`) is for those who did."},
+    "speakers": {"enum": ["all", "previous_bidders"], "description": "Who speaks in this phase: every player (default), or only those who bid in the phase before (a declare phase)."},
     "start": {"enum": ["vorhand", "after_holder"], "description": "Who speaks first in a phase that a bid was carried into: Vorhand (default), or the player after the bidder."},
     "side_bids": {"type": "array", "description": "Bids a player may make on their turn instead of the next rung, only over the listed calls; one ends the auction (Piccolo or Bettel over the opening Cego).",
                   "items": rule("A side bid.", {"call": described(NAME, "The call."), "contract": described(NAME, "Its contract (default: the call)."),
@@ -180,6 +181,11 @@ exchange_step = {"description": "One step of the exchange, a mapping with one ke
     rule("The declarer discards cards face down.", {"discard": discard_step}, ["discard"], provenance=False),
     rule("The declarer keeps some cards and discards the rest.", {"keep": keep_step}, ["keep"], provenance=False),
     rule("The engine discards for the declarer.", {"forced_discard": forced_step}, ["forced_discard"], provenance=False),
+    rule("The declarer calls a card they do not hold ({call_card: CARD}) and receives it from its holder (from the talon if nobody holds it).",
+         {"call_card": rule("The card that may be called.", {"from": dsl("The cards that may be called, a set expression (default: any not held).")}, provenance=False)},
+         ["call_card"], provenance=False),
+    rule("The declarer gives a card of their choice ({give: CARD}) to the holder of the called card.",
+         {"give": rule("No parameters.", {}, provenance=False)}, ["give"], provenance=False),
 ]}
 
 opening_leads = rule("The declarer leads the first tricks with the cards exposed in the exchange, one trick each.", {
@@ -192,7 +198,7 @@ opening_leads = rule("The declarer leads the first tricks with the cards exposed
 individual = rule("Everyone plays for themselves (Räuber, Dresch); one player loses and pays each other player.", {
     "loser": {"enum": ["most_points", "last_trick"], "description": "Who loses: the player with most card points in their own tricks, or the winner of the last trick."},
     "ties": {"enum": ["vorhand_else_all", "all"], "description": "A tie for most points: Vorhand loses if among them, else all tied lose (vorhand_else_all); or all tied lose (all)."},
-    "pays_each": dsl("What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers. " + DSL_INT),
+    "pays_each": dsl("What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers, receiver_tricks (the tricks of the player paid). " + DSL_INT),
 }, ["loser", "pays_each"])
 
 scheduled = rule("A rule for one of the first tricks: every player, the leader included, plays from the first of `play_from` they hold a card of (else any card); following suit does not apply.", {
@@ -218,7 +224,10 @@ contract = rule("A game that can be played: its exchange, its play and its value
     "trumps": rule("A trump suit for this contract, besides any permanent trumps: fixed, or named by the declarer with {choose: SUIT} after the auction.", {
         "suit": described(NAME, "The suit's name (hearts)."),
         "choose": {"type": "array", "items": NAME, "description": "The suits the declarer may name."},
+        "none": {"type": "boolean", "description": "No suit is trumps (a Bettel), whatever the ruleset's trump suit."},
     }, provenance=False),
+    "open_hand": {"type": "boolean", "description": "The declarer's hand is shown to everyone from the first lead (Bettel Ouvert)."},
+    "talon_to_last_trick": {"type": "boolean", "description": "Everyone for themselves: the talon goes to whoever wins the last trick (Ramsch)."},
     "schedule": {"type": "array", "items": scheduled, "description": "This contract's own rules for particular tricks (geregelter Räuber), instead of play.schedule."},
 })
 
