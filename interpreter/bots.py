@@ -9,6 +9,8 @@ from interpreter.game import Game
 
 def expand(action: Any, rng: random.Random) -> Any:
     """A concrete action from a legal action, drawing at random where it is a template."""
+    if type(action) is not dict or "play" in action:
+        return action
     for kind in ("discard", "keep"):
         if isinstance(action, dict) and isinstance(action.get(kind), dict):
             template = action[kind]

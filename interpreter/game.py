@@ -81,6 +81,7 @@ class Game:
         self.declarer: int | None = None
         self.exchange_step = 0
         self.trickplay: TrickPlay | None = None
+        self._plays = _play_actions(ruleset.deck)      # {play: CARD} for each card, made once
         self.exposed: list[str] = []                # cards the declarer kept face up
         self.trump_suit: str | None = ruleset.play.trump_suit   # a suit that is trumps in this deal
         self.declared: list[str] = []               # declarations made (Tout)
@@ -168,7 +169,7 @@ class Game:
         if self.phase in (Phase.EXCHANGE, Phase.ANNOUNCE):
             return self.declarer
         if self.phase is Phase.PLAY:
-            return self.trickplay.to_act()
+            return self.trickplay._state[0]
         return None
 
     @property
@@ -181,6 +182,17 @@ class Game:
 
     def legal_actions(self, seat: int | None = None) -> list[Action | dict]:
         """The actions `seat` may take now (default: the seat to act), in protocol form."""
+        if self.phase is Phase.PLAY:
+            # Trick play first: it is most of a deal's turns.
+            play = self.trickplay
+            to_act = play._state[0]
+            if seat is None:
+                seat = to_act
+            elif seat != to_act:
+                return []
+            # Shared {play: CARD} mappings, made once per pack: callers read them, never change them.
+            plays = self._plays
+            return [plays[c] for c in play.legal(seat)]
         seat = self.to_act if seat is None else seat
         if self.phase is Phase.AUCTION and seat is not None:
             return self.auction.legal(seat)       # another seat may have an interrupting call
@@ -208,8 +220,6 @@ class Game:
                                  "forbidden": [c for c in hand if c not in allowed]}}]
         if self.phase is Phase.ANNOUNCE:
             return ["pass", *self._announcement_choices()]
-        if self.phase is Phase.PLAY:
-            return [{"play": c} for c in self.trickplay.legal(seat)]
         return []
 
     def _announcement_choices(self) -> list[dict]:
@@ -258,6 +268,14 @@ class Game:
     def apply(self, seat: int, action: Any) -> list[dict[str, Any]]:
         """Apply `action` by `seat`. Returns the events it caused. Raises InvalidActionError
         (malformed) or IllegalActionError (not allowed now); the game is then unchanged."""
+        if self.phase is Phase.PLAY and type(action) is dict and len(action) == 1 and type(seat) is int:
+            card = action.get("play")
+            if seat == self.trickplay._state[0] and card in self.trickplay.legal(seat):
+                # The common case in simulations, without the general checks below: a legal card
+                # by the seat to play.
+                start = len(self.events)
+                self._play_card(seat, card)
+                return self.events[start:]
         parsed = parse_action(action, self.ruleset)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
             raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
@@ -566,9 +584,13 @@ class Game:
         play = self.trickplay
         if parsed.card not in play.legal(seat):
             raise IllegalActionError(play.refusal(seat, parsed.card), seat)
-        completed, _ = play.play_card(seat, parsed.card)
-        self.history.append((seat, parsed.as_json()))
-        self._emit(type="play", seat=seat, card=parsed.card)
+        self._play_card(seat, parsed.card)
+
+    def _play_card(self, seat: int, card: str) -> None:
+        play = self.trickplay
+        completed, _ = play.play_card(seat, card)
+        self.history.append((seat, {"play": card}))
+        self.events.append({"type": "play", "seat": seat, "card": card})
         # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
         if not completed:
             return
@@ -635,11 +657,24 @@ class Game:
     def _emit(self, **event: Any) -> None:
         self.events.append(event)
 
+    # The hot loop appends its events directly: self.events.append({...}).
+
     # -- records -----------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
         """The game record so far (DESIGN.md): enough to replay this deal exactly."""
         from interpreter.records import make_record
         return make_record(self)
+
+
+_PLAY_ACTIONS: dict[int, tuple[Any, dict[str, dict]]] = {}
+
+
+def _play_actions(deck) -> dict[str, dict]:
+    cached = _PLAY_ACTIONS.get(id(deck))
+    if cached is None or cached[0] is not deck:
+        cached = (deck, {c: {"play": c} for c in deck.cards})
+        _PLAY_ACTIONS[id(deck)] = cached
+    return cached[1]
 
 
 def _counts(sizes: tuple[int, ...]) -> str:

@@ -13,6 +13,9 @@ from interpreter.model import Deck, OpeningLeads, PlayRules, ScheduledTrick
 from interpreter.tricks import TrickRules
 
 
+_NOTHING: list = []      # "no trick completed", shared so the hot loop does not allocate
+
+
 @dataclass
 class Trick:
     leader: int
@@ -39,32 +42,53 @@ class TrickPlay:
         together = self.opening is not None and self.opening.together and self.n_opening > 1
         self.together = self.n_opening if together else 1
         self.tricks: list[Trick] = [Trick(leader) for _ in range(self.together)]
+        # Whose turn it is changes only when a card is played: kept, not recomputed (hot loop).
+        self._orders = {s: seats[i:] + seats[:i] for i, s in enumerate(seats)}
+        self._n_seats = len(seats)
+        self._played_in_open = 0
+        self._exposed = frozenset(self.exposed)
+        self._plain = not (self.schedule or play.withhold or self.exposed)   # only the follow-suit duties apply
+        self._legal_cache: tuple[int, list[str]] | None = None
+        self._recount()
 
     # -- the tricks being played --------------------------------------------------------------
     def _open(self) -> list[Trick]:
         """The tricks now being played: one, or several played together."""
         return self.tricks[-self.together:] if len(self.tricks) <= self.together else self.tricks[-1:]
 
+    def _recount(self) -> None:
+        """Work out whose turn it is, after a card or at a new trick."""
+        if self.together == 1 or len(self.tricks) > self.together:
+            trick, played = self.tricks[-1], self._played_in_open
+            order = self._orders[trick.leader]
+            self._state = (order[played] if played < len(order) else None, trick, len(self.tricks))
+            return
+        open_tricks = self._open()
+        width = len(open_tricks)
+        played = self._played_in_open
+        target = open_tricks[played % width]
+        order = self._orders[open_tricks[0].leader]
+        self._state = (order[played // width] if played // width < len(order) else None,
+                       target, len(self.tricks) - width + 1 + played % width)
+
     def _turn(self) -> tuple[int, Trick, int]:
         """Whose turn it is, the trick the card goes to, and its number (1 = first)."""
-        open_tricks = self._open()
-        played = sum(len(t.cards) for t in open_tricks)
-        leader = open_tricks[0].leader
-        order = self.seats[self.seats.index(leader):] + self.seats[:self.seats.index(leader)]
-        width = len(open_tricks)
-        target = open_tricks[played % width]
-        return order[played // width], target, self.tricks.index(target) + 1
+        return self._state
 
     def to_act(self) -> int:
-        return self._turn()[0]
+        return self._state[0]
 
     def _powerless(self) -> frozenset[str]:
-        return frozenset(self.withheld.values()) | frozenset(self.exposed)
+        if not self.withheld:
+            return self._exposed
+        return frozenset(self.withheld.values()) | self._exposed
 
     def _suitless(self, number: int) -> frozenset[str]:
         """Cards that do not fix the suit to follow in trick `number`: a withheld card always,
         an exposed card once its opening tricks are over."""
-        later = frozenset(self.exposed) if number > self.n_opening else frozenset()
+        later = self._exposed if number > self.n_opening else frozenset()
+        if not self.withheld:
+            return later
         return frozenset(self.withheld.values()) | later
 
     @property
@@ -95,7 +119,7 @@ class TrickPlay:
         """The cards following the trick's duties allow, before held-back cards; and why."""
         usable = self._usable(seat)
         _, trick, number = self._turn()
-        if not trick.cards and seat == self.declarer and self.pending_leads:
+        if self.pending_leads and not trick.cards and seat == self.declarer:
             leads = self._opening_leads(usable)
             if leads:
                 return leads, "the exposed cards lead the first tricks"
@@ -113,6 +137,17 @@ class TrickPlay:
         return duty, "follow"
 
     def legal(self, seat: int) -> list[str]:
+        # Asked twice a card (by the player, then to check the card): computed once per turn.
+        if self._legal_cache is not None and self._legal_cache[0] == seat:
+            return self._legal_cache[1]
+        result = self._legal(seat)
+        if seat == self._state[0]:
+            self._legal_cache = (seat, result)
+        return result
+
+    def _legal(self, seat: int) -> list[str]:
+        if self._plain and not self.laid:
+            return self.rules.legal(self.hands[seat], self._state[1].cards)
         allowed, _ = self._duty(seat)
         if seat == self.declarer and self.laid:
             free = [c for c in allowed if c not in self.laid]
@@ -144,27 +179,35 @@ class TrickPlay:
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
         """Play a legal card. Returns the tricks completed by it (none, one, or those played
         together) and whether `seat` withheld a card with it."""
-        _, trick, number = self._turn()
-        usable = self._usable(seat)
+        _, trick, number = self._state
         withheld = False
         rule = self.play.withhold
-        if rule and card != rule.card and rule.card in usable and self.schedule.get(number) is None:
-            led = [c for c in trick.cards if c not in self._suitless(number)]
-            if self._may_withhold(seat, self.rules.legal(usable, led), usable):
-                self.withheld[seat] = rule.card
-                withheld = True
-        if not trick.cards and seat == self.declarer and self.pending_leads:
+        if rule is not None and card != rule.card and number not in self.schedule:
+            usable = self._usable(seat)
+            if rule.card in usable:
+                led = [c for c in trick.cards if c not in self._suitless(number)]
+                if self._may_withhold(seat, self.rules.legal(usable, led), usable):
+                    self.withheld[seat] = rule.card
+                    withheld = True
+        if self.pending_leads and not trick.cards and seat == self.declarer:
             if card in self.pending_leads:
                 self.pending_leads.remove(card)
             else:
                 self.pending_leads.remove(next(e for e in self.pending_leads if self.deck.suit[e] == self.deck.suit[card]))
         self.hands[seat].remove(card)
-        if card in self.laid:
+        if self.laid and card in self.laid:
             self.laid.remove(card)
         trick.seats.append(seat)
         trick.cards.append(card)
+        self._played_in_open += 1
+        self._legal_cache = None
+        if self.together == 1 and len(trick.cards) < self._n_seats:
+            order = self._orders[trick.leader]          # the plain case: the next seat plays
+            self._state = (order[len(trick.cards)], trick, number)
+            return _NOTHING, withheld
         open_tricks = self._open()
         if any(len(t.cards) < len(self.seats) for t in open_tricks):
+            self._recount()
             return [], withheld
         for t in open_tricks:
             n = self.tricks.index(t) + 1
@@ -178,6 +221,8 @@ class TrickPlay:
             leader = self.declarer
         self.tricks.append(Trick(leader))
         self.together = 1
+        self._played_in_open = 0
+        self._recount()
 
     def _next_leader(self, completed: list[Trick]) -> int:
         if len(completed) == 1:

@@ -18,7 +18,14 @@ the cheapest bid that does, and bids the cheapest one when the rules forbid it t
 Play. Following: when a partner's card already wins and nobody after can beat it, it smears the
 most points it may; when it can win, it wins with the cheapest winner; otherwise it follows with
 its lowest card (fewest points, then weakest). Leading: the lone player draws trumps with a
-sure winner, then cashes its stops; otherwise the lowest card.
+sure winner, then cashes its stops; otherwise the lowest card. Where taking tricks is bad (the
+lone player of a contract won by taking nothing, or everybody when each plays for themselves) it
+ducks with its highest card that stays under, and leads its weakest; the opponents of such a lone
+player leave the trick to it.
+
+Exchange: it puts aside what it least needs (not trumps, not sure stops; short suits first, to
+trump them later; points where the discards count for the lone player) and keeps the strongest.
+Announcements and other choices: it passes when it may.
 """
 from __future__ import annotations
 
@@ -509,7 +516,9 @@ def _is_template(action: Any) -> bool:
 
 
 def _concrete(action: Any) -> Any:
-    if isinstance(action, dict) and "discard" in action and isinstance(action["discard"], dict):
-        template = action["discard"]
-        return {"discard": list(template["from"][:template["count"]])}
+    """A template (`{kind: {count, from}}`) made an action: its first `count` cards."""
+    if isinstance(action, dict):
+        for kind, value in action.items():
+            if isinstance(value, dict) and "count" in value and "from" in value:
+                return {kind: list(value["from"][:value["count"]])}
     return action

@@ -115,7 +115,8 @@ class Session:
                 line = line.decode("utf-8")
             request = json.loads(line, parse_constant=_no_constant)
         except (ValueError, RecursionError, UnicodeDecodeError) as exc:
-            return _error(None, "bad_json", f"not a JSON line: {exc}")
+            why = "a number has more than 4300 digits" if "int_max_str_digits" in str(exc) else str(exc)
+            return _error(None, "bad_json", f"not a JSON line: {why}")
         except Exception as exc:                     # noqa: BLE001 - nothing ends the session
             return _error(None, "bad_json", f"not a JSON line: {type(exc).__name__}")
         return self.handle(request)
@@ -180,6 +181,8 @@ class Session:
         if players is not None and not 0 < players < 1000:
             raise ProtocolError("bad_request", f"\"players\" out of range: {_short(players)}")
         ruleset = self._ruleset(ref, options)
+        if deal is not None:
+            _check_deal_size(deal, ruleset)
         try:
             game = Game(ruleset, players=players, dealer=dealer, seed=seed, deal=deal)
         except RecordError as exc:
@@ -196,6 +199,7 @@ class Session:
         self._room()
         record = req.get("record")
         if isinstance(record, str):
+            _no_aliases(record)
             try:
                 doc = load_yaml(record, "<record>")
             except RulesetError as exc:
@@ -415,6 +419,26 @@ def _names_a_card(value: Any, cards: dict[str, int]) -> bool:
     if isinstance(value, (list, tuple, set, frozenset)):
         return any(_names_a_card(v, cards) for v in value)
     return False
+
+
+def _check_deal_size(deal: dict, ruleset) -> None:
+    """A deal names each card of the pack once: refuse one far larger before looking at it."""
+    parts = [deal.get("talon")] + (deal.get("hands") if isinstance(deal.get("hands"), list) else [])
+    named = sum(len(p) if isinstance(p, list) else 1 for p in parts)
+    if named > 2 * len(ruleset.deck.cards) + 100:
+        raise ProtocolError("bad_deal", f"the deal names {named} cards; the pack has {len(ruleset.deck.cards)}")
+
+
+def _no_aliases(text: str) -> None:
+    """Refuse YAML anchors and aliases: a few lines of them expand to billions of nodes."""
+    import yaml
+
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(token, (yaml.AliasToken, yaml.AnchorToken)):
+                raise ProtocolError("bad_record", "a record may not use YAML anchors or aliases (&name, *name)")
+    except yaml.YAMLError:
+        return                          # malformed: load_yaml says where
 
 
 def _make_bot(kind: str, seed: int):

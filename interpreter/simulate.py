@@ -21,7 +21,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Callable
 
-from interpreter.errors import TarockError
+from interpreter.errors import InvalidActionError, TarockError
 
 BOTS = ("rules", "random")
 
@@ -279,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
         stats = simulate(args.name, args.deals, players=args.players, seed=args.seed, workers=args.workers,
                          bot=args.bot, options=_options(args.option), dealer=args.dealer,
                          pass_probability=args.pass_probability, progress=bar)
-    except __import__("interpreter.errors", fromlist=["InvalidActionError"]).InvalidActionError as exc:
+    except InvalidActionError as exc:         # a table size or dealer the ruleset does not allow
         raise TarockError(str(exc)) from None
     finally:
         bar.close()

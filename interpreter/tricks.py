@@ -30,15 +30,16 @@ class TrickRules:
     def legal(self, hand: list[str], trick: list[str]) -> list[str]:
         if not trick:
             return list(hand)
-        led = self.follow[trick[0]]
-        if self.play.follow_suit:
-            same = [c for c in hand if self.follow[c] == led]
+        follow, play = self.follow, self.play      # local names: this runs for every card played
+        led = follow[trick[0]]
+        if play.follow_suit:
+            same = [c for c in hand if follow[c] == led]
             if same:
-                return self._beating(same, trick)
-        if self.play.must_trump:
-            trumps = [c for c in hand if self.follow[c] == TRUMP]
+                return self._beating(same, trick) if play.must_beat else same
+        if play.must_trump:
+            trumps = [c for c in hand if follow[c] == TRUMP]
             if trumps:
-                return self._beating(trumps, trick)
+                return self._beating(trumps, trick) if play.must_beat else trumps
         return list(hand)
 
     def _beating(self, candidates: list[str], trick: list[str]) -> list[str]:
