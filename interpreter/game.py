@@ -254,13 +254,15 @@ class Game:
 
         candidates = [c for c in hand if c in step.allowed]
         valid = [combo for combo in itertools.combinations(candidates, step.count) if fits(combo)]
-        if step.prefer is not None:
-            preferred = [combo for combo in valid if all(c in step.prefer for c in combo)]
-            if preferred:
-                return preferred
+        if step.prefer is not None and valid:
+            # As many preferred cards as possible: picture cards stand in only for missing empty ones.
+            most = max(sum(c in step.prefer for c in combo) for combo in valid)
+            return [combo for combo in valid if sum(c in step.prefer for c in combo) == most]
         return valid
 
     def _forbidden(self, step: Discard, card: str, hand: list[str]) -> bool:
+        if card in self.exposed:
+            return True          # laid face up: it stays in the game
         return step.forbid is not None and bool(step.forbid({"card": card, "hand": frozenset(hand),
                                                              "players": len(self.seats)}))
 
@@ -305,6 +307,8 @@ class Game:
     def _not_your_turn(self, seat: int, parsed: Action) -> str:
         if seat == self.sitting_out:
             return f"seat {seat} deals and sits out this deal"
+        if isinstance(parsed, Call) and self.phase is Phase.AUCTION:
+            return self.auction.refusal(seat, parsed.name)
         if isinstance(parsed, Call) and self.phase is not Phase.AUCTION:
             doing = {Phase.EXCHANGE: "discard", Phase.ANNOUNCE: "announce", Phase.PLAY: "play"}.get(self.phase, "act")
             if self.phase is Phase.OVER:
@@ -567,6 +571,9 @@ class Game:
         missing = [c for c in cards if c not in hand]
         if missing:
             raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
+        exposed = [c for c in cards if c in self.exposed]
+        if exposed:
+            raise IllegalActionError(f"cards laid face up stay in the game and may not be discarded: {', '.join(exposed)}", seat)
         forbidden = [c for c in cards if self._forbidden(step, c, hand)]
         if forbidden:
             raise IllegalActionError(f"{step.reason}: {', '.join(forbidden)}", seat)

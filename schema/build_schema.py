@@ -163,7 +163,7 @@ discard_step = rule("Put cards aside from the hand.", {
 keep_step = rule("Keep some cards of the dealt hand and discard the rest face down, before taking the talon. Announced with {keep: [...]}.", {
     "count": {"type": "integer", "minimum": 0, "description": "How many cards are kept."},
     "from": dsl("The cards that may be kept, a set expression (default: any)."),
-    "prefer": dsl("If the kept cards can all be chosen from this set, they must be (empty cards before picture cards named empty)."),
+    "prefer": dsl("As many kept cards as possible must come from this set (empty cards; picture cards named empty only for missing ones)."),
     "same_suit": {"type": "boolean", "description": "The kept cards must be of one suit."},
     "different_suits": {"type": "boolean", "description": "The kept cards must be of different suits."},
     "exposed": {"type": "boolean", "description": "The kept cards are laid face up; they can never win a trick."},

@@ -1,0 +1,70 @@
+"""Cego mechanics at their edges: interrupts, exposed cards, keeping empty cards first."""
+import pytest
+
+from interpreter import Game, IllegalActionError, load_ruleset
+
+A, B, C, D = 1, 2, 3, 0       # A is Vorhand; D deals (and plays, with four at the table)
+
+
+def deal(hands: dict[int, list[str]], talon: list[str]) -> dict:
+    rs = load_ruleset("cego")
+    used = {c for h in hands.values() for c in h} | set(talon)
+    rest = [c for c in rs.deck.cards if c not in used]
+    full = []
+    for seat in range(4):
+        hand = list(hands.get(seat, []))
+        while len(hand) < 11:
+            hand.append(rest.pop())
+        full.append(hand)
+    assert not rest
+    return {"hands": full, "talon": talon}
+
+
+def test_an_interrupt_after_ones_own_turn_is_refused_with_the_reason() -> None:
+    game = Game("cego", players=4, seed=3)
+    for seat, call in [(A, "pass"), (B, "pass"), (C, "pass"), (D, "pass"), (A, "cego"), (B, "pass"), (C, "eine")]:
+        game.apply(seat, call)
+    assert "piccolo" not in game.legal_actions(B)
+    with pytest.raises(IllegalActionError, match="only up to your own turn"):
+        game.apply(B, "piccolo")
+    assert "piccolo" in game.legal_actions(D)       # D has not spoken yet
+
+
+def _zwei_leere(keep: list[str], talon: list[str], hand: list[str]) -> Game:
+    game = Game("cego", players=4, deal=deal({C: hand}, talon))
+    for seat, call in [(A, "pass"), (B, "pass"), (C, "pass"), (D, "pass"), (A, "cego"), (B, "pass"),
+                       (C, "eine"), (A, "pass"), (D, "pass")]:
+        game.apply(seat, call)
+    return game
+
+
+def test_exposed_cards_may_not_be_discarded_when_the_cego_has_no_trock() -> None:
+    hand = ["H4", "H3", "H2", "C10", "C9", "C8", "S10", "S9", "S8", "D4", "D3"]
+    talon = ["CK", "SK", "HK", "DK", "CQ", "SQ", "HQ", "DQ", "C7", "S7"]
+    game = Game("cego", players=4, deal=deal({C: hand}, talon))
+    for seat, call in [(A, "pass"), (B, "pass"), (C, "pass"), (D, "pass"), (A, "cego"), (B, "pass"),
+                       (C, "eine"), (A, "selbst"), (C, "eine_leere"), (A, "selbst"), (C, "zwei_leere"), (A, "pass"), (D, "pass")]:
+        game.apply(seat, call)
+    assert game.contract.name == "zwei_leere" and game.declarer == C
+    game.apply(C, {"keep": ["H4", "H3"]})
+    # No Trock in the Cego: the bidder discards one card of choice, never an exposed one.
+    assert all("H4" not in a["discard"] and "H3" not in a["discard"] for a in game.legal_actions())
+    before = game.view("all")
+    with pytest.raises(IllegalActionError, match="laid face up"):
+        game.apply(C, {"discard": ["H4"]})
+    assert game.view("all") == before
+
+
+def test_empty_cards_are_kept_before_picture_cards() -> None:
+    # One empty card (H4) and no other: Zwei Verschiedene keeps H4 and one picture card.
+    hand = ["H4", "CK", "CQ", "SK", "SQ", "DK", "T13", "T12", "T11", "T10", "T9"]
+    game = Game("cego", players=4, deal=deal({C: hand}, ["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T14", "T15"]))
+    for seat, call in [(A, "pass"), (B, "pass"), (C, "pass"), (D, "pass"), (A, "cego"), (B, "pass"),
+                       (C, "eine"), (A, "selbst"), (C, "eine_leere"), (A, "selbst"), (C, "zwei_leere"),
+                       (A, "selbst"), (C, "zwei_verschiedene"), (A, "pass"), (D, "pass")]:
+        game.apply(seat, call)
+    assert game.contract.name == "zwei_verschiedene"
+    keeps = [sorted(a["keep"]) for a in game.legal_actions()]
+    assert keeps and all("H4" in k for k in keeps)
+    with pytest.raises(IllegalActionError):
+        game.apply(C, {"keep": ["CK", "SK"]})
