@@ -9,6 +9,7 @@ A reading or option is the same kind of patch (its `rules:`), applied when a gam
 """
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
@@ -166,16 +167,25 @@ def _merged_onto(base: Document, patch: Document, root: NodePath = ()) -> Docume
     return result
 
 
-def merge_patch(base: Any, patch: Any) -> Any:
+def merge_patch(base: Any, patch: Any, path: NodePath = ()) -> Any:
     if not isinstance(patch, dict):
         return patch
+    if _is_patch_body(path):
+        # A reading's, option's or player count's rules are a patch themselves: kept as written,
+        # nulls included, to be applied when a game starts (and replaced whole by a variant).
+        return copy.deepcopy(patch)
     result = dict(base) if isinstance(base, dict) else {}
     for key, value in patch.items():
         if value is None:
             result.pop(key, None)
         else:
-            result[key] = merge_patch(result.get(key), value)
+            result[key] = merge_patch(result.get(key), value, path + (key,))
     return result
+
+
+def _is_patch_body(path: NodePath) -> bool:
+    return ((len(path) == 5 and path[0] in ("readings", "options") and path[2] == "choices" and path[4] == "rules")
+            or (len(path) == 3 and path[0] == "by_players" and path[2] == "rules"))
 
 
 def _walk(data: Any, path: NodePath = ()):

@@ -157,7 +157,9 @@ def make_record(game) -> dict[str, Any]:
         r = game.result
         expect: dict[str, Any] = {"outcome": r.outcome}
         if r.contract:
-            expect.update(contract=r.contract, declarer=r.declarer)
+            expect["contract"] = r.contract
+        if r.declarer is not None:
+            expect["declarer"] = r.declarer
         if r.points:
             expect.update(points=r.points)
         expect["payments"] = r.payments

@@ -170,3 +170,28 @@ def test_second_to_last_player_must_dappen_when_all_before_passed(tmp_path: Path
     assert passes == 4 and game.to_act == 5                # seat 5 is second to last of seats 1..5, 0
     with pytest.raises(IllegalActionError, match="second-to-last"):
         game.apply(5, "pass")
+
+
+def test_every_reading_and_option_with_rules_changes_what_is_played() -> None:
+    # A patch that silently does nothing (its nulls eaten when the file was merged onto its
+    # base) once made the children's stop rule of Furtwangen a no-op.
+    from interpreter.loader import resolve, ruleset_names
+
+    for name in ruleset_names():
+        doc = resolve(name)
+        base = load_ruleset(name)
+        for group in base.groups:
+            section = "readings" if group.kind == "readings" else "options"
+            for choice in group.choices:
+                body = ((doc.data[section][group.name]["choices"][choice]) or {}).get("rules")
+                if choice == group.default or not body:
+                    continue
+                chosen = load_ruleset(name, {group.name: choice})
+                assert chosen.document != base.document, f"{name}: {group.name}={choice} changes nothing"
+
+
+def test_rules_for_a_number_of_players_are_applied() -> None:
+    four, three = load_ruleset("cego"), load_ruleset("cego", {}, 3)
+    assert [lv.call for lv in four.phase("after_fort").interrupts] == ["piccolo", "bettel"]
+    assert three.phase("after_fort").interrupts == () and three.phase("after_fort").choose == {}
+    assert three.counting.declarer_bonus is not None and four.counting.declarer_bonus is None
