@@ -14,7 +14,7 @@ from interpreter.errors import Problem
 from interpreter.model import (
     TRUMP, Announcement, Declaration, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
     CallCard, ExchangeStep, ForcedDiscard, Give, Individual, Keep, Level, Liability, OpeningLeads, Packet, PlayRules,
-    Ruleset, ScheduledTrick, Settlement, TakeTalon, Withhold,
+    Ruleset, ScheduledTrick, SessionRule, Settlement, TakeTalon, Withhold,
 )
 from interpreter.source import Document, Path
 
@@ -122,7 +122,7 @@ class Compiler:
             phases=phases, contracts=contracts, claim=claim, announcements=announcements,
             breaches=self.get(("auction", "breaches"), "refuse"), play=play, counting=counting,
             settlement=settlement, groups=groups, choices=self.choices, document=self.data,
-            parents=self.parents, ref=self.source_ref,
+            parents=self.parents, ref=self.source_ref, session=self.compile_session(),
             by_players=tuple(sorted(int(k) for k in (self.data.get("by_players") or {}) if str(k).isdigit())),
         )
 
@@ -576,6 +576,13 @@ class Compiler:
                 liable.append(Liability(when, tuple(rule.get("seats") or ()), pays, others))
         return Settlement(unit=s.get("unit", "point"), payment=s.get("payment", "each_defender"),
                           sitting_out=s.get("sitting_out", "no_part"), liable=tuple(liable))
+
+    def compile_session(self) -> SessionRule:
+        rule = self.data.get("session") or {}
+        card = rule.get("holder_of")
+        if card is not None and card not in self.deck.suit:
+            self.problem(("session", "holder_of"), f"no card {card} in this pack{self.suggest(str(card), list(self.deck.cards))}")
+        return SessionRule(rule.get("deals"), card)
 
     def compile_groups(self) -> tuple[ChoiceGroup, ...]:
         groups = []

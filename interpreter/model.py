@@ -268,6 +268,14 @@ class Settlement:
 
 
 @dataclass(frozen=True)
+class SessionRule:
+    """How a session of deals ends: after `deals`, or on request once the holder of
+    `holder_of` in the next deal has dealt (der Gstieß gibt ab)."""
+    deals: int | None = None
+    holder_of: str | None = None
+
+
+@dataclass(frozen=True)
 class ChoiceGroup:
     name: str
     kind: Literal["readings", "options"]
@@ -301,6 +309,7 @@ class Ruleset:
     document: dict = field(repr=False, compare=False, default_factory=dict)   # the merged YAML, for `show`
     parents: tuple[str, ...] = ()
     ref: str = ""                          # how it was loaded: a name or a path
+    session: SessionRule = SessionRule()
     by_players: tuple[int, ...] = ()       # numbers of active players with rules of their own
 
     def for_players(self, active: int) -> "Ruleset":

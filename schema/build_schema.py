@@ -343,6 +343,10 @@ ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants 
     "by_players": {"type": "object", "description": "Rules of their own for a number of active players (Cego for three), each a patch applied automatically when that many play.",
                    "propertyNames": {"pattern": "^[0-9]+$"},
                    "additionalProperties": choice},
+    "session": rule("How a session of deals ends (the deal passes to the next seat each time).", {
+        "deals": {"type": "integer", "minimum": 1, "description": "After this many deals (a tournament's 2 × 24)."},
+        "holder_of": CARD | {"description": "On request: whoever holds this card in the next deal deals the last one (der Gstieß gibt ab: T22)."},
+    }),
     "readings": name_map("Disagreements between sources: each reading is chosen when a game starts.", choice_group("A disputed rule and its readings.")),
     "options": name_map("Table agreements (half or full game …), chosen when a game starts.", choice_group("A table agreement and its choices.")),
 })
