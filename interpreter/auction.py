@@ -57,6 +57,7 @@ class Auction:
         self.players = players
         self.enforce = enforce              # False: a pass against a compulsion is allowed (and penalised)
         self.bidders: set[int] = set()      # every seat that bid in any phase
+        self.passed_out: set[str] = set()   # phases everybody passed
         self.state = self._start(phases[0], carried=None)
 
     # -- phases ----------------------------------------------------------------------------
@@ -80,6 +81,7 @@ class Auction:
         if outcome.ends_auction:
             return None
         if outcome.seat is None:
+            self.passed_out.add(phase.name)
             if phase.pass_out in ("throw_in", "play"):
                 return None
             self.state = self._start(self.phases[phase.pass_out], carried=None)
@@ -157,7 +159,7 @@ class Auction:
                 and self._can_hold(seat) and self._meets(ladder[st.level], seat)):
             calls.append(st.phase.hold)
         calls += self._side_bids_open_to(seat)
-        if self.enforce and self._compelled(seat, calls[1:]):
+        if self._compelled(seat, calls[1:]):
             calls.remove(PASS)
         return calls
 
@@ -230,7 +232,7 @@ class Auction:
             return [PASS, st.phase.hold] if can_hold else [PASS]
         bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
         calls = [PASS, *bids, *(c for c in interrupts if c not in bids)]
-        if self.enforce and st.awaiting == "entrant" and self._compelled(seat, bids):
+        if st.awaiting == "entrant" and self._compelled(seat, bids):
             calls.remove(PASS)
         return calls
 
@@ -246,8 +248,11 @@ class Auction:
         return None
 
     def _compelled(self, seat: int, bids: list[str]) -> str | None:
-        """The reason a pass is refused, when a compulsion holds."""
+        """The reason a pass is refused, when a compulsion holds. A compulsion with a penalty
+        for breaking it is not enforced when breaches are penalised (records of real games)."""
         for rule in self.state.phase.compulsory:
+            if not self.enforce and rule.breach_pays_each is not None:
+                continue
             if rule.call in bids and rule.when(self._env(seat)):
                 return rule.reason
         return None

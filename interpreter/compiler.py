@@ -14,7 +14,7 @@ from interpreter.errors import Problem
 from interpreter.model import (
     TRUMP, Announcement, Declaration, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
     CallCard, ExchangeStep, ForcedDiscard, Give, Individual, Keep, Level, Liability, OpeningLeads, Packet, PlayRules,
-    Ruleset, ScheduledTrick, SessionRule, Settlement, TakeTalon, Withhold,
+    Accusation, Ruleset, ScheduledTrick, SessionRule, Settlement, TakeTalon, Withhold,
 )
 from interpreter.source import Document, Path
 
@@ -123,6 +123,7 @@ class Compiler:
             breaches=self.get(("auction", "breaches"), "refuse"), play=play, counting=counting,
             settlement=settlement, groups=groups, choices=self.choices, document=self.data,
             parents=self.parents, ref=self.source_ref, session=self.compile_session(),
+            accusation=self.compile_accusation(phases),
             by_players=tuple(sorted(int(k) for k in (self.data.get("by_players") or {}) if str(k).isdigit())),
         )
 
@@ -576,6 +577,16 @@ class Compiler:
                 liable.append(Liability(when, tuple(rule.get("seats") or ()), pays, others))
         return Settlement(unit=s.get("unit", "point"), payment=s.get("payment", "each_defender"),
                           sitting_out=s.get("sitting_out", "no_part"), liable=tuple(liable))
+
+    def compile_accusation(self, phases) -> "Accusation | None":
+        rule = self.data.get("accusation")
+        if not rule:
+            return None
+        names = [p.name for p in phases]
+        if rule.get("phase") not in names:
+            self.problem(("accusation", "phase"), f"no phase named '{rule.get('phase')}'{self.suggest(str(rule.get('phase')), names)}")
+        strong = self.expression(("accusation", "strong"), CLAIM_NAMES, BOOL)
+        return Accusation(rule.get("phase"), strong) if strong else None
 
     def compile_session(self) -> SessionRule:
         rule = self.data.get("session") or {}

@@ -87,6 +87,7 @@ class Game:
         self.declared: list[str] = []               # declarations made (Tout)
         self.trumps_named = False                   # the declarer has named the trump suit
         self.called: tuple[str, int | None] | None = None   # the called card and who gave it (None: the talon)
+        self.accusation_open = False                # the declarer may accuse others of skinning a Solo
         self.taken: list[str] = []                  # the talon as the declarer picked it up
         self.laid: list[tuple[str, str]] = []       # (announcement, card) laid out by the declarer
         self.result: Result | None = None
@@ -198,6 +199,8 @@ class Game:
             return self.auction.legal(seat)       # another seat may have an interrupting call
         if seat is None or seat != self.to_act:
             return []
+        if self.phase is Phase.EXCHANGE and self.accusation_open:
+            return ["pass", {"choose": "accuse"}]
         if self.phase is Phase.EXCHANGE and self._choosing_trumps():
             return [{"choose": self.ruleset.deck.suit_names[s]} for s in self.contract.trump_choice]
         if self.phase is Phase.EXCHANGE:
@@ -290,6 +293,8 @@ class Game:
         start = len(self.events)
         if self.phase is Phase.AUCTION:
             self._apply_call(seat, parsed)
+        elif self.phase is Phase.EXCHANGE and self.accusation_open:
+            self._apply_accusation(seat, parsed)
         elif self.phase is Phase.EXCHANGE and self._choosing_trumps():
             self._apply_trump_choice(seat, parsed)
         elif self.phase is Phase.EXCHANGE and isinstance(parsed, CardAction):
@@ -348,7 +353,7 @@ class Game:
             if seat != offender:
                 payments[seat] += amount
                 payments[offender] -= amount
-        reason = f"seat {offender} passed although {rule.reason.removeprefix('you ')}; the deal is abandoned"
+        reason = f"seat {offender} passed against the rule \"{rule.reason}\"; the deal is abandoned"
         self._emit(type="breach", seat=offender, reason=reason)
         self._finish(Result("abandoned", None, None, None, None, None, payments, reason=reason))
 
@@ -399,6 +404,10 @@ class Game:
             self.talon = []
             self.exchange_step += 1
             if self._claimed():
+                return
+            rule = self.ruleset.accusation
+            if rule is not None and rule.phase in self.auction.passed_out:
+                self.accusation_open = True      # the declarer has seen the talon: accuse, or go on
                 return
         if self.exchange_step < len(steps):
             step = self._current_step()
@@ -486,6 +495,36 @@ class Game:
         return Deal(self.ruleset, self.contract, self.declarer, self.seats, self.players, self.sitting_out,
                     frozenset(self.auction.bidders), dict(self.trickplay.withheld) if self.trickplay else {},
                     tuple(self.laid), declared)
+
+    def _apply_accusation(self, seat: int, parsed: Action) -> None:
+        if isinstance(parsed, Call) and parsed.name == PASS:
+            self.accusation_open = False
+            self.history.append((seat, PASS))
+            self._emit(type="call", seat=seat, call=PASS, phase="accusation")
+            self._run_engine_steps()
+            return
+        if not (isinstance(parsed, Choose) and parsed.name == "accuse"):
+            raise IllegalActionError("accuse the others of skinning a Solo ({choose: accuse}) or go on (pass)", seat)
+        self.accusation_open = False
+        self.history.append((seat, parsed.as_json()))
+        rule = self.ruleset.accusation
+        guilty = [s for s in self.seats if s != seat and rule.strong({"hand": frozenset(self.initial_hands[s])})]
+        losers = guilty or [seat]
+        # As the loser of the final game with no trick: what the declarer would pay each opponent.
+        facts = self._deal_facts()
+        lost = settle(facts, [], list(self.ruleset.pack(len(self.seats))), 0,
+                      len(self.hands[self.seats[0]]), "played")
+        amount = -lost.payments[self.declarer] // max(1, len([s for s in range(self.players) if lost.payments[s] > 0]))
+        payments = [0] * self.players
+        for loser in losers:
+            for other in self.seats:
+                if other != loser:
+                    payments[other] += amount
+                    payments[loser] -= amount
+        reason = (f"seat {seat} accused the others of skinning a Solo: "
+                  + (f"seat(s) {', '.join(map(str, guilty))} passed with a Solo hand" if guilty else "nobody had, so the accuser pays"))
+        self._emit(type="accusation", seat=seat, guilty=guilty, hands=[list(h) for h in self.initial_hands])
+        self._finish(Result("accused", self.contract.name, self.declarer, None, None, None, payments, reason=reason))
 
     def _apply_card_action(self, seat: int, parsed: CardAction) -> None:
         step = self._current_step()

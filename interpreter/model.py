@@ -268,6 +268,15 @@ class Settlement:
 
 
 @dataclass(frozen=True)
+class Accusation:
+    """After everybody passed `phase`, the declarer may, once the talon is picked up, accuse
+    the others of having passed with a hand meeting `strong` (skinning a Solo): a guilty player,
+    or else the accuser, pays each other player as the loser of the final game with no trick."""
+    phase: str
+    strong: Expression
+
+
+@dataclass(frozen=True)
 class SessionRule:
     """How a session of deals ends: after `deals`, or on request once the holder of
     `holder_of` in the next deal has dealt (der Gstieß gibt ab)."""
@@ -310,6 +319,7 @@ class Ruleset:
     parents: tuple[str, ...] = ()
     ref: str = ""                          # how it was loaded: a name or a path
     session: SessionRule = SessionRule()
+    accusation: Accusation | None = None
     by_players: tuple[int, ...] = ()       # numbers of active players with rules of their own
 
     def for_players(self, active: int) -> "Ruleset":

@@ -68,7 +68,9 @@ def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], 
                 giver, taker = side(holder), side(last.winner)
                 values = deal.ruleset.deck.points
                 order = deal.ruleset.deck.cards
-                card_given = min((c for c in giver if c != card), key=lambda c: (values[c], order.index(c)))
+                others = [c for c in giver if c != card]
+                # With no other card (they took no trick), the withheld card itself goes over.
+                card_given = min(others, key=lambda c: (values[c], order.index(c))) if others else card
                 giver.remove(card_given)
                 taker.append(card_given)
     declarer_tricks = sum(1 for t in tricks if t.winner == deal.declarer)

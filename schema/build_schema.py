@@ -296,7 +296,7 @@ settlement = rule("Who pays whom after the play.", {
     "liable": {"type": "array", "items": liable, "description": "Cases where some opponents pay for the whole team; the first that applies is used."},
 }, ["declarer_wins", "amount"])
 
-RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "announcements", "play", "counting", "settlement"]
+RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "announcements", "play", "counting", "settlement", "accusation"]
 
 choice = rule("One way to read a disputed rule, or one table agreement.", {
     "title": {"type": "string", "description": "A display name."},
@@ -343,6 +343,10 @@ ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants 
     "by_players": {"type": "object", "description": "Rules of their own for a number of active players (Cego for three), each a patch applied automatically when that many play.",
                    "propertyNames": {"pattern": "^[0-9]+$"},
                    "additionalProperties": choice},
+    "accusation": rule("Skinning a Solo: after everybody passed `phase`, the final bidder may, having picked up the talon, accuse the others ({choose: accuse}, or pass) of having passed with a hand meeting `strong`; a guilty player pays each other player as the loser of the final game with no trick; if nobody is guilty, the accuser does.", {
+        "phase": described(NAME, "The auction phase everybody must have passed (the Solo round)."),
+        "strong": dsl("A hand that 'has a Solo', on the cards dealt. Known: hand. " + DSL_BOOL),
+    }, ["phase", "strong"]),
     "session": rule("How a session of deals ends (the deal passes to the next seat each time).", {
         "deals": {"type": "integer", "minimum": 1, "description": "After this many deals (a tournament's 2 × 24)."},
         "holder_of": CARD | {"description": "On request: whoever holds this card in the next deal deals the last one (der Gstieß gibt ab: T22)."},
