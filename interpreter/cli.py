@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("show", help="print a ruleset after inheritance")
     p.add_argument("name", help="ruleset name or file")
+    p.add_argument("--own", action="store_true", help="only the rules the file itself states (what differs from its bases)")
     p.set_defaults(run=cmd_show)
 
     p = sub.add_parser("play", help="play one deal with bots (and humans) and print a readable log")
@@ -152,13 +153,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from interpreter.loader import resolve
+    from interpreter.loader import find_ruleset_file, read_document, resolve
 
     doc = resolve(args.name)
+    own = read_document(find_ruleset_file(args.name)).data
+    own.pop("extends", None)
+    chain = " <- ".join(reversed([f.rsplit("/", 1)[-1].removesuffix(".yaml") for f in doc.lineage]))
     if doc.parents:
-        print(f"# {args.name} extends {', '.join(doc.parents)}; shown after inheritance")
-    print(yaml.safe_dump(doc.data, sort_keys=False, allow_unicode=True, width=100), end="")
+        print(f"# {chain}")
+        print(f"# {args.name} states {len(_leaves(own))} of the {len(_leaves(doc.data))} rules shown"
+              + ("; the rest are inherited" if not args.own else "; only those are shown (--own)"))
+    print(yaml.safe_dump(own if args.own else doc.data, sort_keys=False, allow_unicode=True, width=100), end="")
     return 0
+
+
+def _leaves(data) -> list:
+    if isinstance(data, dict):
+        return [leaf for value in data.values() for leaf in _leaves(value)]
+    if isinstance(data, list):
+        return [leaf for value in data for leaf in _leaves(value)]
+    return [data]
 
 
 def _options(pairs: list[str]) -> dict[str, str]:

@@ -27,8 +27,15 @@ def test_validate_passes_on_every_ruleset() -> None:
 def test_show_prints_the_ruleset_after_inheritance() -> None:
     out = tarock("show", "breitnau")
     assert out.returncode == 0
-    assert out.stdout.startswith("# breitnau extends cego-pack")
+    assert out.stdout.startswith("# breitnau <- cego-pack")
     assert "five_pointers" in out.stdout and "dappen_round" in out.stdout
+
+
+def test_show_makes_a_short_variant_visibly_short() -> None:
+    full, own = tarock("show", "schollach"), tarock("show", "schollach", "--own")
+    assert full.stdout.startswith("# schollach <- furtwangen <- breitnau <- cego-pack")
+    assert own.returncode == 0 and len(own.stdout.splitlines()) < len(full.stdout.splitlines()) / 5
+    assert "no Ulti" in own.stdout or "ulti: null" in own.stdout
 
 
 def test_play_prints_a_readable_log_for_every_table_size() -> None:
