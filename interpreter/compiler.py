@@ -14,7 +14,7 @@ from interpreter.errors import Problem
 from interpreter.model import (
     TRUMP, Announcement, Declaration, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
     CallCard, ExchangeStep, ForcedDiscard, Give, Individual, Keep, Level, Liability, OpeningLeads, Packet, PlayRules,
-    Accusation, Ruleset, ScheduledTrick, SessionRule, Settlement, TakeTalon, Withhold,
+    Accusation, Penalties, Ruleset, ScheduledTrick, SessionRule, Settlement, TakeTalon, Withhold,
 )
 from interpreter.source import Document, Path
 
@@ -123,7 +123,7 @@ class Compiler:
             breaches=self.get(("auction", "breaches"), "refuse"), play=play, counting=counting,
             settlement=settlement, groups=groups, choices=self.choices, document=self.data,
             parents=self.parents, ref=self.source_ref, session=self.compile_session(),
-            accusation=self.compile_accusation(phases),
+            accusation=self.compile_accusation(phases), penalties=self.compile_penalties(),
             by_players=tuple(sorted(int(k) for k in (self.data.get("by_players") or {}) if str(k).isdigit())),
         )
 
@@ -587,6 +587,13 @@ class Compiler:
             self.problem(("accusation", "phase"), f"no phase named '{rule.get('phase')}'{self.suggest(str(rule.get('phase')), names)}")
         strong = self.expression(("accusation", "strong"), CLAIM_NAMES, BOOL)
         return Accusation(rule.get("phase"), strong) if strong else None
+
+    def compile_penalties(self) -> "Penalties | None":
+        rule = self.data.get("penalties")
+        if not rule:
+            return None
+        pays = self.expression(("penalties", "pays_each"), BREACH_NAMES, INT)
+        return Penalties(rule.get("mode", "refuse"), frozenset(rule.get("offences") or ()), pays) if pays else None
 
     def compile_session(self) -> SessionRule:
         rule = self.data.get("session") or {}

@@ -291,6 +291,10 @@ class Game:
         if seat != self.to_act and not interrupting:
             raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start = len(self.events)
+        offence = self._offence(seat, parsed)
+        if offence is not None:
+            self._penalize_offence(seat, parsed, offence)
+            return self.events[start:]
         if self.phase is Phase.AUCTION:
             self._apply_call(seat, parsed)
         elif self.phase is Phase.EXCHANGE and self.accusation_open:
@@ -345,6 +349,34 @@ class Game:
                 return
             self._emit(type="phase", phase="auction", name=following)
             outcome = self.auction._settle()
+
+    def _offence(self, seat: int, parsed: Action) -> str | None:
+        """The offence `parsed` would be, when the ruleset penalises it instead of refusing it."""
+        rule = self.ruleset.penalties
+        if rule is None or rule.mode != "penalize" or not isinstance(parsed, PlayCard):
+            return None
+        if parsed.card not in self.hands[seat]:
+            return None
+        if self.phase is Phase.PLAY and "revoke" in rule.offences and parsed.card not in self.trickplay.legal(seat):
+            return "revoke"
+        if self.phase is Phase.EXCHANGE and "discard" in rule.offences and seat == self.declarer:
+            return "discard"
+        return None
+
+    def _penalize_offence(self, offender: int, parsed: PlayCard, offence: str) -> None:
+        amount = int(self.ruleset.penalties.pays_each({"players": len(self.seats)}))
+        payments = [0] * self.players
+        for seat in self.seats:
+            if seat != offender:
+                payments[seat] += amount
+                payments[offender] -= amount
+        what = {"revoke": f"played {parsed.card} against the duty to follow suit or trump",
+                "discard": f"led {parsed.card} before finishing the discard"}[offence]
+        reason = f"seat {offender} {what}; the deal is abandoned and seat {offender} pays each other player {amount}"
+        self.history.append((offender, parsed.as_json()))
+        self._emit(type="offence", seat=offender, offence=offence, card=parsed.card, reason=reason)
+        self._finish(Result("abandoned", self.contract.name if self.contract else None, self.declarer, None, None, None,
+                            payments, reason=reason))
 
     def _penalize(self, offender: int, rule) -> None:
         amount = int(rule.breach_pays_each({"players": len(self.seats)}))

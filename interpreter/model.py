@@ -277,6 +277,16 @@ class Accusation:
 
 
 @dataclass(frozen=True)
+class Penalties:
+    """For replaying games recorded in the field: an offence is accepted, the deal abandoned,
+    and the offender pays each other player. Offences: revoke (a card against the duty to follow
+    or trump), discard (a card led before the exchange was finished)."""
+    mode: Literal["refuse", "penalize"]
+    offences: frozenset[str]
+    pays_each: Expression
+
+
+@dataclass(frozen=True)
 class SessionRule:
     """How a session of deals ends: after `deals`, or on request once the holder of
     `holder_of` in the next deal has dealt (der Gstieß gibt ab)."""
@@ -320,6 +330,7 @@ class Ruleset:
     ref: str = ""                          # how it was loaded: a name or a path
     session: SessionRule = SessionRule()
     accusation: Accusation | None = None
+    penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()       # numbers of active players with rules of their own
 
     def for_players(self, active: int) -> "Ruleset":

@@ -296,7 +296,7 @@ settlement = rule("Who pays whom after the play.", {
     "liable": {"type": "array", "items": liable, "description": "Cases where some opponents pay for the whole team; the first that applies is used."},
 }, ["declarer_wins", "amount"])
 
-RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "announcements", "play", "counting", "settlement", "accusation"]
+RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "announcements", "play", "counting", "settlement", "accusation", "penalties"]
 
 choice = rule("One way to read a disputed rule, or one table agreement.", {
     "title": {"type": "string", "description": "A display name."},
@@ -347,6 +347,12 @@ ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants 
         "phase": described(NAME, "The auction phase everybody must have passed (the Solo round)."),
         "strong": dsl("A hand that 'has a Solo', on the cards dealt. Known: hand. " + DSL_BOOL),
     }, ["phase", "strong"]),
+    "penalties": rule("Rule breaches in games recorded in the field: refused (the default), or accepted with the deal abandoned and the offender paying each other player.", {
+        "mode": {"enum": ["refuse", "penalize"], "description": "refuse: the engine refuses the action; penalize: it stands and is penalised."},
+        "offences": {"type": "array", "items": {"enum": ["revoke", "discard"], "description": "revoke: a card against the duty to follow or trump; discard: a card led before the exchange is finished."},
+                     "description": "The offences penalised."},
+        "pays_each": dsl("What the offender pays each other player. Known: players. " + DSL_INT),
+    }, ["offences", "pays_each"]),
     "session": rule("How a session of deals ends (the deal passes to the next seat each time).", {
         "deals": {"type": "integer", "minimum": 1, "description": "After this many deals (a tournament's 2 × 24)."},
         "holder_of": CARD | {"description": "On request: whoever holds this card in the next deal deals the last one (der Gstieß gibt ab: T22)."},

@@ -68,3 +68,22 @@ def test_empty_cards_are_kept_before_picture_cards() -> None:
     assert keeps and all("H4" in k for k in keeps)
     with pytest.raises(IllegalActionError):
         game.apply(C, {"keep": ["CK", "SK"]})
+
+
+def test_a_revoke_is_refused_or_penalised_as_the_table_agrees() -> None:
+    from interpreter import load_ruleset
+
+    for options in ({}, {"rule_breaches": "penalize"}):
+        game = Game(load_ruleset("cego", options), players=4, seed=11)
+        for seat, call in [(A, "solo"), (B, "pass"), (C, "pass"), (D, "pass")]:
+            game.apply(seat, call)
+        game.apply(game.to_act, game.legal_actions()[0])
+        seat = game.to_act
+        revoke = next(c for c in game.hands[seat] if {"play": c} not in game.legal_actions())
+        if not options:
+            with pytest.raises(IllegalActionError, match="must"):
+                game.apply(seat, {"play": revoke})
+        else:
+            game.apply(seat, {"play": revoke})
+            assert game.result.outcome == "abandoned" and "70" in game.result.reason
+            assert game.result.payments[seat] == -210 and sum(game.result.payments) == 0
