@@ -46,6 +46,7 @@ class Outcome:
     call: str | None
     contract: str | None
     ends_auction: bool
+    throw_in: bool = False
 
 
 class Auction:
@@ -315,6 +316,8 @@ class Auction:
         ladder = st.phase.ladder
         interrupt = next((lv for lv in st.phase.interrupts if lv.call == call), None)
         if interrupt is not None and call in self._interrupts_open_to(seat):
+            if interrupt.ends == "throw_in":
+                return Outcome(seat, call, None, ends_auction=True, throw_in=True)
             self.bidders.add(seat)
             return Outcome(seat, call, interrupt.contract, ends_auction=True)
         if st.awaiting == "choice":

@@ -428,8 +428,8 @@ class Compiler:
                 for j, lv in enumerate(entries or []):
                     call = lv.get("call")
                     contract = lv.get("contract", call)
-                    if intentions:
-                        contract = None      # a declare round's call says only "I want to play"
+                    if intentions or lv.get("ends") == "throw_in":
+                        contract = None      # a call that only says "I want to play", or throws the deal in
                     elif contract not in known_contracts:
                         at = where + (j, "contract" if "contract" in lv else "call")
                         self.problem(at, f"no contract named '{contract}'{self.suggest(contract, known_contracts)}")

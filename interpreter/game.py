@@ -398,8 +398,8 @@ class Game:
             self.phase = Phase.EXCHANGE
             self._run_engine_steps()
             return
-        if outcome.seat is None:
-            self._emit(type="thrown_in")
+        if outcome.seat is None or outcome.throw_in:
+            self._emit(type="thrown_in", **({"seat": outcome.seat} if outcome.throw_in else {}))
             self._finish(Result("thrown_in", None, None, None, None, None, [0] * self.players))
             return
         self.contract = self.ruleset.contracts[outcome.contract]

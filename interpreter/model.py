@@ -46,7 +46,7 @@ class Level:
     contract: str
     requires: Expression | None
     holdable: bool
-    ends: Literal["phase", "auction"] | None
+    ends: Literal["phase", "auction", "throw_in"] | None
 
 
 @dataclass(frozen=True)

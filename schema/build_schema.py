@@ -105,7 +105,7 @@ ladder_level = rule("One level of a bidding ladder, lowest first.", {
     "contract": described(NAME, "The contract played if this level wins (default: the call's name)."),
     "requires": dsl("A condition on the bidder's hand to bid or hold this level. " + DSL_BOOL),
     "holdable": {"type": "boolean", "description": "Whether an earlier bidder may hold this level (default true)."},
-    "ends": {"enum": ["phase", "auction"], "description": "Bidding this level ends the phase or the whole auction at once."},
+    "ends": {"enum": ["phase", "auction", "throw_in"], "description": "Bidding this level ends the phase or the whole auction at once; throw_in: the deal is thrown in (a hand of seven empty cards)."},
     "title": {"type": "string", "description": "A display name for the level."},
 }, ["call"])
 
