@@ -263,9 +263,6 @@ class Auction:
         st = self.state
         legal = self.legal(seat)
         options = ", ".join(legal) if legal else "nothing"
-        if call == PASS:
-            bids = [c for c in legal if c != PASS]
-            return f"you may not pass: {self._compelled(seat, bids)}"
         if st.awaiting == "choice" and seat == st.holder:
             return f"choose the game to play: {options}"
         if any(lv.call == call for lv in st.phase.interrupts):
@@ -273,7 +270,10 @@ class Auction:
                 return f"{call} may be said only up to your own turn in the {st.phase.title}, which has passed"
             return f"{call} may be said once the {st.phase.title} has been opened; you may say: {options}"
         if seat != self.to_act():
-            return f"it is seat {self.to_act()}'s turn to speak, not seat {seat}'s"
+            return f"it is seat {self.to_act()}'s turn, not seat {seat}'s"
+        if call == PASS:
+            bids = [c for c in legal if c != PASS]
+            return f"you may not pass: {self._compelled(seat, bids)}"
         if call == st.phase.hold:
             if st.awaiting != "holder":
                 return f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
