@@ -27,7 +27,7 @@ CLAIM_NAMES = {"hand": CARDS}
 ASIDE_NAMES = {"declarer_tricks": INT, "defender_tricks": INT, "tricks": INT}
 OUTCOME_NAMES = {"declarer_points": INT, "defender_points": INT, "declarer_tricks": INT,
                  "defender_tricks": INT, "tricks": INT, "players": INT, "declarer_cards": INT, "defender_cards": INT,
-                 "last_trick_won_with": CARDS}
+                 "last_trick_won_with": CARDS, "tricks_won_with": CARDS}
 AMOUNT_NAMES = {**OUTCOME_NAMES, "winner_points": INT, "loser_points": INT, "factor": INT, "declarer_won": BOOL}
 LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL}
 LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT}
@@ -507,8 +507,11 @@ class Compiler:
             value = self.expression(path + ("value",), CARD_NAMES, INT) if a.get("value") else None
             declares = None
             if a.get("declares"):
+                d = a["declares"]
                 wins = self.expression(path + ("declares", "wins"), OUTCOME_NAMES, BOOL)
-                declares = Declaration(wins, int(a["declares"].get("multiplier", 1))) if wins else None
+                declared_amount = self.expression(path + ("declares", "amount"), AMOUNT_NAMES, INT) if d.get("amount") else None
+                declares = Declaration(wins, int(d.get("multiplier", 1)), declared_amount,
+                                       bool(d.get("releases_exposed"))) if wins else None
             if (value is None) == (declares is None):
                 self.problem(path, "an announcement lays out cards with a `value`, or makes a declaration (`declares`): one of the two")
                 continue

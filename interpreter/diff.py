@@ -224,9 +224,27 @@ def claim_text(claim: Any) -> str:
 def announcement_text(a: Any) -> str:
     if not isinstance(a, dict):
         return generic_text(a)
-    text = f"lay out cards of {code(a.get('cards'))}, each worth {code(a.get('value'))} to or from each opponent"
-    rest = {k: v for k, v in a.items() if k not in ("cards", "value")}
-    return text + (f" ({generic_text(rest)})" if rest else "")
+    parts = []
+    if a.get("cards") is not None:
+        text = f"lay out cards of {code(a['cards'])}"
+        if a.get("value") is not None:
+            text += f", each worth {code(a['value'])} to or from each opponent"
+        parts.append(text)
+    declares = a.get("declares")
+    if isinstance(declares, dict):
+        text = "declare it"
+        if declares.get("wins") is not None:
+            text += f", won when {code(declares['wins'])}"
+        if declares.get("multiplier") is not None:
+            text += f", the game multiplied by {declares['multiplier']}"
+        rest = {k: v for k, v in declares.items() if k not in ("wins", "multiplier")}
+        parts.append(text + (f" ({generic_text(rest)})" if rest else ""))
+    if a.get("contracts"):
+        parts.append(f"in {words([str(c) for c in a['contracts']], 'or')}")
+    rest = {k: v for k, v in a.items() if k not in ("cards", "value", "declares", "contracts")}
+    if rest:
+        parts.append(generic_text(rest))
+    return "; ".join(parts) or generic_text(a)
 
 
 def withhold_text(w: Any) -> str:

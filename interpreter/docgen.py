@@ -332,7 +332,7 @@ def _claim_and_announcements(w: Writer, side: Side, ruleset) -> None:
         for name in announcements:
             w.rule(("announcements", name))
             compiled = ruleset.announcements.get(name)
-            if compiled is not None:
+            if compiled is not None and compiled.cards and compiled.value is not None:
                 order = {c: i for i, c in enumerate(ruleset.deck.cards)}
                 values = ", ".join(f"{card} {int(compiled.value({'card': card}))}"
                                    for card in sorted(compiled.cards, key=lambda c: order.get(c, 0)))

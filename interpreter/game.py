@@ -492,6 +492,8 @@ class Game:
             raise IllegalActionError(f"{parsed.name} cannot be declared in {self.contract.title}", seat)
         if announcement.declares is not None:
             self.declared.append(parsed.name)
+            if announcement.declares.releases_exposed:
+                self.exposed.clear()     # taken back into the hand: no lead duty, full power
             self.history.append((seat, parsed.as_json()))
             self._emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
             self._start_play()

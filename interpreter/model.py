@@ -183,9 +183,12 @@ class Claim:
 
 @dataclass(frozen=True)
 class Declaration:
-    """A declaration before the first trick (Tout): the aim becomes `wins`, the value × multiplier."""
+    """A declaration before the first trick (Tout): the aim becomes `wins`, the value × multiplier
+    (or `amount`); `releases_exposed` takes cards laid face up back into the hand (Pfeif' frei)."""
     wins: Expression
     multiplier: int
+    amount: Expression | None = None
+    releases_exposed: bool = False
 
 
 @dataclass(frozen=True)

@@ -70,10 +70,15 @@ class RulesetFacts:
         self.order = {c: i for i, c in enumerate(deck.cards)}
         self.call_contract: dict[str, str] = {}
         self.call_rank: dict[str, int] = {}
+        self.leads_to: dict[str, list[str]] = {}       # a call that opens a later round -> its contracts
+        phases = {phase.name: phase for phase in ruleset.phases}
         for phase in ruleset.phases:
             for index, level in enumerate(phase.ladder):
                 self.call_contract.setdefault(level.call, level.contract)
                 self.call_rank.setdefault(level.call, index)
+            for call, target in (getattr(phase, "after", None) or {}).items():
+                if target in phases:
+                    self.leads_to.setdefault(call, [lv.contract for lv in phases[target].ladder])
         self.aside_to = ruleset.counting.aside_counts_for
         self._packs: dict[int, tuple[str, ...]] = {}
         self._forbidden: dict[int, frozenset[str]] = {}
@@ -205,7 +210,17 @@ class RuleBot:
             return self._discard(view, legal, facts)
         if all(isinstance(a, dict) and "keep" in a for a in legal):
             return self._keep(view, legal, facts)
-        # Anything else (an announcement, a choice): the cautious default.
+        if all(isinstance(a, dict) and "give" in a for a in legal):
+            # Hand over the least useful card: fewest points, then weakest.
+            return min(legal, key=lambda a: (facts.points[a["give"]], facts.power[a["give"]], facts.order[a["give"]]))
+        suits = {name: suit for suit, name in facts.ruleset.deck.suit_names.items()}
+        if all(isinstance(a, dict) and a.get("choose") in suits for a in legal):
+            # Name as trumps the suit this hand is longest and strongest in.
+            hand = view["hand"]
+            return max(legal, key=lambda a: (sum(1 for c in hand if facts.ruleset.deck.suit[c] == suits[a["choose"]]),
+                                            sum(facts.ruleset.deck.rank[c] for c in hand
+                                                if facts.ruleset.deck.suit[c] == suits[a["choose"]])))
+        # Anything else (an announcement, an accusation, a called card): the cautious default.
         return "pass" if "pass" in legal else _concrete(legal[0])
 
     # -- what the seat knows ---------------------------------------------------------------
@@ -232,9 +247,13 @@ class RuleBot:
         worth = []
         for call in bids:
             contract = facts.call_contract.get(call, held)
-            if contract is None or contract not in facts.ruleset.contracts:
-                continue
-            if self._worth_it(view, facts, facts.contract(contract, active)):
+            if contract in facts.ruleset.contracts and call not in facts.leads_to:
+                candidates = [contract]
+            else:
+                # A call that only opens a later round (an intent to play): worth it if a
+                # contract of that round is.
+                candidates = [c for c in facts.leads_to.get(call, ()) if c in facts.ruleset.contracts]
+            if any(self._worth_it(view, facts, facts.contract(c, active)) for c in candidates):
                 worth.append(call)
         if worth:
             return min(worth, key=lambda c: (facts.call_rank.get(c, 0), bids.index(c)))

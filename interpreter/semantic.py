@@ -26,7 +26,7 @@ from interpreter.source import Document, Path
 TEXT_KEYS = frozenset({"source", "status", "note", "assumed", "title", "question", "reason"})
 META_KEYS = frozenset({"title", "sources", "base", "extends"})
 EXPRESSION_KEYS = frozenset({"when", "requires", "unless", "declarer_wins", "amount", "pays", "others_pay",
-                             "pays_each", "value", "cards"})
+                             "wins", "pays_each", "value", "cards"})
 STATUSES = ("attested", "reported", "reconstructed", "assumed")     # most certain first
 SECTION_ORDER = ("family", "players", "direction", "deck", "deal", "calls", "auction", "contracts",
                  "claim", "announcements", "play", "counting", "settlement")

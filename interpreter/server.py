@@ -47,6 +47,12 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "claim": ("seat", "hand"),                       # the rules lay the claimed hand open
     "announce": ("seat", "announcement", "cards"),   # the announced cards are laid out face up
     "breach": ("seat", "reason"),
+    "offence": ("seat", "offence", "card", "reason"),    # the card was shown in playing it
+    "accusation": ("seat", "guilty", "hands"),       # the hands are turned over to judge it
+    "trumps": ("seat", "suit"),
+    "call_card": ("seat", "card", "holder"),
+    "give": ("seat", "to"),                          # which card, only its receiver learns
+    "open_hand": ("seat", "hand"),                   # the rules lay the hand open (Bettel Ouvert)
     "play": ("seat", "card"),
     "trick": ("number", "cards", "seats", "winner"),
     "settlement": ("outcome", "contract", "declarer", "declarer_won", "points", "tricks", "payments", "reason",

@@ -103,6 +103,8 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
         "tricks": declarer_tricks + defender_tricks, "players": len(deal.seats),
         "declarer_cards": len(declarer_cards), "defender_cards": len(defender_cards),
         "last_trick_won_with": _last_won_with(deal, tricks),
+        "tricks_won_with": frozenset(t.cards[t.seats.index(deal.declarer)] for t in tricks or ()
+                                     if t.winner == deal.declarer and deal.declarer in t.seats),
     }
     won = bool(contract.declarer_wins(env))
     for declaration in deal.declared:
@@ -114,6 +116,8 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
                factor=own_factor if factor is None else factor)
     amount = int(contract.amount(env))
     for declaration in deal.declared:
+        if declaration.amount is not None:
+            amount = int(declaration.amount(env))
         amount *= declaration.multiplier
     payments = [0] * deal.players
     defenders = [s for s in deal.seats if s != deal.declarer]

@@ -80,15 +80,18 @@ def _add(stats: dict[str, Any], result) -> None:
         stats["pay_sq"][seat] += pay * pay
     if result.contract is None:
         return
-    c = stats["contracts"].setdefault(result.contract, {"bid": 0, "won": 0, "points": 0, "counted": 0})
+    c = stats["contracts"].setdefault(result.contract, {"bid": 0, "won": 0, "points": 0, "counted": 0, "lone": 0})
     c["bid"] += 1
+    if result.declarer is None:
+        return                            # everybody for themselves (a Räuber, a Ramsch): no lone player
+    c["lone"] += 1
+    stats["declarer"][result.declarer] += 1
     if result.declarer_won:
         c["won"] += 1
         stats["declarer_won"][result.declarer] += 1
-    if result.points:
+    if isinstance(result.points, dict) and isinstance(result.points.get("declarer"), int):
         c["points"] += result.points["declarer"]
         c["counted"] += 1
-    stats["declarer"][result.declarer] += 1
 
 
 def _merge(into: dict[str, Any], part: dict[str, Any]) -> None:
@@ -96,7 +99,7 @@ def _merge(into: dict[str, Any], part: dict[str, Any]) -> None:
     for k, v in part["outcomes"].items():
         into["outcomes"][k] = into["outcomes"].get(k, 0) + v
     for name, c in part["contracts"].items():
-        mine = into["contracts"].setdefault(name, {"bid": 0, "won": 0, "points": 0, "counted": 0})
+        mine = into["contracts"].setdefault(name, {"bid": 0, "won": 0, "points": 0, "counted": 0, "lone": 0})
         for k, v in c.items():
             mine[k] += v
     for key in ("pay_sum", "pay_sq", "declarer", "declarer_won"):
@@ -151,7 +154,7 @@ def report(total: dict[str, Any], ruleset, probe, deals: int, seed: int, bot: st
         if c is None:
             continue
         contracts[name] = {"title": ruleset.contracts[name].title, "bid": c["bid"], "share": _ratio(c["bid"], n),
-                           "declarer_won": c["won"], "win_rate": _ratio(c["won"], c["bid"]),
+                           "declarer_won": c["won"], "win_rate": _ratio(c["won"], c["lone"]),
                            "mean_declarer_points": _ratio(c["points"], c["counted"])}
     seats = []
     for seat in range(probe.players):
@@ -191,7 +194,7 @@ def render(stats: dict[str, Any], elapsed: float | None = None) -> str:
     lines.append("")
     lines.append(f"{'contract':<22}{'bid':>8}{'share':>9}{'lone player wins':>19}{'mean points':>13}")
     for name, c in stats["contracts"].items():
-        win = f"{c['declarer_won']:,} ({_pct(c['win_rate'])})"
+        win = f"{c['declarer_won']:,} ({_pct(c['win_rate'])})" if c["win_rate"] is not None else "no lone player"
         points = f"{c['mean_declarer_points']:.1f}" if c["mean_declarer_points"] is not None else "—"
         lines.append(f"  {c['title']:<20}{c['bid']:>8,}{_pct(c['share']):>9}{win:>19}{points:>13}")
     thrown = stats["thrown_in"]

@@ -240,8 +240,10 @@ claim = rule("A hand the declarer shows instead of playing.", {
 
 declaration = rule("What a declaration without cards commits to (Tout: every trick).", {
     "wins": dsl("The declarer's aim once declared. Known: as for declarer_wins. " + DSL_BOOL),
-    "multiplier": {"type": "integer", "minimum": 1, "description": "What the game's value is multiplied by."},
-}, ["wins", "multiplier"])
+    "multiplier": {"type": "integer", "minimum": 1, "description": "What the game's value is multiplied by (default 1)."},
+    "amount": dsl("The game's value once declared, instead of the settlement's. Known: as for amount. " + DSL_INT),
+    "releases_exposed": {"type": "boolean", "description": "The cards laid face up in the exchange go back into the hand: they no longer lead nor lose (ich spiele die Pfeif' frei)."},
+}, ["wins"])
 
 announcement = rule("Cards the declarer may lay out face up before the first lead (Ulti): each commits to win one of the last tricks with it, the lowest laid card the last trick, the next the one before; laid cards may be played only when nothing else is legal, highest first; each is won or lost on its own and paid by or to every opponent. Announced with {announce: NAME, cards: [...]}, or `pass`.", {
     "title": {"type": "string", "description": "The display name."},
