@@ -31,6 +31,7 @@ OUTCOME_NAMES = {"declarer_points": INT, "defender_points": INT, "declarer_trick
 AMOUNT_NAMES = {**OUTCOME_NAMES, "winner_points": INT, "loser_points": INT, "factor": INT, "declarer_won": BOOL}
 LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL}
 LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT}
+POT_NAMES = {**AMOUNT_NAMES, "amount": INT, "pot": INT}
 BREACH_NAMES = {"players": INT}
 CARD_NAMES = {"card": CARD}
 FORCED_NAMES = {"taken": CARDS, "hand": CARDS}
@@ -124,6 +125,7 @@ class Compiler:
             settlement=settlement, groups=groups, choices=self.choices, document=self.data,
             parents=self.parents, ref=self.source_ref, session=self.compile_session(),
             accusation=self.compile_accusation(phases), penalties=self.compile_penalties(),
+            pot_ante=self.expression(("pot_ante",), BREACH_NAMES, INT),
             by_players=tuple(sorted(int(k) for k in (self.data.get("by_players") or {}) if str(k).isdigit())),
         )
 
@@ -342,7 +344,8 @@ class Compiler:
                 if "declarer_wins" not in data and self.get(("settlement", "declarer_wins")) is None:
                     self.problem(path, "no settlement: neither this contract nor `settlement` says when the declarer wins")
                 continue
-            contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps,
+            pot = self.expression(source_path("pot"), POT_NAMES, INT) if "pot" in data else None
+            contracts[name] = Contract(name=name, title=data.get("title", name), exchange=steps, pot=pot,
                                        factor_won=won, factor_lost=lost, declarer_wins=wins, amount=amount,
                                        opening_leads=opening, talon_counts=data.get("talon_counts", True),
                                        schedule=schedule, trump_suit=trump_suit, trump_choice=trump_choice,

@@ -7,6 +7,7 @@ every check happens before the first mutation.
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
 import math
@@ -49,7 +50,7 @@ class Game:
 
     def __init__(self, ruleset: Ruleset | str, players: int | None = None, dealer: int = 0,
                  seed: int | None = None, deal: Mapping[str, Any] | None = None,
-                 options: Mapping[str, str] | None = None):
+                 options: Mapping[str, str] | None = None, pot: int | None = None):
         if isinstance(ruleset, str):
             from interpreter.loader import load_ruleset
             ruleset = load_ruleset(ruleset, options)
@@ -82,6 +83,9 @@ class Game:
         self.exchange_step = 0
         self.trickplay: TrickPlay | None = None
         self._plays = _play_actions(ruleset.deck)      # {play: CARD} for each card, made once
+        # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
+        self.pot_start = pot if pot is not None else (0 if ruleset.pot_ante is not None else None)
+        self.ante = int(ruleset.pot_ante({"players": len(self.seats)})) if ruleset.pot_ante is not None and self.pot_start is not None else 0
         self.exposed: list[str] = []                # cards the declarer kept face up
         self.trump_suit: str | None = ruleset.play.trump_suit   # a suit that is trumps in this deal
         self.declared: list[str] = []               # declarations made (Tout)
@@ -528,7 +532,8 @@ class Game:
         declared = tuple(self.ruleset.announcements[n].declares for n in self.declared)
         return Deal(self.ruleset, self.contract, self.declarer, self.seats, self.players, self.sitting_out,
                     frozenset(self.auction.bidders), dict(self.trickplay.withheld) if self.trickplay else {},
-                    tuple(self.laid), declared)
+                    tuple(self.laid), declared,
+                    None if self.pot_start is None else self.pot_start + self.ante)
 
     def _apply_accusation(self, seat: int, parsed: Action) -> None:
         if isinstance(parsed, Call) and parsed.name == PASS:
@@ -689,6 +694,11 @@ class Game:
             play.next_trick()
 
     def _finish(self, result: Result) -> None:
+        if self.ante:
+            # The dealer's ante went into the pot at the start of the deal.
+            payments = list(result.payments)
+            payments[self.dealer] -= self.ante
+            result = dataclasses.replace(result, payments=payments, pot=result.pot + self.ante)
         self.result = result
         self.phase = Phase.OVER
         self._emit(type="settlement", **result.as_dict())

@@ -169,6 +169,7 @@ class Contract:
     no_trump_suit: bool = False            # no suit is trumps in this contract (a Bettel)
     open_hand: bool = False                # the declarer's hand is shown to all from the first lead (Ouvert)
     talon_to_last_trick: bool = False      # everyone for themselves: the talon goes to the last trick's winner
+    pot: Expression | None = None          # what the declarer pays into the pot (negative: takes from it)
     trump_choice: tuple[str, ...] = ()     # suits the declarer may name as trumps
     schedule: tuple["ScheduledTrick", ...] | None = None   # this contract's own rules for the first tricks
 
@@ -333,6 +334,7 @@ class Ruleset:
     ref: str = ""                          # how it was loaded: a name or a path
     session: SessionRule = SessionRule()
     accusation: Accusation | None = None
+    pot_ante: Expression | None = None     # what the dealer pays into the pot at each deal
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()       # numbers of active players with rules of their own
 

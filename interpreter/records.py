@@ -64,7 +64,7 @@ def game_from_record(doc: Document, base_dir: Path | None = None):
         raise RecordError([place(p) for p in exc.problems]) from None
     try:
         return Game(ruleset, players=data["players"], dealer=data.get("dealer", 0),
-                    seed=data.get("seed"), deal=data.get("deal"))
+                    seed=data.get("seed"), deal=data.get("deal"), pot=data.get("pot"))
     except DealError as exc:
         raise RecordError([doc.problem(("deal", *place), message) for place, message in exc.places]) from None
     except InvalidActionError as exc:
@@ -120,12 +120,13 @@ def _compare(expect: dict, game, report: Replay, doc: Document) -> None:
         "points": result.points if result else None,
         "tricks": result.tricks if result else None,
         "payments": result.payments if result else None,
+        "pot": result.pot if result else None,
     }
     for key, wanted in expect.items():
         if key == "illegal":
             continue
         got = actual.get(key)
-        if got is None and key in ("points", "tricks", "payments", "outcome", "declarer_won"):
+        if got is None and key in ("points", "tricks", "payments", "outcome", "declarer_won", "pot"):
             report.failures.append(f"{_place(doc, key)}: expected {key} {wanted}, but the deal is not over "
                                    f"after {len(doc.data['actions'])} actions (phase: {game.phase.value}, to act: seat {game.to_act})")
             continue
@@ -153,6 +154,8 @@ def make_record(game) -> dict[str, Any]:
         record["options"] = changed
     record.update(players=game.players, dealer=game.dealer, deal=initial,
                   actions=[[seat, action] for seat, action in game.history])
+    if game.pot_start:
+        record["pot"] = game.pot_start
     if game.result is not None:
         r = game.result
         expect: dict[str, Any] = {"outcome": r.outcome}
@@ -163,6 +166,8 @@ def make_record(game) -> dict[str, Any]:
         if r.points:
             expect.update(points=r.points)
         expect["payments"] = r.payments
+        if r.pot:
+            expect["pot"] = r.pot
         record["expect"] = expect
     return record
 

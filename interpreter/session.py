@@ -29,6 +29,7 @@ class Session:
         self.ending_requested_by: int | None = None
         self.last_dealer: int | None = None       # who deals the last deal, once known
         self.game: Game | None = None
+        self.pot: int | None = 0 if ruleset.pot_ante is not None else None   # carried from deal to deal
 
     @property
     def over(self) -> bool:
@@ -47,7 +48,7 @@ class Session:
         if self.deals:
             self.dealer = (self.dealer + 1) % self.players     # the deal passes on in the order of play
         self.game = Game(self.ruleset, players=self.players, dealer=self.dealer,
-                         seed=None if deal else self.rng.randrange(2**32), deal=deal)
+                         seed=None if deal else self.rng.randrange(2**32), deal=deal, pot=self.pot)
         self.deals.append(self.game)
         card = self.ruleset.session.holder_of
         if self.ending_requested_by is not None and self.last_dealer is None and card is not None:
@@ -60,6 +61,8 @@ class Session:
         """Add the deal's payments to the scores."""
         result = self.game.result
         self.scores = [a + b for a, b in zip(self.scores, result.payments)]
+        if self.pot is not None:
+            self.pot += result.pot
 
     def request_end(self, seat: int) -> None:
         """A player asks to end the session ("der Gstieß gibt ab")."""

@@ -22,6 +22,7 @@ class Result:
     payments: list[int]
     reason: str = ""
     announcements: tuple[dict[str, Any], ...] = ()   # each laid card: {name, card, won, value}
+    pot: int = 0                                     # what the pot gained in this deal (payments + pot = 0)
 
     def as_dict(self) -> dict[str, Any]:
         result = {"outcome": self.outcome, "contract": self.contract, "declarer": self.declarer,
@@ -31,6 +32,8 @@ class Result:
             result["reason"] = self.reason
         if self.announcements:
             result["announcements"] = [dict(a) for a in self.announcements]
+        if self.pot:
+            result["pot"] = self.pot
         return result
 
 
@@ -47,6 +50,7 @@ class Deal:
     withheld: dict[int, str]             # seat -> the card it withheld
     laid: tuple[tuple[str, str], ...]    # (announcement, card) the declarer laid out
     declared: tuple = ()                 # declarations made (Tout): each changes the aim and the value
+    pot: int | None = None               # the pot's size before the deal, when one is kept
 
 
 def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], list[str], int, int]:
@@ -129,6 +133,10 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
         pay = amount if shares is None else shares[seat]
         payments[seat] -= sign * pay
         payments[deal.declarer] += sign * pay
+    pot_change = 0
+    if deal.pot is not None and contract.pot is not None:
+        pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
+        payments[deal.declarer] -= pot_change
     announced = _announcements(deal, tricks or [], outcome)
     for item in announced:
         value = item["value"] if item["won"] else -item["value"]
@@ -138,7 +146,7 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
     return Result(outcome, contract.name, deal.declarer, won,
                   {"declarer": declarer_points, "defenders": defender_points},
                   {"declarer": declarer_tricks, "defenders": defender_tricks}, payments,
-                  announcements=tuple(announced))
+                  announcements=tuple(announced), pot=pot_change)
 
 
 def _last_won_with(deal: Deal, tricks: list | None) -> frozenset[str]:

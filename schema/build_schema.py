@@ -227,6 +227,7 @@ contract = rule("A game that can be played: its exchange, its play and its value
         "none": {"type": "boolean", "description": "No suit is trumps (a Bettel), whatever the ruleset's trump suit."},
     }, provenance=False),
     "open_hand": {"type": "boolean", "description": "The declarer's hand is shown to everyone from the first lead (Bettel Ouvert)."},
+    "pot": dsl("With a pot: what the declarer pays into it after the deal (negative: takes from it). Known: as for amount, and amount, pot (its size before). " + DSL_INT),
     "talon_to_last_trick": {"type": "boolean", "description": "Everyone for themselves: the talon goes to whoever wins the last trick (Ramsch)."},
     "schedule": {"type": "array", "items": scheduled, "description": "This contract's own rules for particular tricks (geregelter Räuber), instead of play.schedule."},
 })
@@ -298,7 +299,7 @@ settlement = rule("Who pays whom after the play.", {
     "liable": {"type": "array", "items": liable, "description": "Cases where some opponents pay for the whole team; the first that applies is used."},
 }, ["declarer_wins", "amount"])
 
-RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "announcements", "play", "counting", "settlement", "accusation", "penalties"]
+RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "announcements", "play", "counting", "settlement", "accusation", "penalties", "pot_ante"]
 
 choice = rule("One way to read a disputed rule, or one table agreement.", {
     "title": {"type": "string", "description": "A display name."},
@@ -355,6 +356,7 @@ ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants 
                      "description": "The offences penalised."},
         "pays_each": dsl("What the offender pays each other player. Known: players. " + DSL_INT),
     }, ["offences", "pays_each"]),
+    "pot_ante": dsl("With a pot: what the dealer pays into it at the start of each deal. Known: players. " + DSL_INT),
     "session": rule("How a session of deals ends (the deal passes to the next seat each time).", {
         "deals": {"type": "integer", "minimum": 1, "description": "After this many deals (a tournament's 2 × 24)."},
         "holder_of": CARD | {"description": "On request: whoever holds this card in the next deal deals the last one (der Gstieß gibt ab: T22)."},

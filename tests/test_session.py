@@ -45,3 +45,25 @@ def test_a_tournament_session_ends_after_24_deals() -> None:
     assert len(session.deals) == 24
     with pytest.raises(IllegalActionError, match="not on request"):
         session.request_end(0)
+
+
+def test_the_pot_is_carried_from_deal_to_deal() -> None:
+    from interpreter import load_ruleset
+
+    session = Session(load_ruleset("tapp-wuerttemberg", {"pot": "kept"}), players=3, seed=5)
+    pots = []
+    for _ in range(12):
+        game = session.next_deal()
+        play_out(game, seed=len(session.deals), pass_probability=0.3)
+        session.finish_deal()
+        assert sum(game.result.payments) + game.result.pot == 0
+        pots.append(session.pot)
+    assert session.pot == sum(g.result.pot for g in session.deals) and session.pot >= 0
+    assert sum(session.scores) + session.pot == 0
+    # Each deal's dealer antes 2; a won Solo empties the pot.
+    for game, before in zip(session.deals, [0] + pots[:-1]):
+        r = game.result
+        if r.contract == "solo" and r.declarer_won:
+            assert r.pot == 2 - (before + 2)
+        if r.outcome == "thrown_in":
+            assert r.pot == 2 and r.payments[game.dealer] == -2

@@ -1,0 +1,231 @@
+"""The rule-based bot: always legal, deterministic, sensible in the situations the issue names,
+and blind to what its seat may not see."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import Game, load_ruleset, ruleset_names
+from interpreter.errors import RulesetError
+from interpreter.rulebot import RuleBot, facts_of
+
+
+def playable() -> list[str]:
+    names = []
+    for name in ruleset_names():
+        try:
+            load_ruleset(name)
+        except RulesetError:
+            continue
+        names.append(name)
+    return names
+
+
+RULESETS = playable()
+FIRST = "breitnau" if "breitnau" in RULESETS else RULESETS[0]
+
+
+class SeatOnly:
+    """A game as one seat sees it: its view, its legal actions and the ruleset, nothing else.
+    A bot that reached for another hand or the talon would fail with AttributeError."""
+
+    def __init__(self, game: Game, seat: int):
+        self._game, self._seat = game, seat
+        self.ruleset = game.ruleset
+
+    def view(self, seat):
+        assert seat == self._seat, "the bot asked for another seat's view"
+        return self._game.view(seat)
+
+    def legal_actions(self, seat=None):
+        assert seat == self._seat, "the bot asked for another seat's actions"
+        return self._game.legal_actions(seat)
+
+
+def play(game: Game, bot: RuleBot, blind: bool = True) -> Game:
+    while not game.is_over:
+        seat = game.to_act
+        action = bot.choose(SeatOnly(game, seat) if blind else game, seat)
+        game.apply(seat, action)            # raises if the bot chose an illegal action
+    return game
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_always_legal_at_every_table_size_seeing_only_its_seat(name: str) -> None:
+    rs = load_ruleset(name)
+    bot = RuleBot()
+    contracts = set()
+    for size in rs.table_sizes:
+        for seed in range(5):
+            game = play(Game(rs, players=size, dealer=seed % size, seed=seed), bot)
+            assert sum(game.result.payments) == 0
+            contracts.add(game.result.contract)
+    assert contracts - {None}, "the bot never bid"
+
+
+def test_deterministic() -> None:
+    rs = load_ruleset(FIRST)
+    warm = RuleBot()
+    for seed in range(6):
+        a = play(Game(rs, seed=seed), RuleBot())
+        b = play(Game(rs, seed=seed), warm)          # a bot that has seen other deals
+        assert a.history == b.history and a.result == b.result
+
+
+def test_hidden_cards_do_not_change_its_choice() -> None:
+    """The first call of a deal depends on the seat's hand only: shuffling the other hands and
+    the talon never changes it."""
+    rs = load_ruleset(FIRST)
+    bot = RuleBot()
+    rng = random.Random(3)
+    for seed in range(30):
+        game = Game(rs, seed=seed)
+        seat = game.to_act
+        choice = bot.choose(game, seat)
+        others = [c for s in game.seats if s != seat for c in game.hands[s]] + game.talon
+        for _ in range(3):
+            rng.shuffle(others)
+            hands, rest = [], list(others)
+            for s in range(game.players):
+                n = len(game.hands[s])
+                hands.append(list(game.hands[s]) if s == seat else [rest.pop() for _ in range(n)])
+            other = Game(rs, players=game.players, dealer=game.dealer, deal={"hands": hands, "talon": rest})
+            assert RuleBot().choose(other, seat) == choice
+
+
+# -- play: explicit situations -----------------------------------------------------------------
+
+def solo_deal(rs, hands: dict[int, list[str]], players: int = 6) -> Game:
+    """A deal where the given seats hold the given cards (the rest dealt in the deck's order),
+    played as a Solo by Vorhand."""
+    game = Game(rs, players=players, seed=0)
+    size = len(game.hands[game.seats[0]])
+    used = {c for cards in hands.values() for c in cards}
+    pool = [c for c in rs.pack(len(game.seats)) if c not in used]
+    full = []
+    for seat in range(players):
+        cards = list(hands.get(seat, []))
+        while len(cards) < size:
+            cards.append(pool.pop(0))
+        full.append(cards)
+    game = Game(rs, players=players, deal={"hands": full, "talon": pool})
+    solo = next(level.call for phase in rs.phases for level in phase.ladder
+                if not rs.contracts[level.contract].exchange)
+    game.apply(game.to_act, solo)
+    assert game.phase.value == "play" and game.declarer == 1
+    return game
+
+
+def breitnau_like():
+    rs = load_ruleset(FIRST)
+    if not any(not c.exchange for c in rs.contracts.values()) or rs.play.must_beat:
+        pytest.skip("needs a contract without exchange and no duty to beat")
+    return rs
+
+
+def test_follows_with_its_lowest_card_when_it_cannot_win() -> None:
+    rs = breitnau_like()
+    game = solo_deal(rs, {1: ["CK", "T22", "T21", "T20", "T19", "T18", "T17"],
+                          2: ["CQ", "C10", "C7", "T2", "T3", "HK", "SK"]})
+    game.apply(1, {"play": "CK"})
+    assert RuleBot().choose(game, 2) == {"play": "C7"}
+
+
+def test_wins_with_the_cheapest_winner() -> None:
+    rs = breitnau_like()
+    game = solo_deal(rs, {1: ["C9", "T22", "T21", "T20", "T19", "T18", "T17"],
+                          2: ["C7", "H2", "H3", "H4", "D2", "D3", "D4"],
+                          3: ["C8", "HA", "DA", "S7", "S8", "S9", "S10"],
+                          4: ["HJ", "DJ", "SJ", "SN", "HN", "DN", "T1"],
+                          5: ["HQ", "DQ", "SQ", "T2", "T3", "T4", "T5"],
+                          0: ["CK", "CN", "C10", "T6", "T7", "T8", "T9"]})
+    for seat, card in [(1, "C9"), (2, "C7"), (3, "C8"), (4, "T1"), (5, "T2")]:
+        game.apply(seat, {"play": card})
+    # Seat 0 is last and its partners 4 and 5 trumped the lone player's C9: the trick is theirs,
+    # so seat 0 smears its most points onto it.
+    assert RuleBot().choose(game, 0) == {"play": "CK"}
+
+    game = solo_deal(rs, {1: ["CJ", "T22", "T21", "T20", "T19", "T18", "T17"],
+                          2: ["C10"], 3: ["C9"], 4: ["C8"], 5: ["C7"], 0: ["CK", "CQ", "CN"]})
+    for seat, card in [(1, "CJ"), (2, "C10"), (3, "C9"), (4, "C8"), (5, "C7")]:
+        game.apply(seat, {"play": card})
+    # The lone player's CJ wins so far; seat 0, last, beats it with its cheapest club.
+    assert RuleBot().choose(game, 0) == {"play": "CN"}
+
+
+def test_smears_points_on_a_partners_safe_trick() -> None:
+    rs = breitnau_like()
+    game = solo_deal(rs, {1: ["C7", "T22", "T21", "T20", "T19", "T18", "T17"],
+                          2: ["CK", "H2", "H3", "H4", "D2", "D3", "D4"],
+                          0: ["CQ", "C8", "C9", "T6", "T7", "T8", "T9"]})
+    game.apply(1, {"play": "C7"})
+    game.apply(2, {"play": "CK"})
+    for seat in (3, 4, 5):
+        legal = game.legal_actions(seat)
+        game.apply(seat, min(legal, key=lambda a: rs.deck.points[a["play"]]))
+    assert game.tricks[-1].seats[-1] == 5 and RuleBot().choose(game, 0) == {"play": "CQ"}
+
+
+def test_the_lone_player_draws_trumps_with_a_sure_winner() -> None:
+    rs = breitnau_like()
+    game = solo_deal(rs, {1: ["T22", "T21", "T20", "C7", "H2", "D2", "S7"]})
+    assert RuleBot().choose(game, 1) == {"play": "T22"}
+
+
+# -- bidding -------------------------------------------------------------------------------
+
+def first_call(rs, hand: list[str]) -> str:
+    game = Game(rs, seed=0)
+    seat = game.to_act
+    pool = [c for c in rs.pack(len(game.seats)) if c not in hand]
+    hands = []
+    for s in range(game.players):
+        n = len(game.hands[s])
+        hands.append(list(hand) if s == seat else [pool.pop() for _ in range(n)])
+    game = Game(rs, players=game.players, deal={"hands": hands, "talon": pool})
+    return RuleBot().choose(game, seat)
+
+
+def test_bids_from_hand_strength() -> None:
+    rs = breitnau_like()
+    strong = first_call(rs, ["T22", "T21", "T20", "T19", "T18", "T17", "T16"])
+    weak = first_call(rs, ["C7", "C8", "H2", "H3", "D2", "S7", "S8"])
+    assert strong != "pass" and not rs.contracts[facts_of(rs).call_contract[strong]].exchange
+    assert weak == "pass"
+
+
+def test_bids_the_cheapest_when_it_may_not_pass() -> None:
+    """A compulsion (a stop rule, the last seat's duty) leaves no pass: a weak hand then bids
+    the cheapest contract open to it."""
+    rs = load_ruleset(FIRST)
+    game = Game(rs, seed=1)
+    seat = game.to_act
+    phase = next(p for p in rs.phases if len(p.ladder) > 1)
+    ladder = [level.call for level in phase.ladder]
+    weak = [c for c in rs.deck.cards if rs.deck.suit[c] != "T" and rs.deck.points[c] == 1][:len(game.hands[seat])]
+
+    class Obliged(SeatOnly):
+        def view(self, seat):
+            return dict(super().view(seat), hand=weak)
+
+        def legal_actions(self, seat=None):
+            return list(reversed(ladder))                   # every bid, and no pass
+
+    assert RuleBot().choose(Obliged(game, seat), seat) == ladder[0]
+
+
+def test_estimates_follow_hand_strength() -> None:
+    rs = load_ruleset(FIRST)
+    facts = facts_of(rs)
+    bot = RuleBot()
+    game = Game(rs, seed=0)
+    seat = game.to_act
+    view = game.view(seat)
+    for name in rs.contracts:
+        contract = facts.contract(name, len(game.seats))
+        if contract.needs_points is None:
+            continue
+        strong = dict(view, hand=sorted(c for c in rs.deck.cards if rs.deck.suit[c] == "T")[-len(view["hand"]):])
+        weak = dict(view, hand=[c for c in rs.deck.cards if rs.deck.suit[c] != "T" and rs.deck.points[c] == 1][:len(view["hand"])])
+        assert bot.chance(strong, facts, contract) > bot.chance(weak, facts, contract)

@@ -1,0 +1,654 @@
+"""`tarock serve`: every op and error code, several games at once, a whole deal through the
+protocol alone, a fuzz of hostile requests, and the information boundary of views and events.
+
+Most tests drive a `Session` directly (one request dict or line in, one response out), exactly as
+the stdin/stdout loop does; a few run the real command in a subprocess.
+"""
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import Game, load_ruleset, ruleset_names
+from interpreter.bots import RandomBot, expand
+from interpreter.errors import RulesetError
+from interpreter.records import dump_record, replay_document
+from interpreter.rulebot import RuleBot
+from interpreter.server import ERROR_CODES, Session, encode, serve
+from interpreter.source import load_yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+PROTOCOL = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+
+
+def playable() -> list[str]:
+    names = []
+    for name in ruleset_names():
+        try:
+            load_ruleset(name)
+        except RulesetError:
+            continue
+        names.append(name)
+    return names
+
+
+RULESETS = playable()
+FIRST = "breitnau" if "breitnau" in RULESETS else RULESETS[0]
+
+
+def ok(response: dict) -> dict:
+    assert response["ok"] is True, response
+    return response
+
+
+def refused(response: dict, code: str) -> dict:
+    assert response["ok"] is False, response
+    assert response["error"]["code"] == code, response
+    assert response["error"]["message"], response
+    return response
+
+
+def play_to_end(session: Session, gid: str, kind: str = "rules") -> dict:
+    state = ok(session.handle({"op": "legal", "game": gid}))
+    last = state
+    while state["seat"] is not None:
+        last = ok(session.handle({"op": "bot", "game": gid, "kind": kind, "apply": True}))
+        state = ok(session.handle({"op": "legal", "game": gid}))
+    return last
+
+
+# -- every op --------------------------------------------------------------------------------
+
+def test_rulesets_lists_every_playable_ruleset() -> None:
+    response = ok(Session().handle({"id": "r", "op": "rulesets"}))
+    assert response["id"] == "r"
+    listed = {r["name"]: r for r in response["rulesets"]}
+    for name in RULESETS:
+        entry = listed[name]
+        assert entry["loads"] and entry["title"] and entry["players"]
+        assert all({"name", "kind", "question", "default", "choices"} <= set(c) for c in entry["choices"])
+
+
+def test_new_view_legal_act_record_close() -> None:
+    session = Session()
+    new = ok(session.handle({"id": 1, "op": "new", "ruleset": FIRST, "seed": 3}))
+    gid, seat = new["game"], new["to_act"]
+    assert new["id"] == 1 and new["phase"] == "auction" and seat == new["seats"][0]
+    view = ok(session.handle({"op": "view", "game": gid, "seat": seat}))["view"]
+    assert view["seat"] == seat and view["phase"] == "auction" and len(view["hand"]) > 0 and "hands" not in view
+    umpire = ok(session.handle({"op": "view", "game": gid, "seat": "all"}))["view"]
+    assert umpire["hands"][seat] == view["hand"]
+    legal = ok(session.handle({"op": "legal", "game": gid}))
+    assert legal["seat"] == seat and "pass" in legal["actions"]
+    other = (seat + 1) % new["players"]
+    assert ok(session.handle({"op": "legal", "game": gid, "seat": other}))["actions"] == []
+    act = ok(session.handle({"op": "act", "game": gid, "seat": seat, "action": "pass"}))
+    assert act["events"][0] == {"type": "call", "seat": seat, "call": "pass", "phase": act["events"][0]["phase"]}
+    assert act["to_act"] != seat and act["phase"] == "auction" and "result" not in act
+    record = ok(session.handle({"op": "record", "game": gid}))["record"]
+    assert record["actions"] == [[seat, "pass"]] and record["ruleset"] == FIRST
+    assert ok(session.handle({"op": "games"}))["games"] == [
+        {"game": gid, "ruleset": FIRST, "players": new["players"], "phase": "auction", "to_act": act["to_act"]}]
+    assert ok(session.handle({"op": "close", "game": gid}))["closed"] is True
+    refused(session.handle({"op": "view", "game": gid, "seat": 0}), "unknown_game")
+    assert ok(session.handle({"op": "games"}))["games"] == []
+
+
+def test_new_with_explicit_deal_options_and_dealer() -> None:
+    session = Session()
+    rs = load_ruleset(FIRST)
+    players = rs.table_sizes[0]
+    dealt = Game(rs, players=players, dealer=2, seed=9)
+    deal = {"hands": dealt.initial_hands, "talon": dealt.initial_talon}
+    group = rs.groups[0] if rs.groups else None
+    options = {group.name: group.choices[-1]} if group else {}
+    new = ok(session.handle({"op": "new", "ruleset": FIRST, "players": players, "dealer": 2, "deal": deal, "options": options}))
+    assert new["dealer"] == 2 and new["to_act"] == dealt.to_act
+    umpire = ok(session.handle({"op": "view", "game": new["game"], "seat": "all"}))["view"]
+    assert [sorted(h) for h in umpire["hands"]] == [sorted(h) for h in dealt.initial_hands]
+    if options:
+        assert ok(session.handle({"op": "record", "game": new["game"]}))["record"]["options"] == options
+
+
+def test_bot_op_chooses_and_applies_for_both_kinds() -> None:
+    session = Session()
+    gid = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 5}))["game"]
+    for kind in ("rules", "random"):
+        state = ok(session.handle({"op": "legal", "game": gid}))
+        chosen = ok(session.handle({"op": "bot", "game": gid, "kind": kind}))
+        assert chosen["seat"] == state["seat"] and chosen["action"] in state["actions"]
+        assert "events" not in chosen                                   # not applied
+        applied = ok(session.handle({"op": "bot", "game": gid, "kind": kind, "apply": True}))
+        assert applied["events"] and applied["events"][0]["seat"] == state["seat"]
+    last = play_to_end(session, gid)
+    assert last["phase"] == "over" and sum(last["result"]["payments"]) == 0
+    refused(session.handle({"op": "bot", "game": gid}), "game_over")
+
+
+def test_events_op_pages_through_public_events() -> None:
+    session = Session()
+    gid = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 8}))["game"]
+    first = ok(session.handle({"op": "events", "game": gid}))
+    assert first["events"][0] == {"type": "deal", "dealer": 0}        # no seed: it would tell every hand
+    play_to_end(session, gid)
+    rest = ok(session.handle({"op": "events", "game": gid, "since": first["next"]}))
+    assert rest["events"][-1]["type"] == "settlement"
+    assert rest["next"] == first["next"] + len(rest["events"])
+    assert ok(session.handle({"op": "events", "game": gid, "since": 10**6}))["events"] == []
+
+
+def test_load_replays_a_record_and_checks_it() -> None:
+    session = Session()
+    gid = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 11}))["game"]
+    play_to_end(session, gid)
+    record = ok(session.handle({"op": "record", "game": gid}))["record"]
+    loaded = ok(session.handle({"op": "load", "record": record}))
+    assert loaded["phase"] == "over" and loaded["replayed"] == len(record["actions"])
+    assert loaded["check"] == {"ok": True, "failures": [], "refused_at": None}
+    again = ok(session.handle({"op": "record", "game": loaded["game"]}))["record"]
+    assert again == record
+    # YAML text works too, and a cut-off record resumes mid-deal.
+    cut = dict(record, actions=record["actions"][:5])
+    cut.pop("expect")
+    resumed = ok(session.handle({"op": "load", "record": dump_record(cut)}))
+    assert resumed["replayed"] == 5 and resumed["phase"] != "over"
+    # A wrong expectation is reported, not refused.
+    wrong = dict(record, expect={**record["expect"], "payments": [1] * record["players"]})
+    checked = ok(session.handle({"op": "load", "record": wrong}))
+    assert checked["check"]["ok"] is False and "payments" in checked["check"]["failures"][0]
+
+
+# -- error codes -----------------------------------------------------------------------------
+
+def test_every_error_code(tmp_path: Path) -> None:
+    seen: set[str] = set()
+
+    def expect(response: dict, code: str) -> None:
+        refused(response, code)
+        seen.add(code)
+
+    session = Session(max_games=3)
+    gid = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 2}))["game"]
+    game = session.games[gid].game
+    seat = game.to_act
+    expect(session.handle_line("{not json"), "bad_json")
+    expect(session.handle_line('{"op": "view", "seed": NaN}'), "bad_json")
+    expect(session.handle_line("[" * 100_000 + "]" * 100_000), "bad_json")
+    expect(session.handle_line(b'{"op": "\xff"}'), "bad_json")
+    expect(session.handle([1, 2]), "bad_request")
+    expect(session.handle({"op": 7}), "bad_request")
+    expect(session.handle({"op": "new"}), "bad_request")
+    expect(session.handle({"op": "new", "ruleset": FIRST, "seed": -1}), "bad_request")
+    expect(session.handle({"op": "new", "ruleset": FIRST, "seed": 2**64}), "bad_request")
+    expect(session.handle({"op": "new", "ruleset": FIRST, "seed": 1, "deal": {"hands": []}}), "bad_request")
+    expect(session.handle({"op": "new", "ruleset": FIRST, "players": 2}), "bad_request")
+    expect(session.handle({"op": "new", "ruleset": FIRST, "dealer": 99}), "bad_request")
+    expect(session.handle({"op": "act", "game": gid, "seat": True, "action": "pass"}), "bad_request")
+    expect(session.handle({"op": "act", "game": gid, "seat": seat}), "bad_request")
+    expect(session.handle({"op": "bot", "game": gid, "kind": "genius"}), "bad_request")
+    expect(session.handle({"op": "shuffle"}), "unknown_op")
+    expect(session.handle({"op": "view", "game": "g999", "seat": 0}), "unknown_game")
+    expect(session.handle({"op": "close", "game": "g999"}), "unknown_game")
+    expect(session.handle({"op": "new", "ruleset": "no-such-village"}), "unknown_ruleset")
+    expect(session.handle({"op": "new", "ruleset": "/etc/passwd"}), "unknown_ruleset")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(f"extends: {FIRST}\nplay: {{first_lead: nobody}}\n", encoding="utf-8")
+    expect(Session(allow_files=True).handle({"op": "new", "ruleset": str(broken)}), "bad_ruleset")
+    expect(session.handle({"op": "new", "ruleset": FIRST, "options": {"no_such_choice": "x"}}), "bad_option")
+    expect(session.handle({"op": "new", "ruleset": FIRST, "deal": {"hands": [["T22"]], "talon": []}}), "bad_deal")
+    expect(session.handle({"op": "load", "record": {"ruleset": FIRST}}), "bad_record")
+    expect(session.handle({"op": "load", "record": "ruleset: [unclosed"}), "bad_record")
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(9))
+    expect(session.handle({"op": "load", "record": bomb}), "bad_record")         # a billion laughs
+    expect(session.handle({"op": "new", "ruleset": FIRST, "deal": {"hands": [["X"] * 100_000], "talon": []}}),
+           "bad_deal")
+    expect(session.handle({"op": "view", "game": gid, "seat": 99}), "bad_seat")
+    expect(session.handle({"op": "act", "game": gid, "seat": -1, "action": "pass"}), "bad_seat")
+    expect(session.handle({"op": "act", "game": gid, "seat": seat, "action": {"play": "XX"}}), "invalid_action")
+    expect(session.handle({"op": "act", "game": gid, "seat": seat, "action": "bogus"}), "invalid_action")
+    expect(session.handle({"op": "act", "game": gid, "seat": seat, "action": 12}), "invalid_action")
+    other = game.seats[1]
+    expect(session.handle({"op": "act", "game": gid, "seat": other, "action": "pass"}), "not_your_turn")
+    expect(session.handle({"op": "bot", "game": gid, "seat": other}), "not_your_turn")
+    expect(session.handle({"op": "act", "game": gid, "seat": seat, "action": {"play": game.hands[seat][0]}}),
+           "illegal_action")
+    ok(session.handle({"op": "new", "ruleset": FIRST}))
+    ok(session.handle({"op": "new", "ruleset": FIRST}))
+    expect(session.handle({"op": "new", "ruleset": FIRST}), "too_many_games")
+    play_to_end(session, gid)
+    expect(session.handle({"op": "act", "game": gid, "seat": seat, "action": "pass"}), "game_over")
+    out = io.StringIO()
+    serve(Session(), io.BytesIO(b"x" * 200 + b"\n"), out, max_line=100)
+    expect(json.loads(out.getvalue()), "too_large")
+    assert seen == set(ERROR_CODES) - {"internal_error"}
+    assert all(re.fullmatch(r"[a-z_]+", code) for code in ERROR_CODES)
+
+
+def test_refusals_change_nothing() -> None:
+    session = Session()
+    gid = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 4}))["game"]
+    play_to_end_steps = 12
+    for _ in range(play_to_end_steps):
+        ok(session.handle({"op": "bot", "game": gid, "apply": True}))
+    before = json.dumps(session.handle({"op": "view", "game": gid, "seat": "all"}))
+    game = session.games[gid].game
+    for seat in range(game.players):
+        for card in game.ruleset.deck.cards:
+            session.handle({"op": "act", "game": gid, "seat": seat, "action": {"play": card}})
+        for call in ("pass", "solo", "selber", "dappen"):
+            session.handle({"op": "act", "game": gid, "seat": seat, "action": call})
+    after = json.dumps(session.handle({"op": "view", "game": gid, "seat": "all"}))
+    # The seat to act may have passed legally above: compare only when nothing was accepted.
+    accepted = len(session.games[gid].game.history) - 12
+    if accepted == 0:
+        assert before == after
+
+
+# -- the stdin/stdout loop -------------------------------------------------------------------
+
+def test_serve_loop_answers_every_line_and_skips_long_ones() -> None:
+    lines = [
+        b'{"id": 1, "op": "new", "ruleset": "' + FIRST.encode() + b'", "seed": 1}\n',
+        b"\n",                                         # blank: no answer
+        b"   \n",
+        b'{"id": 2, "op": "view", "game": "g1", "seat": "' + b"a" * 5000 + b'"}\n',   # too long
+        b"\xff\xfe\n",                                 # not UTF-8
+        b'{"id": 3, "op": "legal", "game": "g1"}',     # the last line may lack its newline
+    ]
+    out = io.StringIO()
+    serve(Session(), io.BytesIO(b"".join(lines)), out, max_line=1000)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a.get("id") for a in answers] == [1, None, None, 3]
+    assert [a["ok"] for a in answers] == [True, False, False, True]
+    assert answers[1]["error"]["code"] == "too_large" and answers[2]["error"]["code"] == "bad_json"
+
+
+def test_tarock_serve_command_plays_a_deal(monkeypatch, capsys) -> None:
+    from interpreter.cli import main
+
+    requests = [{"id": 1, "op": "new", "ruleset": FIRST, "seed": 21}]
+    requests += [{"id": 2 + i, "op": "bot", "game": "g1", "kind": "rules", "apply": True} for i in range(200)]
+    requests += [{"id": 999, "op": "record", "game": "g1"}]
+    text = "\n".join(json.dumps(r) for r in requests) + "\n{broken\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert main(["serve"]) == 0
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(answers) == len(requests) + 1
+    over = [a for a in answers if a.get("phase") == "over" and "result" in a]
+    assert len(over) == 1 and sum(over[0]["result"]["payments"]) == 0
+    assert answers[-2]["record"]["expect"]["payments"] == over[0]["result"]["payments"]
+    assert answers[-1]["error"]["code"] == "bad_json"
+
+
+def test_the_documented_client_plays_a_whole_deal() -> None:
+    """A second program, written from docs/protocol.md alone, plays a whole deal."""
+    code = re.search(r"## A minimal client.*?```python\n(.*?)```", PROTOCOL, re.S).group(1)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "payments:" in out.stdout and "trick 1" in out.stdout
+
+
+def test_the_documented_sample_session_replays() -> None:
+    """docs/protocol.md's session is what the server answers (regenerate it with
+    `python docs/sample_session.py` when the engine changes)."""
+    block = re.search(r"## Sample session.*?```text\n(.*?)```", PROTOCOL, re.S).group(1)
+    pairs = re.findall(r"^> (.*)\n< (.*)$", block, re.M)
+    assert len(pairs) > 100
+    session = Session()
+    codes = set()
+    for request, documented in pairs:
+        got = session.handle_line(request)
+        want = json.loads(documented)
+        assert got["ok"] == want["ok"], (request, got, want)
+        assert set(got) == set(want), (request, got, want)
+        if not got["ok"]:
+            assert got["error"]["code"] == want["error"]["code"], (request, got)
+            codes.add(got["error"]["code"])
+        if "events" in got:
+            assert [e["type"] for e in got["events"]] == [e["type"] for e in want["events"]], request
+        if "view" in got:
+            assert got["view"]["hand"] == want["view"]["hand"], request
+    assert {"not_your_turn", "illegal_action", "invalid_action", "game_over", "bad_json"} <= codes
+    assert any(json.loads(d).get("result") for _, d in pairs), "the session plays the deal to its end"
+
+
+def test_the_protocol_document_names_every_op_event_and_code() -> None:
+    session = Session()
+    for op in session.ops:
+        assert f"### {op}\n" in PROTOCOL, op
+    for code in ERROR_CODES:
+        assert f"`{code}`" in PROTOCOL, code
+    from interpreter.server import PUBLIC_FIELDS
+    for kind, fields in PUBLIC_FIELDS.items():
+        rows = "\n".join(re.findall(rf"^\| `{kind}` \|(.*)$", PROTOCOL, re.M))
+        assert rows, kind
+        if kind != "settlement":                  # its fields are those of the result, listed there
+            assert all(f"`{f}" in rows for f in fields), kind
+
+
+# -- several games at once -------------------------------------------------------------------
+
+def test_several_games_at_once_play_as_if_alone() -> None:
+    session = Session()
+    specs = [(name, size, seed) for seed, name in enumerate(RULESETS[:3] * 2)
+             for size in load_ruleset(name).table_sizes[:2]][:6]
+    games = [ok(session.handle({"op": "new", "ruleset": n, "players": p, "seed": s}))["game"] for n, p, s in specs]
+    running = set(games)
+    while running:                        # one action in each game in turn
+        for gid in sorted(running):
+            state = ok(session.handle({"op": "legal", "game": gid}))
+            if state["seat"] is None:
+                running.discard(gid)
+                continue
+            ok(session.handle({"op": "bot", "game": gid, "kind": "rules", "apply": True}))
+    bot = RuleBot()
+    for gid, (name, size, seed) in zip(games, specs):
+        alone = Game(load_ruleset(name), players=size, seed=seed)
+        while not alone.is_over:
+            alone.apply(alone.to_act, bot.choose(alone, alone.to_act))
+        assert session.games[gid].game.history == alone.history
+        assert session.games[gid].game.result == alone.result
+
+
+# -- fuzz ------------------------------------------------------------------------------------
+
+OPS = ["rulesets", "new", "load", "view", "legal", "act", "bot", "events", "record", "games", "close", "nope", ""]
+
+
+def _junk(rng: random.Random, depth: int = 0):
+    kind = rng.randrange(12 if depth < 3 else 8)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.choice([True, False])
+    if kind == 2:
+        return rng.choice([0, -1, 1, 7, 2**31, -(2**63), 10**30, 2**64, 10**300])
+    if kind == 3:
+        return rng.choice([0.5, -1e308, 1e-300, 3.0])
+    if kind == 4:
+        return rng.choice(["", "pass", "all", "g1", "g2", "T22", "CK", "solo", "dappen", "selber", "🂡", "\x00",
+                           "a" * rng.randrange(1, 3000), "../../etc/passwd", "rulesets/" + FIRST + ".yaml"])
+    if kind == 5:
+        return rng.randrange(-3, 12)
+    if kind == 6:
+        return {"play": rng.choice(["T22", "CK", "XX", 5, None, ["T1"]])}
+    if kind == 7:
+        return {"discard": rng.choice([[], ["T22"], "T22", {"count": 12}, [None] * 12])}
+    if kind in (8, 9):
+        return [_junk(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {rng.choice(["op", "game", "seat", "action", "play", "hands", "talon", "x", "id"]): _junk(rng, depth + 1)
+            for _ in range(rng.randrange(4))}
+
+
+def _hostile_line(rng: random.Random, valid: str) -> str | bytes:
+    kind = rng.randrange(10)
+    if kind == 0:
+        return valid[: rng.randrange(len(valid))]                       # cut off
+    if kind == 1:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60)))
+    if kind == 2:
+        depth = rng.choice([10, 1000, 50_000])
+        return "[" * depth + "]" * depth
+    if kind == 3:
+        return "9" * rng.choice([10, 4000, 5000])
+    if kind == 4:
+        return rng.choice(["null", "[]", '"op"', "true", "{}", '{"op": null}', "NaN", "Infinity", '{"op": "new", "seed": 1e999}'])
+    if kind == 5:
+        return valid.replace('"', "'")
+    if kind == 6:
+        return '{"op": "new", "ruleset": "' + FIRST + '", "players": ' + "9" * 400 + "}"
+    if kind == 7:
+        return '{"op": "view", "game": "g1", "seat": ' + "[" * 30 + "]" * 30 + "}"
+    if kind == 8:
+        return '{"op": "act", "game": "g1", "seat": 1, "action": "' + "\\ud800" + '"}'
+    extra = _junk(rng)
+    return json.dumps({"op": rng.choice(OPS), **(extra if isinstance(extra, dict) else {})})
+
+
+def _hostile_request(rng: random.Random, valid_games: list[str], session: Session):
+    op = rng.choice(OPS)
+    request = {"op": op, "id": _junk(rng) if rng.random() < 0.3 else rng.randrange(10**6)}
+    game_ids = valid_games + ["g0", "g999999", "", "G1", "g1 "]
+    for field in rng.sample(["game", "seat", "action", "ruleset", "players", "dealer", "seed", "deal", "options",
+                             "record", "kind", "apply", "since"], rng.randrange(1, 6)):
+        if field == "game" and rng.random() < 0.7:
+            request[field] = rng.choice(game_ids)
+        elif field == "ruleset" and rng.random() < 0.5:
+            request[field] = rng.choice(RULESETS + ["nope", FIRST.upper()])
+        elif field == "record" and rng.random() < 0.5:
+            gid = rng.choice(valid_games)
+            record = session.games[gid].game.record()
+            mutated = json.loads(json.dumps(record))
+            key = rng.choice(list(mutated))
+            mutated[key] = _junk(rng)
+            request[field] = mutated
+        else:
+            request[field] = _junk(rng)
+    if op == "close" and request.get("game") in valid_games:
+        request["game"] = "g999999"                                   # keep the valid games open
+    return request
+
+
+def test_fuzz_never_kills_the_server_and_valid_games_replay_exactly() -> None:
+    rng = random.Random(20240601)
+    session = Session(max_games=100)
+    valid: dict[str, list] = {}                     # game id -> the actions it accepted, as sent
+    for seed, name in enumerate(RULESETS[:3] + [FIRST, FIRST]):
+        size = rng.choice(load_ruleset(name).table_sizes)
+        gid = ok(session.handle({"op": "new", "ruleset": name, "players": size, "seed": seed}))["game"]
+        valid[gid] = []
+    bots = {gid: RandomBot(i) for i, gid in enumerate(valid)}
+    sample_line = json.dumps({"id": 1, "op": "act", "game": "g1", "seat": 1, "action": {"play": "T22"}})
+    requests = 0
+    codes: dict[str, int] = {}
+
+    def check(response: dict, request) -> dict:
+        nonlocal requests
+        requests += 1
+        assert isinstance(response, dict) and isinstance(response.get("ok"), bool), (request, response)
+        line = encode(response)
+        assert "\n" not in line and json.loads(line) == json.loads(line)
+        if not response["ok"]:
+            code = response["error"]["code"]
+            assert code in ERROR_CODES and code != "internal_error", (request, response)
+            assert len(response["error"]["message"]) <= 700
+            codes[code] = codes.get(code, 0) + 1
+        elif isinstance(request, dict) and isinstance(request.get("game"), str) and request["game"] in valid:
+            # A hostile request that happened to be legal is part of the game now.
+            if request.get("op") == "act" and response.get("events") is not None:
+                valid[request["game"]].append([request["seat"], request["action"]])
+            elif request.get("op") == "bot" and "events" in response:
+                valid[request["game"]].append([response["seat"], response["action"]])
+        return response
+
+    for step in range(3200):
+        roll = rng.random()
+        active = [g for g in valid if not session.games[g].game.is_over]
+        if not active:                                 # a fresh deal once all are over
+            name = rng.choice(RULESETS)
+            gid = ok(session.handle({"op": "new", "ruleset": name, "seed": step}))["game"]
+            valid[gid] = []
+            bots[gid] = RandomBot(step)
+            active = [gid]
+        gid = rng.choice(active if rng.random() < 0.9 else list(valid))
+        game = session.games[gid].game
+        if roll < 0.25 and not game.is_over:
+            seat = game.to_act
+            action = expand(rng.choice(game.legal_actions(seat)), bots[gid].rng)
+            request = {"op": "act", "game": gid, "seat": seat, "action": action}
+            assert check(session.handle(request), request)["ok"]
+        elif roll < 0.45:
+            # Out of turn or illegal on a valid game.
+            seat = rng.randrange(game.players)
+            action = rng.choice([{"play": rng.choice(game.ruleset.deck.cards)}, "pass", rng.choice(["solo", "dappen", "selber"]),
+                                 {"discard": rng.sample(list(game.ruleset.deck.cards), rng.randrange(0, 14))}])
+            if seat == game.to_act and action in game.legal_actions(seat):
+                continue
+            request = {"op": "act", "game": gid, "seat": seat, "action": action}
+            check(session.handle(request), request)
+        elif roll < 0.65:
+            line = _hostile_line(rng, sample_line)
+            check(session.handle_line(line), line)
+        else:
+            request = _hostile_request(rng, list(valid), session)
+            check(session.handle(request), request)
+    assert requests >= 3000
+    for code in ("bad_json", "bad_request", "unknown_game", "invalid_action", "not_your_turn", "illegal_action", "unknown_op"):
+        assert codes.get(code, 0) > 10, (code, codes)
+
+    # Every valid game holds exactly the actions it accepted, and its record replays exactly.
+    for gid, accepted in valid.items():
+        play_to_end(session, gid, kind="random")
+        game = session.games[gid].game
+        record = ok(session.handle({"op": "record", "game": gid}))["record"]
+        assert json.loads(json.dumps(record["actions"][: len(accepted)])) == json.loads(json.dumps(accepted))
+        doc = load_yaml(dump_record(record), f"{gid}.yaml")
+        again = Game(load_ruleset(record["ruleset"], record.get("options")), players=record["players"],
+                     dealer=record["dealer"], deal=record["deal"])
+        report = replay_document(doc, again)
+        assert report.ok, report.failures
+        assert again.result == game.result and again.events[1:] == game.events[1:]
+
+
+# -- the information boundary ----------------------------------------------------------------
+
+def card_ids(value, cards: frozenset[str]) -> set[str]:
+    """Every card id anywhere in a JSON value (keys included)."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item in cards:
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def public_cards(game) -> set[str]:
+    """What the whole table has seen: played cards, cards the rules lay open, and once the deal
+    is over and counted, the talon and the discards."""
+    seen = {c for t in game.tricks for c in t.cards}
+    for event in game.events:
+        if event["type"] == "claim":
+            seen.update(event["hand"])
+        if event["type"] == "announce":
+            seen.update(event["cards"])
+        if event["type"] == "keep":
+            seen.update(event.get("exposed", ()))
+        if event["type"] == "forced_discard":
+            seen.update(event.get("cards", ()))
+        if event["type"] in ("open_hand", "claim"):
+            seen.update(event["hand"])
+        if event["type"] in ("offence", "call_card"):
+            seen.add(event["card"])
+        if event["type"] == "accusation":
+            seen.update(c for hand in event["hands"] for c in hand)
+    if game.is_over and game.result.points is not None:
+        seen.update(game.initial_talon)
+        seen.update(game.aside)
+    return seen
+
+
+def known_to(game, seat: int) -> set[str]:
+    """What `seat` may know: the cards it holds or held, and the public ones."""
+    held = set(game.initial_hands[seat]) | set(game.hands[seat])
+    if seat == game.declarer and any(e["type"] == "talon_taken" for e in game.events):
+        held |= set(game.initial_talon)
+    return held | public_cards(game)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_views_and_events_never_show_hidden_cards(name: str) -> None:
+    """For every phase and every seat: every card id anywhere in the seat's view is one the seat
+    holds or held, or one the table has seen; every card in an event is public."""
+    rs = load_ruleset(name)
+    cards = frozenset(rs.deck.cards)
+    wanted = {"auction", "play", "over"}
+    if any(c.exchange for c in rs.contracts.values()):
+        wanted.add("exchange")
+    if any(a.cards for a in rs.announcements.values()):
+        wanted.add("announce")
+    seen_phases: set[str] = set()
+    session = Session()
+    deals = 0
+    for seed in range(40):
+        size = rs.table_sizes[seed % len(rs.table_sizes)]
+        gid = ok(session.handle({"op": "new", "ruleset": name, "players": size, "dealer": seed % size, "seed": seed}))["game"]
+        game = session.games[gid].game
+        kind = "rules" if seed % 3 else "random"
+        while True:
+            seen_phases.add(game.phase.value)
+            for seat in range(game.players):
+                view = ok(session.handle({"op": "view", "game": gid, "seat": seat}))["view"]
+                assert view["hand"] == sorted(game.hands[seat], key=game._sort_key)
+                leaked = card_ids(view, cards) - known_to(game, seat)
+                assert not leaked, f"{name} seed {seed}, phase {game.phase.value}: seat {seat} sees {sorted(leaked)}"
+            if game.is_over:
+                break
+            applied = ok(session.handle({"op": "bot", "game": gid, "kind": kind, "apply": True}))
+            leaked = card_ids(applied["events"], cards) - public_cards(game)
+            assert not leaked, f"{name} seed {seed}: events tell {sorted(leaked)}: {applied['events']}"
+        history = ok(session.handle({"op": "events", "game": gid}))["events"]
+        assert not card_ids(history, cards) - public_cards(game)
+        session.handle({"op": "close", "game": gid})
+        deals += 1
+        if seen_phases >= wanted and deals >= 4:
+            break
+    assert seen_phases >= wanted, f"{name}: phases never reached: {wanted - seen_phases}"
+
+
+def test_a_thrown_in_deal_does_not_turn_the_talon_over() -> None:
+    session = Session()
+    for seed in range(200):
+        gid = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": seed}))["game"]
+        game = session.games[gid].game
+        while not game.is_over:
+            legal = game.legal_actions()
+            session.handle({"op": "act", "game": gid, "seat": game.to_act,
+                            "action": "pass" if "pass" in legal else legal[0]})
+        if game.result.outcome == "thrown_in":
+            for seat in range(game.players):
+                view = ok(session.handle({"op": "view", "game": gid, "seat": seat}))["view"]
+                assert not card_ids(view, frozenset(game.initial_talon))
+            assert ok(session.handle({"op": "view", "game": gid, "seat": "all"}))["view"]["talon"]
+            return
+        session.handle({"op": "close", "game": gid})
+    pytest.skip("no deal was thrown in")
+
+
+# -- the README's section on driving the engine -------------------------------------------------
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DRIVING = README[README.index("## Driving the engine"):]
+DRIVING = DRIVING[: DRIVING.index("\n## ", 5)]
+
+
+def test_readme_protocol_example_is_what_the_server_answers() -> None:
+    pairs = re.findall(r"^> (.*)\n< (.*)$", DRIVING, re.M)
+    assert len(pairs) >= 4
+    session = Session()
+    for request, documented in pairs:
+        got, want = session.handle_line(request), json.loads(documented)
+        if not want["ok"]:               # the engine's wording of a refusal may improve
+            got["error"].pop("message"), want["error"].pop("message")
+        assert got == want, request
+
+
+def test_readme_python_example_runs() -> None:
+    code = re.search(r"```python\n(.*?)```", DRIVING, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(code, "README.md (driving the engine)", "exec"), namespace)
+    assert namespace["again"].is_over
