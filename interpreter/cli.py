@@ -10,7 +10,7 @@ from typing import Sequence
 
 import yaml
 
-from interpreter.errors import IllegalActionError, InvalidActionError, RulesetError, TarockError, UsageError
+from interpreter.errors import RulesetError, TarockError, UsageError
 
 EXAMPLES = [
     ("tarock list", "the rulesets and their player counts"),
@@ -189,7 +189,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.bots import RandomBot
     from interpreter.game import Game
     from interpreter.loader import load_ruleset
-    from interpreter.log import describe_event, render_log
+    from interpreter.log import render_log
     from interpreter.records import dump_record
 
     ruleset = load_ruleset(args.name, _options(args.option))

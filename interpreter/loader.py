@@ -12,11 +12,14 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from interpreter.errors import Problem, RulesetError, UsageError
 from interpreter.paths import rulesets_dir
 from interpreter.source import Document, Mark, Path as NodePath, load_yaml
+
+if TYPE_CHECKING:
+    from interpreter.model import Ruleset
 
 
 def ruleset_names(include_bases: bool = False) -> list[str]:

@@ -86,7 +86,7 @@ def describe_result(result: dict[str, Any], game) -> str:
 def render_log(game, *, show_hands: bool = True) -> str:
     rs, deck = game.ruleset, game.ruleset.deck
     lines = [f"{rs.title} — {game.players} at the table, dealer seat {game.dealer}"
-             + (f" (sits out)" if game.sitting_out is not None else "")
+             + (" (sits out)" if game.sitting_out is not None else "")
              + (f", seed {game.seed}" if game.seed is not None else "")]
     if show_hands:
         lines.append("Hands:")

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError, UsageError
+from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError
 from interpreter.loader import display_path, find_ruleset_file, load_ruleset
 from interpreter.source import Document, load_yaml
 from interpreter.validation import schema_problems
