@@ -332,7 +332,8 @@ class Compiler:
                                            factor_lost=None, declarer_wins=None, amount=None, opening_leads=opening,
                                            individual=individual, talon_counts=data.get("talon_counts", True),
                                            schedule=schedule, trump_suit=trump_suit, trump_choice=trump_choice,
-                                       no_trump_suit=bool(trumps.get("none")), open_hand=data.get("open_hand", False))
+                                           no_trump_suit=bool(trumps.get("none")),
+                                           talon_to_last_trick=data.get("talon_to_last_trick", False))
                 continue
             wins = self.expression(source_path("declarer_wins"), OUTCOME_NAMES, BOOL) if "declarer_wins" in data else default_wins
             amount = self.expression(source_path("amount"), AMOUNT_NAMES, INT) if "amount" in data else default_amount
