@@ -250,9 +250,8 @@ class Game(ExchangeSteps):
             raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         if self.phase is Phase.OVER:
             raise IllegalActionError("the deal is over", seat)
-        interrupting = (self.phase is Phase.AUCTION and isinstance(parsed, Call)
-                        and parsed.name in self.auction.legal(seat))
-        if seat != self.to_act and not interrupting:
+        if seat != self.to_act and not (self.phase is Phase.AUCTION and isinstance(parsed, Call)
+                                        and parsed.name in self.auction.legal(seat)):
             raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start = len(self.events)
         offence = self._offence(seat, parsed)
@@ -501,10 +500,14 @@ class Game(ExchangeSteps):
             if self.contract and self.contract.open_hand and self.trickplay is not None and self.declarer != seat:
                 # Ouvert: the declarer's hand lies face up for everyone.
                 view["open_hand"] = {"seat": self.declarer, "cards": sorted(self.hands[self.declarer], key=self._sort_key)}
-        if umpire or over:
-            # The talon and discards are shown when the cards are counted, not before.
+        if umpire or (over and self.result.points is not None):
+            # The talon and discards are shown when the cards are counted (not in a deal thrown in).
             view["talon"] = list(self.talon)
             view["aside"] = list(self.aside)
+        if self.laid:
+            view["laid_out"] = [card for _, card in self.laid]       # Ulti cards lie face up
+        if self.exposed:
+            view["exposed"] = list(self.exposed)                      # Cego's empty cards lie face up
         elif seat == self.declarer:
             until = self.ruleset.play.discards_visible_until
             finished = sum(1 for t in self.tricks if t.winner is not None)

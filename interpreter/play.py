@@ -16,7 +16,7 @@ from interpreter.tricks import TrickRules
 _NOTHING: list = []      # "no trick completed", shared so the hot loop does not allocate
 
 
-@dataclass
+@dataclass(eq=False)      # compared by identity: `tricks.index(trick)` must not compare fields
 class Trick:
     leader: int
     seats: list[int] = field(default_factory=list)

@@ -86,7 +86,8 @@ def load_yaml(text: str, file: str) -> Document:
         doc.data = {}
         return doc
     problems: list[Problem] = []
-    doc.data = _convert(root, (), doc, problems, _Constructor(), text.splitlines())
+    budget = [MAX_NODES]
+    doc.data = _convert(root, (), doc, problems, _Constructor(), text.splitlines(), budget)
     if problems:
         raise RulesetError(problems)
     return doc
@@ -96,8 +97,15 @@ class _Constructor(SafeConstructor):
     pass
 
 
+MAX_NODES = 200_000   # YAML aliases can expand a few lines into billions of nodes ("billion laughs")
+
+
 def _convert(node: Node, path: Path, doc: Document, problems: list[Problem], ctor: _Constructor,
-             lines: list[str]) -> Any:
+             lines: list[str], budget: list[int]) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise RulesetError([Problem(doc.file, None, None, "", f"the document expands to more than {MAX_NODES:,} "
+                                                             "values (through YAML aliases?); it is refused")])
     mark = Mark(doc.file, node.start_mark.line + 1, node.start_mark.column + 1,
                 quoted=isinstance(node, ScalarNode) and node.style in ("'", '"'))
     if isinstance(node, ScalarNode) and node.style in ("|", ">"):
@@ -123,10 +131,10 @@ def _convert(node: Node, path: Path, doc: Document, problems: list[Problem], cto
                                         f"duplicate key '{key}' (the later one would silently win)"))
                 continue
             doc.key_marks[path + (key,)] = Mark(doc.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            result[key] = _convert(value_node, path + (key,), doc, problems, ctor, lines)
+            result[key] = _convert(value_node, path + (key,), doc, problems, ctor, lines, budget)
         return result
     if isinstance(node, SequenceNode):
-        return [_convert(item, path + (i,), doc, problems, ctor, lines) for i, item in enumerate(node.value)]
+        return [_convert(item, path + (i,), doc, problems, ctor, lines, budget) for i, item in enumerate(node.value)]
     try:
         return ctor.construct_object(node)
     except yaml.YAMLError as exc:

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from interpreter.model import TRUMP, Deck, PlayRules
 
 
+_BUILT: dict[tuple, "TrickRules"] = {}
+
+
 @dataclass(frozen=True)
 class TrickRules:
     follow: dict[str, str]          # card -> the suit it follows as ("T" for a trump)
@@ -20,7 +23,17 @@ class TrickRules:
     @classmethod
     def build(cls, deck: Deck, play: PlayRules, trump_suit: str | None = None) -> "TrickRules":
         """The tables for a deal; `trump_suit` makes a suit trumps besides any permanent ones
-        (Hearts in Tapp, or the suit a Solo player names)."""
+        (Hearts in Tapp, or the suit a Solo player names). Built once per pack, rules and suit."""
+        key = (id(deck), id(play), trump_suit)
+        cached = _BUILT.get(key)
+        if cached is not None and cached.deck is deck and cached.play is play:
+            return cached
+        rules = cls._build(deck, play, trump_suit)
+        _BUILT[key] = rules
+        return rules
+
+    @classmethod
+    def _build(cls, deck: Deck, play: PlayRules, trump_suit: str | None) -> "TrickRules":
         def is_trump(card: str) -> bool:
             return deck.suit[card] in (TRUMP, trump_suit)
         follow = {c: TRUMP if is_trump(c) else deck.suit[c] for c in deck.cards}

@@ -195,3 +195,25 @@ def test_rules_for_a_number_of_players_are_applied() -> None:
     assert [lv.call for lv in four.phase("after_fort").interrupts] == ["piccolo", "bettel"]
     assert three.phase("after_fort").interrupts == () and three.phase("after_fort").choose == {}
     assert three.counting.declarer_bonus is not None and four.counting.declarer_bonus is None
+
+
+def test_yaml_aliases_cannot_blow_up_a_document(tmp_path: Path) -> None:
+    rows = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(8):
+        prev, name = chr(97 + i), chr(98 + i)
+        rows.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 10) + "]")
+    file = tmp_path / "bomb.yaml"
+    file.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    [problem] = check_ruleset(str(file))
+    assert "expands to more than" in problem.message
+
+
+def test_a_thrown_in_deal_does_not_show_the_talon() -> None:
+    game = Game("breitnau", players=6, seed=2)
+    while not game.is_over:
+        game.apply(game.to_act, "pass")
+    assert game.result.outcome == "thrown_in"
+    for seat in range(6):
+        view = game.view(seat)
+        assert "talon" not in view and "aside" not in view
+    assert len(game.view("all")["talon"]) == 12
