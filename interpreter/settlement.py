@@ -60,6 +60,9 @@ def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], 
     side = lambda seat: declarer_cards if seat == deal.declarer else defender_cards  # noqa: E731
     withheld_by = {card: seat for seat, card in deal.withheld.items()}
     for trick in tricks:
+        if not withheld_by:
+            side(trick.winner).extend(trick.cards)
+            continue
         for seat, card in zip(trick.seats, trick.cards):
             # A withheld card goes to its holder's side, whoever won the trick.
             side(withheld_by.get(card, trick.winner)).append(card)
