@@ -377,9 +377,14 @@ def overridden_by_choices(doc: Document) -> list[Problem]:
         patched = sorted({path for body in (definition.get("choices") or {}).values()
                           for path in _leaves((body or {}).get("rules") or {})}, key=str)
         for path in patched:
-            mark = doc.marks.get(path)
-            if mark is not None and mark.file in doc.lineage and \
-                    doc.lineage.index(mark.file) > doc.lineage.index(home.file):
+            # The rule itself, or a value written higher up in its place (`factor: 2` where the
+            # reading patches `factor.won`), set by a file that comes after the reading's.
+            candidates = [path] + [path[:n] for n in range(len(path) - 1, 0, -1)
+                                   if not isinstance(_get_or_none(doc.data, path[:n]), (dict, type(None)))]
+            marks = [doc.marks.get(p) for p in candidates]
+            mark = next((m for m in marks if m is not None and m.file in doc.lineage
+                         and doc.lineage.index(m.file) > doc.lineage.index(home.file)), None)
+            if mark is not None:
                 problems.append(Problem(
                     mark.file, mark.line, mark.column, ".".join(map(str, path)),
                     f"set here, but the {section[:-1]} '{name}' of {home.file}:{home.line} replaces it when a game "

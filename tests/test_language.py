@@ -217,3 +217,10 @@ def test_a_thrown_in_deal_does_not_show_the_talon() -> None:
         view = game.view(seat)
         assert "talon" not in view and "aside" not in view
     assert len(game.view("all")["talon"]) == 12
+
+
+def test_a_scalar_where_a_base_reading_patches_deeper_is_flagged(tmp_path: Path) -> None:
+    file = tmp_path / "scalar.yaml"
+    file.write_text("title: X\nextends: breitnau\ncontracts:\n  solo: {factor: 2}\n", encoding="utf-8")
+    [problem] = check_ruleset(str(file))
+    assert "reading 'solo_factor'" in problem.message and (problem.line, problem.column) == (4, 18)
