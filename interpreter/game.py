@@ -64,6 +64,7 @@ class Game(ExchangeSteps):
         self.hands: dict[int, list[str]] = {s: [] for s in range(self.players)}
         self.talon: list[str] = []
         self.aside: list[str] = []
+        self.misdeal: str | None = None
         self._deal(seed, deal)
         self.initial_hands = [list(self.hands[s]) for s in range(self.players)]
         self.initial_talon = list(self.talon)
@@ -89,6 +90,8 @@ class Game(ExchangeSteps):
         self.auction = Auction(ruleset.phases, self.seats, self.hands, len(self.seats),
                                enforce=ruleset.breaches == "refuse")
         self._emit(type="phase", phase="auction", name=ruleset.phases[0].name)
+        if self.misdeal is not None:
+            self._penalize_misdeal()
 
     # -- dealing ----------------------------------------------------------------------------
     def _deal(self, seed: int | None, deal: Mapping[str, Any] | None) -> None:
@@ -142,6 +145,14 @@ class Game(ExchangeSteps):
             missing = sorted(known - set(seen), key=list(self.ruleset.deck.cards).index)
             problems.append(((), f"cards not dealt: {', '.join(missing)}"))
         if problems:
+            rule = self.ruleset.penalties
+            sizes_only = all(p[0] and p[0][0] in ("hands", "talon") and len(p[0]) <= 2 for p in problems)
+            if rule is not None and rule.mode == "penalize" and "misdeal" in rule.offences and sizes_only:
+                # A misdeal in a game recorded in the field: the deal stands as dealt, the dealer pays.
+                self.hands.update({s: [str(c) for c in h] for s, h in enumerate(hands) if isinstance(h, list)})
+                self.talon = [str(c) for c in talon] if isinstance(talon, list) else []
+                self.misdeal = "; ".join(message for _, message in problems)
+                return
             raise DealError(problems)
 
     def _check_dealt(self, card: Any, where: str, place: tuple, known: set[str], seen: dict[str, str],
@@ -325,6 +336,17 @@ class Game(ExchangeSteps):
         if self.phase is Phase.EXCHANGE and "discard" in rule.offences and seat == self.declarer:
             return "discard"
         return None
+
+    def _penalize_misdeal(self) -> None:
+        amount = int(self.ruleset.penalties.pays_each({"players": len(self.seats)}))
+        payments = [0] * self.players
+        for seat in self.seats:
+            if seat != self.dealer:
+                payments[seat] += amount
+                payments[self.dealer] -= amount
+        reason = f"misdeal ({self.misdeal}); the deal is abandoned and the dealer, seat {self.dealer}, pays each other player {amount}"
+        self._emit(type="offence", seat=self.dealer, offence="misdeal", reason=reason)
+        self._finish(Result("abandoned", None, None, None, None, None, payments, reason=reason))
 
     def _penalize_offence(self, offender: int, parsed: PlayCard, offence: str) -> None:
         amount = int(self.ruleset.penalties.pays_each({"players": len(self.seats)}))

@@ -352,7 +352,7 @@ ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants 
     }, ["phase", "strong"]),
     "penalties": rule("Rule breaches in games recorded in the field: refused (the default), or accepted with the deal abandoned and the offender paying each other player.", {
         "mode": {"enum": ["refuse", "penalize"], "description": "refuse: the engine refuses the action; penalize: it stands and is penalised."},
-        "offences": {"type": "array", "items": {"enum": ["revoke", "discard"], "description": "revoke: a card against the duty to follow or trump; discard: a card led before the exchange is finished."},
+        "offences": {"type": "array", "items": {"enum": ["revoke", "discard", "misdeal"], "description": "revoke: a card against the duty to follow or trump; discard: a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays)."},
                      "description": "The offences penalised."},
         "pays_each": dsl("What the offender pays each other player. Known: players. " + DSL_INT),
     }, ["offences", "pays_each"]),

@@ -87,3 +87,18 @@ def test_a_revoke_is_refused_or_penalised_as_the_table_agrees() -> None:
             game.apply(seat, {"play": revoke})
             assert game.result.outcome == "abandoned" and "70" in game.result.reason
             assert game.result.payments[seat] == -210 and sum(game.result.payments) == 0
+
+
+def test_a_misdeal_in_a_recorded_game_costs_the_dealer_70_each() -> None:
+    from interpreter import load_ruleset
+    from interpreter.errors import RecordError
+
+    rs = load_ruleset("cego")
+    cards = list(rs.deck.cards)
+    # Seat 1 got 12 cards and seat 2 only 10: a misdeal.
+    misdealt = {"hands": [cards[10:21], cards[21:33], cards[33:43], cards[43:54]], "talon": cards[:10]}
+    with pytest.raises(RecordError, match="must be dealt 11 cards"):
+        Game(rs, players=4, dealer=0, deal=misdealt)
+    game = Game(load_ruleset("cego", {"rule_breaches": "penalize"}), players=4, dealer=0, deal=misdealt)
+    assert game.is_over and game.result.outcome == "abandoned" and "misdeal" in game.result.reason
+    assert game.result.payments == [-210, 70, 70, 70]
