@@ -175,7 +175,8 @@ def _leaves(data) -> list:
     return [data]
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """`--option NAME=CHOICE` arguments as a mapping (every command that takes options uses it)."""
     options = {}
     for pair in pairs:
         if "=" not in pair:
@@ -192,7 +193,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.log import render_log
     from interpreter.records import dump_record
 
-    ruleset = load_ruleset(args.name, _options(args.option))
+    ruleset = load_ruleset(args.name, parse_options(args.option))
     game = Game(ruleset, players=args.players, dealer=args.dealer, seed=args.seed)
     if args.bot == "rules":
         from interpreter.rulebot import RuleBot

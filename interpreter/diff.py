@@ -594,18 +594,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a reading or option of B")
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
-    from interpreter.errors import TarockError
-
-    options = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise TarockError(f"an option is NAME=CHOICE, not '{pair}'")
-        name, choice = pair.split("=", 1)
-        options[name.strip()] = choice.strip()
-    return options
-
-
 def names_for(ref_a: str, ref_b: str) -> tuple[str, str]:
     from interpreter.semantic import display_name
 
@@ -618,8 +606,9 @@ def run(args: argparse.Namespace) -> int:
 
     name_a, name_b = names_for(args.a, args.b)
     try:
-        a = read(args.a, _options(args.option_a), name=name_a)
-        b = read(args.b, _options(args.option_b), name=name_b)
+        from interpreter.cli import parse_options
+        a = read(args.a, parse_options(args.option_a), name=name_a)
+        b = read(args.b, parse_options(args.option_b), name=name_b)
     except RulesetError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)

@@ -266,7 +266,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from interpreter.cli import _options
+    from interpreter.cli import parse_options
 
     if args.deals < 1:
         raise TarockError("--deals must be at least 1")
@@ -280,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:
         stats = simulate(args.name, args.deals, players=args.players, seed=args.seed, workers=args.workers,
-                         bot=args.bot, options=_options(args.option), dealer=args.dealer,
+                         bot=args.bot, options=parse_options(args.option), dealer=args.dealer,
                          pass_probability=args.pass_probability, progress=bar)
     except InvalidActionError as exc:         # a table size or dealer the ruleset does not allow
         raise TarockError(str(exc)) from None
