@@ -30,9 +30,11 @@ class RandomBot:
         self.pass_probability = pass_probability
 
     def choose(self, game: Game, seat: int) -> Any:
-        if self.pass_probability is None and game.phase is Phase.PLAY and seat == game.to_act:
-            # Simulations spend most turns here: draw from the legal cards without building actions.
-            return game._plays[self.rng.choice(game.trickplay.legal(seat))]
+        if self.pass_probability is None and game.phase is Phase.PLAY:
+            play = game.trickplay
+            if seat == play._state[0]:
+                # Simulations spend most turns here: draw from the legal cards without building actions.
+                return game._plays[self.rng.choice(play.legal(seat))]
         legal = game.legal_actions(seat)
         if self.pass_probability is not None and "pass" in legal and len(legal) > 1:
             if self.rng.random() < self.pass_probability:

@@ -170,12 +170,12 @@ class Game(ExchangeSteps):
     # -- whose turn, what may be done --------------------------------------------------------
     @property
     def to_act(self) -> int | None:
+        if self.phase is Phase.PLAY:
+            return self.trickplay._state[0]
         if self.phase is Phase.AUCTION:
             return self.auction.to_act()
         if self.phase in (Phase.EXCHANGE, Phase.ANNOUNCE):
             return self.declarer
-        if self.phase is Phase.PLAY:
-            return self.trickplay._state[0]
         return None
 
     @property
@@ -465,7 +465,7 @@ class Game(ExchangeSteps):
     def _play_card(self, seat: int, card: str) -> None:
         play = self.trickplay
         completed, _ = play.play_card(seat, card)
-        self.history.append((seat, {"play": card}))
+        self.history.append((seat, self._plays[card]))    # shared, never changed
         self.events.append({"type": "play", "seat": seat, "card": card})
         # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
         if not completed:
