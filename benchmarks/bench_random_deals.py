@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import Game, load_ruleset          # noqa: E402
-from interpreter.bots import play_out               # noqa: E402
+from interpreter.bots.randombot import play_out               # noqa: E402
 
 TARGET = 2000
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.server import Session, encode   # noqa: E402
+from interpreter.frontends.server import Session, encode   # noqa: E402
 
 SEED = 1
 

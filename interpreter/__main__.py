@@ -1,5 +1,5 @@
 import sys
 
-from interpreter.cli import main
+from interpreter.frontends.cli import main
 
 sys.exit(main())

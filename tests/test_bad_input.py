@@ -20,8 +20,8 @@ import pytest
 
 from interpreter import Game, IllegalActionError, InvalidActionError, Phase, RulesetError
 from interpreter.errors import Problem, RecordError
-from interpreter.loader import check_ruleset, load_ruleset
-from interpreter.records import replay
+from interpreter.language.loader import check_ruleset, load_ruleset
+from interpreter.engine.records import replay
 
 REPO = Path(__file__).resolve().parents[1]
 PLACE = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): ")   # file:line:col: at a line's start

@@ -2,7 +2,7 @@
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.compiler import OUTCOME_NAMES
+from interpreter.language.compiler import OUTCOME_NAMES
 
 
 def amount(ruleset, contract: str, declarer_points: int, total: int) -> tuple[bool, int]:

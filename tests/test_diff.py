@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.diff import compare
-from interpreter.loader import check_ruleset, find_ruleset_file, ruleset_names
-from interpreter.semantic import Expr, read
+from interpreter.ethnography.diff import compare
+from interpreter.language.loader import check_ruleset, find_ruleset_file, ruleset_names
+from interpreter.ethnography.semantic import Expr, read
 
 ROOT = Path(__file__).parent.parent
 

@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
-from interpreter.bots import RandomBot
-from interpreter.docgen import render, stale
-from interpreter.loader import check_ruleset, ruleset_names
-from interpreter.records import replay
+from interpreter.bots.randombot import RandomBot
+from interpreter.ethnography.docgen import render, stale
+from interpreter.language.loader import check_ruleset, ruleset_names
+from interpreter.engine.records import replay
 
 ROOT = Path(__file__).parent.parent
 RULES = ROOT / "docs" / "rules"

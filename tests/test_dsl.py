@@ -1,4 +1,4 @@
-"""Tests of the rule DSL (interpreter.dsl): values, names, and error messages with columns."""
+"""Tests of the rule DSL (interpreter.language.dsl): values, names, and error messages with columns."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from interpreter.dsl import DslError, Expression, Scope, Type, compile_expression
+from interpreter.language.dsl import DslError, Expression, Scope, Type, compile_expression
 
 # -- a Scope for the 54-card Cego pack -----------------------------------------
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game, IllegalActionError, load_ruleset
-from interpreter.bots import play_out
-from interpreter.loader import check_ruleset
+from interpreter.bots.randombot import play_out
+from interpreter.language.loader import check_ruleset
 
 ROOT = Path(__file__).parent.parent
 SCHEMA = json.loads((ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"))
@@ -175,7 +175,7 @@ def test_second_to_last_player_must_dappen_when_all_before_passed(tmp_path: Path
 def test_every_reading_and_option_with_rules_changes_what_is_played() -> None:
     # A patch that silently does nothing (its nulls eaten when the file was merged onto its
     # base) once made the children's stop rule of Furtwangen a no-op.
-    from interpreter.loader import resolve, ruleset_names
+    from interpreter.language.loader import resolve, ruleset_names
 
     for name in ruleset_names():
         doc = resolve(name)

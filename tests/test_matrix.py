@@ -8,9 +8,9 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-from interpreter.loader import find_ruleset_file, ruleset_names
-from interpreter.matrix import COLUMNS, build, csv_text, html_page, markdown
-from interpreter.semantic import STATUSES, read
+from interpreter.language.loader import find_ruleset_file, ruleset_names
+from interpreter.ethnography.matrix import COLUMNS, build, csv_text, html_page, markdown
+from interpreter.ethnography.semantic import STATUSES, read
 
 ROOT = Path(__file__).parent.parent
 

@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.bots import play_out
-from interpreter.records import dump_record, replay_document
-from interpreter.source import load_yaml
+from interpreter.bots.randombot import play_out
+from interpreter.engine.records import dump_record, replay_document
+from interpreter.language.source import load_yaml
 
 DEALS = 1000
 
@@ -108,7 +108,7 @@ def test_views_never_show_hidden_cards(breitnau) -> None:
 
 def play_out_one(game: Game, seed: int) -> None:
     import random
-    from interpreter.bots import expand
+    from interpreter.bots.randombot import expand
 
     rng = random.Random(seed + len(game.events))
     game.apply(game.to_act, expand(rng.choice(game.legal_actions()), rng))
@@ -117,7 +117,7 @@ def play_out_one(game: Game, seed: int) -> None:
 # -- every ruleset, every table size, every reading and option ---------------------------------
 
 def _variants():
-    from interpreter.loader import ruleset_names
+    from interpreter.language.loader import ruleset_names
 
     for name in ruleset_names():
         rs = load_ruleset(name)
@@ -134,7 +134,7 @@ VARIANTS = list(_variants())
 @pytest.mark.parametrize("name, options", VARIANTS, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
                                                          for n, o in VARIANTS])
 def test_every_ruleset_keeps_the_invariants(name: str, options: dict) -> None:
-    from interpreter.settlement import piles
+    from interpreter.engine.settlement import piles
 
     rs = load_ruleset(name, options)
     deals = 60

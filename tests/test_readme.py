@@ -14,7 +14,7 @@ def test_python_example_runs() -> None:
 
 
 def test_variant_example_validates(tmp_path: Path) -> None:
-    from interpreter.loader import check_ruleset, load_ruleset
+    from interpreter.language.loader import check_ruleset, load_ruleset
 
     text = re.search(r"```yaml\n(# rulesets/my-village.yaml\n.*?)```", README, re.S).group(1)
     file = tmp_path / "my-village.yaml"

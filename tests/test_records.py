@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.records import replay
+from interpreter.engine.records import replay
 
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.y*ml"))
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from interpreter import Game, load_ruleset, ruleset_names
-from interpreter.rulebot import RuleBot, facts_of
+from interpreter.bots.rulebot import RuleBot, facts_of
 
 
 # Every built-in ruleset: one that does not load must fail these tests, not drop out of them.

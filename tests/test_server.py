@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game, load_ruleset, ruleset_names
-from interpreter.bots import RandomBot, expand
-from interpreter.records import dump_record, replay_document
-from interpreter.rulebot import RuleBot
-from interpreter.server import ERROR_CODES, Session, encode, serve
-from interpreter.source import load_yaml
+from interpreter.bots.randombot import RandomBot, expand
+from interpreter.engine.records import dump_record, replay_document
+from interpreter.bots.rulebot import RuleBot
+from interpreter.frontends.server import ERROR_CODES, Session, encode, serve
+from interpreter.language.source import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -261,7 +261,7 @@ def test_serve_loop_answers_every_line_and_skips_long_ones() -> None:
 
 
 def test_tarock_serve_command_plays_a_deal(monkeypatch, capsys) -> None:
-    from interpreter.cli import main
+    from interpreter.frontends.cli import main
 
     requests = [{"id": 1, "op": "new", "ruleset": FIRST, "seed": 21}]
     requests += [{"id": 2 + i, "op": "bot", "game": "g1", "kind": "rules", "apply": True} for i in range(200)]
@@ -315,7 +315,7 @@ def test_the_protocol_document_names_every_op_event_and_code() -> None:
         assert f"### {op}\n" in PROTOCOL, op
     for code in ERROR_CODES:
         assert f"`{code}`" in PROTOCOL, code
-    from interpreter.server import PUBLIC_FIELDS
+    from interpreter.frontends.server import PUBLIC_FIELDS
     for kind, fields in PUBLIC_FIELDS.items():
         rows = "\n".join(re.findall(rf"^\| `{kind}` \|(.*)$", PROTOCOL, re.M))
         assert rows, kind

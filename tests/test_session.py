@@ -2,8 +2,8 @@
 import pytest
 
 from interpreter import IllegalActionError
-from interpreter.bots import play_out
-from interpreter.session import Session
+from interpreter.bots.randombot import play_out
+from interpreter.engine.session import Session
 
 
 def play_deal(session: Session) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.simulate import ProgressBar, deal_seed, render, simulate
+from interpreter.frontends.cli import main
+from interpreter.frontends.simulate import ProgressBar, deal_seed, render, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "breitnau"

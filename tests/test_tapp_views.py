@@ -10,7 +10,7 @@ import random
 import pytest
 
 from interpreter import Game, IllegalActionError, load_ruleset
-from interpreter.bots import expand
+from interpreter.bots.randombot import expand
 
 RANKS = ["A", "10", "K", "Q", "J", "9", "8", "7", "6"]
 PACK = {s + r for s in "CSHD" for r in RANKS}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.model import Contract, Ruleset
+from interpreter.language.model import Contract, Ruleset
 
 
 @dataclass(frozen=True)

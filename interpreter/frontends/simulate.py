@@ -38,7 +38,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _setup(ref: str, options: dict[str, str]) -> None:
-    from interpreter.loader import load_ruleset
+    from interpreter.language.loader import load_ruleset
 
     _WORKER["ruleset"] = load_ruleset(ref, options)
     _WORKER.pop("rulebot", None)
@@ -52,13 +52,13 @@ def _empty(players: int) -> dict[str, Any]:
 def play_range(start: int, stop: int, players: int, dealer: int, seed: int, bot: str,
                pass_probability: float | None) -> dict[str, Any]:
     """Play deals start … stop-1 and return their statistics as integer sums (order-free)."""
-    from interpreter.bots import RandomBot
-    from interpreter.game import Game
+    from interpreter.bots.randombot import RandomBot
+    from interpreter.engine.game import Game
 
     ruleset = _WORKER["ruleset"]
     stats = _empty(players)
     if bot == "rules":
-        from interpreter.rulebot import RuleBot
+        from interpreter.bots.rulebot import RuleBot
         chooser = _WORKER.setdefault("rulebot", RuleBot())
     for index in range(start, stop):
         s = deal_seed(seed, index)
@@ -113,8 +113,8 @@ def simulate(ref: str, deals: int, players: int | None = None, seed: int = 0, wo
              pass_probability: float | None = None,
              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Play `deals` deals and return the statistics (see `report`). Deterministic in `seed`."""
-    from interpreter.game import Game
-    from interpreter.loader import load_ruleset
+    from interpreter.engine.game import Game
+    from interpreter.language.loader import load_ruleset
 
     options = dict(options or {})
     ruleset = load_ruleset(ref, options)
@@ -266,7 +266,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from interpreter.cli import parse_options
+    from interpreter.frontends.cli import parse_options
 
     if args.deals < 1:
         raise TarockError("--deals must be at least 1")

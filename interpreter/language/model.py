@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from interpreter.dsl import Expression
+from interpreter.language.dsl import Expression
 
 TRUMP = "T"   # the suit id of permanent trumps
 
@@ -342,7 +342,7 @@ class Ruleset:
         """The ruleset as played by `active` players (its `by_players` rules applied)."""
         if active not in self.by_players:
             return self
-        from interpreter.loader import load_ruleset
+        from interpreter.language.loader import load_ruleset
         return load_ruleset(self.ref or self.name, self.choices, active)
 
     @property

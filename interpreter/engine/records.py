@@ -9,9 +9,9 @@ from typing import Any
 import yaml
 
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError
-from interpreter.loader import display_path, find_ruleset_file, load_ruleset
-from interpreter.source import Document, load_yaml
-from interpreter.validation import schema_problems
+from interpreter.language.loader import display_path, find_ruleset_file, load_ruleset
+from interpreter.language.source import Document, load_yaml
+from interpreter.language.validation import schema_problems
 
 
 @dataclass
@@ -44,13 +44,13 @@ def read_record(file: str | Path) -> Document:
 
 
 def game_from_record(doc: Document, base_dir: Path | None = None):
-    from interpreter.game import Game
+    from interpreter.engine.game import Game
 
     data = doc.data
     ref = data["ruleset"]
     if base_dir is not None and ("/" in ref or ref.endswith((".yaml", ".yml"))) and find_ruleset_file(ref) is None:
         ref = str(base_dir / ref)
-    from interpreter.game import DealError
+    from interpreter.engine.game import DealError
 
     try:
         ruleset = load_ruleset(ref, data.get("options") or {})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.model import TRUMP, Deck, PlayRules
+from interpreter.language.model import TRUMP, Deck, PlayRules
 
 
 _BUILT: dict[tuple, "TrickRules"] = {}

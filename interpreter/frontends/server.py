@@ -151,7 +151,7 @@ class Session:
     # -- ops ---------------------------------------------------------------------------------
     def op_rulesets(self, req: dict) -> dict:
         if self._rulesets is None:
-            from interpreter.loader import load_ruleset
+            from interpreter.language.loader import load_ruleset
 
             found = []
             for name in self.names():
@@ -171,7 +171,7 @@ class Session:
         return {"rulesets": self._rulesets}
 
     def op_new(self, req: dict) -> dict:
-        from interpreter.game import Game
+        from interpreter.engine.game import Game
 
         self._room()
         ref = _get(req, "ruleset", str)
@@ -198,9 +198,9 @@ class Session:
         return self._open(game)
 
     def op_load(self, req: dict) -> dict:
-        from interpreter.records import game_from_record, replay_document
-        from interpreter.source import load_yaml
-        from interpreter.validation import schema_problems
+        from interpreter.engine.records import game_from_record, replay_document
+        from interpreter.language.source import load_yaml
+        from interpreter.language.validation import schema_problems
 
         self._room()
         record = req.get("record")
@@ -338,7 +338,7 @@ class Session:
     def names(self) -> list[str]:
         """The built-in rulesets, read once per session."""
         if self._names is None:
-            from interpreter.loader import ruleset_names
+            from interpreter.language.loader import ruleset_names
             self._names = ruleset_names()
         return self._names
 
@@ -353,7 +353,7 @@ class Session:
                                                f"{', '.join(self.names())}{hint}")
 
     def _ruleset(self, ref: str, options: dict[str, str]):
-        from interpreter.loader import find_ruleset_file, load_ruleset
+        from interpreter.language.loader import find_ruleset_file, load_ruleset
 
         self._check_ref(ref)
         if find_ruleset_file(ref) is None:
@@ -449,9 +449,9 @@ def _no_aliases(text: str) -> None:
 
 def _make_bot(kind: str, seed: int):
     if kind == "random":
-        from interpreter.bots import RandomBot
+        from interpreter.bots.randombot import RandomBot
         return RandomBot(seed)
-    from interpreter.rulebot import RuleBot
+    from interpreter.bots.rulebot import RuleBot
     return RuleBot()
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.errors import InvalidActionError
-from interpreter.model import Ruleset
+from interpreter.language.model import Ruleset
 
 KINDS = ("play", "discard", "keep", "announce", "choose", "call_card", "give")
 

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from interpreter.errors import Problem, RulesetError, UsageError
-from interpreter.paths import rulesets_dir
-from interpreter.source import Document, Mark, Path as NodePath, load_yaml
+from interpreter.language.paths import rulesets_dir
+from interpreter.language.source import Document, Mark, Path as NodePath, load_yaml
 
 if TYPE_CHECKING:
-    from interpreter.model import Ruleset
+    from interpreter.language.model import Ruleset
 
 
 def ruleset_names(include_bases: bool = False) -> list[str]:
@@ -273,8 +273,8 @@ def apply_players(doc: Document, active: int | None) -> Document:
 
 def _compile(doc: Document, name: str, chosen: Mapping[str, str],
              active: int | None = None) -> tuple["Ruleset | None", list[Problem]]:
-    from interpreter.compiler import Compiler
-    from interpreter.validation import schema_problems
+    from interpreter.language.compiler import Compiler
+    from interpreter.language.validation import schema_problems
 
     applied, full = apply_choices(doc, chosen)
     applied = apply_players(applied, active)
@@ -334,7 +334,7 @@ def check_ruleset(ref: str) -> list[Problem]:
     except RulesetError as exc:
         return exc.problems
     if doc.data.get("base") is True:
-        from interpreter.validation import schema_problems
+        from interpreter.language.validation import schema_problems
         return schema_problems(doc)
     name = _name_of(ref)
     _, problems = _compile(doc, name, {})

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 from typing import Callable
 
-from interpreter.diff import (
+from interpreter.ethnography.diff import (
     Titles, aside_text, code, compulsory_text, factor_text, label_of, packet_text, schedule_text, value_text,
     withhold_text, words,
 )
 from interpreter.errors import RulesetError, UsageError
-from interpreter.semantic import MISSING, STATUSES, Path, Side, get_path, least_certain, read
+from interpreter.ethnography.semantic import MISSING, STATUSES, Path, Side, get_path, least_certain, read
 
 
 @dataclass
@@ -401,7 +401,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from interpreter.loader import ruleset_names
+    from interpreter.language.loader import ruleset_names
 
     names = args.names or ruleset_names()
     sides = []

@@ -10,8 +10,8 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from interpreter.errors import Problem
-from interpreter.paths import schema_file
-from interpreter.source import Document
+from interpreter.language.paths import schema_file
+from interpreter.language.source import Document
 
 
 @lru_cache(maxsize=None)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from interpreter.errors import RulesetError
-from interpreter.semantic import MISSING, Expr, Path, Provenance, Side, differences, matches, read
+from interpreter.ethnography.semantic import MISSING, Expr, Path, Provenance, Side, differences, matches, read
 
 # -- values in words -----------------------------------------------------------------------------
 
@@ -595,7 +595,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def names_for(ref_a: str, ref_b: str) -> tuple[str, str]:
-    from interpreter.semantic import display_name
+    from interpreter.ethnography.semantic import display_name
 
     na, nb = display_name(ref_a), display_name(ref_b)
     return (na, nb) if na != nb or ref_a == ref_b else (ref_a, ref_b)
@@ -606,7 +606,7 @@ def run(args: argparse.Namespace) -> int:
 
     name_a, name_b = names_for(args.a, args.b)
     try:
-        from interpreter.cli import parse_options
+        from interpreter.frontends.cli import parse_options
         a = read(args.a, parse_options(args.option_a), name=name_a)
         b = read(args.b, parse_options(args.option_b), name=name_b)
     except RulesetError as exc:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from interpreter.game import Game
-from interpreter.phase import Phase
+from interpreter.engine.game import Game
+from interpreter.engine.phase import Phase
 
 
 def expand(action: Any, rng: random.Random) -> Any:

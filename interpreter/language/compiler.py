@@ -9,14 +9,14 @@ import difflib
 import re
 from typing import Any
 
-from interpreter.dsl import DslError, Expression, Scope, Type, compile_expression
+from interpreter.language.dsl import DslError, Expression, Scope, Type, compile_expression
 from interpreter.errors import Problem
-from interpreter.model import (
+from interpreter.language.model import (
     TRUMP, Announcement, Declaration, AuctionPhase, ChoiceGroup, Claim, Compulsion, Contract, Counting, Deck, Discard,
     CallCard, ExchangeStep, ForcedDiscard, Give, Individual, Keep, Level, Liability, OpeningLeads, Packet, PlayRules,
     Accusation, Penalties, Ruleset, ScheduledTrick, SessionRule, Settlement, TakeTalon, Withhold,
 )
-from interpreter.source import Document, Path
+from interpreter.language.source import Document, Path
 
 INT, BOOL, CARD, CARDS = Type.INT, Type.BOOL, Type.CARD, Type.CARDS
 
@@ -625,5 +625,5 @@ class Compiler:
 
 
 def _fmt(path: Path) -> str:
-    from interpreter.source import format_path
+    from interpreter.language.source import format_path
     return format_path(path)

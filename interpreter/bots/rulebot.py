@@ -35,8 +35,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.model import TRUMP, Discard, Ruleset, TakeTalon
-from interpreter.tricks import TrickRules
+from interpreter.language.model import TRUMP, Discard, Ruleset, TakeTalon
+from interpreter.engine.tricks import TrickRules
 
 SAMPLES = 6            # talons drawn when a contract takes up the talon
 SCALE = 6.5            # card points over which the chance of winning goes from 27% to 73%

@@ -26,7 +26,7 @@ EXAMPLES = [
 
 def _epilog() -> str:
     # Examples name a real ruleset, found at run time: the code itself never names a variant.
-    from interpreter.loader import ruleset_names
+    from interpreter.language.loader import ruleset_names
 
     names = ruleset_names()
     name = names[0] if names else "NAME"
@@ -103,12 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Commands that live in their own modules: each has add_arguments(parser) and run(args).
     for name, module, summary in PLUGGED:
-        try:
-            plugin = importlib.import_module(f"interpreter.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"interpreter.{module}":
-                raise
-            continue
+        plugin = importlib.import_module(module)
         p = sub.add_parser(name, help=summary, formatter_class=argparse.RawDescriptionHelpFormatter,
                            description=(plugin.__doc__ or summary).strip())
         plugin.add_arguments(p)
@@ -117,16 +112,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 PLUGGED = [
-    ("simulate", "simulate", "play many seeded deals with bots and report statistics"),
-    ("diff", "diff", "the rule-by-rule differences between two rulesets"),
-    ("matrix", "matrix", "a feature table across rulesets (Markdown, CSV or HTML)"),
-    ("doc", "docgen", "a ruleset rendered as readable rules in Markdown"),
-    ("serve", "server", "the JSON-lines protocol on stdin/stdout, for frontends and bots"),
+    ("simulate", "interpreter.frontends.simulate", "play many seeded deals with bots and report statistics"),
+    ("diff", "interpreter.ethnography.diff", "the rule-by-rule differences between two rulesets"),
+    ("matrix", "interpreter.ethnography.matrix", "a feature table across rulesets (Markdown, CSV or HTML)"),
+    ("doc", "interpreter.ethnography.docgen", "a ruleset rendered as readable rules in Markdown"),
+    ("serve", "interpreter.frontends.server", "the JSON-lines protocol on stdin/stdout, for frontends and bots"),
 ]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from interpreter.loader import load_ruleset, ruleset_names
+    from interpreter.language.loader import load_ruleset, ruleset_names
 
     for name in ruleset_names():
         try:
@@ -138,7 +133,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from interpreter.loader import check_ruleset, ruleset_names
+    from interpreter.language.loader import check_ruleset, ruleset_names
 
     names = args.files or ruleset_names(include_bases=True)
     failed = 0
@@ -153,7 +148,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from interpreter.loader import find_ruleset_file, read_document, resolve
+    from interpreter.language.loader import find_ruleset_file, read_document, resolve
 
     doc = resolve(args.name)
     own = read_document(find_ruleset_file(args.name)).data
@@ -187,16 +182,16 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from interpreter.bots import RandomBot
-    from interpreter.game import Game
-    from interpreter.loader import load_ruleset
-    from interpreter.log import render_log
-    from interpreter.records import dump_record
+    from interpreter.bots.randombot import RandomBot
+    from interpreter.engine.game import Game
+    from interpreter.language.loader import load_ruleset
+    from interpreter.frontends.log import render_log
+    from interpreter.engine.records import dump_record
 
     ruleset = load_ruleset(args.name, parse_options(args.option))
     game = Game(ruleset, players=args.players, dealer=args.dealer, seed=args.seed)
     if args.bot == "rules":
-        from interpreter.rulebot import RuleBot
+        from interpreter.bots.rulebot import RuleBot
         bot = RuleBot()
     else:
         bot = RandomBot(game.seed)
@@ -205,7 +200,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not 0 <= seat < game.players or seat == game.sitting_out:
             raise TarockError(f"--human {seat}: no such playing seat")
     if humans:
-        from interpreter.human import HumanPlayer
+        from interpreter.frontends.human import HumanPlayer
         human = HumanPlayer(game)
         human.run(humans, bot)
     else:
@@ -220,8 +215,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from interpreter.log import render_log
-    from interpreter.records import replay
+    from interpreter.frontends.log import render_log
+    from interpreter.engine.records import replay
 
     failed = 0
     for file in args.records:

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
 
-from interpreter.diff import (
+from interpreter.ethnography.diff import (
     Titles, describe_effects, generic_label, label_of, plan_text, sits_out_text, template_for, value_text, words,
 )
 from interpreter.errors import RulesetError, UsageError
-from interpreter.semantic import MISSING, Path, Provenance, Side, get_path, is_atomic, read
+from interpreter.ethnography.semantic import MISSING, Path, Provenance, Side, get_path, is_atomic, read
 
 DEFAULT_OUT = "docs/rules"
 
@@ -124,7 +124,7 @@ def _rule_paths(value: Any, path: Path) -> list[Path]:
 
 def render(name: str) -> str:
     """The rules of a playable ruleset as Markdown."""
-    from interpreter.loader import load_ruleset
+    from interpreter.language.loader import load_ruleset
 
     side = read(name)
     ruleset = load_ruleset(name)
@@ -258,7 +258,7 @@ def _calls(w: Writer, side: Side) -> None:
 
 
 def _auction(w: Writer, side: Side) -> None:
-    from interpreter.matrix import _phase_order
+    from interpreter.ethnography.matrix import _phase_order
 
     phases = get_path(side.tree, ("auction", "phases"))
     if not isinstance(phases, dict):
@@ -661,7 +661,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def expected_files(out: FilePath) -> dict[FilePath, str]:
     """Every file `tarock doc --all --out OUT` writes, with its text."""
-    from interpreter.loader import ruleset_names
+    from interpreter.language.loader import ruleset_names
 
     return {out / f"{name}.md": render(name) for name in ruleset_names()}
 

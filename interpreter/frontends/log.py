@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.model import TRUMP, Deck
+from interpreter.language.model import TRUMP, Deck
 
 
 def show_cards(cards: list[str], deck: Deck) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interpreter.model import Deck, OpeningLeads, PlayRules, ScheduledTrick
-from interpreter.tricks import TrickRules
+from interpreter.language.model import Deck, OpeningLeads, PlayRules, ScheduledTrick
+from interpreter.engine.tricks import TrickRules
 
 
 _NOTHING: list = []      # "no trick completed", shared so the hot loop does not allocate

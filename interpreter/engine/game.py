@@ -13,15 +13,15 @@ import math
 import random
 from typing import Any, Mapping
 
-from interpreter.actions import Action, Announce, Call, CardAction, KeepAction, PlayCard, parse_action
-from interpreter.auction import PASS, Auction
+from interpreter.engine.actions import Action, Announce, Call, CardAction, KeepAction, PlayCard, parse_action
+from interpreter.engine.auction import PASS, Auction
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError
-from interpreter.model import CallCard, Contract, Give, Keep, Ruleset
-from interpreter.play import Trick, TrickPlay
-from interpreter.settlement import Deal, Result, piles, settle, settle_individual
-from interpreter.exchange import ExchangeSteps
-from interpreter.phase import Phase
-from interpreter.tricks import TrickRules
+from interpreter.language.model import CallCard, Contract, Give, Keep, Ruleset
+from interpreter.engine.play import Trick, TrickPlay
+from interpreter.engine.settlement import Deal, Result, piles, settle, settle_individual
+from interpreter.engine.exchange import ExchangeSteps
+from interpreter.engine.phase import Phase
+from interpreter.engine.tricks import TrickRules
 
 LISTABLE = 64   # a discard with more combinations than this comes as a template
 
@@ -42,7 +42,7 @@ class Game(ExchangeSteps):
                  seed: int | None = None, deal: Mapping[str, Any] | None = None,
                  options: Mapping[str, str] | None = None, pot: int | None = None):
         if isinstance(ruleset, str):
-            from interpreter.loader import load_ruleset
+            from interpreter.language.loader import load_ruleset
             ruleset = load_ruleset(ruleset, options)
         self.ruleset = ruleset
         self.players = players if players is not None else ruleset.table_sizes[0]
@@ -547,7 +547,7 @@ class Game(ExchangeSteps):
     # -- records -----------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
         """The game record so far (DESIGN.md): enough to replay this deal exactly."""
-        from interpreter.records import make_record
+        from interpreter.engine.records import make_record
         return make_record(self)
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import itertools
 
-from interpreter.actions import Action, Call, CardAction, Choose, DiscardAction, KeepAction
-from interpreter.auction import PASS
+from interpreter.engine.actions import Action, Call, CardAction, Choose, DiscardAction, KeepAction
+from interpreter.engine.auction import PASS
 from interpreter.errors import IllegalActionError
-from interpreter.model import CallCard, Discard, ForcedDiscard, Give, Keep, TakeTalon
-from interpreter.phase import Phase
-from interpreter.settlement import Result, settle
+from interpreter.language.model import CallCard, Discard, ForcedDiscard, Give, Keep, TakeTalon
+from interpreter.engine.phase import Phase
+from interpreter.engine.settlement import Result, settle
 
 
 class ExchangeSteps:

@@ -10,15 +10,15 @@ import random
 from typing import Any, Mapping
 
 from interpreter.errors import IllegalActionError
-from interpreter.game import Game
-from interpreter.model import Ruleset
+from interpreter.engine.game import Game
+from interpreter.language.model import Ruleset
 
 
 class Session:
     def __init__(self, ruleset: Ruleset | str, players: int | None = None, dealer: int = 0,
                  seed: int | None = None, options: Mapping[str, str] | None = None):
         if isinstance(ruleset, str):
-            from interpreter.loader import load_ruleset
+            from interpreter.language.loader import load_ruleset
             ruleset = load_ruleset(ruleset, options)
         self.ruleset = ruleset
         self.players = players if players is not None else ruleset.table_sizes[0]

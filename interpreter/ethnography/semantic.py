@@ -21,7 +21,7 @@ from pathlib import Path as FilePath
 from typing import Any, Iterable, Mapping
 
 from interpreter.errors import RulesetError
-from interpreter.source import Document, Path
+from interpreter.language.source import Document, Path
 
 TEXT_KEYS = frozenset({"source", "status", "note", "assumed", "title", "question", "reason"})
 META_KEYS = frozenset({"title", "sources", "base", "extends"})
@@ -98,8 +98,8 @@ _MIRROR = {">": "<", ">=": "<="}
 
 def canonical_expression(text: str) -> Any:
     """A hashable form of an expression that ignores spacing, parentheses and operand order."""
-    from interpreter.dsl.errors import DslError
-    from interpreter.dsl.parser import parse
+    from interpreter.language.dsl.errors import DslError
+    from interpreter.language.dsl.parser import parse
 
     try:
         return _canon(parse(text))
@@ -108,7 +108,7 @@ def canonical_expression(text: str) -> Any:
 
 
 def _canon(node: Any) -> Any:
-    from interpreter.dsl import nodes as n
+    from interpreter.language.dsl import nodes as n
 
     if isinstance(node, n.Integer):
         return ("int", node.value)
@@ -398,7 +398,7 @@ def display_name(ref: str) -> str:
 def read(ref: str, options: Mapping[str, str] | None = None, name: str | None = None) -> Side:
     """A ruleset by name or path, after inheritance, with readings and options applied
     (the defaults where `options` names none), and its normalised tree."""
-    from interpreter.loader import apply_choices, resolve
+    from interpreter.language.loader import apply_choices, resolve
 
     raw = resolve(ref)
     doc, full = apply_choices(raw, options or {})
@@ -423,8 +423,8 @@ def _order(deck: Any):
 
 def _deck_semantics(doc: Document) -> tuple[Any, dict[str, frozenset[str]]]:
     """The pack as the interpreter builds it, and the cards removed per player count."""
-    from interpreter.compiler import Compiler
-    from interpreter.dsl import Type
+    from interpreter.language.compiler import Compiler
+    from interpreter.language.dsl import Type
 
     if not isinstance(doc.data.get("deck"), dict):
         return None, {}
@@ -635,7 +635,7 @@ def _settlement(value: dict, side: Side) -> dict:
 def _choices(value: dict, side: Side) -> dict:
     """Each reading or option: its default, and for each choice what it makes the rules say,
     at every place where its choices differ (the effect, not the patch as written)."""
-    from interpreter.loader import apply_choices
+    from interpreter.language.loader import apply_choices
 
     out = {}
     for name, group in value.items():
@@ -661,7 +661,7 @@ def _choices(value: dict, side: Side) -> dict:
 
 def _by_players(value: dict, side: Side) -> dict:
     """Rules of their own for a number of players: what they change, as for a choice."""
-    from interpreter import loader
+    from interpreter.language import loader
 
     apply_players = getattr(loader, "apply_players", None)
     out = {}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from interpreter.errors import IllegalActionError
-from interpreter.model import AuctionPhase, Level
+from interpreter.language.model import AuctionPhase, Level
 
 PASS = "pass"
 Awaiting = Literal["entrant", "holder", "challenger", "choice"]

@@ -11,8 +11,8 @@ import sys
 from typing import Any, TextIO
 
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
-from interpreter.log import describe_event
-from interpreter.model import TRUMP, Deck
+from interpreter.frontends.log import describe_event
+from interpreter.language.model import TRUMP, Deck
 
 
 def named_hand(cards: list[str], deck: Deck) -> str:
