@@ -546,9 +546,32 @@ class Game(ExchangeSteps):
 
     # -- records -----------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
-        """The game record so far (DESIGN.md): enough to replay this deal exactly."""
-        from interpreter.engine.records import make_record
-        return make_record(self)
+        """The game record so far (DESIGN.md): enough to replay this deal exactly, with the
+        explicit deal and, when the deal is over, its outcome as `expect`."""
+        rs = self.ruleset
+        record: dict[str, Any] = {"ruleset": rs.name}
+        changed = {k: v for k, v in rs.choices.items() if v != next(g.default for g in rs.groups if g.name == k)}
+        if changed:
+            record["options"] = changed
+        record.update(players=self.players, dealer=self.dealer,
+                      deal={"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)},
+                      actions=[[seat, action] for seat, action in self.history])
+        if self.pot_start:
+            record["pot"] = self.pot_start
+        if self.result is not None:
+            r = self.result
+            expect: dict[str, Any] = {"outcome": r.outcome}
+            if r.contract:
+                expect["contract"] = r.contract
+            if r.declarer is not None:
+                expect["declarer"] = r.declarer
+            if r.points:
+                expect.update(points=r.points)
+            expect["payments"] = r.payments
+            if r.pot:
+                expect["pot"] = r.pot
+            record["expect"] = expect
+        return record
 
 
 _PLAY_ACTIONS: dict[int, tuple[Any, dict[str, dict]]] = {}

@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from interpreter.engine.game import DealError, Game
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError
 from interpreter.language.loader import display_path, find_ruleset_file, load_ruleset
 from interpreter.language.source import Document, load_yaml
@@ -44,14 +45,10 @@ def read_record(file: str | Path) -> Document:
 
 
 def game_from_record(doc: Document, base_dir: Path | None = None):
-    from interpreter.engine.game import Game
-
     data = doc.data
     ref = data["ruleset"]
     if base_dir is not None and ("/" in ref or ref.endswith((".yaml", ".yml"))) and find_ruleset_file(ref) is None:
         ref = str(base_dir / ref)
-    from interpreter.engine.game import DealError
-
     try:
         ruleset = load_ruleset(ref, data.get("options") or {})
     except RulesetError as exc:
@@ -143,37 +140,6 @@ def _place(doc: Document, key: str) -> str:
     p = doc.problem(("expect", key), "")
     return f"{p.file}:{p.line}:{p.column}" if p.line else p.file
 
-
-def make_record(game) -> dict[str, Any]:
-    """The record of `game` so far, with the explicit deal and, when over, the outcome as `expect`."""
-    initial = _initial_deal(game)
-    record: dict[str, Any] = {"ruleset": game.ruleset.name}
-    changed = {k: v for k, v in game.ruleset.choices.items()
-               if v != next(g.default for g in game.ruleset.groups if g.name == k)}
-    if changed:
-        record["options"] = changed
-    record.update(players=game.players, dealer=game.dealer, deal=initial,
-                  actions=[[seat, action] for seat, action in game.history])
-    if game.pot_start:
-        record["pot"] = game.pot_start
-    if game.result is not None:
-        r = game.result
-        expect: dict[str, Any] = {"outcome": r.outcome}
-        if r.contract:
-            expect["contract"] = r.contract
-        if r.declarer is not None:
-            expect["declarer"] = r.declarer
-        if r.points:
-            expect.update(points=r.points)
-        expect["payments"] = r.payments
-        if r.pot:
-            expect["pot"] = r.pot
-        record["expect"] = expect
-    return record
-
-
-def _initial_deal(game) -> dict[str, Any]:
-    return {"hands": [list(h) for h in game.initial_hands], "talon": list(game.initial_talon)}
 
 
 def dump_record(record: dict[str, Any]) -> str:

@@ -13,14 +13,10 @@ Exit status: 0 the same, 1 they differ, 2 bad usage or a ruleset that does not l
 """
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from interpreter.errors import RulesetError
-from interpreter.ethnography.semantic import MISSING, Expr, Path, Provenance, Side, differences, matches, read
+from interpreter.ethnography.semantic import MISSING, Expr, Path, Provenance, Side, differences, matches
 
 # -- values in words -----------------------------------------------------------------------------
 
@@ -583,55 +579,5 @@ def report(changes: list[Change], a: Side, b: Side) -> str:
 
 
 # -- the command ----------------------------------------------------------------------------------
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("a", metavar="A", help="a ruleset name or file")
-    parser.add_argument("b", metavar="B", help="another ruleset name or file")
-    parser.add_argument("--json", action="store_true", help="the changes as JSON, for programs")
-    parser.add_argument("--option-a", action="append", default=[], metavar="NAME=CHOICE",
-                        help="a reading or option of A (default: its default choices)")
-    parser.add_argument("--option-b", action="append", default=[], metavar="NAME=CHOICE",
-                        help="a reading or option of B")
-
-
-def names_for(ref_a: str, ref_b: str) -> tuple[str, str]:
-    from interpreter.ethnography.semantic import display_name
-
-    na, nb = display_name(ref_a), display_name(ref_b)
-    return (na, nb) if na != nb or ref_a == ref_b else (ref_a, ref_b)
-
-
-def run(args: argparse.Namespace) -> int:
-    from interpreter.errors import TarockError
-
-    name_a, name_b = names_for(args.a, args.b)
-    try:
-        from interpreter.frontends.cli import parse_options
-        a = read(args.a, parse_options(args.option_a), name=name_a)
-        b = read(args.b, parse_options(args.option_b), name=name_b)
-    except RulesetError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 2
-    except TarockError as exc:
-        print(f"tarock: {exc}", file=sys.stderr)
-        return 2
-    if a.name == b.name:     # one ruleset under two sets of choices
-        if args.option_a:
-            a.name += f"[{','.join(args.option_a)}]"
-        if args.option_b:
-            b.name += f"[{','.join(args.option_b)}]"
-    changes = compare(a, b)
-    if args.json:
-        print(json.dumps({
-            "a": {"name": a.name, "ref": a.ref, "title": a.title(), "choices": a.choices},
-            "b": {"name": b.name, "ref": b.ref, "title": b.title(), "choices": b.choices},
-            "same": not changes,
-            "changes": [c.as_json(a.name, b.name) for c in changes],
-        }, ensure_ascii=False, indent=2))
-    elif changes:
-        print(report(changes, a, b))
-    return 1 if changes else 0
-
 
 __all__ = ["Change", "Template", "TEMPLATES", "compare", "describe_effects", "label_of", "value_text"]

@@ -13,8 +13,6 @@ inheritance (with its default readings and options), so it cannot drift from wha
 """
 from __future__ import annotations
 
-import argparse
-import sys
 from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
@@ -22,7 +20,6 @@ from typing import Any
 from interpreter.ethnography.diff import (
     Titles, describe_effects, generic_label, label_of, plan_text, sits_out_text, template_for, value_text, words,
 )
-from interpreter.errors import RulesetError, UsageError
 from interpreter.ethnography.semantic import MISSING, Path, Provenance, Side, get_path, is_atomic, read
 
 DEFAULT_OUT = "docs/rules"
@@ -650,14 +647,6 @@ def _sources(w: Writer, side: Side) -> None:
 
 # -- the command -------------------------------------------------------------------------------------------
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", nargs="?", metavar="NAME", help="a ruleset name or file")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-    parser.add_argument("--all", action="store_true", help="every playable ruleset, one file each in --out")
-    parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT, help=f"the directory for --all (default {DEFAULT_OUT})")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a file is missing or out of date (with --all, or NAME -o FILE)")
-
 
 def expected_files(out: FilePath) -> dict[FilePath, str]:
     """Every file `tarock doc --all --out OUT` writes, with its text."""
@@ -680,42 +669,3 @@ def stale(out: FilePath) -> list[str]:
             if file not in expected:
                 problems.append(f"{file}: no ruleset of that name any more (delete the file)")
     return problems
-
-
-def run(args: argparse.Namespace) -> int:
-    try:
-        if args.all:
-            out = FilePath(args.out)
-            if args.check:
-                problems = stale(out)
-                for p in problems:
-                    print(p, file=sys.stderr)
-                if problems:
-                    print(f"run `tarock doc --all --out {args.out}` to regenerate", file=sys.stderr)
-                    return 1
-                return 0
-            out.mkdir(parents=True, exist_ok=True)
-            for file, text in expected_files(out).items():
-                if not file.is_file() or file.read_text(encoding="utf-8") != text:
-                    file.write_text(text, encoding="utf-8")
-                    print(f"wrote {file}")
-            return 0
-        if not args.name:
-            print("tarock doc: give a ruleset NAME, or --all", file=sys.stderr)
-            return 2
-        text = render(args.name)
-    except RulesetError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 2 if isinstance(exc, UsageError) else 1      # an unknown name, or a ruleset with problems
-    if args.output:
-        file = FilePath(args.output)
-        if args.check:
-            if not file.is_file() or file.read_text(encoding="utf-8") != text:
-                print(f"{file}: out of date; run `tarock doc {args.name} -o {args.output}`", file=sys.stderr)
-                return 1
-            return 0
-        file.write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    return 0

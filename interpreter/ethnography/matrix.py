@@ -10,21 +10,17 @@ sources on hover.
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import html
 import io
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path as FilePath
 from typing import Callable
 
 from interpreter.ethnography.diff import (
     Titles, aside_text, code, compulsory_text, factor_text, label_of, packet_text, schedule_text, value_text,
     withhold_text, words,
 )
-from interpreter.errors import RulesetError, UsageError
-from interpreter.ethnography.semantic import MISSING, STATUSES, Path, Side, get_path, least_certain, read
+from interpreter.ethnography.semantic import MISSING, STATUSES, Path, Side, get_path, least_certain
 
 
 @dataclass
@@ -392,35 +388,6 @@ least certain provenance of the rules it shows; hover over it for the sources.</
 
 
 FORMATS = {"markdown": markdown, "csv": csv_text, "html": html_page}
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("names", nargs="*", metavar="NAME", help="ruleset names or files (default: every playable ruleset)")
-    parser.add_argument("--format", choices=list(FORMATS), default="markdown", help="markdown (default), csv or html")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
-
-
-def run(args: argparse.Namespace) -> int:
-    from interpreter.language.loader import ruleset_names
-
-    names = args.names or ruleset_names()
-    sides = []
-    status = 0
-    for name in names:
-        try:
-            sides.append(read(name))
-        except RulesetError as exc:
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
-            status = max(status, 2 if isinstance(exc, UsageError) else 1)
-    if status:
-        return status
-    text = FORMATS[args.format](build(sides))
-    if args.output:
-        FilePath(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    return 0
 
 
 __all__ = ["Cell", "Matrix", "build", "markdown", "csv_text", "html_page"]

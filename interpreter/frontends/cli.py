@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import yaml
 
 from interpreter.errors import RulesetError, TarockError, UsageError
+from interpreter.frontends.options import parse_options
 
 EXAMPLES = [
     ("tarock list", "the rulesets and their player counts"),
@@ -101,23 +101,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log", action="store_true", help="print each deal's log")
     p.set_defaults(run=cmd_replay)
 
-    # Commands that live in their own modules: each has add_arguments(parser) and run(args).
-    for name, module, summary in PLUGGED:
-        plugin = importlib.import_module(module)
+    # Commands that live in their own modules, described by the module that does the work.
+    for name, described_by, summary, add_arguments, run in _plugged():
         p = sub.add_parser(name, help=summary, formatter_class=argparse.RawDescriptionHelpFormatter,
-                           description=(plugin.__doc__ or summary).strip())
-        plugin.add_arguments(p)
-        p.set_defaults(run=plugin.run)
+                           description=(described_by.__doc__ or summary).strip())
+        add_arguments(p)
+        p.set_defaults(run=run)
     return parser
 
 
-PLUGGED = [
-    ("simulate", "interpreter.frontends.simulate", "play many seeded deals with bots and report statistics"),
-    ("diff", "interpreter.ethnography.diff", "the rule-by-rule differences between two rulesets"),
-    ("matrix", "interpreter.ethnography.matrix", "a feature table across rulesets (Markdown, CSV or HTML)"),
-    ("doc", "interpreter.ethnography.docgen", "a ruleset rendered as readable rules in Markdown"),
-    ("serve", "interpreter.frontends.server", "the JSON-lines protocol on stdin/stdout, for frontends and bots"),
-]
+def _plugged() -> list[tuple[str, Any, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]]:
+    from interpreter.ethnography import diff, docgen, matrix
+    from interpreter.frontends import ethnography_commands as ethno, server, simulate
+
+    return [
+        ("simulate", simulate, "play many seeded deals with bots and report statistics", simulate.add_arguments, simulate.run),
+        ("diff", diff, "the rule-by-rule differences between two rulesets", ethno.add_diff_arguments, ethno.run_diff),
+        ("matrix", matrix, "a feature table across rulesets (Markdown, CSV or HTML)", ethno.add_matrix_arguments, ethno.run_matrix),
+        ("doc", docgen, "a ruleset rendered as readable rules in Markdown", ethno.add_doc_arguments, ethno.run_doc),
+        ("serve", server, "the JSON-lines protocol on stdin/stdout, for frontends and bots", server.add_arguments, server.run),
+    ]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -168,17 +171,6 @@ def _leaves(data) -> list:
     if isinstance(data, list):
         return [leaf for value in data for leaf in _leaves(value)]
     return [data]
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """`--option NAME=CHOICE` arguments as a mapping (every command that takes options uses it)."""
-    options = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise TarockError(f"--option takes NAME=CHOICE, not '{pair}'")
-        name, choice = pair.split("=", 1)
-        options[name.strip()] = choice.strip()
-    return options
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -266,7 +266,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from interpreter.frontends.cli import parse_options
+    from interpreter.frontends.options import parse_options
 
     if args.deals < 1:
         raise TarockError("--deals must be at least 1")

@@ -10,6 +10,7 @@ A reading or option is the same kind of patch (its `rules:`), applied when a gam
 from __future__ import annotations
 
 import copy
+import dataclasses
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
@@ -314,6 +315,11 @@ def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, ac
     ruleset, problems = _compile(doc, _name_of(ref), dict(chosen), active)
     if problems:
         raise RulesetError(problems)
+    if active is None and ruleset.by_players:
+        # The rules for each number of players with rules of its own, compiled now, so that a
+        # game started with that number reads them without going back to the files.
+        ruleset = dataclasses.replace(ruleset, player_rules={
+            n: _load_cached(ref, chosen, stamp, n) for n in ruleset.by_players})
     return ruleset
 
 

@@ -6,7 +6,7 @@ power, deal plans, DSL closures) is computed once here so the play loop stays ch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Mapping
 
 from interpreter.language.dsl import Expression
 
@@ -337,13 +337,12 @@ class Ruleset:
     pot_ante: Expression | None = None     # what the dealer pays into the pot at each deal
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()       # numbers of active players with rules of their own
+    # The ruleset as played by each of those numbers, compiled with it (by the loader).
+    player_rules: Mapping[int, "Ruleset"] = field(default_factory=dict, repr=False, compare=False)
 
     def for_players(self, active: int) -> "Ruleset":
         """The ruleset as played by `active` players (its `by_players` rules applied)."""
-        if active not in self.by_players:
-            return self
-        from interpreter.language.loader import load_ruleset
-        return load_ruleset(self.ref or self.name, self.choices, active)
+        return self.player_rules.get(active, self)
 
     @property
     def table_sizes(self) -> tuple[int, ...]:
