@@ -4,7 +4,8 @@
                           <-  engine  <-  ethnography <-  frontends
 
 Every import is counted, the ones inside functions too: a function-local import that runs
-against the order is still a dependency, only a hidden one.
+against the order is still a dependency, only a hidden one. Imports made only for type hints
+(`if TYPE_CHECKING:`) must follow the layers too, but are not cycles: they never run.
 """
 from __future__ import annotations
 
@@ -35,12 +36,24 @@ def modules() -> dict[str, Path]:
     return {module_name(f): f for f in PACKAGE.rglob("*.py")}
 
 
-def imports_of(file: Path, name: str, known: set[str]) -> set[str]:
+def _type_only(tree: ast.Module) -> set[int]:
+    """The ids of the import statements under `if TYPE_CHECKING:`."""
+    ids: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            ids |= {id(inner) for stmt in node.body for inner in ast.walk(stmt)}
+    return ids
+
+
+def imports_of(file: Path, name: str, known: set[str], runtime_only: bool = False) -> set[str]:
     """The modules of this package that `file` imports, anywhere in it."""
     tree = ast.parse(file.read_text(encoding="utf-8"))
     package = name if file.name == "__init__.py" else name.rpartition(".")[0]
+    skip = _type_only(tree) if runtime_only else set()
     found: set[str] = set()
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -66,10 +79,10 @@ def layer(name: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[1] != "__main__" else None
 
 
-def graph() -> dict[str, set[str]]:
+def graph(runtime_only: bool = False) -> dict[str, set[str]]:
     found = modules()
     known = set(found)
-    return {name: imports_of(file, name, known) for name, file in found.items()}
+    return {name: imports_of(file, name, known, runtime_only) for name, file in found.items()}
 
 
 def test_imports_follow_the_layers() -> None:
@@ -88,7 +101,7 @@ def test_imports_follow_the_layers() -> None:
 
 
 def test_no_import_cycles() -> None:
-    edges = {name: {t for t in targets if layer(t) is not None} for name, targets in graph().items()
+    edges = {name: {t for t in targets if layer(t) is not None} for name, targets in graph(runtime_only=True).items()
              if layer(name) is not None}
     # A package's __init__ re-exporting its own modules is not a cycle of dependencies.
     for name in edges:

@@ -96,7 +96,7 @@ def test_views_never_show_hidden_cards(breitnau) -> None:
             for seat in range(game.players):
                 view = game.view(seat)
                 assert "hands" not in view
-                assert view["hand"] == sorted(game.hands[seat], key=game._sort_key)
+                assert view["hand"] == sorted(game.hands[seat], key=game.ruleset.deck.sort_key)
                 if not game.is_over:
                     assert "talon" not in view
                     if seat != game.declarer:
@@ -154,7 +154,7 @@ def test_every_ruleset_keeps_the_invariants(name: str, options: dict) -> None:
             assert sum(result.tricks["seats"]) == len(game.tricks)
             continue
         counts = game.contract.talon_counts
-        mine, theirs, mine_tricks, _ = piles(game._deal_facts(), game.tricks, game.talon + game.aside if counts else [])
+        mine, theirs, mine_tricks, _ = piles(game.deal_facts(), game.tricks, game.talon + game.aside if counts else [])
         played = [c for t in game.tricks for c in t.cards]
         assert Counter(mine + theirs) == Counter(pack if counts else played), "every card counts for exactly one side"
         counting = game.ruleset.counting      # the rules for this many players

@@ -582,7 +582,7 @@ def test_views_and_events_never_show_hidden_cards(name: str) -> None:
             seen_phases.add(game.phase.value)
             for seat in range(game.players):
                 view = ok(session.handle({"op": "view", "game": gid, "seat": seat}))["view"]
-                assert view["hand"] == sorted(game.hands[seat], key=game._sort_key)
+                assert view["hand"] == sorted(game.hands[seat], key=game.ruleset.deck.sort_key)
                 leaked = card_ids(view, cards) - known_to(game, seat)
                 assert not leaked, f"{name} seed {seed}, phase {game.phase.value}: seat {seat} sees {sorted(leaked)}"
             if game.is_over:

@@ -5,7 +5,6 @@ import random
 from typing import Any
 
 from interpreter.engine.game import Game
-from interpreter.engine.phase import Phase
 
 
 def expand(action: Any, rng: random.Random) -> Any:
@@ -30,25 +29,23 @@ class RandomBot:
         self.pass_probability = pass_probability
 
     def choose(self, game: Game, seat: int) -> Any:
-        if self.pass_probability is None and game.phase is Phase.PLAY:
-            play = game.trickplay
-            if seat == play._state[0]:
-                # Simulations spend most turns here: draw from the legal cards without building actions.
-                return game._plays[self.rng.choice(play.legal(seat))]
         legal = game.legal_actions(seat)
         if self.pass_probability is not None and "pass" in legal and len(legal) > 1:
             if self.rng.random() < self.pass_probability:
                 return "pass"
             legal = [a for a in legal if a != "pass"]
-        return expand(self.rng.choice(legal), self.rng)
+        action = self.rng.choice(legal)
+        # A template ({discard: {count, from}}) is a plain dict; a card to play never is.
+        return expand(action, self.rng) if type(action) is dict else action
 
 
 def play_out(game: Game, bots: dict[int, Any] | None = None, seed: int | None = None,
              pass_probability: float | None = None) -> Game:
     """Play the deal to its end, every seat by a bot (RandomBot by default)."""
-    default = RandomBot(seed, pass_probability)
-    bots = bots or {}
+    choose = RandomBot(seed, pass_probability).choose
+    chooser = {seat: bot.choose for seat, bot in (bots or {}).items()}
+    apply = game.apply
     while not game.is_over:
         seat = game.to_act
-        game.apply(seat, bots.get(seat, default).choose(game, seat))
+        apply(seat, chooser.get(seat, choose)(game, seat))    # type: ignore[arg-type]
     return game

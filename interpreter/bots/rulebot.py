@@ -63,7 +63,7 @@ class RulesetFacts:
     def __init__(self, ruleset: Ruleset):
         deck = ruleset.deck
         self.ruleset = ruleset
-        self.tricks = TrickRules.build(deck, ruleset.play)
+        self.tricks = TrickRules.of(ruleset)
         self.power = self.tricks.power
         self.follow = self.tricks.follow
         self.points = deck.points
@@ -172,15 +172,11 @@ class RulesetFacts:
             return None
 
 
-_FACTS: dict[int, RulesetFacts] = {}
-
-
 def facts_of(ruleset: Ruleset) -> RulesetFacts:
-    facts = _FACTS.get(id(ruleset))
-    if facts is None or facts.ruleset is not ruleset:
-        if len(_FACTS) > 64:
-            _FACTS.clear()
-        facts = _FACTS[id(ruleset)] = RulesetFacts(ruleset)
+    """The bot's facts about a ruleset, derived once and kept with the ruleset."""
+    facts = ruleset.derived.get("rulebot_facts")
+    if facts is None:
+        facts = ruleset.derived["rulebot_facts"] = RulesetFacts(ruleset)
     return facts
 
 

@@ -14,6 +14,39 @@ from interpreter.language.model import Ruleset
 
 KINDS = ("play", "discard", "keep", "announce", "choose", "call_card", "give")
 
+# An action as players send it and the game hands it out: a call, or a mapping such as {play: T21}.
+ActionJson = str | dict[str, Any]
+
+
+class FrozenAction(dict[str, Any]):
+    """An action the game hands out and keeps in its history, shared by every game of the
+    ruleset (one per card, so the play loop allocates nothing): it refuses to be changed, so
+    that no caller can rewrite a history or another game's legal actions through it."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("an action handed out by the game is read-only; copy it with dict(action) to change it")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenAction, (dict(self),))
+
+    def __copy__(self) -> "FrozenAction":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "FrozenAction":
+        return self
+
+
+def play_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
+    """{play: CARD} for every card of the ruleset's pack, made once per ruleset."""
+    actions = ruleset.derived.get("play_actions")
+    if actions is None:
+        actions = ruleset.derived["play_actions"] = {c: FrozenAction(play=c) for c in ruleset.deck.cards}
+    return actions
+
 
 @dataclass(frozen=True)
 class Call:
@@ -99,6 +132,14 @@ Action = Call | PlayCard | DiscardAction | KeepAction | Announce | Choose | Card
 
 
 def known_calls(ruleset: Ruleset) -> list[str]:
+    """Every call the ruleset's auction knows, `pass` first (made once per ruleset)."""
+    known = ruleset.derived.get("known_calls")
+    if known is None:
+        known = ruleset.derived["known_calls"] = _calls_of(ruleset)
+    return known
+
+
+def _calls_of(ruleset: Ruleset) -> list[str]:
     calls = ["pass"]
     for phase in ruleset.phases:
         calls += [lv.call for lv in phase.ladder] + [lv.call for lv in phase.interrupts]
@@ -113,6 +154,7 @@ def parse_action(action: Any, ruleset: Ruleset) -> Action:
     if isinstance(action, str):
         calls = known_calls(ruleset)
         if action not in calls:
+            calls = list(calls)
             close = difflib.get_close_matches(action, calls, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else f"; the calls of {ruleset.name} are: {', '.join(calls)}"
             raise InvalidActionError(f"unknown call '{action}'{hint}")

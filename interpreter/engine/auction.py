@@ -364,9 +364,9 @@ class Auction:
                     st.challenger, st.awaiting = seat, "holder"
         if call != PASS and ladder[st.level].ends is not None and st.awaiting != "holder":
             return self._outcome(ends_auction=ladder[st.level].ends == "auction")
-        return self._settle()
+        return self.settle()
 
-    def _settle(self) -> Outcome | None:
+    def settle(self) -> Outcome | None:
         """Skip turns that cannot change anything; report the outcome once nobody can."""
         st = self.state
         ladder = st.phase.ladder

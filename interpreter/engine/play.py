@@ -49,6 +49,11 @@ class TrickPlay:
         self._exposed = frozenset(self.exposed)
         self._plain = not (self.schedule or play.withhold or self.exposed)   # only the follow-suit duties apply
         self._legal_cache: tuple[int, list[str]] | None = None
+        # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
+        # recomputed, because the play loop asks for them at every card.
+        self.to_act: int | None = None
+        self.trick: Trick = self.tricks[0]
+        self.number = 1
         self._recount()
 
     # -- the tricks being played --------------------------------------------------------------
@@ -61,22 +66,15 @@ class TrickPlay:
         if self.together == 1 or len(self.tricks) > self.together:
             trick, played = self.tricks[-1], self._played_in_open
             order = self._orders[trick.leader]
-            self._state = (order[played] if played < len(order) else None, trick, len(self.tricks))
+            self.to_act, self.trick, self.number = (order[played] if played < len(order) else None), trick, len(self.tricks)
             return
         open_tricks = self._open()
         width = len(open_tricks)
         played = self._played_in_open
         target = open_tricks[played % width]
         order = self._orders[open_tricks[0].leader]
-        self._state = (order[played // width] if played // width < len(order) else None,
-                       target, len(self.tricks) - width + 1 + played % width)
-
-    def _turn(self) -> tuple[int, Trick, int]:
-        """Whose turn it is, the trick the card goes to, and its number (1 = first)."""
-        return self._state
-
-    def to_act(self) -> int:
-        return self._state[0]
+        self.to_act = order[played // width] if played // width < len(order) else None
+        self.trick, self.number = target, len(self.tricks) - width + 1 + played % width
 
     def _powerless(self) -> frozenset[str]:
         if not self.withheld:
@@ -118,7 +116,7 @@ class TrickPlay:
     def _duty(self, seat: int) -> tuple[list[str], str | None]:
         """The cards following the trick's duties allow, before held-back cards; and why."""
         usable = self._usable(seat)
-        _, trick, number = self._turn()
+        trick, number = self.trick, self.number
         if self.pending_leads and not trick.cards and seat == self.declarer:
             leads = self._opening_leads(usable)
             if leads:
@@ -141,13 +139,13 @@ class TrickPlay:
         if self._legal_cache is not None and self._legal_cache[0] == seat:
             return self._legal_cache[1]
         result = self._legal(seat)
-        if seat == self._state[0]:
+        if seat == self.to_act:
             self._legal_cache = (seat, result)
         return result
 
     def _legal(self, seat: int) -> list[str]:
         if self._plain and not self.laid:
-            return self.rules.legal(self.hands[seat], self._state[1].cards)
+            return self.rules.legal(self.hands[seat], self.trick.cards)
         allowed, _ = self._duty(seat)
         if seat == self.declarer and self.laid:
             free = [c for c in allowed if c not in self.laid]
@@ -171,7 +169,7 @@ class TrickPlay:
             return f"{card} is laid out: it may be played only when nothing else is allowed; you may play {', '.join(legal)}"
         if why is not None and why != "follow":
             return f"{why}: you hold {', '.join(allowed)}"
-        _, trick, number = self._turn()
+        trick, number = self.trick, self.number
         led = [c for c in trick.cards if c not in self._suitless(number)]
         return self.rules.refusal(self._usable(seat), led, card)
 
@@ -179,7 +177,32 @@ class TrickPlay:
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
         """Play a legal card. Returns the tricks completed by it (none, one, or those played
         together) and whether `seat` withheld a card with it."""
-        _, trick, number = self._state
+        trick = self.trick
+        withheld = False if self._plain else self._special_duties(seat, card)
+        self.hands[seat].remove(card)
+        if self.laid and card in self.laid:
+            self.laid.remove(card)
+        trick.seats.append(seat)
+        trick.cards.append(card)
+        self._played_in_open += 1
+        self._legal_cache = None
+        played = len(trick.cards)
+        if played < self._n_seats and self.together == 1:
+            self.to_act = self._orders[trick.leader][played]      # the plain case: the next seat plays
+            return _NOTHING, withheld
+        open_tricks = self._open()
+        if any(len(t.cards) < len(self.seats) for t in open_tricks):
+            self._recount()
+            return [], withheld
+        for t in open_tricks:
+            n = self.tricks.index(t) + 1
+            t.winner = t.seats[self.rules.winner_index(t.cards, self._powerless(), self._suitless(n))]
+        return open_tricks, withheld
+
+    def _special_duties(self, seat: int, card: str) -> bool:
+        """Before `card` is played: whether it withholds the withholdable card, and which
+        opening lead it makes. Returns whether `seat` withheld a card with it."""
+        trick, number = self.trick, self.number
         withheld = False
         rule = self.play.withhold
         if rule is not None and card != rule.card and number not in self.schedule:
@@ -194,25 +217,7 @@ class TrickPlay:
                 self.pending_leads.remove(card)
             else:
                 self.pending_leads.remove(next(e for e in self.pending_leads if self.deck.suit[e] == self.deck.suit[card]))
-        self.hands[seat].remove(card)
-        if self.laid and card in self.laid:
-            self.laid.remove(card)
-        trick.seats.append(seat)
-        trick.cards.append(card)
-        self._played_in_open += 1
-        self._legal_cache = None
-        if self.together == 1 and len(trick.cards) < self._n_seats:
-            order = self._orders[trick.leader]          # the plain case: the next seat plays
-            self._state = (order[len(trick.cards)], trick, number)
-            return _NOTHING, withheld
-        open_tricks = self._open()
-        if any(len(t.cards) < len(self.seats) for t in open_tricks):
-            self._recount()
-            return [], withheld
-        for t in open_tricks:
-            n = self.tricks.index(t) + 1
-            t.winner = t.seats[self.rules.winner_index(t.cards, self._powerless(), self._suitless(n))]
-        return open_tricks, withheld
+        return withheld
 
     def next_trick(self) -> None:
         completed = self._open()

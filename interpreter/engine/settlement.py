@@ -53,6 +53,16 @@ class Deal:
     pot: int | None = None               # the pot's size before the deal, when one is kept
 
 
+def each_other_pays(payer: int, seats: list[int], players: int, amount: int) -> list[int]:
+    """Payments by seat when `payer` pays `amount` to each other active seat."""
+    payments = [0] * players
+    for seat in seats:
+        if seat != payer:
+            payments[seat] += amount
+            payments[payer] -= amount
+    return payments
+
+
 def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], list[str], int, int]:
     """The declarer's and the defenders' cards, and their trick counts."""
     declarer_cards: list[str] = []

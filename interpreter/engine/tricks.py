@@ -7,10 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.language.model import TRUMP, Deck, PlayRules
-
-
-_BUILT: dict[tuple, "TrickRules"] = {}
+from interpreter.language.model import TRUMP, Deck, PlayRules, Ruleset
 
 
 @dataclass(frozen=True)
@@ -21,15 +18,13 @@ class TrickRules:
     deck: Deck
 
     @classmethod
-    def build(cls, deck: Deck, play: PlayRules, trump_suit: str | None = None) -> "TrickRules":
+    def of(cls, ruleset: Ruleset, trump_suit: str | None = None) -> "TrickRules":
         """The tables for a deal; `trump_suit` makes a suit trumps besides any permanent ones
-        (Hearts in Tapp, or the suit a Solo player names). Built once per pack, rules and suit."""
-        key = (id(deck), id(play), trump_suit)
-        cached = _BUILT.get(key)
-        if cached is not None and cached.deck is deck and cached.play is play:
-            return cached
-        rules = cls._build(deck, play, trump_suit)
-        _BUILT[key] = rules
+        (Hearts in Tapp, or the suit a Solo player names). Built once per ruleset and suit."""
+        key = ("trick_rules", trump_suit)
+        rules = ruleset.derived.get(key)
+        if rules is None:
+            rules = ruleset.derived[key] = cls._build(ruleset.deck, ruleset.play, trump_suit)
         return rules
 
     @classmethod

@@ -6,7 +6,8 @@ power, deal plans, DSL closures) is computed once here so the play loop stays ch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from functools import cached_property
+from typing import Any, Literal, Mapping
 
 from interpreter.language.dsl import Expression
 
@@ -28,6 +29,14 @@ class Deck:
 
     def name_of(self, card: str) -> str:
         return self.titles.get(card, card)
+
+    def sort_key(self, card: str) -> tuple[int, int]:
+        """The order a hand is shown in: trumps, then the suits as the pack lists them; high to low."""
+        return (self._suit_order[self.suit[card]], -self.rank[card])
+
+    @cached_property
+    def _suit_order(self) -> dict[str, int]:
+        return {suit: index for index, suit in enumerate(self.suit_names)}
 
     @property
     def total_points(self) -> int:
@@ -339,6 +348,9 @@ class Ruleset:
     by_players: tuple[int, ...] = ()       # numbers of active players with rules of their own
     # The ruleset as played by each of those numbers, compiled with it (by the loader).
     player_rules: Mapping[int, "Ruleset"] = field(default_factory=dict, repr=False, compare=False)
+    # Tables the engine derives from the ruleset once (trick power, shared actions), kept here
+    # so that they live exactly as long as the ruleset.
+    derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def for_players(self, active: int) -> "Ruleset":
         """The ruleset as played by `active` players (its `by_players` rules applied)."""

@@ -1,0 +1,116 @@
+"""Dealing: the pack shuffled and dealt by the ruleset's plan, or an explicit deal checked.
+
+An explicit deal (from a record or a frontend) is checked card by card against the pack for the
+number of players; each problem names its place in the deal. In a game recorded in the field a
+deal of the wrong sizes may be a misdeal the table played with: when the ruleset penalises
+misdeals, the deal stands as dealt and the misdeal is reported instead of refused.
+"""
+from __future__ import annotations
+
+import difflib
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from interpreter.errors import Problem, RecordError
+from interpreter.language.model import Packet, Ruleset
+
+DealPlace = tuple[str | int, ...]
+
+
+class DealError(RecordError):
+    """An explicit deal that is not a deal of this ruleset; `places` say where in it."""
+
+    def __init__(self, places: list[tuple[DealPlace, str]]):
+        self.places = places
+        super().__init__([Problem("deal", None, None, "deal" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}"
+                                                                      for p in place), message)
+                          for place, message in places])
+
+
+@dataclass
+class Dealt:
+    hands: dict[int, list[str]]          # every seat at the table; [] for a dealer who sits out
+    talon: list[str]
+    seed: int | None                     # the shuffle's seed, when shuffled from one
+    misdeal: str | None = None           # what was wrong with a misdeal the table played
+
+
+def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int) -> Dealt:
+    """The pack shuffled from `seed` and dealt in packets by the plan, in the order of play."""
+    plan = ruleset.deal_plans[len(seats)]
+    cards = list(ruleset.pack(len(seats)))
+    random.Random(seed).shuffle(cards)
+    hands: dict[int, list[str]] = {s: [] for s in range(players)}
+    talon: list[str] = []
+    position = 0
+    for packet in plan:
+        targets: list[int | None] = list(seats) if packet.to == "each" else [None]
+        for seat in targets:
+            batch = cards[position:position + packet.count]
+            position += packet.count
+            (talon if seat is None else hands[seat]).extend(batch)
+    return Dealt(hands, talon, seed)
+
+
+def explicit_deal(ruleset: Ruleset, seats: list[int], players: int, sitting_out: int | None,
+                  deal: Mapping[str, Any]) -> Dealt:
+    """An explicit deal, checked: every card of the pack exactly once, each hand and the talon
+    the size the plan says. Raises DealError naming every place that is wrong."""
+    plan: tuple[Packet, ...] = ruleset.deal_plans[len(seats)]
+    hand_size = sum(p.count for p in plan if p.to == "each")
+    talon_size = sum(p.count for p in plan if p.to == "talon")
+    hands_given, talon_given = deal.get("hands"), deal.get("talon", [])
+    if not isinstance(hands_given, list) or len(hands_given) != players:
+        raise DealError([(("hands",), f"needs one hand per seat ({players}), "
+                                      f"got {len(hands_given) if isinstance(hands_given, list) else 'none'}")])
+    known = set(ruleset.pack(len(seats)))
+    removed = set(ruleset.deck.cards) - known
+    seen: dict[str, str] = {}
+    problems: list[tuple[DealPlace, str]] = []
+
+    def check(card: Any, where: str, place: DealPlace) -> None:
+        card = str(card)
+        if card in removed:
+            problems.append((place, f"{where}: {card} is taken out of the pack with {len(seats)} players"))
+        elif card not in known:
+            close = difflib.get_close_matches(card.upper(), sorted(known), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            problems.append((place, f"{where}: unknown card '{card}'{hint}"))
+        elif card in seen:
+            problems.append((place, f"{card} is dealt twice: to {seen[card]} and to {where}"))
+        else:
+            seen[card] = where
+
+    hands: dict[int, list[str]] = {s: [] for s in range(players)}
+    for seat, hand in enumerate(hands_given):
+        want = 0 if seat == sitting_out else hand_size
+        if not isinstance(hand, list) or len(hand) != want:
+            why = " (the dealer sits out)" if seat == sitting_out else ""
+            problems.append((("hands", seat), f"seat {seat} must be dealt {want} cards{why}, "
+                                              f"got {len(hand) if isinstance(hand, list) else hand!r}"))
+            continue
+        for i, card in enumerate(hand):
+            check(card, f"seat {seat}", ("hands", seat, i))
+        hands[seat] = [str(c) for c in hand]
+    talon: list[str] = []
+    if not isinstance(talon_given, list) or len(talon_given) != talon_size:
+        problems.append((("talon",), f"the talon must have {talon_size} cards, "
+                                     f"got {len(talon_given) if isinstance(talon_given, list) else talon_given!r}"))
+    else:
+        for i, card in enumerate(talon_given):
+            check(card, "the talon", ("talon", i))
+        talon = [str(c) for c in talon_given]
+    if not problems and len(seen) != len(known):
+        missing = sorted(known - set(seen), key=list(ruleset.deck.cards).index)
+        problems.append(((), f"cards not dealt: {', '.join(missing)}"))
+    if not problems:
+        return Dealt(hands, talon, None)
+    rule = ruleset.penalties
+    sizes_only = all(place and place[0] in ("hands", "talon") and len(place) <= 2 for place, _ in problems)
+    if rule is not None and rule.mode == "penalize" and "misdeal" in rule.offences and sizes_only:
+        # A misdeal in a game recorded in the field: the deal stands as dealt, the dealer pays.
+        hands.update({s: [str(c) for c in h] for s, h in enumerate(hands_given) if isinstance(h, list)})
+        talon = [str(c) for c in talon_given] if isinstance(talon_given, list) else []
+        return Dealt(hands, talon, None, misdeal="; ".join(message for _, message in problems))
+    raise DealError(problems)
