@@ -10,6 +10,7 @@ deal, the auction, the exchange, the trick play and the settlement included. The
 loaded once, before timing, as a program that plays many deals would. The issue's target is
 2,000 deals per second for Breitnau with 6 players.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter import Game, load_ruleset          # noqa: E402
-from interpreter.bots.randombot import play_out               # noqa: E402
+from interpreter import Game, load_ruleset
+from interpreter.bots.randombot import play_out
 
 TARGET = 2000
 
@@ -38,11 +39,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported (default 3)")
-    parser.add_argument("--profile", action="store_true", help="profile one run with cProfile and print the top functions")
+    parser.add_argument(
+        "--profile", action="store_true", help="profile one run with cProfile and print the top functions"
+    )
     args = parser.parse_args(argv)
 
     ruleset = load_ruleset(args.ruleset)
-    run(ruleset, min(200, args.deals), args.players, first_seed=10**6)      # warm-up
+    run(ruleset, min(200, args.deals), args.players, first_seed=10**6)  # warm-up
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
@@ -57,13 +60,17 @@ def main(argv: list[str] | None = None) -> int:
         wall = min(wall, time.perf_counter() - start)
         cpu = min(cpu, time.process_time() - start_cpu)
     rate, cpu_rate = args.deals / wall, args.deals / cpu
-    print(f"{args.ruleset}, {args.players} players: {args.deals} random deals in {wall:.3f} s "
-          f"(best of {args.repeat}) = {rate:,.0f} deals/s on one core "
-          f"({'meets' if rate >= TARGET else 'below'} the target of {TARGET:,})")
+    print(
+        f"{args.ruleset}, {args.players} players: {args.deals} random deals in {wall:.3f} s "
+        f"(best of {args.repeat}) = {rate:,.0f} deals/s on one core "
+        f"({'meets' if rate >= TARGET else 'below'} the target of {TARGET:,})"
+    )
     if wall > 1.2 * cpu:
         # Other processes took the core part of the time: the CPU time tells the engine's speed.
-        print(f"  the machine is busy: {cpu:.3f} s of CPU time = {cpu_rate:,.0f} deals/s of CPU "
-              f"({'meets' if cpu_rate >= TARGET else 'below'} the target)")
+        print(
+            f"  the machine is busy: {cpu:.3f} s of CPU time = {cpu_rate:,.0f} deals/s of CPU "
+            f"({'meets' if cpu_rate >= TARGET else 'below'} the target)"
+        )
     return 0
 
 

@@ -8,9 +8,14 @@ The package is layered; each layer imports only those before it:
 `language` (rulesets) <- `engine` (deals) <- `bots` <- `frontends` (command line, protocol);
 `ethnography` (diff, matrix, rules pages) reads `language`.
 """
+
 import importlib as _importlib
 import sys as _sys
 
+from interpreter.bots import RandomBot, RuleBot
+from interpreter.engine.game import Game, Phase
+from interpreter.engine.records import dump_record, replay
+from interpreter.engine.session import Session
 from interpreter.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -20,26 +25,45 @@ from interpreter.errors import (
     TarockError,
 )
 from interpreter.language.loader import load_ruleset, ruleset_names
-from interpreter.engine.game import Game, Phase
-from interpreter.engine.records import dump_record, replay
-from interpreter.engine.session import Session
-from interpreter.bots import RandomBot, RuleBot
 
 __all__ = [
-    "Game", "Phase", "Session", "load_ruleset", "ruleset_names", "replay", "dump_record",
-    "RandomBot", "RuleBot",
-    "TarockError", "RulesetError", "Problem", "InvalidActionError", "IllegalActionError", "RecordError",
+    "Game",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Phase",
+    "Problem",
+    "RandomBot",
+    "RecordError",
+    "RuleBot",
+    "RulesetError",
+    "Session",
+    "TarockError",
+    "dump_record",
+    "load_ruleset",
+    "replay",
+    "ruleset_names",
 ]
 
 # Where modules lived before the package was layered (0.1): still importable under those names,
 # so that scripts and notebooks written against them keep working.
 _MOVED = {
-    "source": "language.source", "loader": "language.loader", "validation": "language.validation",
-    "compiler": "language.compiler", "model": "language.model", "dsl": "language.dsl",
-    "phase": "engine.phase", "actions": "engine.actions", "auction": "engine.auction",
-    "exchange": "engine.exchange", "play": "engine.play", "tricks": "engine.tricks",
-    "settlement": "engine.settlement", "game": "engine.game", "records": "engine.records",
-    "session": "engine.session", "rulebot": "bots.rulebot",
+    "source": "language.source",
+    "loader": "language.loader",
+    "validation": "language.validation",
+    "compiler": "language.compiler",
+    "model": "language.model",
+    "dsl": "language.dsl",
+    "phase": "engine.phase",
+    "actions": "engine.actions",
+    "auction": "engine.auction",
+    "exchange": "engine.exchange",
+    "play": "engine.play",
+    "tricks": "engine.tricks",
+    "settlement": "engine.settlement",
+    "game": "engine.game",
+    "records": "engine.records",
+    "session": "engine.session",
+    "rulebot": "bots.rulebot",
 }
 for _old, _new in _MOVED.items():
     globals()[_old] = _sys.modules[f"{__name__}.{_old}"] = _importlib.import_module(f"{__name__}.{_new}")

@@ -6,8 +6,11 @@ errors as values. An action is refused either because it is malformed (`InvalidA
 not an action at all) or because it is not legal now (`IllegalActionError`); in both cases the
 game is unchanged.
 """
+
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -59,3 +62,23 @@ class IllegalActionError(TarockError):
         self.reason = reason
         self.seat = seat
         super().__init__(reason)
+
+
+def did_you_mean(word: str, known: Iterable[str], *, otherwise: str = "") -> str:
+    """The hint every message about a misspelt name ends with: `; did you mean 'X'?` naming the
+    nearest known name, or `otherwise` (e.g. `; known: a, b`) when none is near."""
+    close = difflib.get_close_matches(word, list(known), n=1)
+    return f"; did you mean '{close[0]}'?" if close else otherwise
+
+
+def unique_problems(problems: Iterable[Problem]) -> list[Problem]:
+    """Problems without repeats, in their order: one place reported twice says nothing new
+    (a problem without a line is told apart by its path)."""
+    seen: set[tuple[object, ...]] = set()
+    result = []
+    for p in problems:
+        key = (p.file, p.line, p.column, p.message) if p.line is not None else (p.file, p.path, p.message)
+        if key not in seen:
+            seen.add(key)
+            result.append(p)
+    return result

@@ -4,6 +4,7 @@ The schema is generated so that every rule gets the same provenance fields and e
 closed (`additionalProperties: false`) without repeating them by hand; a test checks that the
 committed JSON matches this script.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,14 +12,26 @@ from pathlib import Path
 
 STATUS = ["attested", "reported", "reconstructed", "assumed"]
 PROVENANCE = {
-    "source": {"type": "string", "description": "Which text says so: a key of `sources`, a colon, and the section (e.g. \"dappen-en: Breitnau version\")."},
-    "status": {"enum": STATUS, "description": "How sure we are: attested (seen played or recorded in the field), reported (told from memory or read in one text), reconstructed (inferred by researchers), assumed (our own choice where the sources are silent)."},
-    "note": {"type": "string", "description": "A remark for readers: what the rule means or why it is encoded this way."},
-    "assumed": {"type": "object", "description": "Fields of this rule that are assumptions, each with the reason.",
-                "additionalProperties": {"type": "string", "description": "Why this field is assumed."}},
+    "source": {
+        "type": "string",
+        "description": 'Which text says so: a key of `sources`, a colon, and the section (e.g. "dappen-en: Breitnau version").',
+    },
+    "status": {
+        "enum": STATUS,
+        "description": "How sure we are: attested (seen played or recorded in the field), reported (told from memory or read in one text), reconstructed (inferred by researchers), assumed (our own choice where the sources are silent).",
+    },
+    "note": {
+        "type": "string",
+        "description": "A remark for readers: what the rule means or why it is encoded this way.",
+    },
+    "assumed": {
+        "type": "object",
+        "description": "Fields of this rule that are assumptions, each with the reason.",
+        "additionalProperties": {"type": "string", "description": "Why this field is assumed."},
+    },
 }
-DSL_BOOL = "A condition in the rules language (true/false), e.g. \"count(hand & kings) >= 1\"."
-DSL_INT = "A formula in the rules language giving a whole number, e.g. \"round_up((40 - loser_points) * factor, 10)\"."
+DSL_BOOL = 'A condition in the rules language (true/false), e.g. "count(hand & kings) >= 1".'
+DSL_INT = 'A formula in the rules language giving a whole number, e.g. "round_up((40 - loser_points) * factor, 10)".'
 NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 CARD = {"type": "string", "pattern": "^[A-Z][A-Z0-9]*$", "description": "A card id such as T22, HK or C10."}
 
@@ -45,330 +58,851 @@ def dsl(description: str) -> dict:
     return {"type": "string", "description": description}
 
 
-suit = rule("One suit of the pack.", {
-    "id": {"type": "string", "pattern": "^[A-Z]$", "description": "One capital letter, the first letter of card ids of this suit (C, S, H, D)."},
-    "name": described(NAME, "The suit's name in conditions (clubs, spades, …); it is also the set of its cards."),
-    "title": {"type": "string", "description": "The suit's name for display (Kreuz, Herz …)."},
-    "symbol": {"type": "string", "description": "A symbol for display (♣ ♠ ♥ ♦)."},
-    "ranks": {"type": "array", "minItems": 1, "description": "The ranks from highest to lowest; a card id is the suit id followed by the rank (CK, C10, HA).",
-              "items": {"type": ["string", "integer"], "description": "A rank: K, Q, N, J, A or a number."}},
-}, ["id", "name", "ranks"])
+suit = rule(
+    "One suit of the pack.",
+    {
+        "id": {
+            "type": "string",
+            "pattern": "^[A-Z]$",
+            "description": "One capital letter, the first letter of card ids of this suit (C, S, H, D).",
+        },
+        "name": described(NAME, "The suit's name in conditions (clubs, spades, …); it is also the set of its cards."),
+        "title": {"type": "string", "description": "The suit's name for display (Kreuz, Herz …)."},
+        "symbol": {"type": "string", "description": "A symbol for display (♣ ♠ ♥ ♦)."},
+        "ranks": {
+            "type": "array",
+            "minItems": 1,
+            "description": "The ranks from highest to lowest; a card id is the suit id followed by the rank (CK, C10, HA).",
+            "items": {"type": ["string", "integer"], "description": "A rank: K, Q, N, J, A or a number."},
+        },
+    },
+    ["id", "name", "ranks"],
+)
 
-deck = rule("The pack: its cards, their order and values, and named sets of cards.", {
-    "title": {"type": "string", "description": "The pack's name for display."},
-    "trumps": rule("Permanent trumps T1 … Tn (absent for a pack without them).", {
-        "count": {"type": "integer", "minimum": 1, "description": "How many trumps: T1 (lowest) to Tcount (highest)."},
-        "names": {"type": "object", "description": "Display names of single trumps, by card id.",
-                                    "propertyNames": CARD, "additionalProperties": {"type": "string", "description": "The name."}},
-        "aliases": {"type": "object", "description": "Other names players use for a trump, by card id.", "propertyNames": CARD,
-                    "additionalProperties": {"type": "array", "items": {"type": "string", "description": "An alias."}, "description": "Aliases."}},
-    }, ["count"]),
-    "suits": {"type": "array", "minItems": 1, "items": suit, "description": "The suits, each with its ranks from high to low."},
-    "rank_titles": {"type": "object", "description": "Display names of ranks (K: König).",
-                    "additionalProperties": {"type": "string", "description": "The name."}},
-    "rank_sets": name_map("Named sets of suit cards by rank: kings: [K] makes the set `kings`.",
-                          {"type": "array", "items": {"type": ["string", "integer"], "description": "A rank."}, "description": "The ranks in the set."}),
-    "points": rule("Card values for counting.", {
-        "default": {"type": "integer", "description": "The value of a card not listed."},
-        "ranks": {"type": "object", "description": "Values by suit rank.", "additionalProperties": {"type": "integer", "description": "The value."}},
-        "cards": {"type": "object", "description": "Values of single cards by id (these win over ranks).", "propertyNames": CARD,
-                  "additionalProperties": {"type": "integer", "description": "The value."}},
-    }, ["default"]),
-    "sets": name_map("More named sets of cards, each a set expression of the rules language (\"{T22, T21, T1} | kings\").",
-                     dsl("A set expression.")),
-}, ["suits", "points"])
+deck = rule(
+    "The pack: its cards, their order and values, and named sets of cards.",
+    {
+        "title": {"type": "string", "description": "The pack's name for display."},
+        "trumps": rule(
+            "Permanent trumps T1 … Tn (absent for a pack without them).",
+            {
+                "count": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "How many trumps: T1 (lowest) to Tcount (highest).",
+                },
+                "names": {
+                    "type": "object",
+                    "description": "Display names of single trumps, by card id.",
+                    "propertyNames": CARD,
+                    "additionalProperties": {"type": "string", "description": "The name."},
+                },
+                "aliases": {
+                    "type": "object",
+                    "description": "Other names players use for a trump, by card id.",
+                    "propertyNames": CARD,
+                    "additionalProperties": {
+                        "type": "array",
+                        "items": {"type": "string", "description": "An alias."},
+                        "description": "Aliases.",
+                    },
+                },
+            },
+            ["count"],
+        ),
+        "suits": {
+            "type": "array",
+            "minItems": 1,
+            "items": suit,
+            "description": "The suits, each with its ranks from high to low.",
+        },
+        "rank_titles": {
+            "type": "object",
+            "description": "Display names of ranks (K: König).",
+            "additionalProperties": {"type": "string", "description": "The name."},
+        },
+        "rank_sets": name_map(
+            "Named sets of suit cards by rank: kings: [K] makes the set `kings`.",
+            {
+                "type": "array",
+                "items": {"type": ["string", "integer"], "description": "A rank."},
+                "description": "The ranks in the set.",
+            },
+        ),
+        "points": rule(
+            "Card values for counting.",
+            {
+                "default": {"type": "integer", "description": "The value of a card not listed."},
+                "ranks": {
+                    "type": "object",
+                    "description": "Values by suit rank.",
+                    "additionalProperties": {"type": "integer", "description": "The value."},
+                },
+                "cards": {
+                    "type": "object",
+                    "description": "Values of single cards by id (these win over ranks).",
+                    "propertyNames": CARD,
+                    "additionalProperties": {"type": "integer", "description": "The value."},
+                },
+            },
+            ["default"],
+        ),
+        "sets": name_map(
+            'More named sets of cards, each a set expression of the rules language ("{T22, T21, T1} | kings").',
+            dsl("A set expression."),
+        ),
+    },
+    ["suits", "points"],
+)
 
-players = rule("Who plays.", {
-    "active": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 2, "description": "A number of active players."},
-               "description": "The numbers of active players the game allows."},
-    "dealer_sits_out": {"type": "array", "items": {"type": "integer", "minimum": 3, "description": "A number of people at the table."},
-                        "description": "Table sizes at which the dealer sits out and is dealt no cards (8 at a Dappen table: 7 play)."},
-}, ["active"])
+players = rule(
+    "Who plays.",
+    {
+        "active": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"type": "integer", "minimum": 2, "description": "A number of active players."},
+            "description": "The numbers of active players the game allows.",
+        },
+        "dealer_sits_out": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 3, "description": "A number of people at the table."},
+            "description": "Table sizes at which the dealer sits out and is dealt no cards (8 at a Dappen table: 7 play).",
+        },
+    },
+    ["active"],
+)
 
-packet = {"type": "object", "description": "One step of the deal: `each: N` gives N cards to every active player in turn, `talon: N` puts N cards to the talon.",
-          "properties": {"each": {"type": "integer", "minimum": 1, "description": "Cards to each active player, in order of play from Vorhand."},
-                         "talon": {"type": "integer", "minimum": 1, "description": "Cards to the talon (Dapp, Cego, tapp)."}},
-          "additionalProperties": False, "minProperties": 1, "maxProperties": 1}
+packet = {
+    "type": "object",
+    "description": "One step of the deal: `each: N` gives N cards to every active player in turn, `talon: N` puts N cards to the talon.",
+    "properties": {
+        "each": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Cards to each active player, in order of play from Vorhand.",
+        },
+        "talon": {"type": "integer", "minimum": 1, "description": "Cards to the talon (Dapp, Cego, tapp)."},
+    },
+    "additionalProperties": False,
+    "minProperties": 1,
+    "maxProperties": 1,
+}
 
-deal = rule("How the cards are dealt.", {
-    "remove": {"type": "object", "description": "Cards taken out of the pack before dealing, by number of active players: a set expression such as \"sixes\" or \"{C7, S7, D4}\".",
-               "propertyNames": {"pattern": "^[0-9]+$"}, "additionalProperties": dsl("A set expression of the cards removed.")},
-    "plans": {"type": "object", "description": "The deal plan for each number of active players: packets in order.",
-              "propertyNames": {"pattern": "^[0-9]+$"},
-              "additionalProperties": {"type": "array", "minItems": 1, "items": packet, "description": "The packets in order."}},
-}, ["plans"])
+deal = rule(
+    "How the cards are dealt.",
+    {
+        "remove": {
+            "type": "object",
+            "description": 'Cards taken out of the pack before dealing, by number of active players: a set expression such as "sixes" or "{C7, S7, D4}".',
+            "propertyNames": {"pattern": "^[0-9]+$"},
+            "additionalProperties": dsl("A set expression of the cards removed."),
+        },
+        "plans": {
+            "type": "object",
+            "description": "The deal plan for each number of active players: packets in order.",
+            "propertyNames": {"pattern": "^[0-9]+$"},
+            "additionalProperties": {
+                "type": "array",
+                "minItems": 1,
+                "items": packet,
+                "description": "The packets in order.",
+            },
+        },
+    },
+    ["plans"],
+)
 
-call = rule("A call players can make.", {"title": {"type": "string", "description": "What players say (Fort, Ich dappe)."}})
+call = rule(
+    "A call players can make.", {"title": {"type": "string", "description": "What players say (Fort, Ich dappe)."}}
+)
 
-ladder_level = rule("One level of a bidding ladder, lowest first.", {
-    "call": described(NAME, "The call that bids this level."),
-    "contract": described(NAME, "The contract played if this level wins (default: the call's name)."),
-    "requires": dsl("A condition on the bidder's hand to bid or hold this level. " + DSL_BOOL),
-    "holdable": {"type": "boolean", "description": "Whether an earlier bidder may hold this level (default true)."},
-    "ends": {"enum": ["phase", "auction", "throw_in"], "description": "Bidding this level ends the phase or the whole auction at once; throw_in: the deal is thrown in (a hand of seven empty cards)."},
-    "title": {"type": "string", "description": "A display name for the level."},
-}, ["call"])
+ladder_level = rule(
+    "One level of a bidding ladder, lowest first.",
+    {
+        "call": described(NAME, "The call that bids this level."),
+        "contract": described(NAME, "The contract played if this level wins (default: the call's name)."),
+        "requires": dsl("A condition on the bidder's hand to bid or hold this level. " + DSL_BOOL),
+        "holdable": {"type": "boolean", "description": "Whether an earlier bidder may hold this level (default true)."},
+        "ends": {
+            "enum": ["phase", "auction", "throw_in"],
+            "description": "Bidding this level ends the phase or the whole auction at once; throw_in: the deal is thrown in (a hand of seven empty cards).",
+        },
+        "title": {"type": "string", "description": "A display name for the level."},
+    },
+    ["call"],
+)
 
-compulsory = rule("A bid a player must make when a condition holds (a pass is then refused).", {
-    "when": dsl("When the bid is compulsory. Known: hand, position (0 = first to speak in the phase), speakers, bid_made, players. " + DSL_BOOL),
-    "call": described(NAME, "The call the player must make (the compulsion lapses once that call is not legal)."),
-    "reason": {"type": "string", "description": "What the refusal of a pass tells the player."},
-    "breach": rule("What a player owes who passed anyway (when the auction's `breaches` is penalize: records of real games).", {
-        "pays_each": dsl("What the offender pays each other player; the deal is abandoned. " + DSL_INT),
-    }, ["pays_each"]),
-}, ["when", "call"])
+compulsory = rule(
+    "A bid a player must make when a condition holds (a pass is then refused).",
+    {
+        "when": dsl(
+            "When the bid is compulsory. Known: hand, position (0 = first to speak in the phase), speakers, bid_made, players. "
+            + DSL_BOOL
+        ),
+        "call": described(NAME, "The call the player must make (the compulsion lapses once that call is not legal)."),
+        "reason": {"type": "string", "description": "What the refusal of a pass tells the player."},
+        "breach": rule(
+            "What a player owes who passed anyway (when the auction's `breaches` is penalize: records of real games).",
+            {
+                "pays_each": dsl("What the offender pays each other player; the deal is abandoned. " + DSL_INT),
+            },
+            ["pays_each"],
+        ),
+    },
+    ["when", "call"],
+)
 
-phase = rule("One round of the auction.", {
-    "title": {"type": "string", "description": "A display name."},
-    "ladder": {"type": "array", "items": ladder_level, "description": "The bids of this phase, lowest first (empty: nobody may bid, as in a round of compulsory Räuber)."},
-    "hold": described(NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."),
-    "raise": {"enum": ["next", "any"], "description": "Whether a bid must be the next level (default) or may jump."},
-    "max_bidders": {"type": "integer", "minimum": 1, "description": "At most this many players may bid in the phase."},
-    "style": {"enum": ["duel", "rounds", "declare"], "description": "duel (default): the holder answers each challenger at once, and a player enters only when the duel before is settled. rounds: the turn goes round the table; on it a player raises, passes for good, or (with priority over the current bidder, being earlier in the order) holds. declare: each player says once whether they want to play (a bid of the ladder) or pass; nobody is outbid, and the next phase (`then.after`) is for those who did."},
-    "speakers": {"enum": ["all", "previous_bidders"], "description": "Who speaks in this phase: every player (default), or only those who bid in the phase before (a declare phase)."},
-    "start": {"enum": ["vorhand", "after_holder"], "description": "Who speaks first in a phase that a bid was carried into: Vorhand (default), or the player after the bidder."},
-    "side_bids": {"type": "array", "description": "Bids a player may make on their turn instead of the next rung, only over the listed calls; one ends the auction (Piccolo or Bettel over the opening Cego).",
-                  "items": rule("A side bid.", {"call": described(NAME, "The call."), "contract": described(NAME, "Its contract (default: the call)."),
-                                                "over": {"type": "array", "items": NAME, "description": "The current bids it may be made over."},
-                                                "requires": dsl("A condition on the bidder's hand. " + DSL_BOOL)}, ["call", "over"])},
-    "carried_may_hold": {"type": "boolean", "description": "Whether the bidder who carried a bid into this phase may hold against a higher bid (default true; false: 'you cannot bid against your own Solo')."},
-    "compulsory": name_map("Bids players must make when a condition holds, by name (so a variant or option can remove one: `stop: null`).", compulsory),
-    "interrupts": {"type": "array", "items": ladder_level, "description": "Bids any player may make out of turn, up to and including their own turn in the phase, once the phase has been opened (Cego's Piccolo and Bettel); one ends the auction at once."},
-    "then": rule("What follows the phase.", {
-        "pass_out": {"type": "string", "description": "When everybody passed: `throw_in` (no play, no payment), `play` (the contract named by `play`, with no declarer: Räuber, Ramsch), or the name of the next phase."},
-        "play": described(NAME, "The contract played when everybody passed and `pass_out` is `play`."),
-        "choose": {"type": "object", "description": "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber).",
-                   "propertyNames": NAME, "additionalProperties": {"type": "array", "minItems": 1, "items": ladder_level, "description": "The games to choose from."}},
-        "after": {"type": "object", "description": "By winning call, the next phase (the winner carries the bid into it); default: the auction ends.",
-                  "propertyNames": NAME, "additionalProperties": {"type": "string", "description": "The next phase."}},
-    }, provenance=False),
-}, ["ladder"])
+phase = rule(
+    "One round of the auction.",
+    {
+        "title": {"type": "string", "description": "A display name."},
+        "ladder": {
+            "type": "array",
+            "items": ladder_level,
+            "description": "The bids of this phase, lowest first (empty: nobody may bid, as in a round of compulsory Räuber).",
+        },
+        "hold": described(
+            NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."
+        ),
+        "raise": {
+            "enum": ["next", "any"],
+            "description": "Whether a bid must be the next level (default) or may jump.",
+        },
+        "max_bidders": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "At most this many players may bid in the phase.",
+        },
+        "style": {
+            "enum": ["duel", "rounds", "declare"],
+            "description": "duel (default): the holder answers each challenger at once, and a player enters only when the duel before is settled. rounds: the turn goes round the table; on it a player raises, passes for good, or (with priority over the current bidder, being earlier in the order) holds. declare: each player says once whether they want to play (a bid of the ladder) or pass; nobody is outbid, and the next phase (`then.after`) is for those who did.",
+        },
+        "speakers": {
+            "enum": ["all", "previous_bidders"],
+            "description": "Who speaks in this phase: every player (default), or only those who bid in the phase before (a declare phase).",
+        },
+        "start": {
+            "enum": ["vorhand", "after_holder"],
+            "description": "Who speaks first in a phase that a bid was carried into: Vorhand (default), or the player after the bidder.",
+        },
+        "side_bids": {
+            "type": "array",
+            "description": "Bids a player may make on their turn instead of the next rung, only over the listed calls; one ends the auction (Piccolo or Bettel over the opening Cego).",
+            "items": rule(
+                "A side bid.",
+                {
+                    "call": described(NAME, "The call."),
+                    "contract": described(NAME, "Its contract (default: the call)."),
+                    "over": {"type": "array", "items": NAME, "description": "The current bids it may be made over."},
+                    "requires": dsl("A condition on the bidder's hand. " + DSL_BOOL),
+                },
+                ["call", "over"],
+            ),
+        },
+        "carried_may_hold": {
+            "type": "boolean",
+            "description": "Whether the bidder who carried a bid into this phase may hold against a higher bid (default true; false: 'you cannot bid against your own Solo').",
+        },
+        "compulsory": name_map(
+            "Bids players must make when a condition holds, by name (so a variant or option can remove one: `stop: null`).",
+            compulsory,
+        ),
+        "interrupts": {
+            "type": "array",
+            "items": ladder_level,
+            "description": "Bids any player may make out of turn, up to and including their own turn in the phase, once the phase has been opened (Cego's Piccolo and Bettel); one ends the auction at once.",
+        },
+        "then": rule(
+            "What follows the phase.",
+            {
+                "pass_out": {
+                    "type": "string",
+                    "description": "When everybody passed: `throw_in` (no play, no payment), `play` (the contract named by `play`, with no declarer: Räuber, Ramsch), or the name of the next phase.",
+                },
+                "play": described(NAME, "The contract played when everybody passed and `pass_out` is `play`."),
+                "choose": {
+                    "type": "object",
+                    "description": "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber).",
+                    "propertyNames": NAME,
+                    "additionalProperties": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": ladder_level,
+                        "description": "The games to choose from.",
+                    },
+                },
+                "after": {
+                    "type": "object",
+                    "description": "By winning call, the next phase (the winner carries the bid into it); default: the auction ends.",
+                    "propertyNames": NAME,
+                    "additionalProperties": {"type": "string", "description": "The next phase."},
+                },
+            },
+            provenance=False,
+        ),
+    },
+    ["ladder"],
+)
 
-auction = rule("The bidding that decides the contract and the lone player.", {
-    "phases": name_map("The phases by name; `then` says which follows which.", phase),
-    "first": described(NAME, "The phase that opens the auction (default: the first one listed)."),
-    "breaches": {"enum": ["refuse", "penalize"], "description": "A pass against a compulsory bid is refused (refuse, the default), or accepted and penalised as its `breach` says (penalize: for replaying games recorded in the field)."},
-})
+auction = rule(
+    "The bidding that decides the contract and the lone player.",
+    {
+        "phases": name_map("The phases by name; `then` says which follows which.", phase),
+        "first": described(NAME, "The phase that opens the auction (default: the first one listed)."),
+        "breaches": {
+            "enum": ["refuse", "penalize"],
+            "description": "A pass against a compulsory bid is refused (refuse, the default), or accepted and penalised as its `breach` says (penalize: for replaying games recorded in the field).",
+        },
+    },
+)
 
-discard_step = rule("Put cards aside from the hand.", {
-    "count": {"description": "How many cards: a number, or `talon` for as many as the talon had.",
-              "oneOf": [{"type": "integer", "minimum": 0, "description": "A number of cards."},
-                        {"const": "talon", "description": "As many as the talon had."}]},
-    "forbid": rule("Cards that may not be discarded.", {
-        "when": dsl("True for a card that may not be discarded. Known: card, hand, players. " + DSL_BOOL),
-        "reason": {"type": "string", "description": "What the refusal tells the player."},
-    }, ["when", "reason"]),
-}, ["count"])
+discard_step = rule(
+    "Put cards aside from the hand.",
+    {
+        "count": {
+            "description": "How many cards: a number, or `talon` for as many as the talon had.",
+            "oneOf": [
+                {"type": "integer", "minimum": 0, "description": "A number of cards."},
+                {"const": "talon", "description": "As many as the talon had."},
+            ],
+        },
+        "forbid": rule(
+            "Cards that may not be discarded.",
+            {
+                "when": dsl("True for a card that may not be discarded. Known: card, hand, players. " + DSL_BOOL),
+                "reason": {"type": "string", "description": "What the refusal tells the player."},
+            },
+            ["when", "reason"],
+        ),
+    },
+    ["count"],
+)
 
-keep_step = rule("Keep some cards of the dealt hand and discard the rest face down, before taking the talon. Announced with {keep: [...]}.", {
-    "count": {"type": "integer", "minimum": 0, "description": "How many cards are kept."},
-    "from": dsl("The cards that may be kept, a set expression (default: any)."),
-    "prefer": dsl("As many kept cards as possible must come from this set (empty cards; picture cards named empty only for missing ones)."),
-    "same_suit": {"type": "boolean", "description": "The kept cards must be of one suit."},
-    "different_suits": {"type": "boolean", "description": "The kept cards must be of different suits."},
-    "exposed": {"type": "boolean", "description": "The kept cards are laid face up; they can never win a trick."},
-    "reason": {"type": "string", "description": "What a refused keep tells the player."},
-}, ["count"])
+keep_step = rule(
+    "Keep some cards of the dealt hand and discard the rest face down, before taking the talon. Announced with {keep: [...]}.",
+    {
+        "count": {"type": "integer", "minimum": 0, "description": "How many cards are kept."},
+        "from": dsl("The cards that may be kept, a set expression (default: any)."),
+        "prefer": dsl(
+            "As many kept cards as possible must come from this set (empty cards; picture cards named empty only for missing ones)."
+        ),
+        "same_suit": {"type": "boolean", "description": "The kept cards must be of one suit."},
+        "different_suits": {"type": "boolean", "description": "The kept cards must be of different suits."},
+        "exposed": {"type": "boolean", "description": "The kept cards are laid face up; they can never win a trick."},
+        "reason": {"type": "string", "description": "What a refused keep tells the player."},
+    },
+    ["count"],
+)
 
-forced_step = rule("A discard the engine makes for the declarer (nobody's choice), e.g. the lowest Trock of the talon; if the set is empty the declarer discards a card of their choice.", {
-    "cards": dsl("The card(s) to discard, a set expression. Known: taken (the talon picked up), hand. E.g. \"if count(taken & trumps) > 0 then {lowest(taken & trumps)} else {}\"."),
-    "shown": {"type": "boolean", "description": "Whether it is shown to everyone."},
-}, ["cards"])
+forced_step = rule(
+    "A discard the engine makes for the declarer (nobody's choice), e.g. the lowest Trock of the talon; if the set is empty the declarer discards a card of their choice.",
+    {
+        "cards": dsl(
+            'The card(s) to discard, a set expression. Known: taken (the talon picked up), hand. E.g. "if count(taken & trumps) > 0 then {lowest(taken & trumps)} else {}".'
+        ),
+        "shown": {"type": "boolean", "description": "Whether it is shown to everyone."},
+    },
+    ["cards"],
+)
 
-exchange_step = {"description": "One step of the exchange, a mapping with one key.", "oneOf": [
-    rule("The declarer picks up the talon (nobody's turn: the engine does it).", {
-        "take_talon": rule("No parameters.", {}, provenance=False)}, ["take_talon"], provenance=False),
-    rule("The declarer discards cards face down.", {"discard": discard_step}, ["discard"], provenance=False),
-    rule("The declarer keeps some cards and discards the rest.", {"keep": keep_step}, ["keep"], provenance=False),
-    rule("The engine discards for the declarer.", {"forced_discard": forced_step}, ["forced_discard"], provenance=False),
-    rule("The declarer calls a card they do not hold ({call_card: CARD}) and receives it from its holder (from the talon if nobody holds it).",
-         {"call_card": rule("The card that may be called.", {"from": dsl("The cards that may be called, a set expression (default: any not held).")}, provenance=False)},
-         ["call_card"], provenance=False),
-    rule("The declarer gives a card of their choice ({give: CARD}) to the holder of the called card.",
-         {"give": rule("No parameters.", {}, provenance=False)}, ["give"], provenance=False),
-]}
+exchange_step = {
+    "description": "One step of the exchange, a mapping with one key.",
+    "oneOf": [
+        rule(
+            "The declarer picks up the talon (nobody's turn: the engine does it).",
+            {"take_talon": rule("No parameters.", {}, provenance=False)},
+            ["take_talon"],
+            provenance=False,
+        ),
+        rule("The declarer discards cards face down.", {"discard": discard_step}, ["discard"], provenance=False),
+        rule("The declarer keeps some cards and discards the rest.", {"keep": keep_step}, ["keep"], provenance=False),
+        rule(
+            "The engine discards for the declarer.",
+            {"forced_discard": forced_step},
+            ["forced_discard"],
+            provenance=False,
+        ),
+        rule(
+            "The declarer calls a card they do not hold ({call_card: CARD}) and receives it from its holder (from the talon if nobody holds it).",
+            {
+                "call_card": rule(
+                    "The card that may be called.",
+                    {"from": dsl("The cards that may be called, a set expression (default: any not held).")},
+                    provenance=False,
+                )
+            },
+            ["call_card"],
+            provenance=False,
+        ),
+        rule(
+            "The declarer gives a card of their choice ({give: CARD}) to the holder of the called card.",
+            {"give": rule("No parameters.", {}, provenance=False)},
+            ["give"],
+            provenance=False,
+        ),
+    ],
+}
 
-opening_leads = rule("The declarer leads the first tricks with the cards exposed in the exchange, one trick each.", {
-    "replace_same_suit": {"type": "boolean", "description": "Another card of an exposed card's suit may be led instead."},
-    "together": {"type": "boolean", "description": "Those tricks are played at once: the declarer lays all the leads, then each player in turn adds one card to each trick, first to the first; the winner with the higher card leads next."},
-    "suit_order": {"type": "array", "items": {"type": "string", "description": "A suit id."}, "description": "Breaks a tie between equal winning cards of the tricks played together, highest first (C, S, H, D)."},
-    "declarer_leads_after": {"type": "boolean", "description": "The declarer leads the trick after the opening tricks too, whoever won them."},
-})
+opening_leads = rule(
+    "The declarer leads the first tricks with the cards exposed in the exchange, one trick each.",
+    {
+        "replace_same_suit": {
+            "type": "boolean",
+            "description": "Another card of an exposed card's suit may be led instead.",
+        },
+        "together": {
+            "type": "boolean",
+            "description": "Those tricks are played at once: the declarer lays all the leads, then each player in turn adds one card to each trick, first to the first; the winner with the higher card leads next.",
+        },
+        "suit_order": {
+            "type": "array",
+            "items": {"type": "string", "description": "A suit id."},
+            "description": "Breaks a tie between equal winning cards of the tricks played together, highest first (C, S, H, D).",
+        },
+        "declarer_leads_after": {
+            "type": "boolean",
+            "description": "The declarer leads the trick after the opening tricks too, whoever won them.",
+        },
+    },
+)
 
-individual = rule("Everyone plays for themselves (Räuber, Dresch); one player loses and pays each other player.", {
-    "loser": {"enum": ["most_points", "last_trick"], "description": "Who loses: the player with most card points in their own tricks, or the winner of the last trick."},
-    "ties": {"enum": ["vorhand_else_all", "all"], "description": "A tie for most points: Vorhand loses if among them, else all tied lose (vorhand_else_all); or all tied lose (all)."},
-    "pays_each": dsl("What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers, receiver_tricks (the tricks of the player paid). " + DSL_INT),
-}, ["loser", "pays_each"])
+individual = rule(
+    "Everyone plays for themselves (Räuber, Dresch); one player loses and pays each other player.",
+    {
+        "loser": {
+            "enum": ["most_points", "last_trick"],
+            "description": "Who loses: the player with most card points in their own tricks, or the winner of the last trick.",
+        },
+        "ties": {
+            "enum": ["vorhand_else_all", "all"],
+            "description": "A tie for most points: Vorhand loses if among them, else all tied lose (vorhand_else_all); or all tied lose (all).",
+        },
+        "pays_each": dsl(
+            "What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers, receiver_tricks (the tricks of the player paid). "
+            + DSL_INT
+        ),
+    },
+    ["loser", "pays_each"],
+)
 
-scheduled = rule("A rule for one of the first tricks: every player, the leader included, plays from the first of `play_from` they hold a card of (else any card); following suit does not apply.", {
-    "trick": {"type": "integer", "minimum": 1, "description": "The trick's number (1 = first)."},
-    "play_from": {"type": "array", "minItems": 1, "items": dsl("A set expression, e.g. \"{T22}\" or \"trumps - {T22, T21, T1}\"."),
-                  "description": "Sets in order of obligation: a card of the first set held must be played."},
-    "reason": {"type": "string", "description": "What a refusal tells the player."},
-}, ["trick", "play_from"])
+scheduled = rule(
+    "A rule for one of the first tricks: every player, the leader included, plays from the first of `play_from` they hold a card of (else any card); following suit does not apply.",
+    {
+        "trick": {"type": "integer", "minimum": 1, "description": "The trick's number (1 = first)."},
+        "play_from": {
+            "type": "array",
+            "minItems": 1,
+            "items": dsl('A set expression, e.g. "{T22}" or "trumps - {T22, T21, T1}".'),
+            "description": "Sets in order of obligation: a card of the first set held must be played.",
+        },
+        "reason": {"type": "string", "description": "What a refusal tells the player."},
+    },
+    ["trick", "play_from"],
+)
 
-contract = rule("A game that can be played: its exchange, its play and its value.", {
-    "title": {"type": "string", "description": "The display name."},
-    "like": described(NAME, "Another contract whose rules this one takes, stating only what differs."),
-    "exchange": {"type": "array", "items": exchange_step, "description": "The exchange steps in order; absent: no exchange, the talon stays aside."},
-    "factor": {"description": "The multiplier in the settlement: a number, or won/lost.", "oneOf": [
-        {"type": "integer", "description": "The same whether won or lost."},
-        rule("Different when won and lost.", {"won": {"type": "integer", "description": "When the declarer wins."},
-                                              "lost": {"type": "integer", "description": "When the declarer loses."}}, ["won", "lost"], provenance=False)]},
-    "declarer_wins": dsl("This contract's own winning condition (default: the settlement's). " + DSL_BOOL),
-    "amount": dsl("This contract's own amount (default: the settlement's). " + DSL_INT),
-    "opening_leads": opening_leads,
-    "individual": individual,
-    "talon_counts": {"type": "boolean", "description": "Whether the talon and discards count for anyone (default true; false in Cego's special games)."},
-    "trumps": rule("A trump suit for this contract, besides any permanent trumps: fixed, or named by the declarer with {choose: SUIT} after the auction.", {
-        "suit": described(NAME, "The suit's name (hearts)."),
-        "choose": {"type": "array", "items": NAME, "description": "The suits the declarer may name."},
-        "none": {"type": "boolean", "description": "No suit is trumps (a Bettel), whatever the ruleset's trump suit."},
-    }, provenance=False),
-    "open_hand": {"type": "boolean", "description": "The declarer's hand is shown to everyone from the first lead (Bettel Ouvert)."},
-    "pot": dsl("With a pot: what the declarer pays into it after the deal (negative: takes from it). Known: as for amount, and amount, pot (its size before). " + DSL_INT),
-    "talon_to_last_trick": {"type": "boolean", "description": "Everyone for themselves: the talon goes to whoever wins the last trick (Ramsch)."},
-    "schedule": {"type": "array", "items": scheduled, "description": "This contract's own rules for particular tricks (geregelter Räuber), instead of play.schedule."},
-})
+contract = rule(
+    "A game that can be played: its exchange, its play and its value.",
+    {
+        "title": {"type": "string", "description": "The display name."},
+        "like": described(NAME, "Another contract whose rules this one takes, stating only what differs."),
+        "exchange": {
+            "type": "array",
+            "items": exchange_step,
+            "description": "The exchange steps in order; absent: no exchange, the talon stays aside.",
+        },
+        "factor": {
+            "description": "The multiplier in the settlement: a number, or won/lost.",
+            "oneOf": [
+                {"type": "integer", "description": "The same whether won or lost."},
+                rule(
+                    "Different when won and lost.",
+                    {
+                        "won": {"type": "integer", "description": "When the declarer wins."},
+                        "lost": {"type": "integer", "description": "When the declarer loses."},
+                    },
+                    ["won", "lost"],
+                    provenance=False,
+                ),
+            ],
+        },
+        "declarer_wins": dsl("This contract's own winning condition (default: the settlement's). " + DSL_BOOL),
+        "amount": dsl("This contract's own amount (default: the settlement's). " + DSL_INT),
+        "opening_leads": opening_leads,
+        "individual": individual,
+        "talon_counts": {
+            "type": "boolean",
+            "description": "Whether the talon and discards count for anyone (default true; false in Cego's special games).",
+        },
+        "trumps": rule(
+            "A trump suit for this contract, besides any permanent trumps: fixed, or named by the declarer with {choose: SUIT} after the auction.",
+            {
+                "suit": described(NAME, "The suit's name (hearts)."),
+                "choose": {"type": "array", "items": NAME, "description": "The suits the declarer may name."},
+                "none": {
+                    "type": "boolean",
+                    "description": "No suit is trumps (a Bettel), whatever the ruleset's trump suit.",
+                },
+            },
+            provenance=False,
+        ),
+        "open_hand": {
+            "type": "boolean",
+            "description": "The declarer's hand is shown to everyone from the first lead (Bettel Ouvert).",
+        },
+        "pot": dsl(
+            "With a pot: what the declarer pays into it after the deal (negative: takes from it). Known: as for amount, and amount, pot (its size before). "
+            + DSL_INT
+        ),
+        "talon_to_last_trick": {
+            "type": "boolean",
+            "description": "Everyone for themselves: the talon goes to whoever wins the last trick (Ramsch).",
+        },
+        "schedule": {
+            "type": "array",
+            "items": scheduled,
+            "description": "This contract's own rules for particular tricks (geregelter Räuber), instead of play.schedule.",
+        },
+    },
+)
 
-claim = rule("A hand the declarer shows instead of playing.", {
-    "when": dsl("Checked on the declarer's hand after picking up the talon and before the first lead. Known: hand. " + DSL_BOOL),
-    "scores_as": {"enum": ["march"], "description": "march: scored as though the declarer took every trick."},
-    "factor": {"type": "integer", "description": "The factor it is scored with, whatever was bid (absent: the contract's own)."},
-    "liable": {"type": "boolean", "description": "Whether the settlement's liable payers apply to it (default true); false: each opponent pays their own share."},
-}, ["when", "scores_as"])
+claim = rule(
+    "A hand the declarer shows instead of playing.",
+    {
+        "when": dsl(
+            "Checked on the declarer's hand after picking up the talon and before the first lead. Known: hand. "
+            + DSL_BOOL
+        ),
+        "scores_as": {"enum": ["march"], "description": "march: scored as though the declarer took every trick."},
+        "factor": {
+            "type": "integer",
+            "description": "The factor it is scored with, whatever was bid (absent: the contract's own).",
+        },
+        "liable": {
+            "type": "boolean",
+            "description": "Whether the settlement's liable payers apply to it (default true); false: each opponent pays their own share.",
+        },
+    },
+    ["when", "scores_as"],
+)
 
-declaration = rule("What a declaration without cards commits to (Tout: every trick).", {
-    "wins": dsl("The declarer's aim once declared. Known: as for declarer_wins. " + DSL_BOOL),
-    "multiplier": {"type": "integer", "minimum": 1, "description": "What the game's value is multiplied by (default 1)."},
-    "amount": dsl("The game's value once declared, instead of the settlement's. Known: as for amount. " + DSL_INT),
-    "releases_exposed": {"type": "boolean", "description": "The cards laid face up in the exchange go back into the hand: they no longer lead nor lose (ich spiele die Pfeif' frei)."},
-}, ["wins"])
+declaration = rule(
+    "What a declaration without cards commits to (Tout: every trick).",
+    {
+        "wins": dsl("The declarer's aim once declared. Known: as for declarer_wins. " + DSL_BOOL),
+        "multiplier": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "What the game's value is multiplied by (default 1).",
+        },
+        "amount": dsl("The game's value once declared, instead of the settlement's. Known: as for amount. " + DSL_INT),
+        "releases_exposed": {
+            "type": "boolean",
+            "description": "The cards laid face up in the exchange go back into the hand: they no longer lead nor lose (ich spiele die Pfeif' frei).",
+        },
+    },
+    ["wins"],
+)
 
-announcement = rule("Cards the declarer may lay out face up before the first lead (Ulti): each commits to win one of the last tricks with it, the lowest laid card the last trick, the next the one before; laid cards may be played only when nothing else is legal, highest first; each is won or lost on its own and paid by or to every opponent. Announced with {announce: NAME, cards: [...]}, or `pass`.", {
-    "title": {"type": "string", "description": "The display name."},
-    "cards": dsl("The cards that may be laid out, a set expression such as \"{T1, T2, T3}\"."),
-    "value": dsl("What one laid card is worth to or from each opponent. Known: card. " + DSL_INT),
-    "declares": declaration,
-    "contracts": {"type": "array", "items": NAME, "description": "The contracts it may be made in (default: all)."},
-})
+announcement = rule(
+    "Cards the declarer may lay out face up before the first lead (Ulti): each commits to win one of the last tricks with it, the lowest laid card the last trick, the next the one before; laid cards may be played only when nothing else is legal, highest first; each is won or lost on its own and paid by or to every opponent. Announced with {announce: NAME, cards: [...]}, or `pass`.",
+    {
+        "title": {"type": "string", "description": "The display name."},
+        "cards": dsl('The cards that may be laid out, a set expression such as "{T1, T2, T3}".'),
+        "value": dsl("What one laid card is worth to or from each opponent. Known: card. " + DSL_INT),
+        "declares": declaration,
+        "contracts": {"type": "array", "items": NAME, "description": "The contracts it may be made in (default: all)."},
+    },
+)
 
-withhold = rule("A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side whoever wins that trick. If the other side wins the last trick, it is a card short and the holder's side hands over one card of its tricks, a 1-point card if it has one. When such a card is led, the next card played fixes the suit to follow.", {
-    "card": CARD,
-    "by": {"enum": ["defenders", "anyone"], "description": "Who may withhold it: the declarer's opponents only, or anyone."},
-    "when": dsl("A further condition on the holder's hand. Known: hand. " + DSL_BOOL),
-}, ["card", "by"])
+withhold = rule(
+    "A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side whoever wins that trick. If the other side wins the last trick, it is a card short and the holder's side hands over one card of its tricks, a 1-point card if it has one. When such a card is led, the next card played fixes the suit to follow.",
+    {
+        "card": CARD,
+        "by": {
+            "enum": ["defenders", "anyone"],
+            "description": "Who may withhold it: the declarer's opponents only, or anyone.",
+        },
+        "when": dsl("A further condition on the holder's hand. Known: hand. " + DSL_BOOL),
+    },
+    ["card", "by"],
+)
 
-play = rule("Trick play.", {
-    "first_lead": {"enum": ["declarer", "vorhand"], "description": "Who leads to the first trick."},
-    "follow_suit": {"type": "boolean", "description": "Players must follow the suit led (trumps count as a suit)."},
-    "when_void": {"enum": ["trump", "any"], "description": "A player void in the suit led must trump if able (trump) or may play any card (any)."},
-    "must_beat": {"type": "boolean", "description": "Players must head the trick if able (Stichzwang)."},
-    "withhold": withhold,
-    "trump_suit": described(NAME, "A suit that is trumps in every contract unless the contract says otherwise (Hearts in Tapp)."),
-    "schedule": {"type": "array", "items": scheduled, "description": "Rules for particular tricks (the Gstieß, 21 and 1 in tricks 1–3 of Buchenbach)."},
-    "discards_visible_until": {"type": "integer", "minimum": 0, "description": "The declarer may look at their discards until this trick is over, not after (absent: always)."},
-}, ["first_lead"])
+play = rule(
+    "Trick play.",
+    {
+        "first_lead": {"enum": ["declarer", "vorhand"], "description": "Who leads to the first trick."},
+        "follow_suit": {"type": "boolean", "description": "Players must follow the suit led (trumps count as a suit)."},
+        "when_void": {
+            "enum": ["trump", "any"],
+            "description": "A player void in the suit led must trump if able (trump) or may play any card (any).",
+        },
+        "must_beat": {"type": "boolean", "description": "Players must head the trick if able (Stichzwang)."},
+        "withhold": withhold,
+        "trump_suit": described(
+            NAME, "A suit that is trumps in every contract unless the contract says otherwise (Hearts in Tapp)."
+        ),
+        "schedule": {
+            "type": "array",
+            "items": scheduled,
+            "description": "Rules for particular tricks (the Gstieß, 21 and 1 in tricks 1–3 of Buchenbach).",
+        },
+        "discards_visible_until": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The declarer may look at their discards until this trick is over, not after (absent: always).",
+        },
+    },
+    ["first_lead"],
+)
 
-counting = rule("How card points are counted.", {
-    "packet": {"type": "integer", "minimum": 1, "description": "Cards are counted in packets of this many (2: pairs, 3: threes, 1: one by one)."},
-    "packet_deduct": {"type": "integer", "minimum": 0, "description": "Points taken off each full packet."},
-    "remainder_deduct": {"type": "integer", "minimum": 0, "description": "Points taken off the cards left over (an incomplete packet)."},
-    "declarer_bonus": dsl("Points added to the declarer's count (three-player Cego's missing point). Known: declarer_tricks, defender_tricks, tricks. " + DSL_INT),
-    "aside": rule("Whose the cards out of play are (the talon, or the discards after an exchange).", {
-        "counts_for": {"enum": ["declarer", "defenders", "nobody"], "description": "The side they count for."},
-        "unless": dsl("When they count for the defenders instead. Known: declarer_tricks, defender_tricks. " + DSL_BOOL),
-    }, ["counts_for"]),
-}, ["packet"])
+counting = rule(
+    "How card points are counted.",
+    {
+        "packet": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Cards are counted in packets of this many (2: pairs, 3: threes, 1: one by one).",
+        },
+        "packet_deduct": {"type": "integer", "minimum": 0, "description": "Points taken off each full packet."},
+        "remainder_deduct": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Points taken off the cards left over (an incomplete packet).",
+        },
+        "declarer_bonus": dsl(
+            "Points added to the declarer's count (three-player Cego's missing point). Known: declarer_tricks, defender_tricks, tricks. "
+            + DSL_INT
+        ),
+        "aside": rule(
+            "Whose the cards out of play are (the talon, or the discards after an exchange).",
+            {
+                "counts_for": {"enum": ["declarer", "defenders", "nobody"], "description": "The side they count for."},
+                "unless": dsl(
+                    "When they count for the defenders instead. Known: declarer_tricks, defender_tricks. " + DSL_BOOL
+                ),
+            },
+            ["counts_for"],
+        ),
+    },
+    ["packet"],
+)
 
-liable = rule("Opponents who pay for the whole team in a given case (a Marsch against a second bidder or a withholder).", {
-    "when": dsl("When they do. Known: as for declarer_wins, and declarer_won. " + DSL_BOOL),
-    "seats": {"type": "array", "minItems": 1, "items": {"enum": ["other_bidders", "withholders"], "description": "other_bidders: opponents who bid in the auction; withholders: opponents who withheld a card."},
-              "description": "Who is liable."},
-    "pays": dsl("What each liable opponent pays. Known: as for amount, and amount, defenders (how many opponents pay), liable (how many are liable). " + DSL_INT),
-    "others_pay": dsl("What each other opponent pays (same names). " + DSL_INT),
-}, ["when", "seats", "pays", "others_pay"])
+liable = rule(
+    "Opponents who pay for the whole team in a given case (a Marsch against a second bidder or a withholder).",
+    {
+        "when": dsl("When they do. Known: as for declarer_wins, and declarer_won. " + DSL_BOOL),
+        "seats": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "enum": ["other_bidders", "withholders"],
+                "description": "other_bidders: opponents who bid in the auction; withholders: opponents who withheld a card.",
+            },
+            "description": "Who is liable.",
+        },
+        "pays": dsl(
+            "What each liable opponent pays. Known: as for amount, and amount, defenders (how many opponents pay), liable (how many are liable). "
+            + DSL_INT
+        ),
+        "others_pay": dsl("What each other opponent pays (same names). " + DSL_INT),
+    },
+    ["when", "seats", "pays", "others_pay"],
+)
 
-settlement = rule("Who pays whom after the play.", {
-    "unit": {"type": "string", "description": "The unit of payments (cent, Pfennig, point)."},
-    "declarer_wins": dsl("Whether the declarer won. Known: declarer_points, defender_points, declarer_tricks, defender_tricks, tricks, players, declarer_cards, defender_cards (cards in each side's pile), last_trick_won_with (the declarer's card in the last trick, if the declarer won it: a set of one card or none). " + DSL_BOOL),
-    "amount": dsl("What the declarer receives from, or pays to, each defender. Known: the names of declarer_wins and winner_points, loser_points, factor, declarer_won. " + DSL_INT),
-    "payment": {"enum": ["each_defender"], "description": "each_defender: the declarer receives the amount from each defender, or pays it to each."},
-    "sitting_out": {"enum": ["no_part", "defender"], "description": "Whether a dealer who sits out settles like a defender or takes no part."},
-    "liable": {"type": "array", "items": liable, "description": "Cases where some opponents pay for the whole team; the first that applies is used."},
-}, ["declarer_wins", "amount"])
+settlement = rule(
+    "Who pays whom after the play.",
+    {
+        "unit": {"type": "string", "description": "The unit of payments (cent, Pfennig, point)."},
+        "declarer_wins": dsl(
+            "Whether the declarer won. Known: declarer_points, defender_points, declarer_tricks, defender_tricks, tricks, players, declarer_cards, defender_cards (cards in each side's pile), last_trick_won_with (the declarer's card in the last trick, if the declarer won it: a set of one card or none). "
+            + DSL_BOOL
+        ),
+        "amount": dsl(
+            "What the declarer receives from, or pays to, each defender. Known: the names of declarer_wins and winner_points, loser_points, factor, declarer_won. "
+            + DSL_INT
+        ),
+        "payment": {
+            "enum": ["each_defender"],
+            "description": "each_defender: the declarer receives the amount from each defender, or pays it to each.",
+        },
+        "sitting_out": {
+            "enum": ["no_part", "defender"],
+            "description": "Whether a dealer who sits out settles like a defender or takes no part.",
+        },
+        "liable": {
+            "type": "array",
+            "items": liable,
+            "description": "Cases where some opponents pay for the whole team; the first that applies is used.",
+        },
+    },
+    ["declarer_wins", "amount"],
+)
 
-RULE_SECTIONS = ["deck", "players", "direction", "deal", "calls", "auction", "contracts", "claim", "announcements", "play", "counting", "settlement", "accusation", "penalties", "pot_ante"]
+RULE_SECTIONS = [
+    "deck",
+    "players",
+    "direction",
+    "deal",
+    "calls",
+    "auction",
+    "contracts",
+    "claim",
+    "announcements",
+    "play",
+    "counting",
+    "settlement",
+    "accusation",
+    "penalties",
+    "pot_ante",
+]
 
-choice = rule("One way to read a disputed rule, or one table agreement.", {
-    "title": {"type": "string", "description": "A display name."},
-    "rules": {"type": "object", "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied.",
-              "propertyNames": {"enum": RULE_SECTIONS},
-              "additionalProperties": {"description": "A section of the ruleset, or part of one, as it would be written at the top level."}},
-})
+choice = rule(
+    "One way to read a disputed rule, or one table agreement.",
+    {
+        "title": {"type": "string", "description": "A display name."},
+        "rules": {
+            "type": "object",
+            "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied.",
+            "propertyNames": {"enum": RULE_SECTIONS},
+            "additionalProperties": {
+                "description": "A section of the ruleset, or part of one, as it would be written at the top level."
+            },
+        },
+    },
+)
 
-choice_group = lambda what: rule(what, {  # noqa: E731
-    "question": {"type": "string", "description": "The question the choice answers."},
-    "title": {"type": "string", "description": "A display name."},
-    "default": {"type": "string", "description": "The choice taken when a game names none."},
-    "choices": name_map("The choices by name.", choice),
-}, ["default", "choices"])
+choice_group = lambda what: rule(
+    what,
+    {
+        "question": {"type": "string", "description": "The question the choice answers."},
+        "title": {"type": "string", "description": "A display name."},
+        "default": {"type": "string", "description": "The choice taken when a game names none."},
+        "choices": name_map("The choices by name.", choice),
+    },
+    ["default", "choices"],
+)
 
-source_entry = rule("A source text.", {
-    "title": {"type": "string", "description": "Its title, author and date."},
-    "seed": {"type": "string", "description": "Its file under shared/seeds/, where the project keeps it."},
-    "url": {"type": "string", "description": "Where it was published."},
-}, ["title"], provenance=False)
+source_entry = rule(
+    "A source text.",
+    {
+        "title": {"type": "string", "description": "Its title, author and date."},
+        "seed": {"type": "string", "description": "Its file under shared/seeds/, where the project keeps it."},
+        "url": {"type": "string", "description": "Where it was published."},
+    },
+    ["title"],
+    provenance=False,
+)
 
-ruleset = rule("A Tarock ruleset: one regional variant, or a base that variants extend.", {
-    "title": {"type": "string", "description": "The variant's name for display."},
-    "family": {"type": "string", "description": "The family it belongs to (dappen, cego, tapp)."},
-    "extends": {"description": "The ruleset(s) this one builds on; it states only what differs.",
-                "oneOf": [{"type": "string", "description": "One ruleset name or path."},
-                          {"type": "array", "items": {"type": "string", "description": "A ruleset name or path."}, "description": "Several, merged left to right."}]},
-    "base": {"type": "boolean", "description": "A base (a pack, a family core) that is extended but not played."},
-    "inherited_status": {"enum": STATUS, "description": "The status of every rule this ruleset takes from its bases without restating it: a variant known only in part (Schollach) says `assumed`, so each inherited rule shows as an assumption here."},
-    "sources": {"type": "object", "description": "The source texts cited in `source:` fields, by key (such as dappen-en).",
-                "propertyNames": {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"}, "additionalProperties": source_entry},
-    "deck": deck,
-    "players": players,
-    "direction": {"enum": ["anticlockwise", "clockwise"], "description": "The direction of play at the table (display only: seats are numbered in order of play)."},
-    "deal": deal,
-    "calls": name_map("Display names of calls (pass, solo, …).", call),
-    "auction": auction,
-    "contracts": name_map("The contracts by name.", contract),
-    "claim": claim,
-    "announcements": name_map("Announcements the declarer may make before the first lead, by name.", announcement),
-    "play": play,
-    "counting": counting,
-    "settlement": settlement,
-    "by_players": {"type": "object", "description": "Rules of their own for a number of active players (Cego for three), each a patch applied automatically when that many play.",
-                   "propertyNames": {"pattern": "^[0-9]+$"},
-                   "additionalProperties": choice},
-    "accusation": rule("Skinning a Solo: after everybody passed `phase`, the final bidder may, having picked up the talon, accuse the others ({choose: accuse}, or pass) of having passed with a hand meeting `strong`; a guilty player pays each other player as the loser of the final game with no trick; if nobody is guilty, the accuser does.", {
-        "phase": described(NAME, "The auction phase everybody must have passed (the Solo round)."),
-        "strong": dsl("A hand that 'has a Solo', on the cards dealt. Known: hand. " + DSL_BOOL),
-    }, ["phase", "strong"]),
-    "penalties": rule("Rule breaches in games recorded in the field: refused (the default), or accepted with the deal abandoned and the offender paying each other player.", {
-        "mode": {"enum": ["refuse", "penalize"], "description": "refuse: the engine refuses the action; penalize: it stands and is penalised."},
-        "offences": {"type": "array", "items": {"enum": ["revoke", "discard", "misdeal"], "description": "revoke: a card against the duty to follow or trump; discard: a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays)."},
-                     "description": "The offences penalised."},
-        "pays_each": dsl("What the offender pays each other player. Known: players. " + DSL_INT),
-    }, ["offences", "pays_each"]),
-    "pot_ante": dsl("With a pot: what the dealer pays into it at the start of each deal. Known: players. " + DSL_INT),
-    "session": rule("How a session of deals ends (the deal passes to the next seat each time).", {
-        "deals": {"type": "integer", "minimum": 1, "description": "After this many deals (a tournament's 2 × 24)."},
-        "holder_of": CARD | {"description": "On request: whoever holds this card in the next deal deals the last one (der Gstieß gibt ab: T22)."},
-    }),
-    "readings": name_map("Disagreements between sources: each reading is chosen when a game starts.", choice_group("A disputed rule and its readings.")),
-    "options": name_map("Table agreements (half or full game …), chosen when a game starts.", choice_group("A table agreement and its choices.")),
-})
+ruleset = rule(
+    "A Tarock ruleset: one regional variant, or a base that variants extend.",
+    {
+        "title": {"type": "string", "description": "The variant's name for display."},
+        "family": {"type": "string", "description": "The family it belongs to (dappen, cego, tapp)."},
+        "extends": {
+            "description": "The ruleset(s) this one builds on; it states only what differs.",
+            "oneOf": [
+                {"type": "string", "description": "One ruleset name or path."},
+                {
+                    "type": "array",
+                    "items": {"type": "string", "description": "A ruleset name or path."},
+                    "description": "Several, merged left to right.",
+                },
+            ],
+        },
+        "base": {"type": "boolean", "description": "A base (a pack, a family core) that is extended but not played."},
+        "inherited_status": {
+            "enum": STATUS,
+            "description": "The status of every rule this ruleset takes from its bases without restating it: a variant known only in part (Schollach) says `assumed`, so each inherited rule shows as an assumption here.",
+        },
+        "sources": {
+            "type": "object",
+            "description": "The source texts cited in `source:` fields, by key (such as dappen-en).",
+            "propertyNames": {"type": "string", "pattern": "^[a-z][a-z0-9_-]*$"},
+            "additionalProperties": source_entry,
+        },
+        "deck": deck,
+        "players": players,
+        "direction": {
+            "enum": ["anticlockwise", "clockwise"],
+            "description": "The direction of play at the table (display only: seats are numbered in order of play).",
+        },
+        "deal": deal,
+        "calls": name_map("Display names of calls (pass, solo, …).", call),
+        "auction": auction,
+        "contracts": name_map("The contracts by name.", contract),
+        "claim": claim,
+        "announcements": name_map("Announcements the declarer may make before the first lead, by name.", announcement),
+        "play": play,
+        "counting": counting,
+        "settlement": settlement,
+        "by_players": {
+            "type": "object",
+            "description": "Rules of their own for a number of active players (Cego for three), each a patch applied automatically when that many play.",
+            "propertyNames": {"pattern": "^[0-9]+$"},
+            "additionalProperties": choice,
+        },
+        "accusation": rule(
+            "Skinning a Solo: after everybody passed `phase`, the final bidder may, having picked up the talon, accuse the others ({choose: accuse}, or pass) of having passed with a hand meeting `strong`; a guilty player pays each other player as the loser of the final game with no trick; if nobody is guilty, the accuser does.",
+            {
+                "phase": described(NAME, "The auction phase everybody must have passed (the Solo round)."),
+                "strong": dsl("A hand that 'has a Solo', on the cards dealt. Known: hand. " + DSL_BOOL),
+            },
+            ["phase", "strong"],
+        ),
+        "penalties": rule(
+            "Rule breaches in games recorded in the field: refused (the default), or accepted with the deal abandoned and the offender paying each other player.",
+            {
+                "mode": {
+                    "enum": ["refuse", "penalize"],
+                    "description": "refuse: the engine refuses the action; penalize: it stands and is penalised.",
+                },
+                "offences": {
+                    "type": "array",
+                    "items": {
+                        "enum": ["revoke", "discard", "misdeal"],
+                        "description": "revoke: a card against the duty to follow or trump; discard: a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
+                    },
+                    "description": "The offences penalised.",
+                },
+                "pays_each": dsl("What the offender pays each other player. Known: players. " + DSL_INT),
+            },
+            ["offences", "pays_each"],
+        ),
+        "pot_ante": dsl(
+            "With a pot: what the dealer pays into it at the start of each deal. Known: players. " + DSL_INT
+        ),
+        "session": rule(
+            "How a session of deals ends (the deal passes to the next seat each time).",
+            {
+                "deals": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "After this many deals (a tournament's 2 × 24).",
+                },
+                "holder_of": CARD
+                | {
+                    "description": "On request: whoever holds this card in the next deal deals the last one (der Gstieß gibt ab: T22)."
+                },
+            },
+        ),
+        "readings": name_map(
+            "Disagreements between sources: each reading is chosen when a game starts.",
+            choice_group("A disputed rule and its readings."),
+        ),
+        "options": name_map(
+            "Table agreements (half or full game …), chosen when a game starts.",
+            choice_group("A table agreement and its choices."),
+        ),
+    },
+)
 ruleset["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 ruleset["$id"] = "https://tarock.invalid/schema/ruleset.schema.json"
 ruleset["title"] = "Tarock ruleset"
 ruleset["if"] = {"properties": {"base": {"const": True}}, "required": ["base"]}
-ruleset["else"] = {"required": ["title", "deck", "players", "deal", "auction", "contracts", "play", "counting", "settlement"]}
+ruleset["else"] = {
+    "required": ["title", "deck", "players", "deal", "auction", "contracts", "play", "counting", "settlement"]
+}
 
 
 def render() -> str:

@@ -7,6 +7,7 @@ it can (did-you-mean), never shows a traceback, and a refused action leaves the 
 Every test asserts the *message* (and the place where one is expected), never only that something
 was raised.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game, IllegalActionError, InvalidActionError, Phase, RulesetError
+from interpreter.engine.records import replay
 from interpreter.errors import Problem, RecordError
 from interpreter.language.loader import check_ruleset, load_ruleset
-from interpreter.engine.records import replay
 
 REPO = Path(__file__).resolve().parents[1]
-PLACE = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): ")   # file:line:col: at a line's start
+PLACE = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): ")  # file:line:col: at a line's start
 
 
 def line_of(text: str, needle: str, occurrence: int = 1) -> int:
@@ -46,6 +47,7 @@ def column_of(text: str, needle: str) -> int:
 # =================================================================================================
 # Rulesets
 # =================================================================================================
+
 
 def ruleset_problems(tmp_path: Path, text: str, name: str = "variant.yaml") -> tuple[Path, list[Problem]]:
     """Write `text` (dedented) to tmp_path/name and check it."""
@@ -88,7 +90,9 @@ TRUMPZ = 'extends: breitnau\ndeck:\n  sets:\n    five_pointers: "{T22, T21, T1} 
 
 def with_phases(phase: str) -> str:
     """A variant changing one auction phase (phases are a map by name, so the rest is inherited)."""
-    return "extends: breitnau\nauction:\n  phases:\n" + textwrap.indent(textwrap.dedent(phase).strip("\n"), "    ") + "\n"
+    return (
+        "extends: breitnau\nauction:\n  phases:\n" + textwrap.indent(textwrap.dedent(phase).strip("\n"), "    ") + "\n"
+    )
 
 
 class TestRulesets:
@@ -103,7 +107,7 @@ class TestRulesets:
         assert "not valid YAML" in problem.message and "'\\t'" in problem.message
         assert Path(problem.file).resolve() == file.resolve()
         assert (problem.line, problem.column) == (3, 1)
-        with pytest.raises(RulesetError) as caught:     # not a yaml.YAMLError leaking out
+        with pytest.raises(RulesetError) as caught:  # not a yaml.YAMLError leaking out
             load_ruleset(str(file))
         assert "not valid YAML" in str(caught.value)
 
@@ -120,12 +124,15 @@ class TestRulesets:
         assert_placed(problem, file, 2, 1, "contrats")
 
     def test_unknown_key_deep_inside_names_its_path(self, tmp_path):
-        file, problems = ruleset_problems(tmp_path, """
+        file, problems = ruleset_problems(
+            tmp_path,
+            """
             extends: breitnau
             play:
               first_lead: declarer
               follow_siut: true
-            """)
+            """,
+        )
         problem = the_problem(problems, "unknown key 'follow_siut'")
         assert "did you mean 'follow_suit'?" in problem.message
         assert_placed(problem, file, 4, 3, "play.follow_siut")
@@ -144,12 +151,15 @@ class TestRulesets:
         assert_placed(problem, file, 3, 15, "play.first_lead")
 
     def test_deal_plan_that_does_not_add_up_names_the_counts(self, tmp_path):
-        file, problems = ruleset_problems(tmp_path, """
+        file, problems = ruleset_problems(
+            tmp_path,
+            """
             extends: breitnau
             deal:
               plans:
                 "6": [{each: 4}, {talon: 6}, {each: 3}, {talon: 5}]
-            """)
+            """,
+        )
         problem = the_problem(problems, "packets deal")
         assert "53 cards" in problem.message
         assert "6 × 7 to the players + 11 to the talon" in problem.message
@@ -157,12 +167,15 @@ class TestRulesets:
         assert_placed(problem, file, 4, None, "deal.plans.6")
 
     def test_plan_for_a_player_count_not_allowed(self, tmp_path):
-        file, problems = ruleset_problems(tmp_path, """
+        file, problems = ruleset_problems(
+            tmp_path,
+            """
             extends: breitnau
             deal:
               plans:
                 "5": [{each: 8}, {talon: 14}]
-            """)
+            """,
+        )
         problem = the_problem(problems, "a plan for 5 players")
         assert "allows [6, 7]" in problem.message
         assert_placed(problem, file, 4, 5, "deal.plans.5")
@@ -173,11 +186,15 @@ class TestRulesets:
         assert problem.path == "deal.plans"
         assert PLACE.match(str(problem)), str(problem)
 
-    @pytest.mark.parametrize("line", [
-        '  declarer_wins: "defender_points < < 40"',
-        "  declarer_wins: defender_points < < 40",
-        'settlement: {declarer_wins: "defender_points < < 40"}',
-    ], ids=["quoted", "plain", "flow"])
+    @pytest.mark.parametrize(
+        "line",
+        [
+            '  declarer_wins: "defender_points < < 40"',
+            "  declarer_wins: defender_points < < 40",
+            'settlement: {declarer_wins: "defender_points < < 40"}',
+        ],
+        ids=["quoted", "plain", "flow"],
+    )
     def test_dsl_syntax_error_column_points_into_the_expression(self, tmp_path, line):
         text = "extends: breitnau\n" + ("" if line.startswith("settlement") else "settlement:\n") + line + "\n"
         file, problems = ruleset_problems(tmp_path, text)
@@ -185,6 +202,7 @@ class TestRulesets:
         # The message counts within the expression; the place counts within the file's line.
         assert 'in "defender_points < < 40", column 19' in problem.message
         assert_placed(problem, file, line_of(text, "< 40"), column_of(text, "< 40"), "settlement.declarer_wins")
+
     def test_dsl_syntax_error_in_a_folded_block_points_at_the_text(self, tmp_path):
         text = "extends: breitnau\nsettlement:\n  declarer_wins: >-\n    defender_points < < 40\n"
         file, problems = ruleset_problems(tmp_path, text)
@@ -197,6 +215,7 @@ class TestRulesets:
         assert "did you mean 'trumps'?" in problem.message
         assert "column 26" in problem.message
         assert_placed(problem, file, 4, column_of(TRUMPZ, "trumpz"), "deck.sets.five_pointers")
+
     def test_dsl_mistake_in_a_set_is_reported_once_not_at_every_use(self, tmp_path):
         _, problems = ruleset_problems(tmp_path, TRUMPZ)
         assert len(problems) == len(set(problems)), "listed more than once:\n" + "\n".join(map(str, problems))
@@ -234,8 +253,13 @@ class TestRulesets:
         file, problems = ruleset_problems(tmp_path, text)
         problem = the_problem(problems, "no phase named 'dapen_round'")
         assert "did you mean 'dappen_round'?" in problem.message
-        assert_placed(problem, file, line_of(text, "dapen_round"), column_of(text, "dapen_round"),
-                      "auction.phases.solo_round.then.pass_out")
+        assert_placed(
+            problem,
+            file,
+            line_of(text, "dapen_round"),
+            column_of(text, "dapen_round"),
+            "auction.phases.solo_round.then.pass_out",
+        )
 
     def test_like_naming_no_contract(self, tmp_path):
         file, problems = ruleset_problems(tmp_path, "extends: breitnau\ncontracts:\n  strecken:\n    like: dapen\n")
@@ -244,15 +268,19 @@ class TestRulesets:
         assert_placed(problem, file, 4, 11, "contracts.strecken.like")
 
     def test_like_cycle_shows_the_circle(self, tmp_path):
-        file, problems = ruleset_problems(tmp_path, """
+        file, problems = ruleset_problems(
+            tmp_path,
+            """
             extends: breitnau
             contracts:
               aa: {like: bb, factor: 1}
               bb: {like: aa, factor: 1}
-            """)
+            """,
+        )
         problem = the_problem(problems, "goes round in a circle")
         assert re.search(r"aa -> bb -> aa|bb -> aa -> bb", problem.message)
         assert Path(problem.file).resolve() == file.resolve() and problem.line in (3, 4)
+
     def test_like_cycle_closed_in_a_variant_is_reported_once_where_it_was_closed(self, tmp_path):
         file, problems = ruleset_problems(tmp_path, "extends: breitnau\ncontracts:\n  dappen:\n    like: stupfen\n")
         cycles = [p for p in problems if "circle" in p.message]
@@ -271,24 +299,30 @@ class TestRulesets:
         problem = the_problem(problems, "'breitnua'")
         assert "did you mean 'breitnau'?" in problem.message
         assert_placed(problem, file, 1, 10, "extends")
+
     def test_missing_base_says_that_no_such_ruleset_exists(self, tmp_path):
         _, problems = ruleset_problems(tmp_path, "extends: breitnua\ntitle: Typo\n")
         problem = the_problem(problems, "'breitnua'")
         assert re.search(r"no ruleset named 'breitnua'|'breitnua' (is not found|does not exist)", problem.message)
 
     def test_unknown_source_key_suggests_the_nearest(self, tmp_path):
-        file, problems = ruleset_problems(tmp_path, """
+        file, problems = ruleset_problems(
+            tmp_path,
+            """
             extends: breitnau
             play:
               first_lead: declarer
               source: "dapen-en: somewhere"
-            """)
+            """,
+        )
         problem = the_problem(problems, "unknown source 'dapen-en'")
         assert "did you mean 'dappen-en'?" in problem.message
         assert_placed(problem, file, 4, 11, "play.source")
 
     def test_reading_default_not_among_its_choices(self, tmp_path):
-        file, problems = ruleset_problems(tmp_path, "extends: breitnau\nreadings:\n  solo_factor:\n    default: leaflett\n")
+        file, problems = ruleset_problems(
+            tmp_path, "extends: breitnau\nreadings:\n  solo_factor:\n    default: leaflett\n"
+        )
         problem = the_problem(problems, "the default 'leaflett' is not one of the choices")
         assert "did you mean 'leaflet'?" in problem.message
         assert_placed(problem, file, 4, 14, "readings.solo_factor.default")
@@ -300,10 +334,11 @@ class TestRulesets:
             match = PLACE.match(str(problem))
             assert match and Path(match["file"]).resolve() == file.resolve(), str(problem)
         assert sorted(p.line for p in problems) == [2, 4, 6]
-        with pytest.raises(RulesetError) as caught:    # loading refuses with the same three
+        with pytest.raises(RulesetError) as caught:  # loading refuses with the same three
             load_ruleset(str(file))
         assert sorted(map(str, caught.value.problems)) == sorted(map(str, problems))
         assert len(str(caught.value).splitlines()) == 3
+
     def test_several_errors_come_in_the_order_of_the_file(self, tmp_path):
         _, problems = ruleset_problems(tmp_path, SEVERAL)
         assert [p.line for p in problems] == [2, 4, 6]
@@ -329,22 +364,31 @@ class TestRulesets:
 
 # The deal of tests/records/breitnau-dappen-won.yaml: seat 3 dapps, discards and leads T20.
 HANDS = [
-    ["T21", "T16", "T14", "T12", "C10", "H2", "H3"],     # seat 0, dealer
-    ["T9", "T8", "T3", "SJ", "S10", "DQ", "DJ"],         # seat 1, Vorhand
+    ["T21", "T16", "T14", "T12", "C10", "H2", "H3"],  # seat 0, dealer
+    ["T9", "T8", "T3", "SJ", "S10", "DQ", "DJ"],  # seat 1, Vorhand
     ["T17", "T4", "CQ", "HN", "HJ", "DN", "DA"],
     ["T22", "T20", "T18", "T15", "T10", "S8", "DK"],
     ["T6", "T1", "CJ", "C8", "SK", "S9", "H4"],
     ["T11", "T7", "T5", "T2", "CN", "HK", "D2"],
 ]
 TALON = ["T19", "T13", "CK", "C9", "C7", "SQ", "SN", "S7", "HQ", "HA", "D3", "D4"]
-ALL_PASS = [[s, "pass"] for s in (1, 2, 3, 4, 5, 0)]           # one auction round, nobody bids
+ALL_PASS = [[s, "pass"] for s in (1, 2, 3, 4, 5, 0)]  # one auction round, nobody bids
 SEAT_3_DAPPS = ALL_PASS + [[1, "pass"], [2, "pass"], [3, "dappen"], [4, "pass"], [5, "pass"], [0, "pass"]]
 SEAT_3_DISCARD = ["T10", "S8", "T13", "C9", "C7", "SQ", "SN", "S7", "HQ", "HA", "D3", "D4"]
 SEAT_3_LEADS = SEAT_3_DAPPS + [[3, {"discard": SEAT_3_DISCARD}], [3, {"play": "T20"}]]
 
 
-def write_record(tmp_path: Path, *, hands=HANDS, talon=TALON, actions=SEAT_3_LEADS, expect=None,
-                 ruleset="breitnau", players=6, top: str = "") -> tuple[Path, str]:
+def write_record(
+    tmp_path: Path,
+    *,
+    hands=HANDS,
+    talon=TALON,
+    actions=SEAT_3_LEADS,
+    expect=None,
+    ruleset="breitnau",
+    players=6,
+    top: str = "",
+) -> tuple[Path, str]:
     """A record file with one hand, one action and one expectation per line; `top` adds a line."""
     lines = [f"ruleset: {ruleset}", f"players: {players}", "dealer: 0", *filter(None, [top]), "deal:", "  hands:"]
     lines += [f"    - {json.dumps(hand)}" for hand in hands]
@@ -388,6 +432,7 @@ class TestRecords:
         problem = the_problem(refused_record(file), "unknown card 'T23'")
         assert "seat 1" in problem.message and "did you mean" in problem.message
         assert PLACE.match(str(problem)), str(problem)
+
     def test_unknown_card_in_a_deal_is_placed_at_its_hand(self, tmp_path):
         file, text = write_record(tmp_path, hands=with_card(HANDS, 1, 0, "T23"))
         problem = the_problem(refused_record(file), "unknown card 'T23'")
@@ -432,16 +477,19 @@ class TestRecords:
         [problem] = refused_record(file)
         assert "not valid YAML" in problem.message
         assert PLACE.match(str(problem)) and problem.line >= 5, str(problem)
+
     def test_record_with_both_deal_and_seed(self, tmp_path):
         file, _ = write_record(tmp_path, actions=[], top="seed: 1")
         [problem] = refused_record(file)
         assert re.search(r"either .*(deal|seed)|(deal|seed).* not both", problem.message), problem.message
         assert "{'ruleset'" not in problem.message
+
     def test_record_with_neither_deal_nor_seed(self, tmp_path):
         file = tmp_path / "record.yaml"
         file.write_text("ruleset: breitnau\nplayers: 6\nactions: []\n")
         [problem] = refused_record(file)
         assert "deal" in problem.message and "seed" in problem.message
+
     def test_unknown_option_in_a_record_is_placed_at_options(self, tmp_path):
         file, text = write_record(tmp_path, actions=[], top="options: {solo_factr: english}")
         problem = the_problem(refused_record(file), "solo_factr")
@@ -473,8 +521,9 @@ class TestRecords:
         assert "may not be discarded: DK" in failure
 
     def test_expect_illegal_reason_is_checked(self, tmp_path):
-        file, _ = write_record(tmp_path, actions=[[2, "pass"]],
-                               expect={"illegal": {"at": 0, "reason": "must follow suit"}})
+        file, _ = write_record(
+            tmp_path, actions=[[2, "pass"]], expect={"illegal": {"at": 0, "reason": "must follow suit"}}
+        )
         [failure] = replay(file).failures
         assert "refused as expected" in failure
         assert "it is seat 1's turn" in failure and "must follow suit" in failure
@@ -489,6 +538,7 @@ class TestRecords:
         file, _ = write_record(tmp_path, actions=ALL_PASS[:3], expect={"illegal": {"at": 1}})
         [failure] = replay(file).failures
         assert "action 1 should have been refused, but it was accepted" in failure
+
     def test_expect_illegal_at_a_legal_action_names_the_place(self, tmp_path):
         file, text = write_record(tmp_path, actions=ALL_PASS[:3], expect={"illegal": {"at": 1}})
         [failure] = replay(file).failures
@@ -499,6 +549,7 @@ class TestRecords:
 # =================================================================================================
 # Actions on a live game
 # =================================================================================================
+
 
 def snapshot(game: Game):
     return game.view("all"), len(game.events), list(game.history), game.legal_actions()
@@ -527,7 +578,7 @@ def game_in_exchange(seed: int = 1) -> Game:
         game.apply(seat, call)
     game.apply(1, "dappen")
     for seat in (2, 3, 4, 5, 0):
-        if game.phase is not Phase.AUCTION:    # the auction ends when nobody can change it
+        if game.phase is not Phase.AUCTION:  # the auction ends when nobody can change it
             break
         game.apply(seat, "pass")
     assert game.phase is Phase.EXCHANGE and game.to_act == 1
@@ -552,22 +603,32 @@ class TestActionsOnALiveGame:
         refuse(new_game(), 1, "dapen", InvalidActionError, "unknown call 'dapen'", "did you mean 'dappen'?")
 
     def test_call_of_another_phase_lists_what_may_be_said(self):
-        refuse(new_game(), 1, "strecken", IllegalActionError, "'strecken' is not a bid in the Solo round",
-               "you may say: pass, solo")
+        refuse(
+            new_game(),
+            1,
+            "strecken",
+            IllegalActionError,
+            "'strecken' is not a bid in the Solo round",
+            "you may say: pass, solo",
+        )
 
     def test_card_during_the_auction(self):
         refuse(new_game(), 1, {"play": "T21"}, IllegalActionError, "it is time for a call", "playing T21")
 
-    @pytest.mark.parametrize("action, needles", [
-        (5, ["a call (text) or a mapping", "not int"]),
-        (["pass"], ["a call (text) or a mapping", "not list"]),
-        (None, ["a call (text) or a mapping", "not NoneType"]),
-        ({"play": "T1", "discard": ["T2"]}, ["exactly one of", "got keys play, discard"]),
-        ({}, ["exactly one of", "got keys none"]),
-        ({"play": "T1", "with": "style"}, ["unexpected key(s) in a play action: with"]),
-        ({"discard": "T1"}, ["discard takes a list of cards"]),
-        ({"announce": "ulti"}, ["breitnau", "announce"]),     # breitnau has no announcements
-    ], ids=["number", "list", "none", "two-kinds", "empty-mapping", "extra-key", "discard-not-list", "unused-kind"])
+    @pytest.mark.parametrize(
+        "action, needles",
+        [
+            (5, ["a call (text) or a mapping", "not int"]),
+            (["pass"], ["a call (text) or a mapping", "not list"]),
+            (None, ["a call (text) or a mapping", "not NoneType"]),
+            ({"play": "T1", "discard": ["T2"]}, ["exactly one of", "got keys play, discard"]),
+            ({}, ["exactly one of", "got keys none"]),
+            ({"play": "T1", "with": "style"}, ["unexpected key(s) in a play action: with"]),
+            ({"discard": "T1"}, ["discard takes a list of cards"]),
+            ({"announce": "ulti"}, ["breitnau", "announce"]),  # breitnau has no announcements
+        ],
+        ids=["number", "list", "none", "two-kinds", "empty-mapping", "extra-key", "discard-not-list", "unused-kind"],
+    )
     def test_malformed_action(self, action, needles):
         refuse(new_game(), 1, action, InvalidActionError, *needles)
 
@@ -591,14 +652,18 @@ class TestActionsOnALiveGame:
     def test_discard_naming_a_card_twice(self):
         game = game_in_exchange()
         card = game.hands[1][0]
-        refuse(game, 1, {"discard": [card, card] + game.hands[1][2:12]}, IllegalActionError,
-               f"a card is named twice: {card}")
+        refuse(
+            game,
+            1,
+            {"discard": [card, card] + game.hands[1][2:12]},
+            IllegalActionError,
+            f"a card is named twice: {card}",
+        )
 
     def test_discard_of_a_card_not_held(self):
         game = game_in_exchange()
         stranger = game.hands[2][0]
-        refuse(game, 1, {"discard": game.hands[1][:11] + [stranger]}, IllegalActionError,
-               f"you do not hold {stranger}")
+        refuse(game, 1, {"discard": game.hands[1][:11] + [stranger]}, IllegalActionError, f"you do not hold {stranger}")
 
     def test_discard_of_a_five_pointer_is_refused_with_the_rule(self):
         game = game_in_exchange()
@@ -621,14 +686,22 @@ class TestActionsOnALiveGame:
         game = game_in_play()
         deck = game.ruleset.deck
         follower = game.hands[2]
-        lead = next(c for c in game.hands[1]
-                    if any(deck.suit[f] == deck.suit[c] for f in follower)
-                    and any(deck.suit[f] != deck.suit[c] for f in follower))
+        lead = next(
+            c
+            for c in game.hands[1]
+            if any(deck.suit[f] == deck.suit[c] for f in follower)
+            and any(deck.suit[f] != deck.suit[c] for f in follower)
+        )
         game.apply(1, {"play": lead})
         legal = [a["play"] for a in game.legal_actions()]
         revoke = next(c for c in follower if c not in legal)
-        message = refuse(game, 2, {"play": revoke}, IllegalActionError,
-                         f"must follow suit ({deck.suit_names[deck.suit[lead]]}): you hold ")
+        message = refuse(
+            game,
+            2,
+            {"play": revoke},
+            IllegalActionError,
+            f"must follow suit ({deck.suit_names[deck.suit[lead]]}): you hold ",
+        )
         assert set(message.split("you hold ")[1].split(", ")) == set(legal)
 
     def test_action_after_the_deal_is_over(self):
@@ -653,14 +726,14 @@ class TestActionsOnALiveGame:
 # The command line
 # =================================================================================================
 
+
 def tarock(*args: str) -> subprocess.CompletedProcess:
     """Run `python -m interpreter ARGS` in the repository; no traceback may ever be printed."""
-    result = subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=REPO,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "interpreter", *args], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert "Traceback" not in result.stderr + result.stdout, result.stderr
     return result
-
-
 
 
 class TestCommandLine:
@@ -689,6 +762,7 @@ class TestCommandLine:
         result = tarock("play", "nosuchgame")
         assert result.returncode != 0
         assert "no ruleset named 'nosuchgame'" in result.stderr and "breitnau" in result.stderr
+
     def test_play_unknown_ruleset_suggests_only_playable_ones(self):
         result = tarock("play", "nosuchgame")
         assert "breitnau" in result.stderr
@@ -711,14 +785,18 @@ class TestCommandLine:
         assert result.returncode == 2
         assert "--option takes NAME=CHOICE, not 'solo_factor'" in result.stderr
 
-    @pytest.mark.parametrize("args", [
-        ["play", "nosuchgame"],
-        ["play", "breitnua"],
-        ["play", "breitnau", "--option", "solo_factr=english"],
-        ["play", "breitnau", "--players", "5"],
-        ["play", "breitnau", "--option", "solo_factor"],
-        ["play", "breitnau", "--human", "9"],
-    ], ids=["unknown-ruleset", "misspelt-ruleset", "unknown-option", "players", "option-shape", "human-seat"])
+    @pytest.mark.parametrize(
+        "args",
+        [
+            ["play", "nosuchgame"],
+            ["play", "breitnua"],
+            ["play", "breitnau", "--option", "solo_factr=english"],
+            ["play", "breitnau", "--players", "5"],
+            ["play", "breitnau", "--option", "solo_factor"],
+            ["play", "breitnau", "--human", "9"],
+        ],
+        ids=["unknown-ruleset", "misspelt-ruleset", "unknown-option", "players", "option-shape", "human-seat"],
+    )
     def test_bad_usage_exits_2(self, args):
         result = tarock(*args)
         assert result.returncode == 2, result.stderr
@@ -742,6 +820,7 @@ class TestCommandLine:
         result = tarock("replay", str(tmp_path / "nowhere.yaml"))
         assert result.returncode == 1
         assert "cannot read the record" in result.stderr and "nowhere.yaml" in result.stderr
+
     def test_validate_a_missing_file(self, tmp_path):
         result = tarock("validate", str(tmp_path / "nowhere.yaml"))
         assert result.returncode == 1

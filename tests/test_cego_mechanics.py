@@ -1,9 +1,10 @@
 """Cego mechanics at their edges: interrupts, exposed cards, keeping empty cards first."""
+
 import pytest
 
 from interpreter import Game, IllegalActionError, load_ruleset
 
-A, B, C, D = 1, 2, 3, 0       # A is Vorhand; D deals (and plays, with four at the table)
+A, B, C, D = 1, 2, 3, 0  # A is Vorhand; D deals (and plays, with four at the table)
 
 
 def deal(hands: dict[int, list[str]], talon: list[str]) -> dict:
@@ -27,13 +28,22 @@ def test_an_interrupt_after_ones_own_turn_is_refused_with_the_reason() -> None:
     assert "piccolo" not in game.legal_actions(B)
     with pytest.raises(IllegalActionError, match="only up to your own turn"):
         game.apply(B, "piccolo")
-    assert "piccolo" in game.legal_actions(D)       # D has not spoken yet
+    assert "piccolo" in game.legal_actions(D)  # D has not spoken yet
 
 
 def _zwei_leere(keep: list[str], talon: list[str], hand: list[str]) -> Game:
     game = Game("cego", players=4, deal=deal({C: hand}, talon))
-    for seat, call in [(A, "pass"), (B, "pass"), (C, "pass"), (D, "pass"), (A, "cego"), (B, "pass"),
-                       (C, "eine"), (A, "pass"), (D, "pass")]:
+    for seat, call in [
+        (A, "pass"),
+        (B, "pass"),
+        (C, "pass"),
+        (D, "pass"),
+        (A, "cego"),
+        (B, "pass"),
+        (C, "eine"),
+        (A, "pass"),
+        (D, "pass"),
+    ]:
         game.apply(seat, call)
     return game
 
@@ -42,8 +52,21 @@ def test_exposed_cards_may_not_be_discarded_when_the_cego_has_no_trock() -> None
     hand = ["H4", "H3", "H2", "C10", "C9", "C8", "S10", "S9", "S8", "D4", "D3"]
     talon = ["CK", "SK", "HK", "DK", "CQ", "SQ", "HQ", "DQ", "C7", "S7"]
     game = Game("cego", players=4, deal=deal({C: hand}, talon))
-    for seat, call in [(A, "pass"), (B, "pass"), (C, "pass"), (D, "pass"), (A, "cego"), (B, "pass"),
-                       (C, "eine"), (A, "selbst"), (C, "eine_leere"), (A, "selbst"), (C, "zwei_leere"), (A, "pass"), (D, "pass")]:
+    for seat, call in [
+        (A, "pass"),
+        (B, "pass"),
+        (C, "pass"),
+        (D, "pass"),
+        (A, "cego"),
+        (B, "pass"),
+        (C, "eine"),
+        (A, "selbst"),
+        (C, "eine_leere"),
+        (A, "selbst"),
+        (C, "zwei_leere"),
+        (A, "pass"),
+        (D, "pass"),
+    ]:
         game.apply(seat, call)
     assert game.contract.name == "zwei_leere" and game.declarer == C
     game.apply(C, {"keep": ["H4", "H3"]})
@@ -59,9 +82,23 @@ def test_empty_cards_are_kept_before_picture_cards() -> None:
     # One empty card (H4) and no other: Zwei Verschiedene keeps H4 and one picture card.
     hand = ["H4", "CK", "CQ", "SK", "SQ", "DK", "T13", "T12", "T11", "T10", "T9"]
     game = Game("cego", players=4, deal=deal({C: hand}, ["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T14", "T15"]))
-    for seat, call in [(A, "pass"), (B, "pass"), (C, "pass"), (D, "pass"), (A, "cego"), (B, "pass"),
-                       (C, "eine"), (A, "selbst"), (C, "eine_leere"), (A, "selbst"), (C, "zwei_leere"),
-                       (A, "selbst"), (C, "zwei_verschiedene"), (A, "pass"), (D, "pass")]:
+    for seat, call in [
+        (A, "pass"),
+        (B, "pass"),
+        (C, "pass"),
+        (D, "pass"),
+        (A, "cego"),
+        (B, "pass"),
+        (C, "eine"),
+        (A, "selbst"),
+        (C, "eine_leere"),
+        (A, "selbst"),
+        (C, "zwei_leere"),
+        (A, "selbst"),
+        (C, "zwei_verschiedene"),
+        (A, "pass"),
+        (D, "pass"),
+    ]:
         game.apply(seat, call)
     assert game.contract.name == "zwei_verschiedene"
     keeps = [sorted(a["keep"]) for a in game.legal_actions()]

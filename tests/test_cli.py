@@ -1,4 +1,5 @@
 """The command line as a user runs it: exit codes, logs, records, human play."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -7,15 +8,16 @@ ROOT = Path(__file__).parent.parent
 
 
 def tarock(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "interpreter", *args], cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_list_names_every_playable_ruleset() -> None:
     out = tarock("list")
     assert out.returncode == 0
     assert "breitnau" in out.stdout and "6/7/8 at the table" in out.stdout
-    assert "cego-pack" not in out.stdout          # a base, not a game
+    assert "cego-pack" not in out.stdout  # a base, not a game
 
 
 def test_validate_passes_on_every_ruleset() -> None:
@@ -43,7 +45,7 @@ def test_play_prints_a_readable_log_for_every_table_size() -> None:
         for seed in (1, 2):
             out = tarock("play", "breitnau", "--players", str(players), "--seed", str(seed))
             assert out.returncode == 0, out.stderr
-            assert "Hands:" in out.stdout and "Payments (cent)" in out.stdout or "thrown in" in out.stdout
+            assert ("Hands:" in out.stdout and "Payments (cent)" in out.stdout) or "thrown in" in out.stdout
 
 
 def test_play_writes_a_record_that_replays(tmp_path: Path) -> None:

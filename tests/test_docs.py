@@ -1,5 +1,6 @@
 """Generated rules pages (docs/rules/) are up to date and agree with the engine; the guide's
 worked example validates, plays, diffs and replays as the guide says."""
+
 import os
 import re
 import shutil
@@ -12,9 +13,9 @@ import yaml
 
 from interpreter import Game, load_ruleset
 from interpreter.bots.randombot import RandomBot
+from interpreter.engine.records import replay
 from interpreter.ethnography.docgen import render, stale
 from interpreter.language.loader import check_ruleset, ruleset_names
-from interpreter.engine.records import replay
 
 ROOT = Path(__file__).parent.parent
 RULES = ROOT / "docs" / "rules"
@@ -25,11 +26,13 @@ EXAMPLE = EXAMPLES / "example-village.yaml"
 
 def tarock(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "interpreter", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
+    )
 
 
 # -- docs/rules ----------------------------------------------------------------------------------
+
 
 def test_every_rules_page_is_up_to_date() -> None:
     """The CI check: a ruleset changed without regenerating its page fails here."""
@@ -67,7 +70,7 @@ def test_doc_command(tmp_path: Path) -> None:
     unknown = tarock("doc", "atlantis")
     assert unknown.returncode == 2 and "no ruleset named 'atlantis'" in unknown.stderr
     assert tarock("doc").returncode == 2
-    assert tarock("doc", "cego-pack").returncode == 2          # a base is not a game
+    assert tarock("doc", "cego-pack").returncode == 2  # a base is not a game
 
 
 @pytest.mark.parametrize("name", ruleset_names())
@@ -86,17 +89,21 @@ def test_a_page_shows_every_contract_reading_and_option(name: str) -> None:
 
 # -- the payment table is the engine's --------------------------------------------------------------
 
+
 def payment_table(text: str, players: int | None = None) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
     """The payment table of a rules page (the one for `players`, if there are several)."""
     lines = text.splitlines()
     start = 0
     if players is not None:
-        start = next(i for i, line in enumerate(lines) if line.startswith("### Payments with ")
-                     and str(players) in re.findall(r"\d+", line))
+        start = next(
+            i
+            for i, line in enumerate(lines)
+            if line.startswith("### Payments with ") and str(players) in re.findall(r"\d+", line)
+        )
     start = next(i for i, line in enumerate(lines) if i >= start and line.startswith("| losing side's points |"))
     header = [c.strip() for c in lines[start].strip("|").split("|")]
     rows = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         cells = [c.strip() for c in line.strip("|").split("|")]
@@ -115,18 +122,24 @@ def cell(text: str, column: str, points: int, players: int | None = None) -> str
 
 def test_breitnau_payment_table_is_what_the_engine_pays() -> None:
     text = (RULES / "breitnau.md").read_text(encoding="utf-8")
-    assert cell(text, "Dappen won", 34) == "10"       # (40 - 34) × 1 = 6, rounded up to 10
-    assert cell(text, "Stupfen won", 34) == "20"      # (40 - 34) × 3 = 18 → 20
-    assert cell(text, "Solo lost", 30) == "20"        # lost: (40 - 30) × 2 = 20
-    assert cell(text, "Solo won", 30) == "10"         # won: × 1
+    assert cell(text, "Dappen won", 34) == "10"  # (40 - 34) × 1 = 6, rounded up to 10
+    assert cell(text, "Stupfen won", 34) == "20"  # (40 - 34) × 3 = 18 → 20
+    assert cell(text, "Solo lost", 30) == "20"  # lost: (40 - 30) × 2 = 20
+    assert cell(text, "Solo won", 30) == "10"  # won: × 1
 
 
 def _records_of(name: str):
     for file in sorted((ROOT / "tests" / "records").glob("*.yaml")):
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
         expect = data.get("expect") or {}
-        if data.get("ruleset") == name and not data.get("options") and expect.get("points") \
-                and expect.get("contract") and expect.get("payments") and "illegal" not in expect:
+        if (
+            data.get("ruleset") == name
+            and not data.get("options")
+            and expect.get("points")
+            and expect.get("contract")
+            and expect.get("payments")
+            and "illegal" not in expect
+        ):
             yield file, data
 
 
@@ -143,25 +156,25 @@ def test_payment_tables_agree_with_the_recorded_deals(name: str) -> None:
     if rs.settlement.liable or rs.announcements:
         pytest.skip("payments beyond the table's")
     checked = 0
-    for file, data in _records_of(name):
+    for file, _data in _records_of(name):
         report = replay(file)
         game = report.game
         result = game.result
         if not report.ok or result is None or result.outcome != "played":
             continue
         if not {"declarer", "defenders"} <= set(result.points or {}) or result.declarer is None:
-            continue    # everyone for themselves (Räuber): no lone player to tabulate
+            continue  # everyone for themselves (Räuber): no lone player to tabulate
         won = result.declarer_won
         loser = result.points["defenders"] if won else result.points["declarer"]
         defender = next(s for s in game.seats if s != result.declarer)
         paid = abs(result.payments[defender])
         if 0 in result.tricks.values() or len(game.seats) in getattr(rs, "by_players", ()):
-            continue    # the table takes both sides to win a trick, and is for the rules above
+            continue  # the table takes both sides to win a trick, and is for the rules above
         contract = rs.contracts[result.contract]
         outcome = "won" if won else "lost"
         header, _ = payment_table(text, len(game.seats))
         column = f"{contract.title} {outcome}"
-        if column not in header:     # many contracts with one formula: a column per factor
+        if column not in header:  # many contracts with one formula: a column per factor
             column = f"×{contract.factor_won if won else contract.factor_lost} {outcome}"
         if column not in header:
             continue
@@ -185,7 +198,10 @@ def test_the_guide_shows_the_example_file_as_it_is() -> None:
 def test_the_example_validates_and_plays() -> None:
     assert check_ruleset(str(EXAMPLE)) == []
     rs = load_ruleset(str(EXAMPLE))
-    assert "stupfen" not in rs.contracts and (rs.contracts["solo"].factor_won, rs.contracts["solo"].factor_lost) == (2, 2)
+    assert "stupfen" not in rs.contracts and (rs.contracts["solo"].factor_won, rs.contracts["solo"].factor_lost) == (
+        2,
+        2,
+    )
     for seed in range(5):
         game = Game(rs, players=6, seed=seed)
         bot = RandomBot(seed)
@@ -203,7 +219,9 @@ def test_the_example_records_replay() -> None:
 
 
 def test_the_guide_s_diff_is_the_real_diff() -> None:
-    block = re.search(r"\(`tarock diff breitnau docs/examples/example-village.yaml`\).*?```\n(.*?)```", GUIDE_TEXT, re.S).group(1)
+    block = re.search(
+        r"\(`tarock diff breitnau docs/examples/example-village.yaml`\).*?```\n(.*?)```", GUIDE_TEXT, re.S
+    ).group(1)
     out = tarock("diff", "breitnau", "docs/examples/example-village.yaml")
     assert out.returncode == 1
     messages = [line for line in out.stdout.splitlines() if not line.startswith(" ")]
@@ -213,9 +231,11 @@ def test_the_guide_s_diff_is_the_real_diff() -> None:
 
 def test_the_guide_s_validation_errors_are_the_real_ones(tmp_path: Path) -> None:
     text = EXAMPLE.read_text(encoding="utf-8")
-    broken = (text.replace('source: "village-notes: p. 2"', 'source: "vilage-notes: p. 2"')
-                  .replace("{call: strecken}]", "{call: strecke}]")
-                  .replace('"position == speakers - 1 and not bid_made"', '"position = speakers - 1 and not bid_made"'))
+    broken = (
+        text.replace('source: "village-notes: p. 2"', 'source: "vilage-notes: p. 2"')
+        .replace("{call: strecken}]", "{call: strecke}]")
+        .replace('"position == speakers - 1 and not bid_made"', '"position = speakers - 1 and not bid_made"')
+    )
     file = tmp_path / "my-village.yaml"
     file.write_text(broken, encoding="utf-8")
     out = tarock("validate", "my-village.yaml", cwd=tmp_path)
@@ -224,12 +244,13 @@ def test_the_guide_s_validation_errors_are_the_real_ones(tmp_path: Path) -> None
     assert shown[0] in out.stdout
     assert sorted(shown[1:]) == sorted(out.stderr.splitlines())
     # … and the reading that would overwrite a value
-    kept = (text.replace("    factor: 2    ", "    factor: {won: 2, lost: 2}")
-                .replace("  solo_factor: null", "  # solo_factor kept"))
+    kept = text.replace("    factor: 2    ", "    factor: {won: 2, lost: 2}").replace(
+        "  solo_factor: null", "  # solo_factor kept"
+    )
     file.write_text(kept, encoding="utf-8")
     out = tarock("validate", "my-village.yaml", cwd=tmp_path)
     line = re.search(r"```\n(my-village.yaml:20:28: contracts.solo.factor.lost: .*?)\n```", GUIDE_TEXT, re.S).group(1)
-    assert re.sub(r"\S*(?=rulesets/breitnau.yaml)", "", out.stderr.strip()) == line   # the path depends on the cwd
+    assert re.sub(r"\S*(?=rulesets/breitnau.yaml)", "", out.stderr.strip()) == line  # the path depends on the cwd
 
 
 def test_readme_lists_the_commands_and_points_to_the_guide() -> None:

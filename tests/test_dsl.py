@@ -352,14 +352,21 @@ def test_expression_is_reusable() -> None:
         ("1 not in hand", 1, "'not in' needs a card or a set of cards on its left, got a number"),
         ("hand & 1", 8, "'&' combines sets of cards, got a number"),
         ("bid_made | hand", 1, "'|' combines sets of cards, got true/false; use 'or' for true/false"),
-        ("hand + T22", 8, "'+' needs two numbers or two sets of cards, got a card; "
-         "put a single card in braces to make a set, like {T22}"),
+        (
+            "hand + T22",
+            8,
+            "'+' needs two numbers or two sets of cards, got a card; "
+            "put a single card in braces to make a set, like {T22}",
+        ),
         ("T22 - 1", 1, "'-' needs two numbers or two sets of cards, got a card"),
         ("hand * 2", 1, "'*' needs numbers, got a set of cards"),
         ("{T1, 2}", 6, "the items of {...} must be cards, got a number"),
         ("if position then 1 else 2", 4, "'if' needs a true/false condition, got a number"),
-        ("if bid_made then 1 else T1", 25, "'then' and 'else' must give the same kind of value, "
-         "got a number and a card"),
+        (
+            "if bid_made then 1 else T1",
+            25,
+            "'then' and 'else' must give the same kind of value, got a number and a card",
+        ),
         ("any t in position: true", 10, "'any' needs a set of cards after 'in', got a number"),
         ("all t in hand: rank(t)", 16, "'all' needs a true/false condition after ':', got a number"),
     ],
@@ -409,7 +416,7 @@ def test_expected_type(text: str, expect: Type, column: int, message: str) -> No
         ("bid_made AND true", 10, "unexpected 'AND'; keywords are lowercase: 'and'"),
         ("position = 3", 10, "unexpected character '='; use '==' to compare"),
         ("position / 3", 10, "unexpected character '/'; use '//' for whole-number division"),
-        ("'text'", 1, "unexpected character \"'\"; text goes in double quotes"),
+        ("'text'", 1, 'unexpected character "\'"; text goes in double quotes'),
         ('"text', 1, "unexpected character '\"'; this text has no closing quote"),
         ("position $ 3", 10, "unexpected character '$'"),
         ("and", 1, "unexpected 'and'; expected a value"),

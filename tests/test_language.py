@@ -1,6 +1,6 @@
 """The ruleset language: its schema, decks as data, and mechanics the later variants rely on."""
+
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,8 +20,9 @@ def test_schema_file_is_generated_from_build_script() -> None:
         import build_schema
     finally:
         sys.path.pop(0)
-    assert build_schema.render() == (ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"), \
+    assert build_schema.render() == (ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"), (
         "run `python schema/build_schema.py`"
+    )
 
 
 def _objects(schema, path="$"):
@@ -29,7 +30,7 @@ def _objects(schema, path="$"):
         if schema.get("type") == "object" or "properties" in schema:
             yield path, schema
         for key, value in schema.items():
-            if key != "if":          # a condition, not the definition of an object
+            if key != "if":  # a condition, not the definition of an object
                 yield from _objects(value, f"{path}.{key}")
     elif isinstance(schema, list):
         for i, value in enumerate(schema):
@@ -49,7 +50,7 @@ def test_every_object_is_closed_and_every_property_described() -> None:
 def test_cego_pack_values_add_up_to_the_sources_totals() -> None:
     deck = load_ruleset("breitnau").deck
     assert len(deck.cards) == 54 and len(deck.sets["trumps"]) == 22
-    assert deck.total_points == 106            # 79 when counted in pairs, 70 in threes
+    assert deck.total_points == 106  # 79 when counted in pairs, 70 in threes
     assert deck.sets["five_pointers"] == {"T22", "T21", "T1", "CK", "SK", "HK", "DK"}
     assert [c for c in deck.cards if c.startswith("H")] == ["HK", "HQ", "HN", "HJ", "HA", "H2", "H3", "H4"]
     assert deck.rank["HA"] > deck.rank["H4"] and deck.rank["C10"] > deck.rank["C7"]
@@ -95,13 +96,17 @@ def test_an_exchange_that_leaves_the_declarer_short_is_refused(tmp_path: Path) -
     file = tmp_path / "short.yaml"
     file.write_text(FRENCH_GAME.replace("{discard: {count: talon}}", "{discard: {count: 3}}"), encoding="utf-8")
     messages = [str(p) for p in check_ruleset(str(file))]
-    assert any("contracts.frage.exchange" in m and "with 4 players the declarer takes 4 cards and discards 3" in m
-               for m in messages), messages
+    assert any(
+        "contracts.frage.exchange" in m and "with 4 players the declarer takes 4 cards and discards 3" in m
+        for m in messages
+    ), messages
 
 
 def test_a_plan_that_ignores_removed_cards_is_refused(tmp_path: Path) -> None:
     file = tmp_path / "bad.yaml"
-    file.write_text(FRENCH_GAME.replace('"4": [{each: 3}, {talon: 4}, {each: 4}]', '"4": [{each: 8}, {talon: 4}]'), encoding="utf-8")
+    file.write_text(
+        FRENCH_GAME.replace('"4": [{each: 3}, {talon: 4}, {each: 4}]', '"4": [{each: 8}, {talon: 4}]'), encoding="utf-8"
+    )
     messages = [str(p) for p in check_ruleset(str(file))]
     assert any("deal 36 cards" in m and "pack has 32 without the 4 removed" in m for m in messages), messages
 
@@ -129,24 +134,27 @@ def _deal_with(hand1: list[str]) -> dict:
     # The other seats get suit cards and low trumps; the high trumps go to the Dapp, so that
     # nobody but seat 1 can hold a stop.
     rest = sorted((c for c in deck.cards if c not in hand1), key=lambda c: (deck.suit[c] == "T", deck.rank[c]))
-    hands = [[], hand1] + [rest[i * 7:(i + 1) * 7] for i in range(4)]
+    hands = [[], hand1] + [rest[i * 7 : (i + 1) * 7] for i in range(4)]
     hands[0], talon = rest[28:35], rest[35:]
     return {"hands": hands, "talon": talon}
 
 
-@pytest.mark.parametrize("hand, must", [
-    (["T22", "CK", "C10", "C9", "C8", "C7", "SJ"], True),        # the Gstieß alone is a stop
-    (["T21", "T2", "C10", "C9", "C8", "C7", "SJ"], True),        # 21 and one other trump
-    (["T21", "C10", "C9", "C8", "C7", "SJ", "S10"], False),      # 21 alone is not
-    (["T19", "T3", "T2", "T4", "C9", "C8", "C7"], True),         # 19 and three others
-    (["T19", "T3", "T2", "C10", "C9", "C8", "C7"], False),       # 19 and two others is not
-])
+@pytest.mark.parametrize(
+    "hand, must",
+    [
+        (["T22", "CK", "C10", "C9", "C8", "C7", "SJ"], True),  # the Gstieß alone is a stop
+        (["T21", "T2", "C10", "C9", "C8", "C7", "SJ"], True),  # 21 and one other trump
+        (["T21", "C10", "C9", "C8", "C7", "SJ", "S10"], False),  # 21 alone is not
+        (["T19", "T3", "T2", "T4", "C9", "C8", "C7"], True),  # 19 and three others
+        (["T19", "T3", "T2", "C10", "C9", "C8", "C7"], False),  # 19 and two others is not
+    ],
+)
 def test_stop_rule_makes_dappen_compulsory(tmp_path: Path, hand, must) -> None:
     file = tmp_path / "stop.yaml"
     file.write_text(STOP_RULE, encoding="utf-8")
     game = Game(load_ruleset(str(file)), players=6, deal=_deal_with(hand))
     for seat in (1, 2, 3, 4, 5, 0):
-        game.apply(seat, "pass")                      # the Solo round
+        game.apply(seat, "pass")  # the Solo round
     assert game.to_act == 1
     assert ("pass" not in game.legal_actions()) is must
     if must:
@@ -167,7 +175,7 @@ def test_second_to_last_player_must_dappen_when_all_before_passed(tmp_path: Path
     while "pass" in game.legal_actions():
         game.apply(game.to_act, "pass")
         passes += 1
-    assert passes == 4 and game.to_act == 5                # seat 5 is second to last of seats 1..5, 0
+    assert passes == 4 and game.to_act == 5  # seat 5 is second to last of seats 1..5, 0
     with pytest.raises(IllegalActionError, match="second-to-last"):
         game.apply(5, "pass")
 

@@ -7,6 +7,7 @@ Every import is counted, the ones inside functions too: a function-local import 
 against the order is still a dependency, only a hidden one. Imports made only for type hints
 (`if TYPE_CHECKING:`) must follow the layers too, but are not cycles: they never run.
 """
+
 from __future__ import annotations
 
 import ast
@@ -90,7 +91,7 @@ def test_imports_follow_the_layers() -> None:
     for name, targets in graph().items():
         own = layer(name)
         if own is None:
-            continue        # `interpreter/__init__.py` offers the public names of every layer
+            continue  # `interpreter/__init__.py` offers the public names of every layer
         for target in targets:
             other = layer(target)
             if other is None:
@@ -101,8 +102,11 @@ def test_imports_follow_the_layers() -> None:
 
 
 def test_no_import_cycles() -> None:
-    edges = {name: {t for t in targets if layer(t) is not None} for name, targets in graph(runtime_only=True).items()
-             if layer(name) is not None}
+    edges = {
+        name: {t for t in targets if layer(t) is not None}
+        for name, targets in graph(runtime_only=True).items()
+        if layer(name) is not None
+    }
     # A package's __init__ re-exporting its own modules is not a cycle of dependencies.
     for name in edges:
         if (PACKAGE.parent / Path(*name.split("."))).is_dir():
@@ -116,7 +120,7 @@ def test_no_import_cycles() -> None:
         stack.append(node)
         for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == 1:
-                cycles.append(" -> ".join(stack[stack.index(nxt):] + [nxt]))
+                cycles.append(" -> ".join(stack[stack.index(nxt) :] + [nxt]))
             elif nxt not in state:
                 visit(nxt)
         stack.pop()

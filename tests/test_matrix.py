@@ -1,16 +1,17 @@
 """`tarock matrix`: one row per ruleset, one column per feature, in Markdown, CSV and HTML."""
+
 import csv
 import io
-
-import pytest
 import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-from interpreter.language.loader import find_ruleset_file, ruleset_names
+import pytest
+
 from interpreter.ethnography.matrix import COLUMNS, build, csv_text, html_page, markdown
 from interpreter.ethnography.semantic import STATUSES, read
+from interpreter.language.loader import find_ruleset_file, ruleset_names
 
 ROOT = Path(__file__).parent.parent
 
@@ -19,13 +20,27 @@ ROOT = Path(__file__).parent.parent
 def everything():
     """The matrix of every playable ruleset, built once."""
     return build([read(n) for n in ruleset_names()])
-FEATURES = ["players", "pack", "deal", "talon", "contracts", "holds and overcalls", "compulsory bids",
-            "special cards and play constraints", "counting", "multipliers", "announcements"]
+
+
+FEATURES = [
+    "players",
+    "pack",
+    "deal",
+    "talon",
+    "contracts",
+    "holds and overcalls",
+    "compulsory bids",
+    "special cards and play constraints",
+    "counting",
+    "multipliers",
+    "announcements",
+]
 
 
 def tarock(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "interpreter", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_the_issue_s_features_are_columns() -> None:
@@ -39,9 +54,9 @@ def test_markdown_covers_every_ruleset(everything) -> None:
     assert lines[0].startswith("| ruleset | Players | Pack |") and set(lines[1]) <= set("|- ")
     rows = lines[2:]
     assert len(rows) == len(ruleset_names())
-    for name, row in zip(ruleset_names(), rows):
+    for name, row in zip(ruleset_names(), rows, strict=False):
         assert row.startswith(f"| **{name}** (")
-        assert row.count(" | ") == lines[0].count(" | ")       # no unescaped | inside a cell
+        assert row.count(" | ") == lines[0].count(" | ")  # no unescaped | inside a cell
 
 
 def test_the_command_prints_the_same_table(everything) -> None:
@@ -52,29 +67,32 @@ def test_the_command_prints_the_same_table(everything) -> None:
 
 def test_breitnau_row_says_what_the_ruleset_says() -> None:
     m = build([read("breitnau")])
-    row = dict(zip(m.columns, (c.text for c in m.rows[0])))
+    row = dict(zip(m.columns, (c.text for c in m.rows[0]), strict=False))
     assert row["players"] == "6 or 7 (at 8 the dealer sits out)"
     assert row["pack"] == "Cego pack: 54 cards, 22 trumps"
     assert row["deal"] == "6: 4-T6-3-T6; 7: 3-T6-3-T6"
     assert row["talon"] == "12"
     assert row["contracts"] == "Solo (no exchange), Dappen, Strecken, Stupfen"
-    assert "Dappen round: dappen < strecken < stupfen, held with selber, at most 2 bidders" in row["holds and overcalls"]
+    assert (
+        "Dappen round: dappen < strecken < stupfen, held with selber, at most 2 bidders" in row["holds and overcalls"]
+    )
     assert row["compulsory bids"] == "none"
     assert row["multipliers"] == "Solo won ×1, lost ×2, Dappen ×1, Strecken ×2, Stupfen ×3"
     assert row["counting"].startswith("in pairs, 1 off each, 1 off the odd cards")
     assert "must follow suit" in row["special cards and play constraints"]
     assert row["announcements"] == "none"
-    statuses = dict(zip(m.columns, (c.status for c in m.rows[0])))
+    statuses = dict(zip(m.columns, (c.status for c in m.rows[0]), strict=False))
     assert statuses["pack"] == "attested"
-    assert statuses["holds and overcalls"] == "assumed"      # at most two bidders is assumed
+    assert statuses["holds and overcalls"] == "assumed"  # at most two bidders is assumed
     assert statuses["multipliers"] == "reported"
 
 
 def test_a_variant_with_a_compulsory_bid_and_a_new_section(tmp_path: Path) -> None:
     # A section the language does not have yet gets a column of its own.
     file = tmp_path / "future.yaml"
-    file.write_text(f"""title: Future
-extends: {find_ruleset_file('breitnau')}
+    file.write_text(
+        f"""title: Future
+extends: {find_ruleset_file("breitnau")}
 auction:
   phases:
     dappen_round:
@@ -82,7 +100,9 @@ auction:
         last: {{when: "position == speakers - 1", call: dappen}}
 house_rules:
   beer: {{pays_each: 10}}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     m = build([read("breitnau"), read(str(file))])
     assert m.columns[-1] == "house rules"
     assert m.rows[0][-1].text == "—"
@@ -98,7 +118,7 @@ def test_csv(everything) -> None:
     assert [r[0] for r in rows[1:]] == ruleset_names()
     assert all(len(r) == len(header) for r in rows)
     for row in rows[1:]:
-        for status in row[header.index("players status"):]:
+        for status in row[header.index("players status") :]:
             assert status in STATUSES or status == ""
     out = tarock("matrix", "breitnau", "--format", "csv")
     assert out.returncode == 0 and out.stdout.startswith("ruleset,title,players,")
@@ -123,12 +143,12 @@ def test_html_is_standalone_and_marks_provenance(everything, tmp_path: Path) -> 
     assert text.startswith("<!DOCTYPE html>") and "</html>" in text
     parser = _Cells()
     parser.feed(text)
-    assert parser.links == []                          # nothing to fetch: one file
+    assert parser.links == []  # nothing to fetch: one file
     assert len(parser.classes) == len(ruleset_names()) * len(everything.columns)
     assert set(parser.classes) <= set(STATUSES) | {"unmarked"}
     for status in STATUSES:
-        assert f'class="{status}"' in text            # the legend names every status
-    assert 'class="assumed" title="assumed: ' in text   # Breitnau's bidder limit
+        assert f'class="{status}"' in text  # the legend names every status
+    assert 'class="assumed" title="assumed: ' in text  # Breitnau's bidder limit
     page = tmp_path / "matrix.html"
     out = tarock("matrix", "breitnau", "--format", "html", "-o", str(page))
     assert out.returncode == 0 and out.stdout == ""

@@ -4,6 +4,7 @@ Whatever is bid and played: every card is in exactly one place, each trick has o
 each active player in order, card points add up to the pack's total, payments sum to zero,
 and the record of a deal replays to the same outcome.
 """
+
 from collections import Counter
 
 import pytest
@@ -23,7 +24,6 @@ def breitnau():
 
 def _check_deal(game: Game) -> None:
     rs = game.ruleset
-    deck = set(rs.deck.cards)
     dealt = [c for h in game.initial_hands for c in h] + game.initial_talon
     assert Counter(dealt) == Counter(rs.deck.cards), "the deal holds every card exactly once"
     if game.sitting_out is not None:
@@ -52,15 +52,16 @@ def _check_deal(game: Game) -> None:
     receivers = [s for s in defenders if result.payments[s] != 0]
     assert all(result.payments[s] == result.payments[receivers[0]] for s in receivers), "each opponent pays the same"
     if game.sitting_out is not None:
-        assert result.payments[game.sitting_out] == 0   # default option: takes no part
+        assert result.payments[game.sitting_out] == 0  # default option: takes no part
 
 
 @pytest.mark.parametrize("players", [6, 7, 8])
 def test_random_deals_keep_the_invariants(breitnau, players: int) -> None:
     outcomes = Counter()
     for seed in range(DEALS):
-        game = play_out(Game(breitnau, players=players, dealer=seed % players, seed=seed), seed=seed,
-                        pass_probability=0.85)
+        game = play_out(
+            Game(breitnau, players=players, dealer=seed % players, seed=seed), seed=seed, pass_probability=0.85
+        )
         _check_deal(game)
         outcomes[game.result.outcome] += 1
         outcomes[game.contract.name if game.contract else "none"] += 1
@@ -71,14 +72,15 @@ def test_random_deals_keep_the_invariants(breitnau, players: int) -> None:
 
 def test_records_of_random_deals_replay_exactly(breitnau) -> None:
     for seed in range(200):
-        game = play_out(Game(breitnau, players=6 + seed % 3, dealer=seed % 6, seed=seed), seed=seed,
-                        pass_probability=0.85)
+        game = play_out(
+            Game(breitnau, players=6 + seed % 3, dealer=seed % 6, seed=seed), seed=seed, pass_probability=0.85
+        )
         doc = load_yaml(dump_record(game.record()), f"seed-{seed}.yaml")
         again = Game(breitnau, players=doc.data["players"], dealer=doc.data["dealer"], deal=doc.data["deal"])
         report = replay_document(doc, again)
         assert report.ok, report.failures
         assert again.result == game.result
-        assert again.events[1:] == game.events[1:]   # the first event differs: seed vs explicit deal
+        assert again.events[1:] == game.events[1:]  # the first event differs: seed vs explicit deal
 
 
 def test_same_seed_same_deal(breitnau) -> None:
@@ -108,6 +110,7 @@ def test_views_never_show_hidden_cards(breitnau) -> None:
 
 def play_out_one(game: Game, seed: int) -> None:
     import random
+
     from interpreter.bots.randombot import expand
 
     rng = random.Random(seed + len(game.events))
@@ -115,6 +118,7 @@ def play_out_one(game: Game, seed: int) -> None:
 
 
 # -- every ruleset, every table size, every reading and option ---------------------------------
+
 
 def _variants():
     from interpreter.language.loader import ruleset_names
@@ -131,8 +135,11 @@ def _variants():
 VARIANTS = list(_variants())
 
 
-@pytest.mark.parametrize("name, options", VARIANTS, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
-                                                         for n, o in VARIANTS])
+@pytest.mark.parametrize(
+    "name, options",
+    VARIANTS,
+    ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}" for n, o in VARIANTS],
+)
 def test_every_ruleset_keeps_the_invariants(name: str, options: dict) -> None:
     from interpreter.engine.settlement import piles
 
@@ -145,7 +152,7 @@ def test_every_ruleset_keeps_the_invariants(name: str, options: dict) -> None:
         dealt = [c for h in game.initial_hands for c in h] + game.initial_talon
         assert Counter(dealt) == Counter(pack)
         result = game.result
-        assert sum(result.payments) + result.pot == 0, (seed, result)     # the pot is an account too
+        assert sum(result.payments) + result.pot == 0, (seed, result)  # the pot is an account too
         if result.outcome != "played":
             continue
         for trick in game.tricks:
@@ -157,7 +164,10 @@ def test_every_ruleset_keeps_the_invariants(name: str, options: dict) -> None:
         mine, theirs, mine_tricks, _ = piles(game.deal_facts(), game.tricks, game.talon + game.aside if counts else [])
         played = [c for t in game.tricks for c in t.cards]
         assert Counter(mine + theirs) == Counter(pack if counts else played), "every card counts for exactly one side"
-        counting = game.ruleset.counting      # the rules for this many players
-        bonus = counting.declarer_bonus({"declarer_tricks": mine_tricks, "defender_tricks": 0, "tricks": 0}) \
-            if counting.declarer_bonus else 0
+        counting = game.ruleset.counting  # the rules for this many players
+        bonus = (
+            counting.declarer_bonus({"declarer_tricks": mine_tricks, "defender_tricks": 0, "tricks": 0})
+            if counting.declarer_bonus
+            else 0
+        )
         assert result.points["declarer"] == counting.points(mine, rs.deck.points) + bonus

@@ -1,4 +1,5 @@
 """The README's Python example runs as written, and its YAML examples load."""
+
 import re
 from pathlib import Path
 
@@ -26,5 +27,7 @@ def test_variant_example_validates(tmp_path: Path) -> None:
 
 def test_starts_with_the_two_commands() -> None:
     first_block = re.search(r"```sh\n(.*?)```", README, re.S).group(1).strip().splitlines()
-    assert first_block == ['pip install . && tarock play breitnau --seed 7',
-                           'pip install ".[test]" && python -m pytest -q']
+    assert first_block == [
+        "pip install . && tarock play breitnau --seed 7",
+        'pip install ".[test]" && python -m pytest -q',
+    ]

@@ -1,4 +1,5 @@
 """Every record under tests/records/ is a test: replayed, it must match its `expect`."""
+
 from pathlib import Path
 
 import pytest

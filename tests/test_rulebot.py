@@ -1,5 +1,6 @@
 """The rule-based bot: always legal, deterministic, sensible in the situations the issue names,
 and blind to what its seat may not see."""
+
 from __future__ import annotations
 
 import random
@@ -8,7 +9,6 @@ import pytest
 
 from interpreter import Game, load_ruleset, ruleset_names
 from interpreter.bots.rulebot import RuleBot, facts_of
-
 
 # Every built-in ruleset: one that does not load must fail these tests, not drop out of them.
 RULESETS = ruleset_names()
@@ -36,7 +36,7 @@ def play(game: Game, bot: RuleBot, blind: bool = True) -> Game:
     while not game.is_over:
         seat = game.to_act
         action = bot.choose(SeatOnly(game, seat) if blind else game, seat)
-        game.apply(seat, action)            # raises if the bot chose an illegal action
+        game.apply(seat, action)  # raises if the bot chose an illegal action
     return game
 
 
@@ -58,7 +58,7 @@ def test_deterministic() -> None:
     warm = RuleBot()
     for seed in range(6):
         a = play(Game(rs, seed=seed), RuleBot())
-        b = play(Game(rs, seed=seed), warm)          # a bot that has seen other deals
+        b = play(Game(rs, seed=seed), warm)  # a bot that has seen other deals
         assert a.history == b.history and a.result == b.result
 
 
@@ -85,6 +85,7 @@ def test_hidden_cards_do_not_change_its_choice() -> None:
 
 # -- play: explicit situations -----------------------------------------------------------------
 
+
 def solo_deal(rs, hands: dict[int, list[str]], players: int = 6) -> Game:
     """A deal where the given seats hold the given cards (the rest dealt in the deck's order),
     played as a Solo by Vorhand."""
@@ -99,8 +100,9 @@ def solo_deal(rs, hands: dict[int, list[str]], players: int = 6) -> Game:
             cards.append(pool.pop(0))
         full.append(cards)
     game = Game(rs, players=players, deal={"hands": full, "talon": pool})
-    solo = next(level.call for phase in rs.phases for level in phase.ladder
-                if not rs.contracts[level.contract].exchange)
+    solo = next(
+        level.call for phase in rs.phases for level in phase.ladder if not rs.contracts[level.contract].exchange
+    )
     game.apply(game.to_act, solo)
     assert game.phase.value == "play" and game.declarer == 1
     return game
@@ -115,28 +117,43 @@ def breitnau_like():
 
 def test_follows_with_its_lowest_card_when_it_cannot_win() -> None:
     rs = breitnau_like()
-    game = solo_deal(rs, {1: ["CK", "T22", "T21", "T20", "T19", "T18", "T17"],
-                          2: ["CQ", "C10", "C7", "T2", "T3", "HK", "SK"]})
+    game = solo_deal(
+        rs, {1: ["CK", "T22", "T21", "T20", "T19", "T18", "T17"], 2: ["CQ", "C10", "C7", "T2", "T3", "HK", "SK"]}
+    )
     game.apply(1, {"play": "CK"})
     assert RuleBot().choose(game, 2) == {"play": "C7"}
 
 
 def test_wins_with_the_cheapest_winner() -> None:
     rs = breitnau_like()
-    game = solo_deal(rs, {1: ["C9", "T22", "T21", "T20", "T19", "T18", "T17"],
-                          2: ["C7", "H2", "H3", "H4", "D2", "D3", "D4"],
-                          3: ["C8", "HA", "DA", "S7", "S8", "S9", "S10"],
-                          4: ["HJ", "DJ", "SJ", "SN", "HN", "DN", "T1"],
-                          5: ["HQ", "DQ", "SQ", "T2", "T3", "T4", "T5"],
-                          0: ["CK", "CN", "C10", "T6", "T7", "T8", "T9"]})
+    game = solo_deal(
+        rs,
+        {
+            1: ["C9", "T22", "T21", "T20", "T19", "T18", "T17"],
+            2: ["C7", "H2", "H3", "H4", "D2", "D3", "D4"],
+            3: ["C8", "HA", "DA", "S7", "S8", "S9", "S10"],
+            4: ["HJ", "DJ", "SJ", "SN", "HN", "DN", "T1"],
+            5: ["HQ", "DQ", "SQ", "T2", "T3", "T4", "T5"],
+            0: ["CK", "CN", "C10", "T6", "T7", "T8", "T9"],
+        },
+    )
     for seat, card in [(1, "C9"), (2, "C7"), (3, "C8"), (4, "T1"), (5, "T2")]:
         game.apply(seat, {"play": card})
     # Seat 0 is last and its partners 4 and 5 trumped the lone player's C9: the trick is theirs,
     # so seat 0 smears its most points onto it.
     assert RuleBot().choose(game, 0) == {"play": "CK"}
 
-    game = solo_deal(rs, {1: ["CJ", "T22", "T21", "T20", "T19", "T18", "T17"],
-                          2: ["C10"], 3: ["C9"], 4: ["C8"], 5: ["C7"], 0: ["CK", "CQ", "CN"]})
+    game = solo_deal(
+        rs,
+        {
+            1: ["CJ", "T22", "T21", "T20", "T19", "T18", "T17"],
+            2: ["C10"],
+            3: ["C9"],
+            4: ["C8"],
+            5: ["C7"],
+            0: ["CK", "CQ", "CN"],
+        },
+    )
     for seat, card in [(1, "CJ"), (2, "C10"), (3, "C9"), (4, "C8"), (5, "C7")]:
         game.apply(seat, {"play": card})
     # The lone player's CJ wins so far; seat 0, last, beats it with its cheapest club.
@@ -145,9 +162,14 @@ def test_wins_with_the_cheapest_winner() -> None:
 
 def test_smears_points_on_a_partners_safe_trick() -> None:
     rs = breitnau_like()
-    game = solo_deal(rs, {1: ["C7", "T22", "T21", "T20", "T19", "T18", "T17"],
-                          2: ["CK", "H2", "H3", "H4", "D2", "D3", "D4"],
-                          0: ["CQ", "C8", "C9", "T6", "T7", "T8", "T9"]})
+    game = solo_deal(
+        rs,
+        {
+            1: ["C7", "T22", "T21", "T20", "T19", "T18", "T17"],
+            2: ["CK", "H2", "H3", "H4", "D2", "D3", "D4"],
+            0: ["CQ", "C8", "C9", "T6", "T7", "T8", "T9"],
+        },
+    )
     game.apply(1, {"play": "C7"})
     game.apply(2, {"play": "CK"})
     for seat in (3, 4, 5):
@@ -163,6 +185,7 @@ def test_the_lone_player_draws_trumps_with_a_sure_winner() -> None:
 
 
 # -- bidding -------------------------------------------------------------------------------
+
 
 def first_call(rs, hand: list[str]) -> str:
     game = Game(rs, seed=0)
@@ -192,14 +215,14 @@ def test_bids_the_cheapest_when_it_may_not_pass() -> None:
     seat = game.to_act
     phase = next(p for p in rs.phases if len(p.ladder) > 1)
     ladder = [level.call for level in phase.ladder]
-    weak = [c for c in rs.deck.cards if rs.deck.suit[c] != "T" and rs.deck.points[c] == 1][:len(game.hands[seat])]
+    weak = [c for c in rs.deck.cards if rs.deck.suit[c] != "T" and rs.deck.points[c] == 1][: len(game.hands[seat])]
 
     class Obliged(SeatOnly):
         def view(self, seat):
             return dict(super().view(seat), hand=weak)
 
         def legal_actions(self, seat=None):
-            return list(reversed(ladder))                   # every bid, and no pass
+            return list(reversed(ladder))  # every bid, and no pass
 
     assert RuleBot().choose(Obliged(game, seat), seat) == ladder[0]
 
@@ -215,6 +238,9 @@ def test_estimates_follow_hand_strength() -> None:
         contract = facts.contract(name, len(game.seats))
         if contract.needs_points is None:
             continue
-        strong = dict(view, hand=sorted(c for c in rs.deck.cards if rs.deck.suit[c] == "T")[-len(view["hand"]):])
-        weak = dict(view, hand=[c for c in rs.deck.cards if rs.deck.suit[c] != "T" and rs.deck.points[c] == 1][:len(view["hand"])])
+        strong = dict(view, hand=sorted(c for c in rs.deck.cards if rs.deck.suit[c] == "T")[-len(view["hand"]) :])
+        weak = dict(
+            view,
+            hand=[c for c in rs.deck.cards if rs.deck.suit[c] != "T" and rs.deck.points[c] == 1][: len(view["hand"])],
+        )
         assert bot.chance(strong, facts, contract) > bot.chance(weak, facts, contract)

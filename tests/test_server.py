@@ -4,6 +4,7 @@ protocol alone, a fuzz of hostile requests, and the information boundary of view
 Most tests drive a `Session` directly (one request dict or line in, one response out), exactly as
 the stdin/stdout loop does; a few run the real command in a subprocess.
 """
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,8 @@ import pytest
 
 from interpreter import Game, load_ruleset, ruleset_names
 from interpreter.bots.randombot import RandomBot, expand
-from interpreter.engine.records import dump_record, replay_document
 from interpreter.bots.rulebot import RuleBot
+from interpreter.engine.records import dump_record, replay_document
 from interpreter.frontends.server import ERROR_CODES, Session, encode, serve
 from interpreter.language.source import load_yaml
 
@@ -55,6 +56,7 @@ def play_to_end(session: Session, gid: str, kind: str = "rules") -> dict:
 
 # -- every op --------------------------------------------------------------------------------
 
+
 def test_rulesets_lists_every_playable_ruleset() -> None:
     response = ok(Session().handle({"id": "r", "op": "rulesets"}))
     assert response["id"] == "r"
@@ -84,7 +86,8 @@ def test_new_view_legal_act_record_close() -> None:
     record = ok(session.handle({"op": "record", "game": gid}))["record"]
     assert record["actions"] == [[seat, "pass"]] and record["ruleset"] == FIRST
     assert ok(session.handle({"op": "games"}))["games"] == [
-        {"game": gid, "ruleset": FIRST, "players": new["players"], "phase": "auction", "to_act": act["to_act"]}]
+        {"game": gid, "ruleset": FIRST, "players": new["players"], "phase": "auction", "to_act": act["to_act"]}
+    ]
     assert ok(session.handle({"op": "close", "game": gid}))["closed"] is True
     refused(session.handle({"op": "view", "game": gid, "seat": 0}), "unknown_game")
     assert ok(session.handle({"op": "games"}))["games"] == []
@@ -98,7 +101,11 @@ def test_new_with_explicit_deal_options_and_dealer() -> None:
     deal = {"hands": dealt.initial_hands, "talon": dealt.initial_talon}
     group = rs.groups[0] if rs.groups else None
     options = {group.name: group.choices[-1]} if group else {}
-    new = ok(session.handle({"op": "new", "ruleset": FIRST, "players": players, "dealer": 2, "deal": deal, "options": options}))
+    new = ok(
+        session.handle(
+            {"op": "new", "ruleset": FIRST, "players": players, "dealer": 2, "deal": deal, "options": options}
+        )
+    )
     assert new["dealer"] == 2 and new["to_act"] == dealt.to_act
     umpire = ok(session.handle({"op": "view", "game": new["game"], "seat": "all"}))["view"]
     assert [sorted(h) for h in umpire["hands"]] == [sorted(h) for h in dealt.initial_hands]
@@ -113,7 +120,7 @@ def test_bot_op_chooses_and_applies_for_both_kinds() -> None:
         state = ok(session.handle({"op": "legal", "game": gid}))
         chosen = ok(session.handle({"op": "bot", "game": gid, "kind": kind}))
         assert chosen["seat"] == state["seat"] and chosen["action"] in state["actions"]
-        assert "events" not in chosen                                   # not applied
+        assert "events" not in chosen  # not applied
         applied = ok(session.handle({"op": "bot", "game": gid, "kind": kind, "apply": True}))
         assert applied["events"] and applied["events"][0]["seat"] == state["seat"]
     last = play_to_end(session, gid)
@@ -125,7 +132,7 @@ def test_events_op_pages_through_public_events() -> None:
     session = Session()
     gid = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 8}))["game"]
     first = ok(session.handle({"op": "events", "game": gid}))
-    assert first["events"][0] == {"type": "deal", "dealer": 0}        # no seed: it would tell every hand
+    assert first["events"][0] == {"type": "deal", "dealer": 0}  # no seed: it would tell every hand
     play_to_end(session, gid)
     rest = ok(session.handle({"op": "events", "game": gid, "since": first["next"]}))
     assert rest["events"][-1]["type"] == "settlement"
@@ -155,6 +162,7 @@ def test_load_replays_a_record_and_checks_it() -> None:
 
 
 # -- error codes -----------------------------------------------------------------------------
+
 
 def test_every_error_code(tmp_path: Path) -> None:
     seen: set[str] = set()
@@ -195,10 +203,12 @@ def test_every_error_code(tmp_path: Path) -> None:
     expect(session.handle({"op": "load", "record": {"ruleset": FIRST}}), "bad_record")
     expect(session.handle({"op": "load", "record": "ruleset: [unclosed"}), "bad_record")
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(9))
-    expect(session.handle({"op": "load", "record": bomb}), "bad_record")         # a billion laughs
-    expect(session.handle({"op": "new", "ruleset": FIRST, "deal": {"hands": [["X"] * 100_000], "talon": []}}),
-           "bad_deal")
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(9)
+    )
+    expect(session.handle({"op": "load", "record": bomb}), "bad_record")  # a billion laughs
+    expect(
+        session.handle({"op": "new", "ruleset": FIRST, "deal": {"hands": [["X"] * 100_000], "talon": []}}), "bad_deal"
+    )
     expect(session.handle({"op": "view", "game": gid, "seat": 99}), "bad_seat")
     expect(session.handle({"op": "act", "game": gid, "seat": -1, "action": "pass"}), "bad_seat")
     expect(session.handle({"op": "act", "game": gid, "seat": seat, "action": {"play": "XX"}}), "invalid_action")
@@ -207,8 +217,10 @@ def test_every_error_code(tmp_path: Path) -> None:
     other = game.seats[1]
     expect(session.handle({"op": "act", "game": gid, "seat": other, "action": "pass"}), "not_your_turn")
     expect(session.handle({"op": "bot", "game": gid, "seat": other}), "not_your_turn")
-    expect(session.handle({"op": "act", "game": gid, "seat": seat, "action": {"play": game.hands[seat][0]}}),
-           "illegal_action")
+    expect(
+        session.handle({"op": "act", "game": gid, "seat": seat, "action": {"play": game.hands[seat][0]}}),
+        "illegal_action",
+    )
     ok(session.handle({"op": "new", "ruleset": FIRST}))
     ok(session.handle({"op": "new", "ruleset": FIRST}))
     expect(session.handle({"op": "new", "ruleset": FIRST}), "too_many_games")
@@ -243,14 +255,15 @@ def test_refusals_change_nothing() -> None:
 
 # -- the stdin/stdout loop -------------------------------------------------------------------
 
+
 def test_serve_loop_answers_every_line_and_skips_long_ones() -> None:
     lines = [
         b'{"id": 1, "op": "new", "ruleset": "' + FIRST.encode() + b'", "seed": 1}\n',
-        b"\n",                                         # blank: no answer
+        b"\n",  # blank: no answer
         b"   \n",
-        b'{"id": 2, "op": "view", "game": "g1", "seat": "' + b"a" * 5000 + b'"}\n',   # too long
-        b"\xff\xfe\n",                                 # not UTF-8
-        b'{"id": 3, "op": "legal", "game": "g1"}',     # the last line may lack its newline
+        b'{"id": 2, "op": "view", "game": "g1", "seat": "' + b"a" * 5000 + b'"}\n',  # too long
+        b"\xff\xfe\n",  # not UTF-8
+        b'{"id": 3, "op": "legal", "game": "g1"}',  # the last line may lack its newline
     ]
     out = io.StringIO()
     serve(Session(), io.BytesIO(b"".join(lines)), out, max_line=1000)
@@ -316,22 +329,25 @@ def test_the_protocol_document_names_every_op_event_and_code() -> None:
     for code in ERROR_CODES:
         assert f"`{code}`" in PROTOCOL, code
     from interpreter.frontends.server import PUBLIC_FIELDS
+
     for kind, fields in PUBLIC_FIELDS.items():
         rows = "\n".join(re.findall(rf"^\| `{kind}` \|(.*)$", PROTOCOL, re.M))
         assert rows, kind
-        if kind != "settlement":                  # its fields are those of the result, listed there
+        if kind != "settlement":  # its fields are those of the result, listed there
             assert all(f"`{f}" in rows for f in fields), kind
 
 
 # -- several games at once -------------------------------------------------------------------
 
+
 def test_several_games_at_once_play_as_if_alone() -> None:
     session = Session()
-    specs = [(name, size, seed) for seed, name in enumerate(RULESETS[:3] * 2)
-             for size in load_ruleset(name).table_sizes[:2]][:6]
+    specs = [
+        (name, size, seed) for seed, name in enumerate(RULESETS[:3] * 2) for size in load_ruleset(name).table_sizes[:2]
+    ][:6]
     games = [ok(session.handle({"op": "new", "ruleset": n, "players": p, "seed": s}))["game"] for n, p, s in specs]
     running = set(games)
-    while running:                        # one action in each game in turn
+    while running:  # one action in each game in turn
         for gid in sorted(running):
             state = ok(session.handle({"op": "legal", "game": gid}))
             if state["seat"] is None:
@@ -339,7 +355,7 @@ def test_several_games_at_once_play_as_if_alone() -> None:
                 continue
             ok(session.handle({"op": "bot", "game": gid, "kind": "rules", "apply": True}))
     bot = RuleBot()
-    for gid, (name, size, seed) in zip(games, specs):
+    for gid, (name, size, seed) in zip(games, specs, strict=False):
         alone = Game(load_ruleset(name), players=size, seed=seed)
         while not alone.is_over:
             alone.apply(alone.to_act, bot.choose(alone, alone.to_act))
@@ -363,8 +379,25 @@ def _junk(rng: random.Random, depth: int = 0):
     if kind == 3:
         return rng.choice([0.5, -1e308, 1e-300, 3.0])
     if kind == 4:
-        return rng.choice(["", "pass", "all", "g1", "g2", "T22", "CK", "solo", "dappen", "selber", "🂡", "\x00",
-                           "a" * rng.randrange(1, 3000), "../../etc/passwd", "rulesets/" + FIRST + ".yaml"])
+        return rng.choice(
+            [
+                "",
+                "pass",
+                "all",
+                "g1",
+                "g2",
+                "T22",
+                "CK",
+                "solo",
+                "dappen",
+                "selber",
+                "🂡",
+                "\x00",
+                "a" * rng.randrange(1, 3000),
+                "../../etc/passwd",
+                "rulesets/" + FIRST + ".yaml",
+            ]
+        )
     if kind == 5:
         return rng.randrange(-3, 12)
     if kind == 6:
@@ -373,14 +406,16 @@ def _junk(rng: random.Random, depth: int = 0):
         return {"discard": rng.choice([[], ["T22"], "T22", {"count": 12}, [None] * 12])}
     if kind in (8, 9):
         return [_junk(rng, depth + 1) for _ in range(rng.randrange(4))]
-    return {rng.choice(["op", "game", "seat", "action", "play", "hands", "talon", "x", "id"]): _junk(rng, depth + 1)
-            for _ in range(rng.randrange(4))}
+    return {
+        rng.choice(["op", "game", "seat", "action", "play", "hands", "talon", "x", "id"]): _junk(rng, depth + 1)
+        for _ in range(rng.randrange(4))
+    }
 
 
 def _hostile_line(rng: random.Random, valid: str) -> str | bytes:
     kind = rng.randrange(10)
     if kind == 0:
-        return valid[: rng.randrange(len(valid))]                       # cut off
+        return valid[: rng.randrange(len(valid))]  # cut off
     if kind == 1:
         return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60)))
     if kind == 2:
@@ -389,7 +424,9 @@ def _hostile_line(rng: random.Random, valid: str) -> str | bytes:
     if kind == 3:
         return "9" * rng.choice([10, 4000, 5000])
     if kind == 4:
-        return rng.choice(["null", "[]", '"op"', "true", "{}", '{"op": null}', "NaN", "Infinity", '{"op": "new", "seed": 1e999}'])
+        return rng.choice(
+            ["null", "[]", '"op"', "true", "{}", '{"op": null}', "NaN", "Infinity", '{"op": "new", "seed": 1e999}']
+        )
     if kind == 5:
         return valid.replace('"', "'")
     if kind == 6:
@@ -406,8 +443,24 @@ def _hostile_request(rng: random.Random, valid_games: list[str], session: Sessio
     op = rng.choice(OPS)
     request = {"op": op, "id": _junk(rng) if rng.random() < 0.3 else rng.randrange(10**6)}
     game_ids = valid_games + ["g0", "g999999", "", "G1", "g1 "]
-    for field in rng.sample(["game", "seat", "action", "ruleset", "players", "dealer", "seed", "deal", "options",
-                             "record", "kind", "apply", "since"], rng.randrange(1, 6)):
+    for field in rng.sample(
+        [
+            "game",
+            "seat",
+            "action",
+            "ruleset",
+            "players",
+            "dealer",
+            "seed",
+            "deal",
+            "options",
+            "record",
+            "kind",
+            "apply",
+            "since",
+        ],
+        rng.randrange(1, 6),
+    ):
         if field == "game" and rng.random() < 0.7:
             request[field] = rng.choice(game_ids)
         elif field == "ruleset" and rng.random() < 0.5:
@@ -422,14 +475,14 @@ def _hostile_request(rng: random.Random, valid_games: list[str], session: Sessio
         else:
             request[field] = _junk(rng)
     if op == "close" and request.get("game") in valid_games:
-        request["game"] = "g999999"                                   # keep the valid games open
+        request["game"] = "g999999"  # keep the valid games open
     return request
 
 
 def test_fuzz_never_kills_the_server_and_valid_games_replay_exactly() -> None:
     rng = random.Random(20240601)
     session = Session(max_games=100)
-    valid: dict[str, list] = {}                     # game id -> the actions it accepted, as sent
+    valid: dict[str, list] = {}  # game id -> the actions it accepted, as sent
     for seed, name in enumerate(RULESETS[:3] + [FIRST, FIRST]):
         size = rng.choice(load_ruleset(name).table_sizes)
         gid = ok(session.handle({"op": "new", "ruleset": name, "players": size, "seed": seed}))["game"]
@@ -461,7 +514,7 @@ def test_fuzz_never_kills_the_server_and_valid_games_replay_exactly() -> None:
     for step in range(3200):
         roll = rng.random()
         active = [g for g in valid if not session.games[g].game.is_over]
-        if not active:                                 # a fresh deal once all are over
+        if not active:  # a fresh deal once all are over
             name = rng.choice(RULESETS)
             gid = ok(session.handle({"op": "new", "ruleset": name, "seed": step}))["game"]
             valid[gid] = []
@@ -477,8 +530,14 @@ def test_fuzz_never_kills_the_server_and_valid_games_replay_exactly() -> None:
         elif roll < 0.45:
             # Out of turn or illegal on a valid game.
             seat = rng.randrange(game.players)
-            action = rng.choice([{"play": rng.choice(game.ruleset.deck.cards)}, "pass", rng.choice(["solo", "dappen", "selber"]),
-                                 {"discard": rng.sample(list(game.ruleset.deck.cards), rng.randrange(0, 14))}])
+            action = rng.choice(
+                [
+                    {"play": rng.choice(game.ruleset.deck.cards)},
+                    "pass",
+                    rng.choice(["solo", "dappen", "selber"]),
+                    {"discard": rng.sample(list(game.ruleset.deck.cards), rng.randrange(0, 14))},
+                ]
+            )
             if seat == game.to_act and action in game.legal_actions(seat):
                 continue
             request = {"op": "act", "game": gid, "seat": seat, "action": action}
@@ -490,7 +549,15 @@ def test_fuzz_never_kills_the_server_and_valid_games_replay_exactly() -> None:
             request = _hostile_request(rng, list(valid), session)
             check(session.handle(request), request)
     assert requests >= 3000
-    for code in ("bad_json", "bad_request", "unknown_game", "invalid_action", "not_your_turn", "illegal_action", "unknown_op"):
+    for code in (
+        "bad_json",
+        "bad_request",
+        "unknown_game",
+        "invalid_action",
+        "not_your_turn",
+        "illegal_action",
+        "unknown_op",
+    ):
         assert codes.get(code, 0) > 10, (code, codes)
 
     # Every valid game holds exactly the actions it accepted, and its record replays exactly.
@@ -500,14 +567,19 @@ def test_fuzz_never_kills_the_server_and_valid_games_replay_exactly() -> None:
         record = ok(session.handle({"op": "record", "game": gid}))["record"]
         assert json.loads(json.dumps(record["actions"][: len(accepted)])) == json.loads(json.dumps(accepted))
         doc = load_yaml(dump_record(record), f"{gid}.yaml")
-        again = Game(load_ruleset(record["ruleset"], record.get("options")), players=record["players"],
-                     dealer=record["dealer"], deal=record["deal"])
+        again = Game(
+            load_ruleset(record["ruleset"], record.get("options")),
+            players=record["players"],
+            dealer=record["dealer"],
+            deal=record["deal"],
+        )
         report = replay_document(doc, again)
         assert report.ok, report.failures
         assert again.result == game.result and again.events[1:] == game.events[1:]
 
 
 # -- the information boundary ----------------------------------------------------------------
+
 
 def card_ids(value, cards: frozenset[str]) -> set[str]:
     """Every card id anywhere in a JSON value (keys included)."""
@@ -575,7 +647,9 @@ def test_views_and_events_never_show_hidden_cards(name: str) -> None:
     deals = 0
     for seed in range(40):
         size = rs.table_sizes[seed % len(rs.table_sizes)]
-        gid = ok(session.handle({"op": "new", "ruleset": name, "players": size, "dealer": seed % size, "seed": seed}))["game"]
+        gid = ok(session.handle({"op": "new", "ruleset": name, "players": size, "dealer": seed % size, "seed": seed}))[
+            "game"
+        ]
         game = session.games[gid].game
         kind = "rules" if seed % 3 else "random"
         while True:
@@ -606,8 +680,9 @@ def test_a_thrown_in_deal_does_not_turn_the_talon_over() -> None:
         game = session.games[gid].game
         while not game.is_over:
             legal = game.legal_actions()
-            session.handle({"op": "act", "game": gid, "seat": game.to_act,
-                            "action": "pass" if "pass" in legal else legal[0]})
+            session.handle(
+                {"op": "act", "game": gid, "seat": game.to_act, "action": "pass" if "pass" in legal else legal[0]}
+            )
         if game.result.outcome == "thrown_in":
             for seat in range(game.players):
                 view = ok(session.handle({"op": "view", "game": gid, "seat": seat}))["view"]
@@ -621,7 +696,7 @@ def test_a_thrown_in_deal_does_not_turn_the_talon_over() -> None:
 # -- the README's section on driving the engine -------------------------------------------------
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-DRIVING = README[README.index("## Driving the engine"):]
+DRIVING = README[README.index("## Driving the engine") :]
 DRIVING = DRIVING[: DRIVING.index("\n## ", 5)]
 
 
@@ -631,7 +706,7 @@ def test_readme_protocol_example_is_what_the_server_answers() -> None:
     session = Session()
     for request, documented in pairs:
         got, want = session.handle_line(request), json.loads(documented)
-        if not want["ok"]:               # the engine's wording of a refusal may improve
+        if not want["ok"]:  # the engine's wording of a refusal may improve
             got["error"].pop("message"), want["error"].pop("message")
         assert got == want, request
 

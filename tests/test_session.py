@@ -1,4 +1,5 @@
 """Sessions: the deal passes on, scores add up, and the session ends by the ruleset's rule."""
+
 import pytest
 
 from interpreter import IllegalActionError
@@ -25,8 +26,8 @@ def test_der_gstiess_gibt_ab() -> None:
     session = Session("cego", players=4, seed=7)
     play_deal(session)
     session.request_end(seat=2)
-    play_deal(session)                                  # the deal after the request
-    while session.last_dealer is None:                  # the Gstieß lay in the Cego: look again
+    play_deal(session)  # the deal after the request
+    while session.last_dealer is None:  # the Gstieß lay in the Cego: look again
         assert all("T22" not in h for h in session.deals[-1].initial_hands)
         play_deal(session)
     holder = next(s for s in range(4) if "T22" in session.deals[-1].initial_hands[s])
@@ -61,7 +62,7 @@ def test_the_pot_is_carried_from_deal_to_deal() -> None:
     assert session.pot == sum(g.result.pot for g in session.deals) and session.pot >= 0
     assert sum(session.scores) + session.pot == 0
     # Each deal's dealer antes 2; a won Solo empties the pot.
-    for game, before in zip(session.deals, [0] + pots[:-1]):
+    for game, before in zip(session.deals, [0] + pots[:-1], strict=False):
         r = game.result
         if r.contract == "solo" and r.declarer_won:
             assert r.pot == 2 - (before + 2)

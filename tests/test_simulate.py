@@ -1,5 +1,6 @@
 """`tarock simulate`: the statistics' shape and sums, the same numbers whatever --workers, JSON
 for machines, a progress bar only on a terminal."""
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,9 @@ NAME = "breitnau"
 
 
 def tarock(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "interpreter", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +73,13 @@ def test_cli_json_parses_and_text_has_no_progress_bar_off_a_terminal(capsys) -> 
 
 
 def test_cli_refuses_bad_usage(capsys) -> None:
-    for args in (["--deals", "0"], ["--workers", "0"], ["--players", "3"], ["--pass-probability", "2", "--bot", "random"],
-                 ["--option", "no_such=thing"]):
+    for args in (
+        ["--deals", "0"],
+        ["--workers", "0"],
+        ["--players", "3"],
+        ["--pass-probability", "2", "--bot", "random"],
+        ["--option", "no_such=thing"],
+    ):
         assert main(["simulate", NAME, *args]) == 2, args
         err = capsys.readouterr().err
         assert err.strip() and "Traceback" not in err, args

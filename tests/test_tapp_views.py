@@ -5,6 +5,7 @@ view shows it under `open_hand`, shrinking as its cards are played, and shows no
 No other contract shows an `open_hand`. In a suit Solo the suit the declarer names is trumps (Hearts
 become a plain suit): it decides who wins a trick and what a player void in the suit led must play.
 """
+
 import random
 
 import pytest
@@ -36,8 +37,8 @@ def _played(game: Game) -> set[str]:
 # Three players, dealer 0: seat 0 alone says "spiele" and states Bettel Ouvert.
 OUVERT_DEAL = {
     "hands": [
-        ["C8", "S8", "S6", "HQ", "H8", "H7", "H6", "DQ", "D9", "D8", "D6"],     # seat 0, the declarer
-        ["CJ", "C9", "C6", "SK", "SJ", "S7", "HK", "DA", "D10", "DK", "D7"],    # seat 1, forehand
+        ["C8", "S8", "S6", "HQ", "H8", "H7", "H6", "DQ", "D9", "D8", "D6"],  # seat 0, the declarer
+        ["CJ", "C9", "C6", "SK", "SJ", "S7", "HK", "DA", "D10", "DK", "D7"],  # seat 1, forehand
         ["CA", "C10", "CK", "CQ", "SA", "S10", "SQ", "HA", "H10", "H9", "DJ"],  # seat 2
     ],
     "talon": ["C7", "S9", "HJ"],
@@ -78,7 +79,7 @@ def test_bettel_ouvert_shows_the_declarers_hand_to_every_other_seat_as_it_shrink
             assert _cards_in(view) <= set(game.hands[viewer]) | declarer_hand | _played(game)
             assert not _cards_in(view) & set(game.hands[other])
         own = game.view(0)
-        assert "open_hand" not in own             # the declarer sees its hand as its hand
+        assert "open_hand" not in own  # the declarer sees its hand as its hand
         assert set(own["hand"]) == declarer_hand
         assert _cards_in(own) <= declarer_hand | _played(game)
         seen_sizes.append(len(declarer_hand))
@@ -105,27 +106,38 @@ def test_a_card_the_declarer_plays_leaves_the_open_hand() -> None:
 
 # -- no open hand in any other contract ---------------------------------------------------------------
 
+
 def _contract_calls(ruleset: str, players: int, contract: str) -> list:
     order = [1, 2, 0] if players == 3 else [1, 2, 3, 0]
     if ruleset == "tapp-modern":
         if contract == "ramsch":
             return [(s, "pass") for s in order]
         return [(s, "spiele" if s == 1 else "pass") for s in order] + [(1, contract)]
-    return [(1, contract)]      # the others pass while the bidding lasts
+    return [(1, contract)]  # the others pass while the bidding lasts
 
 
 OTHER_CONTRACTS = [
-    ("tapp-modern", 3, "frage"), ("tapp-modern", 4, "solo"), ("tapp-modern", 3, "herzsolo"),
-    ("tapp-modern", 4, "bettel"), ("tapp-modern", 3, "rufer"), ("tapp-modern", 4, "herzrufer"),
-    ("tapp-modern", 3, "durch"), ("tapp-modern", 4, "herzdurch"), ("tapp-modern", 3, "ramsch"),
+    ("tapp-modern", 3, "frage"),
+    ("tapp-modern", 4, "solo"),
+    ("tapp-modern", 3, "herzsolo"),
+    ("tapp-modern", 4, "bettel"),
+    ("tapp-modern", 3, "rufer"),
+    ("tapp-modern", 4, "herzrufer"),
+    ("tapp-modern", 3, "durch"),
+    ("tapp-modern", 4, "herzdurch"),
+    ("tapp-modern", 3, "ramsch"),
     ("tapp-modern", 4, "ramsch"),
-    ("tapp-wuerttemberg", 3, "frage"), ("tapp-wuerttemberg", 3, "solo"),
-    ("tapp", 3, "frage"), ("tapp", 3, "solo"), ("tapp", 3, "herzsolo"),
+    ("tapp-wuerttemberg", 3, "frage"),
+    ("tapp-wuerttemberg", 3, "solo"),
+    ("tapp", 3, "frage"),
+    ("tapp", 3, "solo"),
+    ("tapp", 3, "herzsolo"),
 ]
 
 
-@pytest.mark.parametrize("ruleset,players,contract", OTHER_CONTRACTS,
-                         ids=[f"{r}-{n}p-{c}" for r, n, c in OTHER_CONTRACTS])
+@pytest.mark.parametrize(
+    "ruleset,players,contract", OTHER_CONTRACTS, ids=[f"{r}-{n}p-{c}" for r, n, c in OTHER_CONTRACTS]
+)
 def test_no_open_hand_in_other_contracts(ruleset: str, players: int, contract: str) -> None:
     for seed in range(3):
         game = Game(load_ruleset(ruleset), players=players, seed=seed)
@@ -152,9 +164,9 @@ def test_no_open_hand_in_other_contracts(ruleset: str, players: int, contract: s
 # clubs but no diamonds; seat 0 has to follow with a heart.
 TRUMP_DEAL = {
     "hands": [
-        ["H10", "HK", "HQ", "HJ", "H9", "H8", "H7", "H6", "DA", "D10", "DK"],   # seat 0, dealer
-        ["CA", "C10", "CK", "SA", "S10", "SK", "HA", "DQ", "DJ", "D9", "D8"],   # seat 1, forehand
-        ["CQ", "CJ", "C9", "C8", "C7", "SQ", "SJ", "S9", "S8", "S7", "S6"],     # seat 2
+        ["H10", "HK", "HQ", "HJ", "H9", "H8", "H7", "H6", "DA", "D10", "DK"],  # seat 0, dealer
+        ["CA", "C10", "CK", "SA", "S10", "SK", "HA", "DQ", "DJ", "D9", "D8"],  # seat 1, forehand
+        ["CQ", "CJ", "C9", "C8", "C7", "SQ", "SJ", "S9", "S8", "S7", "S6"],  # seat 2
     ],
     "talon": ["C6", "D7", "D6"],
 }
@@ -167,7 +179,7 @@ def _modern_solo(contract: str, suit: str | None) -> Game:
     for seat, call in [(1, "spiele"), (2, "pass"), (0, "pass"), (1, contract)]:
         game.apply(seat, call)
     if suit is not None:
-        assert {"choose": "hearts"} not in game.legal_actions()     # a suit Solo never names Hearts
+        assert {"choose": "hearts"} not in game.legal_actions()  # a suit Solo never names Hearts
         game.apply(1, {"choose": suit})
     assert game.phase.value == "play" and game.to_act == 1
     game.apply(1, {"play": "HA"})
@@ -187,22 +199,22 @@ def test_the_named_suit_is_trumps_and_a_low_trump_beats_the_ace_of_hearts(suit, 
     with pytest.raises(IllegalActionError, match="must play a trump"):
         game.apply(2, {"play": other})
     game.apply(2, {"play": low})
-    assert _plays(game) == sorted(c for c in TRUMP_DEAL["hands"][0] if c[0] == "H")   # seat 0 follows Hearts
+    assert _plays(game) == sorted(c for c in TRUMP_DEAL["hands"][0] if c[0] == "H")  # seat 0 follows Hearts
     game.apply(0, {"play": "H6"})
-    assert game.tricks[0].winner == 2          # the six or seven of the named suit beats the ace of Hearts
+    assert game.tricks[0].winner == 2  # the six or seven of the named suit beats the ace of Hearts
 
 
 def test_a_named_suit_the_player_is_void_in_leaves_every_card_free() -> None:
     game = _modern_solo("solo", "diamonds")
-    assert _plays(game) == sorted(TRUMP_DEAL["hands"][2])    # no hearts, no diamonds: any card
+    assert _plays(game) == sorted(TRUMP_DEAL["hands"][2])  # no hearts, no diamonds: any card
     game.apply(2, {"play": "S6"})
     game.apply(0, {"play": "H6"})
-    assert game.tricks[0].winner == 1          # a spade is no trump now: the ace of Hearts wins
+    assert game.tricks[0].winner == 1  # a spade is no trump now: the ace of Hearts wins
 
 
 def test_in_heart_solo_hearts_are_trumps_again() -> None:
     game = _modern_solo("herzsolo", None)
-    assert _plays(game) == sorted(TRUMP_DEAL["hands"][2])    # void in trumps (Hearts): any card
+    assert _plays(game) == sorted(TRUMP_DEAL["hands"][2])  # void in trumps (Hearts): any card
     game.apply(2, {"play": "S6"})
     game.apply(0, {"play": "H6"})
     assert game.tricks[0].winner == 1
@@ -214,12 +226,12 @@ def test_spades_named_make_hearts_a_plain_suit() -> None:
     game = _modern_solo("solo", "spades")
     game.apply(2, {"play": "S6"})
     game.apply(0, {"play": "H6"})
-    game.apply(2, {"play": "C7"})               # seat 2 won and leads a club
-    game.apply(0, {"play": "H7"})               # void in clubs, no spades: seat 0 may discard a heart
+    game.apply(2, {"play": "C7"})  # seat 2 won and leads a club
+    game.apply(0, {"play": "H7"})  # void in clubs, no spades: seat 0 may discard a heart
     game.apply(1, {"play": "CA"})
-    assert game.tricks[1].winner == 1           # a heart is no trump: the club ace wins
+    assert game.tricks[1].winner == 1  # a heart is no trump: the club ace wins
     game.apply(1, {"play": "DQ"})
-    game.apply(2, {"play": "S7"})               # void in diamonds: seat 2 trumps with a spade
+    game.apply(2, {"play": "S7"})  # void in diamonds: seat 2 trumps with a spade
     game.apply(0, {"play": "DA"})
     assert game.tricks[2].winner == 2
 
@@ -227,21 +239,24 @@ def test_spades_named_make_hearts_a_plain_suit() -> None:
 WUE_DEAL = TRUMP_DEAL
 
 
-@pytest.mark.parametrize("reading,suit,legal,winner", [
-    ("any_suit", "spades", SEAT2_SPADES, 2),
-    ("any_suit", "clubs", SEAT2_CLUBS, 2),
-    ("any_suit", "hearts", None, 1),
-    ("hearts", None, None, 1),
-])
+@pytest.mark.parametrize(
+    "reading,suit,legal,winner",
+    [
+        ("any_suit", "spades", SEAT2_SPADES, 2),
+        ("any_suit", "clubs", SEAT2_CLUBS, 2),
+        ("any_suit", "hearts", None, 1),
+        ("hearts", None, None, 1),
+    ],
+)
 def test_wuerttemberg_solo_trumps_by_reading(reading, suit, legal, winner) -> None:
     game = Game(load_ruleset("tapp-wuerttemberg", {"solo_trumps": reading}), players=3, deal=WUE_DEAL)
-    game.apply(1, "solo")                       # nothing ranks above Solo: the bidding ends
+    game.apply(1, "solo")  # nothing ranks above Solo: the bidding ends
     if reading == "any_suit":
         assert sorted(a["choose"] for a in game.legal_actions()) == ["clubs", "diamonds", "hearts", "spades"]
         game.apply(1, {"choose": suit})
     else:
         assert all("choose" not in a for a in game.legal_actions() if isinstance(a, dict))
-    game.apply(1, "pass")                       # no Tout
+    game.apply(1, "pass")  # no Tout
     game.apply(1, {"play": "HA"})
     assert _plays(game) == sorted(legal or TRUMP_DEAL["hands"][2])
     game.apply(2, {"play": "S6"} if suit != "clubs" else {"play": "C7"})

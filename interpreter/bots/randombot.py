@@ -1,4 +1,5 @@
 """Bots that choose legal actions. The random bot is the baseline for tests and simulations."""
+
 from __future__ import annotations
 
 import random
@@ -39,13 +40,14 @@ class RandomBot:
         return expand(action, self.rng) if type(action) is dict else action
 
 
-def play_out(game: Game, bots: dict[int, Any] | None = None, seed: int | None = None,
-             pass_probability: float | None = None) -> Game:
+def play_out(
+    game: Game, bots: dict[int, Any] | None = None, seed: int | None = None, pass_probability: float | None = None
+) -> Game:
     """Play the deal to its end, every seat by a bot (RandomBot by default)."""
     choose = RandomBot(seed, pass_probability).choose
     chooser = {seat: bot.choose for seat, bot in (bots or {}).items()}
     apply = game.apply
     while not game.is_over:
         seat = game.to_act
-        apply(seat, chooser.get(seat, choose)(game, seat))    # type: ignore[arg-type]
+        apply(seat, chooser.get(seat, choose)(game, seat))  # type: ignore[arg-type]
     return game

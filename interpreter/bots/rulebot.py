@@ -27,6 +27,7 @@ Exchange: it puts aside what it least needs (not trumps, not sure stops; short s
 trump them later; points where the discards count for the lone player) and keeps the strongest.
 Announcements and other choices: it passes when it may.
 """
+
 from __future__ import annotations
 
 import math
@@ -35,26 +36,26 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.language.model import TRUMP, Discard, Ruleset, TakeTalon
 from interpreter.engine.tricks import TrickRules
+from interpreter.language.model import TRUMP, Discard, Ruleset, TakeTalon
 
-SAMPLES = 6            # talons drawn when a contract takes up the talon
-SCALE = 6.5            # card points over which the chance of winning goes from 27% to 73%
-CAUTION = 0.04         # asked over the break-even chance, for the risk of misjudging
-TALON_DOUBT = 1.8      # how much wider the estimate's error is where the talon is taken up blind
-RIVAL = 0.08          # less chance of winning for each rival bidder, who defends with a strong hand
-FOLLOWERS = 0.7        # opponents follow to the lone player's winners with cheaper cards than the mean
+SAMPLES = 6  # talons drawn when a contract takes up the talon
+SCALE = 6.5  # card points over which the chance of winning goes from 27% to 73%
+CAUTION = 0.04  # asked over the break-even chance, for the risk of misjudging
+TALON_DOUBT = 1.8  # how much wider the estimate's error is where the talon is taken up blind
+RIVAL = 0.08  # less chance of winning for each rival bidder, who defends with a strong hand
+FOLLOWERS = 0.7  # opponents follow to the lone player's winners with cheaper cards than the mean
 
 
 @dataclass(frozen=True)
 class ContractFacts:
     name: str
     takes_talon: bool
-    discard: Discard | None                # the (first) discard step after taking up the talon
+    discard: Discard | None  # the (first) discard step after taking up the talon
     factor_won: int
     factor_lost: int
-    needs_points: int | None               # the least card points that win; None: not a points contract
-    misere: bool = False                   # the lone player wins by taking nothing (a Bettel)
+    needs_points: int | None  # the least card points that win; None: not a points contract
+    misere: bool = False  # the lone player wins by taking nothing (a Bettel)
 
 
 class RulesetFacts:
@@ -70,7 +71,7 @@ class RulesetFacts:
         self.order = {c: i for i, c in enumerate(deck.cards)}
         self.call_contract: dict[str, str] = {}
         self.call_rank: dict[str, int] = {}
-        self.leads_to: dict[str, list[str]] = {}       # a call that opens a later round -> its contracts
+        self.leads_to: dict[str, list[str]] = {}  # a call that opens a later round -> its contracts
         phases = {phase.name: phase for phase in ruleset.phases}
         for phase in ruleset.phases:
             for index, level in enumerate(phase.ladder):
@@ -124,8 +125,15 @@ class RulesetFacts:
         discard = next((step for step in contract.exchange if isinstance(step, Discard)), None)
         won = contract.factor_won if contract.factor_won is not None else 1
         lost = contract.factor_lost if contract.factor_lost is not None else won
-        return ContractFacts(name, takes, discard, max(won, 0), max(lost, 0), self._needs(contract, active),
-                             self._misere(contract, active))
+        return ContractFacts(
+            name,
+            takes,
+            discard,
+            max(won, 0),
+            max(lost, 0),
+            self._needs(contract, active),
+            self._misere(contract, active),
+        )
 
     def _misere(self, contract, active: int) -> bool:
         """Whether the lone player wins with no trick and no point, and loses with them all."""
@@ -135,14 +143,21 @@ class RulesetFacts:
 
         def wins(share: float) -> bool:
             tricks, points = round(n_tricks * share), round(total * share)
-            env = {"declarer_points": points, "defender_points": total - points, "declarer_tricks": tricks,
-                   "defender_tricks": n_tricks - tricks, "tricks": n_tricks, "players": active,
-                   "declarer_cards": tricks * active, "defender_cards": (n_tricks - tricks) * active}
+            env = {
+                "declarer_points": points,
+                "defender_points": total - points,
+                "declarer_tricks": tricks,
+                "defender_tricks": n_tricks - tricks,
+                "tricks": n_tricks,
+                "players": active,
+                "declarer_cards": tricks * active,
+                "defender_cards": (n_tricks - tricks) * active,
+            }
             return bool(contract.declarer_wins(env))
 
         try:
             return wins(0) and not wins(1)
-        except Exception:                 # noqa: BLE001 - a rule the estimate cannot read
+        except Exception:
             return False
 
     def _needs(self, contract, active: int) -> int | None:
@@ -155,20 +170,27 @@ class RulesetFacts:
 
         def wins(points: int) -> bool:
             share = max(1, min(n_tricks - 1, round(n_tricks * points / max(total, 1))))
-            env = {"declarer_points": points, "defender_points": total - points, "declarer_tricks": share,
-                   "defender_tricks": n_tricks - share, "tricks": n_tricks, "players": active,
-                   "declarer_cards": share * active, "defender_cards": (n_tricks - share) * active}
+            env = {
+                "declarer_points": points,
+                "defender_points": total - points,
+                "declarer_tricks": share,
+                "defender_tricks": n_tricks - share,
+                "tricks": n_tricks,
+                "players": active,
+                "declarer_cards": share * active,
+                "defender_cards": (n_tricks - share) * active,
+            }
             return bool(contract.declarer_wins(env))
 
         try:
             if not wins(total) or wins(0):
                 return None
-            low, high = 0, total          # wins(high) and not wins(low)
+            low, high = 0, total  # wins(high) and not wins(low)
             while high - low > 1:
                 middle = (low + high) // 2
                 low, high = (low, middle) if wins(middle) else (middle, high)
             return high
-        except Exception:                 # noqa: BLE001 - a rule the estimate cannot read
+        except Exception:
             return None
 
 
@@ -213,9 +235,13 @@ class RuleBot:
         if all(isinstance(a, dict) and a.get("choose") in suits for a in legal):
             # Name as trumps the suit this hand is longest and strongest in.
             hand = view["hand"]
-            return max(legal, key=lambda a: (sum(1 for c in hand if facts.ruleset.deck.suit[c] == suits[a["choose"]]),
-                                            sum(facts.ruleset.deck.rank[c] for c in hand
-                                                if facts.ruleset.deck.suit[c] == suits[a["choose"]])))
+            return max(
+                legal,
+                key=lambda a: (
+                    sum(1 for c in hand if facts.ruleset.deck.suit[c] == suits[a["choose"]]),
+                    sum(facts.ruleset.deck.rank[c] for c in hand if facts.ruleset.deck.suit[c] == suits[a["choose"]]),
+                ),
+            )
         # Anything else (an announcement, an accusation, a called card): the cautious default.
         return "pass" if "pass" in legal else _concrete(legal[0])
 
@@ -281,8 +307,9 @@ class RuleBot:
             return 0.0
         # An estimate after an unseen talon is less sure than one of the hand as dealt.
         scale = SCALE * (TALON_DOUBT if contract.takes_talon and view["talon_size"] else 1)
-        return sum(_logistic((p - contract.needs_points) / scale) for p in self.estimates(view, facts, contract)) \
-            / SAMPLES
+        return (
+            sum(_logistic((p - contract.needs_points) / scale) for p in self.estimates(view, facts, contract)) / SAMPLES
+        )
 
     def estimate(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> float:
         """The card points this seat would expect to take as the lone player of `contract`."""
@@ -314,10 +341,15 @@ class RuleBot:
                 kept = full
                 if contract.discard is not None:
                     count = contract.discard.how_many(talon)
-                    aside = self._choose_discard(full, self._allowed(full, contract.discard, facts, opponents + 1), count, rest, facts)
+                    aside = self._choose_discard(
+                        full, self._allowed(full, contract.discard, facts, opponents + 1), count, rest, facts
+                    )
                     kept = [c for c in full if c not in aside]
-                found.append(self._points(kept, rest, opponents, facts, len(rest), len(aside),
-                                          sum(facts.points[c] for c in aside)))
+                found.append(
+                    self._points(
+                        kept, rest, opponents, facts, len(rest), len(aside), sum(facts.points[c] for c in aside)
+                    )
+                )
             result = tuple(found)
         if len(self._estimates) > 4096:
             self._estimates.clear()
@@ -338,8 +370,16 @@ class RuleBot:
         frozen = frozenset(hand)
         return [c for c in hand if not step.forbid({"card": c, "hand": frozen, "players": active})]
 
-    def _points(self, hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts, in_play: int,
-                out_count: int, out_points: float) -> float:
+    def _points(
+        self,
+        hand: list[str],
+        unseen: list[str],
+        opponents: int,
+        facts: RulesetFacts,
+        in_play: int,
+        out_count: int,
+        out_points: float,
+    ) -> float:
         """Card points a lone player with `hand` would count, with `out_count` cards worth
         `out_points` out of play (the talon nobody took, the discards)."""
         won_cards, tricks = self._winners(hand, unseen, opponents, facts, in_play)
@@ -362,21 +402,22 @@ class RuleBot:
                 env = {"declarer_tricks": tricks, "defender_tricks": n_tricks - tricks, "tricks": n_tricks}
                 if counting.aside_unless(env):
                     mine = not mine
-            except Exception:             # noqa: BLE001 - a rule the estimate cannot read
+            except Exception:
                 pass
         return mine
 
     @staticmethod
-    def _winners(hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts,
-                 in_play: int) -> tuple[list[str], int]:
+    def _winners(
+        hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts, in_play: int
+    ) -> tuple[list[str], int]:
         """The cards of `hand` expected to win a trick against `opponents` holding `in_play` of
         the `unseen` cards: the trumps drawn from the top, then the stops once trumps are out."""
         power, follow = facts.power, facts.follow
-        share = in_play / max(len(unseen), 1)            # chance an unseen card is in play
+        share = in_play / max(len(unseen), 1)  # chance an unseen card is in play
         mine = sorted((c for c in hand if follow[c] == TRUMP), key=power.__getitem__, reverse=True)
         theirs = sorted((power[c] for c in unseen if follow[c] == TRUMP), reverse=True)
         their_left = len(theirs) * share
-        beaten_by = 0.0                                  # their higher trumps already spent
+        beaten_by = 0.0  # their higher trumps already spent
         won: list[str] = []
         for card in mine:
             if their_left < 0.5:
@@ -416,14 +457,15 @@ class RuleBot:
         """Keep the cards most worth keeping (the strongest)."""
         hand = list(view["hand"])
         value = self._keep_values(hand, self._unseen(view, facts), facts)
-        worth = lambda c: (value.get(c, 0), -facts.order[c])          # noqa: E731
+        worth = lambda c: (value.get(c, 0), -facts.order[c])  # noqa: E731
         if len(legal) == 1 and isinstance(legal[0]["keep"], dict):
             template = legal[0]["keep"]
-            return {"keep": sorted(template["from"], key=worth, reverse=True)[:template["count"]]}
+            return {"keep": sorted(template["from"], key=worth, reverse=True)[: template["count"]]}
         return {"keep": list(max((a["keep"] for a in legal), key=lambda combo: sum(value.get(c, 0) for c in combo)))}
 
-    def _choose_discard(self, hand: list[str], allowed: list[str], count: int, unseen: list[str],
-                        facts: RulesetFacts) -> list[str]:
+    def _choose_discard(
+        self, hand: list[str], allowed: list[str], count: int, unseen: list[str], facts: RulesetFacts
+    ) -> list[str]:
         value = self._keep_values(hand, unseen, facts)
         ranked = sorted(allowed, key=lambda c: (value[c], facts.order[c]))
         return ranked[:count]
@@ -445,7 +487,7 @@ class RuleBot:
             suit = follow[card]
             stop = power[card] > top.get(suit, -1)
             value = 500 + power[card] if stop else power[card] - 10 * bank * points[card]
-            values[card] = value + suit_count[suit]          # short suits go first: voids let trumps in
+            values[card] = value + suit_count[suit]  # short suits go first: voids let trumps in
         return values
 
     # -- trick play ------------------------------------------------------------------------
@@ -460,17 +502,20 @@ class RuleBot:
         partners = {seat} if declarer is None or seat == declarer else set(self._active(view)) - {declarer}
         lowest = min(cards, key=lambda c: (points[c], power[c], facts.order[c]))
         contract = view.get("contract")
-        misere = bool(contract) and contract in facts.ruleset.contracts and \
-            facts.contract(contract, len(self._active(view))).misere
+        misere = (
+            bool(contract)
+            and contract in facts.ruleset.contracts
+            and facts.contract(contract, len(self._active(view))).misere
+        )
         # Taking tricks is bad for the lone player of a misère, and for everyone when nobody
         # plays alone against the others (each for themselves, fewest points best).
-        avoid = declarer is None and bool(contract) or (misere and seat == declarer)
+        avoid = (declarer is None and bool(contract)) or (misere and seat == declarer)
         if not trick["cards"]:
             if avoid:
                 return min(cards, key=lambda c: (power[c], points[c], facts.order[c]))
             return self._lead(view, cards, unseen, facts, seat == declarer) or lowest
         led = follow[trick["cards"][0]]
-        strength = lambda c: power[c] if follow[c] == TRUMP or follow[c] == led else -1   # noqa: E731
+        strength = lambda c: power[c] if follow[c] == TRUMP or follow[c] == led else -1  # noqa: E731
         best_index = max(range(len(trick["cards"])), key=lambda i: strength(trick["cards"][i]))
         best = strength(trick["cards"][best_index])
         winner = trick["seats"][best_index]
@@ -481,17 +526,18 @@ class RuleBot:
                 return max(under, key=lambda c: (points[c], strength(c), power[c]))
             return min(cards, key=lambda c: (points[c], -power[c]))
         if misere and winner == declarer:
-            return lowest                     # let the lone player keep the trick
+            return lowest  # let the lone player keep the trick
         active = self._active(view)
         start = active.index(trick["leader"])
         order = [active[(start + i) % len(active)] for i in range(len(active))]
-        after = order[len(trick["cards"]) + 1:]
+        after = order[len(trick["cards"]) + 1 :]
         opponents_after = [s for s in after if s not in partners]
         top_unseen = max((strength(c) for c in unseen), default=-1)
         if winner in partners and (not opponents_after or best > top_unseen):
             # The trick is ours: smear the most points, keeping sure winners for later.
             def smear(c: str) -> tuple:
                 return (points[c] - (10 if strength(c) > top_unseen and follow[c] == TRUMP else 0), -power[c])
+
             return max(cards, key=smear)
         if winner in partners:
             return lowest
@@ -535,5 +581,5 @@ def _concrete(action: Any) -> Any:
     if isinstance(action, dict):
         for kind, value in action.items():
             if isinstance(value, dict) and "count" in value and "from" in value:
-                return {kind: list(value["from"][:value["count"]])}
+                return {kind: list(value["from"][: value["count"]])}
     return action

@@ -3,6 +3,7 @@
 Parsing catches what is malformed whatever the game state (`InvalidActionError`: not an action,
 an unknown card id or call); whether the action is legal now is the game's business.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -33,10 +34,10 @@ class FrozenAction(dict[str, Any]):
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenAction, (dict(self),))
 
-    def __copy__(self) -> "FrozenAction":
+    def __copy__(self) -> FrozenAction:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "FrozenAction":
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenAction:
         return self
 
 
@@ -118,6 +119,7 @@ class Choose:
 @dataclass(frozen=True)
 class CardAction:
     """{call_card: CARD} or {give: CARD}."""
+
     kind: str
     card: str
 
@@ -156,14 +158,20 @@ def parse_action(action: Any, ruleset: Ruleset) -> Action:
         if action not in calls:
             calls = list(calls)
             close = difflib.get_close_matches(action, calls, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else f"; the calls of {ruleset.name} are: {', '.join(calls)}"
+            hint = (
+                f"; did you mean '{close[0]}'?" if close else f"; the calls of {ruleset.name} are: {', '.join(calls)}"
+            )
             raise InvalidActionError(f"unknown call '{action}'{hint}")
         return Call(action)
     if not isinstance(action, dict):
-        raise InvalidActionError(f"an action is a call (text) or a mapping such as {{play: T21}}, not {type(action).__name__}")
+        raise InvalidActionError(
+            f"an action is a call (text) or a mapping such as {{play: T21}}, not {type(action).__name__}"
+        )
     kinds = [k for k in action if k in KINDS]
     if len(kinds) != 1:
-        raise InvalidActionError(f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {', '.join(map(str, action)) or 'none'}")
+        raise InvalidActionError(
+            f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {', '.join(map(str, action)) or 'none'}"
+        )
     kind = kinds[0]
     extra = [k for k in action if k != kind and not (kind == "announce" and k == "cards")]
     if extra:
@@ -180,7 +188,11 @@ def parse_action(action: Any, ruleset: Ruleset) -> Action:
         if value not in ruleset.announcements:
             known = list(ruleset.announcements)
             close = difflib.get_close_matches(str(value), known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else (f"; it has: {', '.join(known)}" if known else "; it has none")
+            hint = (
+                f"; did you mean '{close[0]}'?"
+                if close
+                else (f"; it has: {', '.join(known)}" if known else "; it has none")
+            )
             raise InvalidActionError(f"{ruleset.name} has no announcement {value!r}{hint}")
         cards = action.get("cards", [])
         if not isinstance(cards, list):

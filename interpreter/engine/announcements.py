@@ -2,10 +2,11 @@
 or a declaration that changes the aim of the game (Tout, Pfeif' frei). One action: an
 announcement, or `pass`.
 """
+
 from __future__ import annotations
 
 import itertools
-from typing import Callable
+from collections.abc import Callable
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call
 from interpreter.engine.auction import PASS
@@ -33,11 +34,10 @@ def announcement_choices(ruleset: Ruleset, contract: Contract, hand: list[str]) 
 class DeclarerAnnouncement:
     """The declarer's one chance to announce, between the exchange and the first lead."""
 
-    def __init__(self, ruleset: Ruleset, contract: Contract, declarer: int, cards: Cards,
-                 emit: Callable[..., None]):
+    def __init__(self, ruleset: Ruleset, contract: Contract, declarer: int, cards: Cards, emit: Callable[..., None]):
         self.ruleset, self.contract, self.declarer, self.cards, self.emit = ruleset, contract, declarer, cards, emit
-        self.laid: list[tuple[str, str]] = []       # (announcement, card) laid out face up
-        self.declared: list[str] = []               # declarations made (Tout)
+        self.laid: list[tuple[str, str]] = []  # (announcement, card) laid out face up
+        self.declared: list[str] = []  # declarations made (Tout)
         self.done = False
 
     @property
@@ -62,15 +62,19 @@ class DeclarerAnnouncement:
             self.done = True
             return
         if not isinstance(parsed, Announce):
-            raise IllegalActionError(f"it is time for an announcement or pass (announce), not {parsed.describe()}", seat)
+            raise IllegalActionError(
+                f"it is time for an announcement or pass (announce), not {parsed.describe()}", seat
+            )
         announcement = self.ruleset.announcements[parsed.name]
         hand = self.cards.hands[seat]
         if announcement.declares is not None:
-            if {"announce": parsed.name, "cards": list(parsed.cards)} not in announcement_choices(self.ruleset, self.contract, hand):
+            if {"announce": parsed.name, "cards": list(parsed.cards)} not in announcement_choices(
+                self.ruleset, self.contract, hand
+            ):
                 raise IllegalActionError(f"{parsed.name} cannot be declared in {self.contract.title}", seat)
             self.declared.append(parsed.name)
             if announcement.declares.releases_exposed:
-                self.cards.exposed.clear()     # taken back into the hand: no lead duty, full power
+                self.cards.exposed.clear()  # taken back into the hand: no lead duty, full power
             self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
             self.done = True
             return
@@ -78,8 +82,11 @@ class DeclarerAnnouncement:
         wrong = [c for c in parsed.cards if c not in allowed]
         if wrong:
             rank = self.ruleset.deck.rank
-            raise IllegalActionError(f"{', '.join(wrong)} cannot be laid out for {parsed.name}; only "
-                                     f"{', '.join(sorted(allowed, key=lambda c: -rank[c]))}", seat)
+            raise IllegalActionError(
+                f"{', '.join(wrong)} cannot be laid out for {parsed.name}; only "
+                f"{', '.join(sorted(allowed, key=lambda c: -rank[c]))}",
+                seat,
+            )
         missing = [c for c in parsed.cards if c not in hand]
         if missing:
             raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)

@@ -10,6 +10,7 @@ How one phase runs (Dappen, Cego and Tapp all fit it):
 - the phase ends as soon as nobody can change its outcome, or at once on a level that `ends` it.
 Requirements (holds a king) and compulsions (must dappen) are DSL conditions on the hand.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,23 +26,24 @@ Awaiting = Literal["entrant", "holder", "challenger", "choice"]
 @dataclass
 class PhaseState:
     phase: AuctionPhase
-    order: list[int]                       # the seats that may enter, in order of speaking
+    order: list[int]  # the seats that may enter, in order of speaking
     holder: int | None = None
-    level: int = -1                        # index in the ladder of the current bid
+    level: int = -1  # index in the ladder of the current bid
     challenger: int | None = None
     awaiting: Awaiting = "entrant"
-    next_entrant: int = 0                  # index into order
+    next_entrant: int = 0  # index into order
     passed: set[int] = field(default_factory=set)
     bidders: set[int] = field(default_factory=set)
-    spoken: set[int] = field(default_factory=set)        # seats that have had their turn to enter
-    last: int = -1                                       # rounds: index in order of the last speaker
-    carried: int | None = None                           # the bidder who carried a bid into the phase
-    choices: tuple[Level, ...] = ()                      # the games the holder chooses from
+    spoken: set[int] = field(default_factory=set)  # seats that have had their turn to enter
+    last: int = -1  # rounds: index in order of the last speaker
+    carried: int | None = None  # the bidder who carried a bid into the phase
+    choices: tuple[Level, ...] = ()  # the games the holder chooses from
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How a phase ended: nobody bid, or `seat` won with `call` (and `ends` says whether at once)."""
+
     seat: int | None
     call: str | None
     contract: str | None
@@ -50,24 +52,31 @@ class Outcome:
 
 
 class Auction:
-    def __init__(self, phases: tuple[AuctionPhase, ...], seats: list[int], hands: dict[int, list[str]], players: int,
-                 enforce: bool = True):
+    def __init__(
+        self,
+        phases: tuple[AuctionPhase, ...],
+        seats: list[int],
+        hands: dict[int, list[str]],
+        players: int,
+        enforce: bool = True,
+    ):
         self.phases = {p.name: p for p in phases}
-        self.seats = seats                  # active seats in order of play from Vorhand
+        self.seats = seats  # active seats in order of play from Vorhand
         self.hands = hands
         self.players = players
-        self.enforce = enforce              # False: a pass against a compulsion is allowed (and penalised)
-        self.bidders: set[int] = set()      # every seat that bid in any phase
-        self.passed_out: set[str] = set()   # phases everybody passed
+        self.enforce = enforce  # False: a pass against a compulsion is allowed (and penalised)
+        self.bidders: set[int] = set()  # every seat that bid in any phase
+        self.passed_out: set[str] = set()  # phases everybody passed
         self.state = self._start(phases[0], carried=None)
 
     # -- phases ----------------------------------------------------------------------------
-    def _start(self, phase: AuctionPhase, carried: tuple[int, str] | None,
-               speakers: list[int] | None = None) -> PhaseState:
+    def _start(
+        self, phase: AuctionPhase, carried: tuple[int, str] | None, speakers: list[int] | None = None
+    ) -> PhaseState:
         seats = speakers if speakers is not None else self.seats
         if carried is not None and phase.start == "after_holder":
             at = seats.index(carried[0])
-            seats = seats[at + 1:] + seats[:at]
+            seats = seats[at + 1 :] + seats[:at]
         order = [s for s in seats if carried is None or s != carried[0]]
         state = PhaseState(phase, order)
         if carried is not None:
@@ -121,8 +130,13 @@ class Auction:
     def _env(self, seat: int) -> dict:
         st = self.state
         position = st.order.index(seat) if seat in st.order else -1
-        return {"hand": frozenset(self.hands[seat]), "position": position, "speakers": len(st.order),
-                "bid_made": st.holder is not None, "players": self.players}
+        return {
+            "hand": frozenset(self.hands[seat]),
+            "position": position,
+            "speakers": len(st.order),
+            "bid_made": st.holder is not None,
+            "players": self.players,
+        }
 
     def _meets(self, level: Level, seat: int) -> bool:
         return level.requires is None or bool(level.requires(self._env(seat)))
@@ -156,8 +170,13 @@ class Auction:
         ladder = st.phase.ladder
         calls = [PASS]
         calls += [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
-        if (st.holder is not None and st.phase.hold and self._priority(seat) < self._priority(st.holder)
-                and self._can_hold(seat) and self._meets(ladder[st.level], seat)):
+        if (
+            st.holder is not None
+            and st.phase.hold
+            and self._priority(seat) < self._priority(st.holder)
+            and self._can_hold(seat)
+            and self._meets(ladder[st.level], seat)
+        ):
             calls.append(st.phase.hold)
         calls += self._side_bids_open_to(seat)
         if self._compelled(seat, calls[1:]):
@@ -192,9 +211,12 @@ class Auction:
     def _rounds_settle(self) -> Outcome | None:
         st = self.state
         others = [s for s in st.order if s not in st.passed and s != st.holder]
-        can_change = any(self._bids_open_to(s, st.level) or self._side_bids_open_to(s)
-                         or (st.holder is not None and st.phase.hold and self._priority(s) < self._priority(st.holder))
-                         for s in others)
+        can_change = any(
+            self._bids_open_to(s, st.level)
+            or self._side_bids_open_to(s)
+            or (st.holder is not None and st.phase.hold and self._priority(s) < self._priority(st.holder))
+            for s in others
+        )
         if others and (can_change or st.holder is None):
             return None
         return self._outcome(ends_auction=False)
@@ -276,7 +298,9 @@ class Auction:
             return f"you may not pass: {self._compelled(seat, bids)}"
         if call == st.phase.hold:
             if st.awaiting != "holder":
-                return f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
+                return (
+                    f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
+                )
             return f"you cannot hold {st.phase.ladder[st.level].call}: {self._hold_refusal(seat)}"
         index = st.phase.level_of(call)
         if index is None:
@@ -296,8 +320,7 @@ class Auction:
         """Whether the holder may take over the bid against it, by the phase's rules (not the hand)."""
         st = self.state
         level = st.phase.ladder[st.level]
-        return (st.phase.hold is not None and level.holdable
-                and (st.phase.carried_may_hold or seat != st.carried))
+        return st.phase.hold is not None and level.holdable and (st.phase.carried_may_hold or seat != st.carried)
 
     def _hold_refusal(self, seat: int) -> str:
         level = self.state.phase.ladder[self.state.level]
@@ -396,8 +419,11 @@ class Auction:
             seat = self.to_act()
             if seat is None:
                 return self._outcome(ends_auction=False)
-            if any(self._bids_open_to(s, st.level) for s in st.order[st.next_entrant:]
-                   if s not in st.passed and s != st.holder):
+            if any(
+                self._bids_open_to(s, st.level)
+                for s in st.order[st.next_entrant :]
+                if s not in st.passed and s != st.holder
+            ):
                 return None
             return self._outcome(ends_auction=False)
 

@@ -5,12 +5,14 @@ number of players; each problem names its place in the deal. In a game recorded 
 deal of the wrong sizes may be a misdeal the table played with: when the ruleset penalises
 misdeals, the deal stands as dealt and the misdeal is reported instead of refused.
 """
+
 from __future__ import annotations
 
 import difflib
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from interpreter.errors import Problem, RecordError
 from interpreter.language.model import Packet, Ruleset
@@ -23,17 +25,26 @@ class DealError(RecordError):
 
     def __init__(self, places: list[tuple[DealPlace, str]]):
         self.places = places
-        super().__init__([Problem("deal", None, None, "deal" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}"
-                                                                      for p in place), message)
-                          for place, message in places])
+        super().__init__(
+            [
+                Problem(
+                    "deal",
+                    None,
+                    None,
+                    "deal" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in place),
+                    message,
+                )
+                for place, message in places
+            ]
+        )
 
 
 @dataclass
 class Dealt:
-    hands: dict[int, list[str]]          # every seat at the table; [] for a dealer who sits out
+    hands: dict[int, list[str]]  # every seat at the table; [] for a dealer who sits out
     talon: list[str]
-    seed: int | None                     # the shuffle's seed, when shuffled from one
-    misdeal: str | None = None           # what was wrong with a misdeal the table played
+    seed: int | None  # the shuffle's seed, when shuffled from one
+    misdeal: str | None = None  # what was wrong with a misdeal the table played
 
 
 def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int) -> Dealt:
@@ -47,14 +58,15 @@ def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int
     for packet in plan:
         targets: list[int | None] = list(seats) if packet.to == "each" else [None]
         for seat in targets:
-            batch = cards[position:position + packet.count]
+            batch = cards[position : position + packet.count]
             position += packet.count
             (talon if seat is None else hands[seat]).extend(batch)
     return Dealt(hands, talon, seed)
 
 
-def explicit_deal(ruleset: Ruleset, seats: list[int], players: int, sitting_out: int | None,
-                  deal: Mapping[str, Any]) -> Dealt:
+def explicit_deal(
+    ruleset: Ruleset, seats: list[int], players: int, sitting_out: int | None, deal: Mapping[str, Any]
+) -> Dealt:
     """An explicit deal, checked: every card of the pack exactly once, each hand and the talon
     the size the plan says. Raises DealError naming every place that is wrong."""
     plan: tuple[Packet, ...] = ruleset.deal_plans[len(seats)]
@@ -62,8 +74,15 @@ def explicit_deal(ruleset: Ruleset, seats: list[int], players: int, sitting_out:
     talon_size = sum(p.count for p in plan if p.to == "talon")
     hands_given, talon_given = deal.get("hands"), deal.get("talon", [])
     if not isinstance(hands_given, list) or len(hands_given) != players:
-        raise DealError([(("hands",), f"needs one hand per seat ({players}), "
-                                      f"got {len(hands_given) if isinstance(hands_given, list) else 'none'}")])
+        raise DealError(
+            [
+                (
+                    ("hands",),
+                    f"needs one hand per seat ({players}), "
+                    f"got {len(hands_given) if isinstance(hands_given, list) else 'none'}",
+                )
+            ]
+        )
     known = set(ruleset.pack(len(seats)))
     removed = set(ruleset.deck.cards) - known
     seen: dict[str, str] = {}
@@ -87,16 +106,26 @@ def explicit_deal(ruleset: Ruleset, seats: list[int], players: int, sitting_out:
         want = 0 if seat == sitting_out else hand_size
         if not isinstance(hand, list) or len(hand) != want:
             why = " (the dealer sits out)" if seat == sitting_out else ""
-            problems.append((("hands", seat), f"seat {seat} must be dealt {want} cards{why}, "
-                                              f"got {len(hand) if isinstance(hand, list) else hand!r}"))
+            problems.append(
+                (
+                    ("hands", seat),
+                    f"seat {seat} must be dealt {want} cards{why}, "
+                    f"got {len(hand) if isinstance(hand, list) else hand!r}",
+                )
+            )
             continue
         for i, card in enumerate(hand):
             check(card, f"seat {seat}", ("hands", seat, i))
         hands[seat] = [str(c) for c in hand]
     talon: list[str] = []
     if not isinstance(talon_given, list) or len(talon_given) != talon_size:
-        problems.append((("talon",), f"the talon must have {talon_size} cards, "
-                                     f"got {len(talon_given) if isinstance(talon_given, list) else talon_given!r}"))
+        problems.append(
+            (
+                ("talon",),
+                f"the talon must have {talon_size} cards, "
+                f"got {len(talon_given) if isinstance(talon_given, list) else talon_given!r}",
+            )
+        )
     else:
         for i, card in enumerate(talon_given):
             check(card, "the talon", ("talon", i))

@@ -6,31 +6,44 @@ Solo. The steps nobody decides are done here as engine steps and reported as eve
 exchange ends is returned to the game as an `Ending`: the game settles a claim or an accusation,
 because settling is its business, not the exchange's.
 """
+
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from interpreter.engine.actions import Action, ActionJson, Call, CardAction, Choose, DiscardAction, KeepAction
 from interpreter.engine.auction import PASS
 from interpreter.errors import IllegalActionError
-from interpreter.language.model import CallCard, Contract, Discard, ExchangeStep, ForcedDiscard, Give, Keep, Ruleset, TakeTalon
+from interpreter.language.model import (
+    CallCard,
+    Contract,
+    Discard,
+    ExchangeStep,
+    ForcedDiscard,
+    Give,
+    Keep,
+    Ruleset,
+    TakeTalon,
+)
 
-LISTABLE = 64   # a choice with more combinations than this comes as a template
+LISTABLE = 64  # a choice with more combinations than this comes as a template
 
 
 @dataclass
 class Cards:
     """Where the cards of a deal are, shared by every stage of it."""
-    hands: dict[int, list[str]]            # by seat; [] for a dealer who sits out
+
+    hands: dict[int, list[str]]  # by seat; [] for a dealer who sits out
     talon: list[str]
-    aside: list[str] = field(default_factory=list)      # discarded (by the declarer, or forced)
-    exposed: list[str] = field(default_factory=list)    # kept face up by the declarer: they never win
+    aside: list[str] = field(default_factory=list)  # discarded (by the declarer, or forced)
+    exposed: list[str] = field(default_factory=list)  # kept face up by the declarer: they never win
 
 
 # -- how the exchange ends ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Finished:
@@ -45,6 +58,7 @@ class Claimed:
 @dataclass(frozen=True)
 class Accused:
     """The declarer accused the others of having passed with a Solo hand."""
+
     accuser: int
     guilty: tuple[int, ...]
 
@@ -52,6 +66,7 @@ class Accused:
 @dataclass(frozen=True)
 class Abandoned:
     """The rules leave the declarer no way on; the deal is abandoned without payment."""
+
     reason: str
 
 
@@ -62,20 +77,31 @@ Emit = Callable[..., None]
 class Exchange:
     """The exchange of one deal: the declarer's steps, in the contract's order."""
 
-    def __init__(self, ruleset: Ruleset, contract: Contract, declarer: int | None, seats: list[int],
-                 cards: Cards, dealt: list[list[str]], emit: Emit, *, may_accuse: bool, trump_suit: str | None):
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        contract: Contract,
+        declarer: int | None,
+        seats: list[int],
+        cards: Cards,
+        dealt: list[list[str]],
+        emit: Emit,
+        *,
+        may_accuse: bool,
+        trump_suit: str | None,
+    ):
         self.ruleset, self.contract, self.declarer, self.seats = ruleset, contract, declarer, seats
         self.cards = cards
-        self.dealt = dealt                          # the hands as dealt, by seat
+        self.dealt = dealt  # the hands as dealt, by seat
         self.emit = emit
         self.may_accuse = may_accuse
-        self.trump_suit = trump_suit                # a suit that is trumps in this deal
+        self.trump_suit = trump_suit  # a suit that is trumps in this deal
         self.talon_size = len(cards.talon)
-        self.step = 0                               # index of the current step of contract.exchange
-        self.taken: list[str] = []                  # the talon as the declarer picked it up
-        self.called: tuple[str, int | None] | None = None   # the called card and who gave it (None: the talon)
+        self.step = 0  # index of the current step of contract.exchange
+        self.taken: list[str] = []  # the talon as the declarer picked it up
+        self.called: tuple[str, int | None] | None = None  # the called card and who gave it (None: the talon)
         self.trumps_named = False
-        self.accusing = False                       # the declarer may accuse the others now
+        self.accusing = False  # the declarer may accuse the others now
         self.ending: Ending | None = None
 
     # -- where it stands -----------------------------------------------------------------------
@@ -93,17 +119,19 @@ class Exchange:
 
     def forbidden(self, step: Discard, card: str, hand: list[str]) -> bool:
         if card in self.cards.exposed:
-            return True          # laid face up: it stays in the game
-        return step.forbid is not None and bool(step.forbid({"card": card, "hand": frozenset(hand),
-                                                             "players": len(self.seats)}))
+            return True  # laid face up: it stays in the game
+        return step.forbid is not None and bool(
+            step.forbid({"card": card, "hand": frozenset(hand), "players": len(self.seats)})
+        )
 
     def keep_choices(self, step: Keep, hand: list[str]) -> list[tuple[str, ...]]:
         deck = self.ruleset.deck
 
         def fits(combo: tuple[str, ...]) -> bool:
             suits = [deck.suit[c] for c in combo]
-            return ((not step.same_suit or len(set(suits)) <= 1)
-                    and (not step.different_suits or len(set(suits)) == len(suits)))
+            return (not step.same_suit or len(set(suits)) <= 1) and (
+                not step.different_suits or len(set(suits)) == len(suits)
+            )
 
         candidates = [c for c in hand if c in step.allowed]
         valid = [combo for combo in itertools.combinations(candidates, step.count) if fits(combo)]
@@ -132,7 +160,9 @@ class Exchange:
             choices = self.keep_choices(step, hand)
             if len(choices) <= LISTABLE:
                 return [{"keep": list(c)} for c in choices]
-            return [{"keep": {"count": step.count, "from": sorted({c for combo in choices for c in combo}, key=hand.index)}}]
+            return [
+                {"keep": {"count": step.count, "from": sorted({c for combo in choices for c in combo}, key=hand.index)}}
+            ]
         assert isinstance(step, Discard)
         allowed = [c for c in hand if not self.forbidden(step, c, hand)]
         count = step.how_many(self.talon_size)
@@ -178,16 +208,20 @@ class Exchange:
         assert rule is not None
         self.accusing = False
         # Judged on the hands as dealt: what the others passed with.
-        self.ending = Accused(seat, tuple(s for s in self.seats if s != seat and rule.strong(
-            {"hand": frozenset(self.dealt[s])})))
+        self.ending = Accused(
+            seat, tuple(s for s in self.seats if s != seat and rule.strong({"hand": frozenset(self.dealt[s])}))
+        )
 
     def _name_trumps(self, seat: int, parsed: Action) -> None:
         names = {self.ruleset.deck.suit_names[s]: s for s in self.contract.trump_choice}
         if not isinstance(parsed, Choose):
-            raise IllegalActionError(f"name the trump suit first: {', '.join('{choose: ' + n + '}' for n in names)}", seat)
+            raise IllegalActionError(
+                f"name the trump suit first: {', '.join('{choose: ' + n + '}' for n in names)}", seat
+            )
         if parsed.name not in names:
-            raise IllegalActionError(f"{parsed.name} cannot be trumps in {self.contract.title}; "
-                                     f"choose one of: {', '.join(names)}", seat)
+            raise IllegalActionError(
+                f"{parsed.name} cannot be trumps in {self.contract.title}; choose one of: {', '.join(names)}", seat
+            )
         self.trump_suit = names[parsed.name]
         self.trumps_named = True
         self.emit(type="trumps", seat=seat, suit=parsed.name)
@@ -226,21 +260,30 @@ class Exchange:
         hand = self.cards.hands[seat]
         cards = list(parsed.cards)
         if len(cards) != step.count:
-            raise IllegalActionError(f"keep exactly {step.count} card{'s' if step.count != 1 else ''}, not {len(cards)}", seat)
+            raise IllegalActionError(
+                f"keep exactly {step.count} card{'s' if step.count != 1 else ''}, not {len(cards)}", seat
+            )
         missing = [c for c in cards if c not in hand]
         if missing:
             raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
         if len(set(cards)) != len(cards):
             raise IllegalActionError("a card is named twice", seat)
-        if tuple(sorted(cards, key=hand.index)) not in {tuple(sorted(c, key=hand.index)) for c in self.keep_choices(step, hand)}:
+        if tuple(sorted(cards, key=hand.index)) not in {
+            tuple(sorted(c, key=hand.index)) for c in self.keep_choices(step, hand)
+        }:
             raise IllegalActionError(f"{step.reason}: {', '.join(cards)}", seat)
         discarded = [c for c in hand if c not in cards]
         hand[:] = [c for c in hand if c in cards]
         self.cards.aside.extend(discarded)
         if step.exposed:
             self.cards.exposed.extend(cards)
-        self.emit(type="keep", seat=seat, count=len(cards), discarded=len(discarded),
-                  **({"exposed": cards} if step.exposed else {}))
+        self.emit(
+            type="keep",
+            seat=seat,
+            count=len(cards),
+            discarded=len(discarded),
+            **({"exposed": cards} if step.exposed else {}),
+        )
         self.step += 1
 
     def _discard(self, seat: int, parsed: DiscardAction) -> None:
@@ -260,7 +303,9 @@ class Exchange:
             raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
         exposed = [c for c in cards if c in self.cards.exposed]
         if exposed:
-            raise IllegalActionError(f"cards laid face up stay in the game and may not be discarded: {', '.join(exposed)}", seat)
+            raise IllegalActionError(
+                f"cards laid face up stay in the game and may not be discarded: {', '.join(exposed)}", seat
+            )
         forbidden = [c for c in cards if self.forbidden(step, c, hand)]
         if forbidden:
             raise IllegalActionError(f"{step.reason}: {', '.join(forbidden)}", seat)
@@ -287,12 +332,16 @@ class Exchange:
                 hand = cards.hands[self.declarer]
                 forced = [c for c in step.cards({"taken": frozenset(self.taken), "hand": frozenset(hand)}) if c in hand]
                 if not forced:
-                    break      # nothing to force: the declarer discards a card of their choice
+                    break  # nothing to force: the declarer discards a card of their choice
                 for card in forced:
                     hand.remove(card)
                 cards.aside.extend(forced)
-                self.emit(type="forced_discard", seat=self.declarer, count=len(forced),
-                          **({"cards": forced} if step.shown else {}))
+                self.emit(
+                    type="forced_discard",
+                    seat=self.declarer,
+                    count=len(forced),
+                    **({"cards": forced} if step.shown else {}),
+                )
                 self.step += 1
                 continue
             assert self.declarer is not None
@@ -305,7 +354,7 @@ class Exchange:
                 return self._end(Claimed())
             if self.may_accuse:
                 self.may_accuse = False
-                self.accusing = True      # the declarer has seen the talon: accuse, or go on
+                self.accusing = True  # the declarer has seen the talon: accuse, or go on
                 return None
         if self.step < len(steps):
             step = self.current_step()
@@ -313,16 +362,21 @@ class Exchange:
             hand = cards.hands[self.declarer]
             if isinstance(step, Keep):
                 if not self.keep_choices(step, hand):
-                    return self._end(Abandoned(f"the hand has no {step.count} cards that may be kept, "
-                                               "and the ruleset does not say what happens"))
+                    return self._end(
+                        Abandoned(
+                            f"the hand has no {step.count} cards that may be kept, "
+                            "and the ruleset does not say what happens"
+                        )
+                    )
                 return None
             if not isinstance(step, Discard):
-                return None          # a card to call or to give: the declarer's turn
+                return None  # a card to call or to give: the declarer's turn
             allowed = [c for c in hand if not self.forbidden(step, c, hand)]
             count = step.how_many(self.talon_size)
             if len(allowed) < count:
-                return self._end(Abandoned(f"no legal discard of {count} cards exists "
-                                           "and the ruleset does not say what happens"))
+                return self._end(
+                    Abandoned(f"no legal discard of {count} cards exists and the ruleset does not say what happens")
+                )
             return None
         if self.claimed():
             return self._end(Claimed())
@@ -334,6 +388,8 @@ class Exchange:
 
     def claimed(self) -> bool:
         claim = self.ruleset.claim
-        return (claim is not None and self.declarer is not None
-                and bool(claim.when({"hand": frozenset(self.cards.hands[self.declarer])})))
-
+        return (
+            claim is not None
+            and self.declarer is not None
+            and bool(claim.when({"hand": frozenset(self.cards.hands[self.declarer])}))
+        )

@@ -8,14 +8,22 @@ the history and the events. Every turn is one action; steps nobody decides (deal
 the talon, settling) are done by the engine and reported as events. A refused action raises and
 changes nothing: every check happens before the first change.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from interpreter.engine.actions import (
-    Action, ActionJson, Call, FrozenAction, PlayCard, parse_action, play_actions,
+    Action,
+    ActionJson,
+    Call,
+    FrozenAction,
+    PlayCard,
+    parse_action,
+    play_actions,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
 from interpreter.engine.auction import Auction, Outcome
@@ -35,29 +43,40 @@ __all__ = ["DealError", "Game", "Phase"]
 class Game:
     """One deal. Seats are numbered in order of play; seat s+1 plays after seat s."""
 
-    def __init__(self, ruleset: Ruleset | str, players: int | None = None, dealer: int = 0,
-                 seed: int | None = None, deal: Mapping[str, Any] | None = None,
-                 options: Mapping[str, str] | None = None, pot: int | None = None):
+    def __init__(
+        self,
+        ruleset: Ruleset | str,
+        players: int | None = None,
+        dealer: int = 0,
+        seed: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+        options: Mapping[str, str] | None = None,
+        pot: int | None = None,
+    ):
         if isinstance(ruleset, str):
             from interpreter.language.loader import load_ruleset
+
             ruleset = load_ruleset(ruleset, options)
         self.players = players if players is not None else ruleset.table_sizes[0]
         if self.players not in ruleset.table_sizes:
-            raise InvalidActionError(f"{ruleset.name} is played by {_counts(ruleset.table_sizes)} at the table, "
-                                     f"not {self.players}")
+            raise InvalidActionError(
+                f"{ruleset.name} is played by {_counts(ruleset.table_sizes)} at the table, not {self.players}"
+            )
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.players:
             raise InvalidActionError(f"the dealer must be a seat from 0 to {self.players - 1}, not {dealer!r}")
         self.dealer = dealer
         self.sitting_out = dealer if self.players in ruleset.dealer_sits_out else None
         first = (dealer + 1) % self.players
-        self.seats = [s % self.players for s in range(first, first + self.players) if s % self.players != self.sitting_out]
+        self.seats = [
+            s % self.players for s in range(first, first + self.players) if s % self.players != self.sitting_out
+        ]
         # Some rulesets have rules of their own for a number of players (Cego for three).
         self.ruleset = ruleset = ruleset.for_players(len(self.seats))
         self.vorhand = self.seats[0]
         self.events: list[dict[str, Any]] = []
         self._history: list[tuple[int, ActionJson]] = []
         self._plays = play_actions(ruleset)
-        self._legal_plays: list[FrozenAction] | None = None   # the legal plays of this turn, once asked
+        self._legal_plays: list[FrozenAction] | None = None  # the legal plays of this turn, once asked
 
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed
@@ -67,18 +86,22 @@ class Game:
 
         self.contract: Contract | None = None
         self.declarer: int | None = None
-        self.trump_suit: str | None = ruleset.play.trump_suit   # a suit that is trumps in this deal
+        self.trump_suit: str | None = ruleset.play.trump_suit  # a suit that is trumps in this deal
         self.exchange: Exchange | None = None
         self.announcement: DeclarerAnnouncement | None = None
         self.trickplay: TrickPlay | None = None
         self.result: Result | None = None
         # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
         self.pot_start = pot if pot is not None else (0 if ruleset.pot_ante is not None else None)
-        self.ante = (int(ruleset.pot_ante({"players": len(self.seats)}))
-                     if ruleset.pot_ante is not None and self.pot_start is not None else 0)
+        self.ante = (
+            int(ruleset.pot_ante({"players": len(self.seats)}))
+            if ruleset.pot_ante is not None and self.pot_start is not None
+            else 0
+        )
         self.phase = Phase.AUCTION
-        self.auction = Auction(ruleset.phases, self.seats, self.cards.hands, len(self.seats),
-                               enforce=ruleset.breaches == "refuse")
+        self.auction = Auction(
+            ruleset.phases, self.seats, self.cards.hands, len(self.seats), enforce=ruleset.breaches == "refuse"
+        )
         self._emit(type="phase", phase="auction", name=ruleset.phases[0].name)
         if dealt.misdeal is not None:
             self._penalize_misdeal(dealt.misdeal)
@@ -134,13 +157,13 @@ class Game:
     def to_act(self) -> int | None:
         phase = self.phase
         if phase is Phase.PLAY:
-            return self.trickplay.to_act            # type: ignore[union-attr]
+            return self.trickplay.to_act  # type: ignore[union-attr]
         if phase is Phase.AUCTION:
             return self.auction.to_act()
         if phase is Phase.EXCHANGE:
-            return self.exchange.to_act             # type: ignore[union-attr]
+            return self.exchange.to_act  # type: ignore[union-attr]
         if phase is Phase.ANNOUNCE:
-            return self.announcement.to_act         # type: ignore[union-attr]
+            return self.announcement.to_act  # type: ignore[union-attr]
         return None
 
     @property
@@ -161,35 +184,37 @@ class Game:
             legal = self._legal_plays
             if legal is None:
                 plays = self._plays
-                legal = self._legal_plays = [plays[c] for c in play.legal(seat)]   # type: ignore[arg-type]
+                legal = self._legal_plays = [plays[c] for c in play.legal(seat)]  # type: ignore[arg-type]
             return legal.copy()
         if self.phase is Phase.AUCTION:
             if seat is None:
                 seat = self.auction.to_act()
             # Another seat than the one to act may have an interrupting call.
-            return self.auction.legal(seat) if seat is not None else []      # a new list each time
+            return self.auction.legal(seat) if seat is not None else []  # a new list each time
         if seat is None:
             seat = self.to_act
         if seat is None:
             return []
         if self.phase is Phase.EXCHANGE:
-            return self.exchange.legal(seat)                 # type: ignore[union-attr]
+            return self.exchange.legal(seat)  # type: ignore[union-attr]
         if self.phase is Phase.ANNOUNCE:
-            return self.announcement.legal(seat)             # type: ignore[union-attr]
+            return self.announcement.legal(seat)  # type: ignore[union-attr]
         return []
 
     # -- applying actions ----------------------------------------------------------------------
     def apply(self, seat: int, action: Any) -> list[dict[str, Any]]:
         """Apply `action` by `seat`. Returns the events it caused. Raises InvalidActionError
         (malformed) or IllegalActionError (not allowed now); the game is then unchanged."""
-        if self.phase is Phase.PLAY and type(seat) is int and seat == self.trickplay.to_act:   # type: ignore[union-attr]
+        if self.phase is Phase.PLAY and type(seat) is int and seat == self.trickplay.to_act:  # type: ignore[union-attr]
             # The common case in simulations, without the general checks below: a legal card by
             # the seat to play, most often the very action `legal_actions()` handed out.
             kind = type(action)
             legal = self._legal_plays
             if (kind is FrozenAction and legal is not None and action in legal) or (
-                    (kind is dict or kind is FrozenAction) and len(action) == 1
-                    and action.get("play") in self.trickplay.legal(seat)):   # type: ignore[union-attr]
+                (kind is dict or kind is FrozenAction)
+                and len(action) == 1
+                and action.get("play") in self.trickplay.legal(seat)
+            ):  # type: ignore[union-attr]
                 start = len(self.events)
                 self._play_card(seat, action["play"])
                 return self.events[start:]
@@ -198,18 +223,19 @@ class Game:
             raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
         if self.phase is Phase.OVER:
             raise IllegalActionError("the deal is over", seat)
-        if seat != self.to_act and not (self.phase is Phase.AUCTION and isinstance(parsed, Call)
-                                        and parsed.name in self.auction.legal(seat)):
+        if seat != self.to_act and not (
+            self.phase is Phase.AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
+        ):
             raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start = len(self.events)
         offence = self._offence(seat, parsed)
         if offence is not None:
-            self._penalize_offence(seat, parsed, offence)      # type: ignore[arg-type]
+            self._penalize_offence(seat, parsed, offence)  # type: ignore[arg-type]
         elif self.phase is Phase.AUCTION:
             self._apply_call(seat, parsed)
         elif self.phase is Phase.EXCHANGE:
             assert self.exchange is not None
-            self.exchange.apply(seat, parsed)                  # raises before any change if illegal
+            self.exchange.apply(seat, parsed)  # raises before any change if illegal
             self._history.append((seat, parsed.as_json()))
             self._after_exchange(self.exchange.advance())
         elif self.phase is Phase.ANNOUNCE:
@@ -228,13 +254,19 @@ class Game:
             return self.auction.refusal(seat, parsed.name)
         if isinstance(parsed, Call) and self.contract is not None:
             doing = {Phase.EXCHANGE: "discard", Phase.ANNOUNCE: "announce", Phase.PLAY: "play"}.get(self.phase, "act")
-            return (f"the bidding is over: seat {self.declarer} plays {self.contract.title}; "
-                    f"it is seat {self.to_act}'s turn to {doing}")
+            return (
+                f"the bidding is over: seat {self.declarer} plays {self.contract.title}; "
+                f"it is seat {self.to_act}'s turn to {doing}"
+            )
         return f"it is seat {self.to_act}'s turn, not seat {seat}'s"
 
     def _wrong_kind(self, seat: int, parsed: Action) -> IllegalActionError:
-        wanted = {Phase.AUCTION: "a call", Phase.EXCHANGE: "a discard", Phase.PLAY: "a card to play",
-                  Phase.ANNOUNCE: "an announcement or pass"}[self.phase]
+        wanted = {
+            Phase.AUCTION: "a call",
+            Phase.EXCHANGE: "a discard",
+            Phase.PLAY: "a card to play",
+            Phase.ANNOUNCE: "an announcement or pass",
+        }[self.phase]
         return IllegalActionError(f"it is time for {wanted} ({self.phase.value}), not {parsed.describe()}", seat)
 
     # -- the auction ---------------------------------------------------------------------------
@@ -243,7 +275,7 @@ class Game:
             raise self._wrong_kind(seat, parsed)
         phase_name = self.auction.state.phase.name
         breach = self.auction.breach(seat, parsed.name) if self.ruleset.breaches == "penalize" else None
-        outcome = self.auction.apply(seat, parsed.name)   # raises before any change if illegal
+        outcome = self.auction.apply(seat, parsed.name)  # raises before any change if illegal
         self._history.append((seat, parsed.name))
         self._emit(type="call", seat=seat, call=parsed.name, phase=phase_name)
         if breach is not None:
@@ -285,27 +317,50 @@ class Game:
         assert self.contract is not None
         rule = self.ruleset.accusation
         self.phase = Phase.EXCHANGE
-        self.exchange = Exchange(self.ruleset, self.contract, self.declarer, self.seats, self.cards,
-                                 self.initial_hands, self._emit, trump_suit=self.trump_suit,
-                                 may_accuse=rule is not None and rule.phase in self.auction.passed_out)
+        self.exchange = Exchange(
+            self.ruleset,
+            self.contract,
+            self.declarer,
+            self.seats,
+            self.cards,
+            self.initial_hands,
+            self._emit,
+            trump_suit=self.trump_suit,
+            may_accuse=rule is not None and rule.phase in self.auction.passed_out,
+        )
         self._after_exchange(self.exchange.advance())
 
     def _after_exchange(self, ending: Ending | None) -> None:
         assert self.exchange is not None
         self.trump_suit = self.exchange.trump_suit
         if ending is None:
-            return              # the declarer has a choice to make
+            return  # the declarer has a choice to make
         if isinstance(ending, Claimed):
             self._settle_claim()
         elif isinstance(ending, Accused):
             self._settle_accusation(ending)
         elif isinstance(ending, Abandoned):
-            self._finish(Result("abandoned", self.contract.name if self.contract else None, self.declarer,
-                                None, None, None, [0] * self.players, reason=ending.reason))
+            self._finish(
+                Result(
+                    "abandoned",
+                    self.contract.name if self.contract else None,
+                    self.declarer,
+                    None,
+                    None,
+                    None,
+                    [0] * self.players,
+                    reason=ending.reason,
+                )
+            )
         elif self.declarer is not None and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer]):  # type: ignore[arg-type]
             self.phase = Phase.ANNOUNCE
-            self.announcement = DeclarerAnnouncement(self.ruleset, self.contract, self.declarer,   # type: ignore[arg-type]
-                                                     self.cards, self._emit)
+            self.announcement = DeclarerAnnouncement(
+                self.ruleset,
+                self.contract,
+                self.declarer,  # type: ignore[arg-type]
+                self.cards,
+                self._emit,
+            )
             self._emit(type="phase", phase="announce", seat=self.declarer)
         else:
             self._start_play()
@@ -314,12 +369,23 @@ class Game:
     def _start_play(self) -> None:
         assert self.contract is not None
         self.phase = Phase.PLAY
-        leader = self.declarer if self.ruleset.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
+        leader = (
+            self.declarer if self.ruleset.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
+        )
         n_tricks = len(self.hands[self.seats[0]])
-        self.trickplay = TrickPlay(TrickRules.of(self.ruleset, self.trump_suit), self.ruleset.play, self.ruleset.deck,
-                                   self.seats, self.hands, self.declarer, leader, n_tricks,
-                                   exposed=self.exposed, opening=self.contract.opening_leads,
-                                   schedule=self.contract.schedule)
+        self.trickplay = TrickPlay(
+            TrickRules.of(self.ruleset, self.trump_suit),
+            self.ruleset.play,
+            self.ruleset.deck,
+            self.seats,
+            self.hands,
+            self.declarer,
+            leader,
+            n_tricks,
+            exposed=self.exposed,
+            opening=self.contract.opening_leads,
+            schedule=self.contract.schedule,
+        )
         self.trickplay.laid = [card for _, card in self.laid]
         self._emit(type="phase", phase="play", leader=leader)
         if self.contract.open_hand and self.declarer is not None:
@@ -340,14 +406,19 @@ class Game:
         assert play is not None
         completed, _ = play.play_card(seat, card)
         self._legal_plays = None
-        self._history.append((seat, self._plays[card]))    # shared and read-only
+        self._history.append((seat, self._plays[card]))  # shared and read-only
         self.events.append({"type": "play", "seat": seat, "card": card})
         # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
         if not completed:
             return
         for trick in completed:
-            self._emit(type="trick", number=play.tricks.index(trick) + 1, cards=list(trick.cards),
-                       seats=list(trick.seats), winner=trick.winner)
+            self._emit(
+                type="trick",
+                number=play.tricks.index(trick) + 1,
+                cards=list(trick.cards),
+                seats=list(trick.seats),
+                winner=trick.winner,
+            )
         if play.over:
             self._settle_played()
         else:
@@ -358,10 +429,19 @@ class Game:
         """What the settlement needs to know about this deal."""
         assert self.contract is not None
         declarations = self.announcement.declarations if self.announcement else ()
-        return Deal(self.ruleset, self.contract, self.declarer, self.seats, self.players,  # type: ignore[arg-type]
-                    self.sitting_out, frozenset(self.auction.bidders),
-                    dict(self.trickplay.withheld) if self.trickplay else {}, tuple(self.laid), declarations,
-                    None if self.pot_start is None else self.pot_start + self.ante)
+        return Deal(
+            self.ruleset,
+            self.contract,
+            self.declarer,
+            self.seats,
+            self.players,  # type: ignore[arg-type]
+            self.sitting_out,
+            frozenset(self.auction.bidders),
+            dict(self.trickplay.withheld) if self.trickplay else {},
+            tuple(self.laid),
+            declarations,
+            None if self.pot_start is None else self.pot_start + self.ante,
+        )
 
     def _settle_played(self) -> None:
         play = self.trickplay
@@ -372,31 +452,48 @@ class Game:
             return
         out_of_play = self.talon + self.aside if self.contract.talon_counts else []
         declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(facts, play.tricks, out_of_play)
-        self._finish(settle(facts, declarer_cards, defender_cards, declarer_tricks, defender_tricks, "played", play.tricks))
+        self._finish(
+            settle(facts, declarer_cards, defender_cards, declarer_tricks, defender_tricks, "played", play.tricks)
+        )
 
     def _settle_claim(self) -> None:
         claim = self.ruleset.claim
         assert claim is not None and self.declarer is not None
-        self._emit(type="claim", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=self.ruleset.deck.sort_key))
+        self._emit(
+            type="claim", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=self.ruleset.deck.sort_key)
+        )
         n_tricks = sum(p.count for p in self.ruleset.deal_plans[len(self.seats)] if p.to == "each")
-        self._finish(settle(self.deal_facts(), list(self.ruleset.pack(len(self.seats))), [], n_tricks, 0,
-                            "claimed", factor=claim.factor, liable=claim.liable))
+        self._finish(
+            settle(
+                self.deal_facts(),
+                list(self.ruleset.pack(len(self.seats))),
+                [],
+                n_tricks,
+                0,
+                "claimed",
+                factor=claim.factor,
+                liable=claim.liable,
+            )
+        )
 
     def _settle_accusation(self, ending: Accused) -> None:
         """The guilty, or else the accuser, pay each other player as the loser of the final game
         with no trick would pay each opponent."""
         assert self.contract is not None and self.declarer is not None
-        lost = settle(self.deal_facts(), [], list(self.ruleset.pack(len(self.seats))), 0,
-                      len(self.hands[self.seats[0]]), "played")
+        lost = settle(
+            self.deal_facts(), [], list(self.ruleset.pack(len(self.seats))), 0, len(self.hands[self.seats[0]]), "played"
+        )
         receivers = len([s for s in range(self.players) if lost.payments[s] > 0])
         amount = -lost.payments[self.declarer] // max(1, receivers)
         payments = [0] * self.players
         for loser in ending.guilty or (ending.accuser,):
-            payments = [a + b for a, b in zip(payments, each_other_pays(loser, self.seats, self.players, amount))]
+            payments = [a + b for a, b in zip(payments, each_other_pays(loser, self.seats, self.players, amount), strict=False)]
         guilty = list(ending.guilty)
-        reason = (f"seat {ending.accuser} accused the others of skinning a Solo: "
-                  + (f"seat(s) {', '.join(map(str, guilty))} passed with a Solo hand" if guilty
-                     else "nobody had, so the accuser pays"))
+        reason = f"seat {ending.accuser} accused the others of skinning a Solo: " + (
+            f"seat(s) {', '.join(map(str, guilty))} passed with a Solo hand"
+            if guilty
+            else "nobody had, so the accuser pays"
+        )
         self._emit(type="accusation", seat=ending.accuser, guilty=guilty, hands=[list(h) for h in self.initial_hands])
         self._finish(Result("accused", self.contract.name, self.declarer, None, None, None, payments, reason=reason))
 
@@ -431,29 +528,63 @@ class Game:
 
     def _penalize_misdeal(self, misdeal: str) -> None:
         amount = self._penalty()
-        reason = (f"misdeal ({misdeal}); the deal is abandoned and the dealer, seat {self.dealer}, "
-                  f"pays each other player {amount}")
+        reason = (
+            f"misdeal ({misdeal}); the deal is abandoned and the dealer, seat {self.dealer}, "
+            f"pays each other player {amount}"
+        )
         self._emit(type="offence", seat=self.dealer, offence="misdeal", reason=reason)
-        self._finish(Result("abandoned", None, None, None, None, None,
-                            each_other_pays(self.dealer, self.seats, self.players, amount), reason=reason))
+        self._finish(
+            Result(
+                "abandoned",
+                None,
+                None,
+                None,
+                None,
+                None,
+                each_other_pays(self.dealer, self.seats, self.players, amount),
+                reason=reason,
+            )
+        )
 
     def _penalize_offence(self, offender: int, parsed: PlayCard, offence: str) -> None:
         amount = self._penalty()
-        what = {"revoke": f"played {parsed.card} against the duty to follow suit or trump",
-                "discard": f"led {parsed.card} before finishing the discard"}[offence]
+        what = {
+            "revoke": f"played {parsed.card} against the duty to follow suit or trump",
+            "discard": f"led {parsed.card} before finishing the discard",
+        }[offence]
         reason = f"seat {offender} {what}; the deal is abandoned and seat {offender} pays each other player {amount}"
         self._history.append((offender, parsed.as_json()))
         self._emit(type="offence", seat=offender, offence=offence, card=parsed.card, reason=reason)
-        self._finish(Result("abandoned", self.contract.name if self.contract else None, self.declarer, None, None, None,
-                            each_other_pays(offender, self.seats, self.players, amount), reason=reason))
+        self._finish(
+            Result(
+                "abandoned",
+                self.contract.name if self.contract else None,
+                self.declarer,
+                None,
+                None,
+                None,
+                each_other_pays(offender, self.seats, self.players, amount),
+                reason=reason,
+            )
+        )
 
     def _penalize_breach(self, offender: int, rule: Compulsion) -> None:
         assert rule.breach_pays_each is not None
         amount = int(rule.breach_pays_each({"players": len(self.seats)}))
-        reason = f"seat {offender} passed against the rule \"{rule.reason}\"; the deal is abandoned"
+        reason = f'seat {offender} passed against the rule "{rule.reason}"; the deal is abandoned'
         self._emit(type="breach", seat=offender, reason=reason)
-        self._finish(Result("abandoned", None, None, None, None, None,
-                            each_other_pays(offender, self.seats, self.players, amount), reason=reason))
+        self._finish(
+            Result(
+                "abandoned",
+                None,
+                None,
+                None,
+                None,
+                None,
+                each_other_pays(offender, self.seats, self.players, amount),
+                reason=reason,
+            )
+        )
 
     # -- what a seat may see, and the record -----------------------------------------------------
     def view(self, seat: int | str) -> dict[str, Any]:
@@ -471,10 +602,14 @@ class Game:
         changed = {k: v for k, v in rs.choices.items() if v != next(g.default for g in rs.groups if g.name == k)}
         if changed:
             record["options"] = changed
-        record.update(players=self.players, dealer=self.dealer,
-                      deal={"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)},
-                      actions=[[seat, dict(action) if isinstance(action, FrozenAction) else action]
-                               for seat, action in self._history])
+        record.update(
+            players=self.players,
+            dealer=self.dealer,
+            deal={"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)},
+            actions=[
+                [seat, dict(action) if isinstance(action, FrozenAction) else action] for seat, action in self._history
+            ],
+        )
         if self.pot_start:
             record["pot"] = self.pot_start
         if self.result is not None:

@@ -1,4 +1,5 @@
 """The phases of a deal."""
+
 import enum
 
 

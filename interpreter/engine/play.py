@@ -5,18 +5,18 @@ the first tricks, a card withheld by its holder (Gstiesieren), cards the declare
 announcement (Ulti), which are held back until nothing else may be played, and cards exposed in
 the exchange (Cego's empty cards), which must lead the first tricks and can never win one.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interpreter.language.model import Deck, OpeningLeads, PlayRules, ScheduledTrick
 from interpreter.engine.tricks import TrickRules
+from interpreter.language.model import Deck, OpeningLeads, PlayRules, ScheduledTrick
+
+_NOTHING: list = []  # "no trick completed", shared so the hot loop does not allocate
 
 
-_NOTHING: list = []      # "no trick completed", shared so the hot loop does not allocate
-
-
-@dataclass(eq=False)      # compared by identity: `tricks.index(trick)` must not compare fields
+@dataclass(eq=False)  # compared by identity: `tricks.index(trick)` must not compare fields
 class Trick:
     leader: int
     seats: list[int] = field(default_factory=list)
@@ -25,17 +25,29 @@ class Trick:
 
 
 class TrickPlay:
-    def __init__(self, rules: TrickRules, play: PlayRules, deck: Deck, seats: list[int],
-                 hands: dict[int, list[str]], declarer: int | None, leader: int, n_tricks: int,
-                 exposed: list[str] | None = None, opening: OpeningLeads | None = None,
-                 schedule: tuple[ScheduledTrick, ...] | None = None):
+    def __init__(
+        self,
+        rules: TrickRules,
+        play: PlayRules,
+        deck: Deck,
+        seats: list[int],
+        hands: dict[int, list[str]],
+        declarer: int | None,
+        leader: int,
+        n_tricks: int,
+        exposed: list[str] | None = None,
+        opening: OpeningLeads | None = None,
+        schedule: tuple[ScheduledTrick, ...] | None = None,
+    ):
         self.rules, self.play, self.deck = rules, play, deck
         self.seats, self.hands, self.declarer, self.n_tricks = seats, hands, declarer, n_tricks
         # A contract's own schedule (geregelter Räuber) replaces the ruleset's.
-        self.schedule: dict[int, ScheduledTrick] = {t.trick: t for t in (play.schedule if schedule is None else schedule)}
-        self.laid: list[str] = []                 # announced cards still in the declarer's hand
-        self.withheld: dict[int, str] = {}        # seat -> the card it withheld (now powerless)
-        self.exposed = list(exposed or [])        # exposed in the exchange: they never win
+        self.schedule: dict[int, ScheduledTrick] = {
+            t.trick: t for t in (play.schedule if schedule is None else schedule)
+        }
+        self.laid: list[str] = []  # announced cards still in the declarer's hand
+        self.withheld: dict[int, str] = {}  # seat -> the card it withheld (now powerless)
+        self.exposed = list(exposed or [])  # exposed in the exchange: they never win
         self.opening = opening if exposed else None
         self.pending_leads = list(self.exposed) if self.opening else []
         self.n_opening = len(self.pending_leads)
@@ -47,7 +59,7 @@ class TrickPlay:
         self._n_seats = len(seats)
         self._played_in_open = 0
         self._exposed = frozenset(self.exposed)
-        self._plain = not (self.schedule or play.withhold or self.exposed)   # only the follow-suit duties apply
+        self._plain = not (self.schedule or play.withhold or self.exposed)  # only the follow-suit duties apply
         self._legal_cache: tuple[int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
         # recomputed, because the play loop asks for them at every card.
@@ -59,14 +71,18 @@ class TrickPlay:
     # -- the tricks being played --------------------------------------------------------------
     def _open(self) -> list[Trick]:
         """The tricks now being played: one, or several played together."""
-        return self.tricks[-self.together:] if len(self.tricks) <= self.together else self.tricks[-1:]
+        return self.tricks[-self.together :] if len(self.tricks) <= self.together else self.tricks[-1:]
 
     def _recount(self) -> None:
         """Work out whose turn it is, after a card or at a new trick."""
         if self.together == 1 or len(self.tricks) > self.together:
             trick, played = self.tricks[-1], self._played_in_open
             order = self._orders[trick.leader]
-            self.to_act, self.trick, self.number = (order[played] if played < len(order) else None), trick, len(self.tricks)
+            self.to_act, self.trick, self.number = (
+                (order[played] if played < len(order) else None),
+                trick,
+                len(self.tricks),
+            )
             return
         open_tricks = self._open()
         width = len(open_tricks)
@@ -103,15 +119,23 @@ class TrickPlay:
 
     def _may_withhold(self, seat: int, duty: list[str], usable: list[str]) -> bool:
         rule = self.play.withhold
-        return (rule is not None and duty == [rule.card] and len(usable) > 1
-                and seat not in self.withheld and len(self.tricks) < self.n_tricks
-                and (rule.by == "anyone" or seat != self.declarer)
-                and (rule.when is None or bool(rule.when({"hand": frozenset(self.hands[seat])}))))
+        return (
+            rule is not None
+            and duty == [rule.card]
+            and len(usable) > 1
+            and seat not in self.withheld
+            and len(self.tricks) < self.n_tricks
+            and (rule.by == "anyone" or seat != self.declarer)
+            and (rule.when is None or bool(rule.when({"hand": frozenset(self.hands[seat])})))
+        )
 
     def _opening_leads(self, usable: list[str]) -> list[str]:
         suits = {self.deck.suit[e] for e in self.pending_leads}
-        return [c for c in usable if c in self.pending_leads
-                or (self.opening.replace_same_suit and self.deck.suit[c] in suits)]
+        return [
+            c
+            for c in usable
+            if c in self.pending_leads or (self.opening.replace_same_suit and self.deck.suit[c] in suits)
+        ]
 
     def _duty(self, seat: int) -> tuple[list[str], str | None]:
         """The cards following the trick's duties allow, before held-back cards; and why."""
@@ -188,7 +212,7 @@ class TrickPlay:
         self._legal_cache = None
         played = len(trick.cards)
         if played < self._n_seats and self.together == 1:
-            self.to_act = self._orders[trick.leader][played]      # the plain case: the next seat plays
+            self.to_act = self._orders[trick.leader][played]  # the plain case: the next seat plays
             return _NOTHING, withheld
         open_tricks = self._open()
         if any(len(t.cards) < len(self.seats) for t in open_tricks):
@@ -216,7 +240,9 @@ class TrickPlay:
             if card in self.pending_leads:
                 self.pending_leads.remove(card)
             else:
-                self.pending_leads.remove(next(e for e in self.pending_leads if self.deck.suit[e] == self.deck.suit[card]))
+                self.pending_leads.remove(
+                    next(e for e in self.pending_leads if self.deck.suit[e] == self.deck.suit[card])
+                )
         return withheld
 
     def next_trick(self) -> None:
@@ -240,6 +266,7 @@ class TrickPlay:
             suit = self.deck.suit[card]
             rank_of_suit = len(order) - order.index(suit) if suit in order else 0
             return (self.rules.power[card], rank_of_suit)
+
         return max(completed, key=strength).winner
 
     @property

@@ -1,4 +1,5 @@
 """Game records (DESIGN.md): load, replay, compare with `expect`, and write."""
+
 from __future__ import annotations
 
 import json
@@ -18,6 +19,7 @@ from interpreter.language.validation import schema_problems
 @dataclass
 class Replay:
     """What replaying a record found: `ok` when it matched `expect` (and was not refused unexpectedly)."""
+
     file: str
     game: Any = None
     failures: list[str] = field(default_factory=list)
@@ -35,7 +37,7 @@ def read_record(file: str | Path) -> Document:
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError([Problem(str(file), None, None, "", f"cannot read the record: {exc}")]) from None
     try:
-        doc = load_yaml(text, display_path(path))    # YAML is a superset of JSON
+        doc = load_yaml(text, display_path(path))  # YAML is a superset of JSON
     except RulesetError as exc:
         raise RecordError(exc.problems) from None
     problems = schema_problems(doc, "record.schema.json")
@@ -52,16 +54,24 @@ def game_from_record(doc: Document, base_dir: Path | None = None):
     try:
         ruleset = load_ruleset(ref, data.get("options") or {})
     except RulesetError as exc:
+
         def place(p: Problem) -> Problem:
             if p.line is not None:
                 return p
             if p.path.startswith("options."):
                 return doc.problem(("options", p.path.split(".", 1)[1].split(".")[0]), p.message, at_key=True)
             return doc.problem(("ruleset",), p.message)
+
         raise RecordError([place(p) for p in exc.problems]) from None
     try:
-        return Game(ruleset, players=data["players"], dealer=data.get("dealer", 0),
-                    seed=data.get("seed"), deal=data.get("deal"), pot=data.get("pot"))
+        return Game(
+            ruleset,
+            players=data["players"],
+            dealer=data.get("dealer", 0),
+            seed=data.get("seed"),
+            deal=data.get("deal"),
+            pot=data.get("pot"),
+        )
     except DealError as exc:
         raise RecordError([doc.problem(("deal", *place), message) for place, message in exc.places]) from None
     except InvalidActionError as exc:
@@ -91,13 +101,17 @@ def replay_document(doc: Document, game) -> Replay:
             if illegal is None or illegal.get("at") != index:
                 report.failures.append(f"{where}: action {index} {_show(seat, action)} was refused: {exc}")
             elif illegal.get("reason") and illegal["reason"] not in str(exc):
-                report.failures.append(f"{where}: action {index} was refused as expected, but the reason was "
-                                       f"\"{exc}\", not containing \"{illegal['reason']}\"")
-            _compare(expect, game, report, doc)    # the rest of `expect` still holds at that point
+                report.failures.append(
+                    f"{where}: action {index} was refused as expected, but the reason was "
+                    f'"{exc}", not containing "{illegal["reason"]}"'
+                )
+            _compare(expect, game, report, doc)  # the rest of `expect` still holds at that point
             return report
     if illegal is not None:
-        report.failures.append(f"{_place(doc, 'illegal')}: action {illegal.get('at')} should have been refused, but "
-                               f"{'it was accepted' if illegal.get('at', 0) < len(data['actions']) else 'the record has no such action'}")
+        report.failures.append(
+            f"{_place(doc, 'illegal')}: action {illegal.get('at')} should have been refused, but "
+            f"{'it was accepted' if illegal.get('at', 0) < len(data['actions']) else 'the record has no such action'}"
+        )
     _compare(expect, game, report, doc)
     return report
 
@@ -124,8 +138,10 @@ def _compare(expect: dict, game, report: Replay, doc: Document) -> None:
             continue
         got = actual.get(key)
         if got is None and key in ("points", "tricks", "payments", "outcome", "declarer_won", "pot"):
-            report.failures.append(f"{_place(doc, key)}: expected {key} {wanted}, but the deal is not over "
-                                   f"after {len(doc.data['actions'])} actions (phase: {game.phase.value}, to act: seat {game.to_act})")
+            report.failures.append(
+                f"{_place(doc, key)}: expected {key} {wanted}, but the deal is not over "
+                f"after {len(doc.data['actions'])} actions (phase: {game.phase.value}, to act: seat {game.to_act})"
+            )
             continue
         if isinstance(wanted, dict) and isinstance(got, dict):
             diffs = {k: (v, got.get(k)) for k, v in wanted.items() if got.get(k) != v}
@@ -139,7 +155,6 @@ def _compare(expect: dict, game, report: Replay, doc: Document) -> None:
 def _place(doc: Document, key: str) -> str:
     p = doc.problem(("expect", key), "")
     return f"{p.file}:{p.line}:{p.column}" if p.line else p.file
-
 
 
 def dump_record(record: dict[str, Any]) -> str:

@@ -4,21 +4,30 @@ How a session ends is the ruleset's `session` rule: after a number of deals (a t
 2 × 24), or when a player asks to stop and the holder of a given card in the next deal has
 dealt once more (Cego's "der Gstieß gibt ab").
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from interpreter.errors import IllegalActionError
 from interpreter.engine.game import Game
+from interpreter.errors import IllegalActionError
 from interpreter.language.model import Ruleset
 
 
 class Session:
-    def __init__(self, ruleset: Ruleset | str, players: int | None = None, dealer: int = 0,
-                 seed: int | None = None, options: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        ruleset: Ruleset | str,
+        players: int | None = None,
+        dealer: int = 0,
+        seed: int | None = None,
+        options: Mapping[str, str] | None = None,
+    ):
         if isinstance(ruleset, str):
             from interpreter.language.loader import load_ruleset
+
             ruleset = load_ruleset(ruleset, options)
         self.ruleset = ruleset
         self.players = players if players is not None else ruleset.table_sizes[0]
@@ -27,17 +36,21 @@ class Session:
         self.scores = [0] * self.players
         self.deals: list[Game] = []
         self.ending_requested_by: int | None = None
-        self.last_dealer: int | None = None       # who deals the last deal, once known
+        self.last_dealer: int | None = None  # who deals the last deal, once known
         self.game: Game | None = None
-        self.pot: int | None = 0 if ruleset.pot_ante is not None else None   # carried from deal to deal
+        self.pot: int | None = 0 if ruleset.pot_ante is not None else None  # carried from deal to deal
 
     @property
     def over(self) -> bool:
         rule = self.ruleset.session
         if rule.deals is not None and len(self.deals) >= rule.deals and (self.game is None or self.game.is_over):
             return True
-        return (self.last_dealer is not None and self.deals and self.deals[-1].dealer == self.last_dealer
-                and self.deals[-1].is_over)
+        return (
+            self.last_dealer is not None
+            and self.deals
+            and self.deals[-1].dealer == self.last_dealer
+            and self.deals[-1].is_over
+        )
 
     def next_deal(self, deal: Mapping[str, Any] | None = None) -> Game:
         """Start the next deal (the previous one must be over)."""
@@ -46,9 +59,15 @@ class Session:
         if self.over:
             raise IllegalActionError("the session is over")
         if self.deals:
-            self.dealer = (self.dealer + 1) % self.players     # the deal passes on in the order of play
-        self.game = Game(self.ruleset, players=self.players, dealer=self.dealer,
-                         seed=None if deal else self.rng.randrange(2**32), deal=deal, pot=self.pot)
+            self.dealer = (self.dealer + 1) % self.players  # the deal passes on in the order of play
+        self.game = Game(
+            self.ruleset,
+            players=self.players,
+            dealer=self.dealer,
+            seed=None if deal else self.rng.randrange(2**32),
+            deal=deal,
+            pot=self.pot,
+        )
         self.deals.append(self.game)
         card = self.ruleset.session.holder_of
         if self.ending_requested_by is not None and self.last_dealer is None and card is not None:
@@ -60,12 +79,14 @@ class Session:
     def finish_deal(self) -> None:
         """Add the deal's payments to the scores."""
         result = self.game.result
-        self.scores = [a + b for a, b in zip(self.scores, result.payments)]
+        self.scores = [a + b for a, b in zip(self.scores, result.payments, strict=False)]
         if self.pot is not None:
             self.pot += result.pot
 
     def request_end(self, seat: int) -> None:
         """A player asks to end the session ("der Gstieß gibt ab")."""
         if self.ruleset.session.holder_of is None:
-            raise IllegalActionError(f"{self.ruleset.title} ends after {self.ruleset.session.deals} deals, not on request")
+            raise IllegalActionError(
+                f"{self.ruleset.title} ends after {self.ruleset.session.deals} deals, not on request"
+            )
         self.ending_requested_by = seat

@@ -3,6 +3,7 @@
 Separate from the state machine because it is pure arithmetic over what happened: which cards
 each side took, who announced and bid what, and the ruleset's formulas.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,21 +14,27 @@ from interpreter.language.model import Contract, Ruleset
 
 @dataclass(frozen=True)
 class Result:
-    outcome: str                         # played | claimed | thrown_in | abandoned
+    outcome: str  # played | claimed | thrown_in | abandoned
     contract: str | None
     declarer: int | None
     declarer_won: bool | None
-    points: dict[str, int] | None        # {"declarer": …, "defenders": …}
+    points: dict[str, int] | None  # {"declarer": …, "defenders": …}
     tricks: dict[str, int] | None
     payments: list[int]
     reason: str = ""
-    announcements: tuple[dict[str, Any], ...] = ()   # each laid card: {name, card, won, value}
-    pot: int = 0                                     # what the pot gained in this deal (payments + pot = 0)
+    announcements: tuple[dict[str, Any], ...] = ()  # each laid card: {name, card, won, value}
+    pot: int = 0  # what the pot gained in this deal (payments + pot = 0)
 
     def as_dict(self) -> dict[str, Any]:
-        result = {"outcome": self.outcome, "contract": self.contract, "declarer": self.declarer,
-                  "declarer_won": self.declarer_won, "points": self.points, "tricks": self.tricks,
-                  "payments": self.payments}
+        result = {
+            "outcome": self.outcome,
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "declarer_won": self.declarer_won,
+            "points": self.points,
+            "tricks": self.tricks,
+            "payments": self.payments,
+        }
         if self.reason:
             result["reason"] = self.reason
         if self.announcements:
@@ -40,17 +47,18 @@ class Result:
 @dataclass(frozen=True)
 class Deal:
     """What the settlement needs to know about a finished deal."""
+
     ruleset: Ruleset
     contract: Contract
     declarer: int
-    seats: list[int]                     # active seats
-    players: int                         # people at the table
+    seats: list[int]  # active seats
+    players: int  # people at the table
     sitting_out: int | None
-    bidders: frozenset[int]              # seats that bid in the auction
-    withheld: dict[int, str]             # seat -> the card it withheld
-    laid: tuple[tuple[str, str], ...]    # (announcement, card) the declarer laid out
-    declared: tuple = ()                 # declarations made (Tout): each changes the aim and the value
-    pot: int | None = None               # the pot's size before the deal, when one is kept
+    bidders: frozenset[int]  # seats that bid in the auction
+    withheld: dict[int, str]  # seat -> the card it withheld
+    laid: tuple[tuple[str, str], ...]  # (announcement, card) the declarer laid out
+    declared: tuple = ()  # declarations made (Tout): each changes the aim and the value
+    pot: int | None = None  # the pot's size before the deal, when one is kept
 
 
 def each_other_pays(payer: int, seats: list[int], players: int, amount: int) -> list[int]:
@@ -73,7 +81,7 @@ def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], 
         if not withheld_by:
             side(trick.winner).extend(trick.cards)
             continue
-        for seat, card in zip(trick.seats, trick.cards):
+        for _seat, card in zip(trick.seats, trick.cards, strict=False):
             # A withheld card goes to its holder's side, whoever won the trick.
             side(withheld_by.get(card, trick.winner)).append(card)
     if withheld_by and tricks:
@@ -95,7 +103,8 @@ def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], 
     counting = deal.ruleset.counting
     to = counting.aside_counts_for
     if counting.aside_unless is not None and counting.aside_unless(
-            {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": len(tricks)}):
+        {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": len(tricks)}
+    ):
         to = "defenders" if to == "declarer" else "declarer"
     if to == "declarer":
         declarer_cards += out_of_play
@@ -104,33 +113,58 @@ def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], 
     return declarer_cards, defender_cards, declarer_tricks, defender_tricks
 
 
-def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], declarer_tricks: int,
-           defender_tricks: int, outcome: str, tricks: list | None = None, *, factor: int | None = None,
-           liable: bool = True) -> Result:
+def settle(
+    deal: Deal,
+    declarer_cards: list[str],
+    defender_cards: list[str],
+    declarer_tricks: int,
+    defender_tricks: int,
+    outcome: str,
+    tricks: list | None = None,
+    *,
+    factor: int | None = None,
+    liable: bool = True,
+) -> Result:
     rs, contract = deal.ruleset, deal.contract
     values = rs.deck.points
     declarer_points = rs.counting.points(declarer_cards, values)
     defender_points = rs.counting.points(defender_cards, values)
     if rs.counting.declarer_bonus is not None:
-        declarer_points += int(rs.counting.declarer_bonus(
-            {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": declarer_tricks + defender_tricks}))
+        declarer_points += int(
+            rs.counting.declarer_bonus(
+                {
+                    "declarer_tricks": declarer_tricks,
+                    "defender_tricks": defender_tricks,
+                    "tricks": declarer_tricks + defender_tricks,
+                }
+            )
+        )
     env: dict[str, Any] = {
-        "declarer_points": declarer_points, "defender_points": defender_points,
-        "declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks,
-        "tricks": declarer_tricks + defender_tricks, "players": len(deal.seats),
-        "declarer_cards": len(declarer_cards), "defender_cards": len(defender_cards),
+        "declarer_points": declarer_points,
+        "defender_points": defender_points,
+        "declarer_tricks": declarer_tricks,
+        "defender_tricks": defender_tricks,
+        "tricks": declarer_tricks + defender_tricks,
+        "players": len(deal.seats),
+        "declarer_cards": len(declarer_cards),
+        "defender_cards": len(defender_cards),
         "last_trick_won_with": _last_won_with(deal, tricks),
-        "tricks_won_with": frozenset(t.cards[t.seats.index(deal.declarer)] for t in tricks or ()
-                                     if t.winner == deal.declarer and deal.declarer in t.seats),
+        "tricks_won_with": frozenset(
+            t.cards[t.seats.index(deal.declarer)]
+            for t in tricks or ()
+            if t.winner == deal.declarer and deal.declarer in t.seats
+        ),
     }
     won = bool(contract.declarer_wins(env))
     for declaration in deal.declared:
         won = bool(declaration.wins(env))
     env["declarer_won"] = won
     own_factor = (contract.factor_won if won else contract.factor_lost) or 0
-    env.update(winner_points=declarer_points if won else defender_points,
-               loser_points=defender_points if won else declarer_points,
-               factor=own_factor if factor is None else factor)
+    env.update(
+        winner_points=declarer_points if won else defender_points,
+        loser_points=defender_points if won else declarer_points,
+        factor=own_factor if factor is None else factor,
+    )
     amount = int(contract.amount(env))
     for declaration in deal.declared:
         if declaration.amount is not None:
@@ -156,10 +190,17 @@ def settle(deal: Deal, declarer_cards: list[str], defender_cards: list[str], dec
         for seat in defenders:
             payments[seat] -= value
             payments[deal.declarer] += value
-    return Result(outcome, contract.name, deal.declarer, won,
-                  {"declarer": declarer_points, "defenders": defender_points},
-                  {"declarer": declarer_tricks, "defenders": defender_tricks}, payments,
-                  announcements=tuple(announced), pot=pot_change)
+    return Result(
+        outcome,
+        contract.name,
+        deal.declarer,
+        won,
+        {"declarer": declarer_points, "defenders": defender_points},
+        {"declarer": declarer_tricks, "defenders": defender_tricks},
+        payments,
+        announcements=tuple(announced),
+        pot=pot_change,
+    )
 
 
 def _last_won_with(deal: Deal, tricks: list | None) -> frozenset[str]:
@@ -196,14 +237,30 @@ def settle_individual(deal: Deal, tricks: list, vorhand: int, talon: list[str] |
         for seat in everyone:
             if seat == loser:
                 continue
-            pay = int(rule.pays_each({"loser_points": points[loser], "loser_is_vorhand": loser == vorhand,
-                                      "without_tricks": without, "losers": len(losers), "players": len(deal.seats),
-                                      "receiver_tricks": tricks_of[seat]}))
+            pay = int(
+                rule.pays_each(
+                    {
+                        "loser_points": points[loser],
+                        "loser_is_vorhand": loser == vorhand,
+                        "without_tricks": without,
+                        "losers": len(losers),
+                        "players": len(deal.seats),
+                        "receiver_tricks": tricks_of[seat],
+                    }
+                )
+            )
             payments[seat] += pay
             payments[loser] -= pay
     seat_points = [points.get(seat, 0) for seat in range(deal.players)]
-    return Result("played", deal.contract.name, None, None, {"seats": seat_points},
-                  {"seats": [sum(1 for t in tricks if t.winner == s) for s in range(deal.players)]}, payments)
+    return Result(
+        "played",
+        deal.contract.name,
+        None,
+        None,
+        {"seats": seat_points},
+        {"seats": [sum(1 for t in tricks if t.winner == s) for s in range(deal.players)]},
+        payments,
+    )
 
 
 def _shares(deal: Deal, env: dict[str, Any], amount: int, defenders: list[int]) -> dict[int, int] | None:

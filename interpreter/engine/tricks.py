@@ -3,6 +3,7 @@
 This is the hot loop of simulations, so it works on precomputed tables: for every card its
 suit for following (trumps are one suit), and its power (trumps above every suit card).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,13 +13,13 @@ from interpreter.language.model import TRUMP, Deck, PlayRules, Ruleset
 
 @dataclass(frozen=True)
 class TrickRules:
-    follow: dict[str, str]          # card -> the suit it follows as ("T" for a trump)
-    power: dict[str, int]           # card -> strength; trumps beat every suit card
+    follow: dict[str, str]  # card -> the suit it follows as ("T" for a trump)
+    power: dict[str, int]  # card -> strength; trumps beat every suit card
     play: PlayRules
     deck: Deck
 
     @classmethod
-    def of(cls, ruleset: Ruleset, trump_suit: str | None = None) -> "TrickRules":
+    def of(cls, ruleset: Ruleset, trump_suit: str | None = None) -> TrickRules:
         """The tables for a deal; `trump_suit` makes a suit trumps besides any permanent ones
         (Hearts in Tapp, or the suit a Solo player names). Built once per ruleset and suit."""
         key = ("trick_rules", trump_suit)
@@ -28,9 +29,10 @@ class TrickRules:
         return rules
 
     @classmethod
-    def _build(cls, deck: Deck, play: PlayRules, trump_suit: str | None) -> "TrickRules":
+    def _build(cls, deck: Deck, play: PlayRules, trump_suit: str | None) -> TrickRules:
         def is_trump(card: str) -> bool:
             return deck.suit[card] in (TRUMP, trump_suit)
+
         follow = {c: TRUMP if is_trump(c) else deck.suit[c] for c in deck.cards}
         power = {c: deck.rank[c] + (1000 if is_trump(c) else 0) for c in deck.cards}
         return cls(follow, power, play, deck)
@@ -38,7 +40,7 @@ class TrickRules:
     def legal(self, hand: list[str], trick: list[str]) -> list[str]:
         if not trick:
             return list(hand)
-        follow, play = self.follow, self.play      # local names: this runs for every card played
+        follow, play = self.follow, self.play  # local names: this runs for every card played
         led = follow[trick[0]]
         if play.follow_suit:
             same = [c for c in hand if follow[c] == led]
@@ -60,10 +62,14 @@ class TrickRules:
 
     def _strength(self, card: str, led: str) -> int:
         suit = self.follow[card]
-        return self.power[card] if suit == TRUMP or suit == led else -1
+        return self.power[card] if suit in (TRUMP, led) else -1
 
-    def winner_index(self, trick: list[str], powerless: frozenset[str] | set[str] = frozenset(),
-                     suitless: frozenset[str] | set[str] = frozenset()) -> int:
+    def winner_index(
+        self,
+        trick: list[str],
+        powerless: frozenset[str] | set[str] = frozenset(),
+        suitless: frozenset[str] | set[str] = frozenset(),
+    ) -> int:
         """Index in `trick` of the winning card: the highest trump, else the highest of the suit led.
         A powerless card (a withheld Gstieß, an exposed empty card) never wins; a suitless one does
         not fix the suit either, so the first card after it does."""

@@ -5,6 +5,7 @@ exposed face up, an open hand (Ouvert), the talon and the discards only where th
 them over, and the settlement when the deal is over. The umpire's view ("all") sees everything.
 Every frontend and bot reads a seat's view, so this is the one place that decides.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -20,19 +21,27 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
     """What `seat` may see; `"all"` is the umpire's full view. Never another seat's hidden cards."""
     umpire = seat == "all"
     if not umpire and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players):
-        raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {game.players - 1}, or \"all\"")
+        raise InvalidActionError(f'no seat {seat!r}: seats are 0 to {game.players - 1}, or "all"')
     key = game.ruleset.deck.sort_key
     over = game.phase is Phase.OVER
     result = game.result
     view: dict[str, Any] = {
-        "ruleset": game.ruleset.name, "players": game.players, "dealer": game.dealer,
-        "sitting_out": game.sitting_out, "seat": seat, "phase": game.phase.value, "to_act": game.to_act,
+        "ruleset": game.ruleset.name,
+        "players": game.players,
+        "dealer": game.dealer,
+        "sitting_out": game.sitting_out,
+        "seat": seat,
+        "phase": game.phase.value,
+        "to_act": game.to_act,
         "hand_sizes": [len(game.hands[s]) for s in range(game.players)],
         "calls": [[s, a] for s, a in game.history if isinstance(a, str)],
-        "contract": game.contract.name if game.contract else None, "declarer": game.declarer,
+        "contract": game.contract.name if game.contract else None,
+        "declarer": game.declarer,
         "talon_size": len(game.talon),
-        "tricks": [{"leader": t.leader, "seats": list(t.seats), "cards": list(t.cards), "winner": t.winner}
-                   for t in game.tricks],
+        "tricks": [
+            {"leader": t.leader, "seats": list(t.seats), "cards": list(t.cards), "winner": t.winner}
+            for t in game.tricks
+        ],
     }
     if umpire:
         view["hands"] = [sorted(game.hands[s], key=key) for s in range(game.players)]
@@ -48,9 +57,9 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
         view["talon"] = list(game.talon)
         view["aside"] = list(game.aside)
     if game.laid:
-        view["laid_out"] = [card for _, card in game.laid]       # Ulti cards lie face up
+        view["laid_out"] = [card for _, card in game.laid]  # Ulti cards lie face up
     if game.exposed:
-        view["exposed"] = list(game.exposed)                      # Cego's empty cards lie face up
+        view["exposed"] = list(game.exposed)  # Cego's empty cards lie face up
     elif seat == game.declarer:
         until = game.ruleset.play.discards_visible_until
         finished = sum(1 for t in game.tricks if t.winner is not None)

@@ -11,10 +11,12 @@ sentence, with the source and status of each side:
 
 Exit status: 0 the same, 1 they differ, 2 bad usage or a ruleset that does not load.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from interpreter.ethnography.semantic import MISSING, Expr, Path, Provenance, Side, differences, matches
 
@@ -95,7 +97,11 @@ def cards_text(cards: Any) -> str:
 
 
 def suit_text(cards: Any) -> str:
-    if isinstance(cards, list) and cards and all(isinstance(c, str) and c[:1] == "T" and c[1:].isdigit() for c in cards):
+    if (
+        isinstance(cards, list)
+        and cards
+        and all(isinstance(c, str) and c[:1] == "T" and c[1:].isdigit() for c in cards)
+    ):
         numbers = [int(c[1:]) for c in cards]
         if numbers == list(range(numbers[0], numbers[0] - len(numbers), -1)):
             return f"{cards[0]} down to {cards[-1]} ({len(cards)} trumps)"
@@ -113,8 +119,11 @@ def exchange_text(steps: Any) -> str:
             parts.append("takes up the talon")
         elif isinstance(step, dict) and isinstance(step.get("discard"), dict):
             d = step["discard"]
-            count = "as many cards as the talon had" if d.get("count") == "talon" else \
-                f"{d.get('count')} card{'' if d.get('count') == 1 else 's'}"
+            count = (
+                "as many cards as the talon had"
+                if d.get("count") == "talon"
+                else f"{d.get('count')} card{'' if d.get('count') == 1 else 's'}"
+            )
             text = f"discards {count}"
             forbid = d.get("forbid")
             if isinstance(forbid, dict) and forbid.get("when") is not None:
@@ -136,7 +145,11 @@ def exchange_text(steps: Any) -> str:
                 text += ", of different suits"
             if k.get("exposed"):
                 text += ", face up"
-            rest = {key: v for key, v in k.items() if key not in ("count", "from", "prefer", "same_suit", "different_suits", "exposed")}
+            rest = {
+                key: v
+                for key, v in k.items()
+                if key not in ("count", "from", "prefer", "same_suit", "different_suits", "exposed")
+            }
             parts.append(text + (f" ({generic_text(rest)})" if rest else ""))
         elif isinstance(step, dict) and isinstance(step.get("forced_discard"), dict):
             f = step["forced_discard"]
@@ -278,7 +291,8 @@ def aside_text(aside: Any) -> str:
     if not isinstance(aside, dict):
         return generic_text(aside)
     side = {"declarer": "the lone player", "defenders": "the opponents", "nobody": "nobody"}.get(
-        aside.get("counts_for"), str(aside.get("counts_for")))
+        aside.get("counts_for"), str(aside.get("counts_for"))
+    )
     text = side
     if aside.get("unless") is not None:
         text += f", but for the other side when {code(aside['unless'])}"
@@ -293,18 +307,23 @@ def liable_text(rules: Any) -> str:
     parts = []
     for rule in rules:
         if isinstance(rule, dict):
-            parts.append(f"when {code(rule.get('when'))}, the {words([str(s).replace('_', ' ') for s in rule.get('seats') or []], 'and')} "
-                         f"each pay {code(rule.get('pays'))}, the other opponents {code(rule.get('others_pay'))}")
+            parts.append(
+                f"when {code(rule.get('when'))}, the {words([str(s).replace('_', ' ') for s in rule.get('seats') or []], 'and')} "
+                f"each pay {code(rule.get('pays'))}, the other opponents {code(rule.get('others_pay'))}"
+            )
         else:
             parts.append(generic_text(rule))
     return "; ".join(parts)
 
 
 def mapping(table: dict) -> Callable[[Any], str]:
-    return lambda value: table.get(value, generic_text(value)) if not isinstance(value, (dict, list)) else generic_text(value)
+    return lambda value: (
+        table.get(value, generic_text(value)) if not isinstance(value, (dict, list)) else generic_text(value)
+    )
 
 
 # -- rules in words: the templates ----------------------------------------------------------------
+
 
 class Titles:
     """Display names of contracts, phases and calls, from whichever ruleset has them."""
@@ -341,15 +360,21 @@ class Titles:
 @dataclass(frozen=True)
 class Template:
     pattern: Path
-    rule: str                                   # a stable name for the kind of rule, for programs
+    rule: str  # a stable name for the kind of rule, for programs
     label: Callable[[Path, Titles], str]
     text: Callable[..., str] = generic_text
-    missing: str | None = None                  # how a rule one side leaves out reads; None: "absent"
-    titled: bool = False                        # text takes (value, titles)
+    missing: str | None = None  # how a rule one side leaves out reads; None: "absent"
+    titled: bool = False  # text takes (value, titles)
 
 
-def _t(pattern: tuple, rule: str, label: str | Callable[[Path, Titles], str], text: Callable[..., str] = generic_text,
-       missing: str | None = None, titled: bool = False) -> Template:
+def _t(
+    pattern: tuple,
+    rule: str,
+    label: str | Callable[[Path, Titles], str],
+    text: Callable[..., str] = generic_text,
+    missing: str | None = None,
+    titled: bool = False,
+) -> Template:
     if isinstance(label, str):
         fixed = label
         label = lambda path, titles: fixed  # noqa: E731
@@ -364,7 +389,7 @@ def _contract(suffix: str) -> Callable[[Path, Titles], str]:
     return lambda path, t: f"{t.contract(path[1])} {suffix}".rstrip()
 
 
-def choice_text(effects: Any, titles: "Titles | None" = None) -> str:
+def choice_text(effects: Any, titles: Titles | None = None) -> str:
     """What a choice of a reading or option makes the rules say."""
     if not isinstance(effects, dict):
         return generic_text(effects)
@@ -380,7 +405,12 @@ TEMPLATES: list[Template] = [
     _t(("players", "dealer_sits_out"), "players.dealer_sits_out", "The dealer sits out", sits_out_text, "never"),
     _t(("direction",), "direction", "Direction of play", missing="not stated"),
     _t(("deck",), "deck", "Pack"),
-    _t(("deck", "suits", "*"), "deck.suit", lambda p, t: "Trumps, high to low" if p[2] == "T" else f"Suit {p[2]}, high to low", suit_text),
+    _t(
+        ("deck", "suits", "*"),
+        "deck.suit",
+        lambda p, t: "Trumps, high to low" if p[2] == "T" else f"Suit {p[2]}, high to low",
+        suit_text,
+    ),
     _t(("deck", "suit_names", "*"), "deck.suit_name", lambda p, t: f"Name of suit {p[2]} in rules"),
     _t(("deck", "points"), "deck.points", "Card points"),
     _t(("deck", "sets", "*"), "deck.set", lambda p, t: f"Card set {p[2]}", cards_text),
@@ -388,33 +418,112 @@ TEMPLATES: list[Template] = [
     _t(("deal", "remove", "*"), "deal.remove", lambda p, t: f"Cards removed with {p[2]} players", cards_text, "none"),
     _t(("calls", "*"), "call", lambda p, t: f"Call {t.call(p[1])}"),
     _t(("auction", "first"), "auction.first", "The auction opens with", lambda v, t: f"the {t.phase(v)}", titled=True),
-    _t(("auction", "breaches"), "auction.breaches", "A pass where a bid is compulsory",
-       mapping({"refuse": "is refused", "penalize": "is accepted and penalised"})),
+    _t(
+        ("auction", "breaches"),
+        "auction.breaches",
+        "A pass where a bid is compulsory",
+        mapping({"refuse": "is refused", "penalize": "is accepted and penalised"}),
+    ),
     _t(("auction", "phases", "*"), "auction.phase", lambda p, t: f"Auction phase {t.phase(p[2])}"),
     _t(("auction", "phases", "*", "ladder"), "auction.ladder", _phase("bids, lowest first"), ladder_text, "none"),
-    _t(("auction", "phases", "*", "hold"), "auction.hold", _phase("holding a later, higher bid"),
-       lambda v: f"allowed, with {v}", "not allowed"),
-    _t(("auction", "phases", "*", "raise"), "auction.raise", _phase("raising"),
-       mapping({"next": "to the next bid only", "any": "to any higher bid"})),
-    _t(("auction", "phases", "*", "max_bidders"), "auction.max_bidders", _phase("bidders"), lambda v: f"at most {v}", "no limit"),
-    _t(("auction", "phases", "*", "compulsory"), "auction.compulsory", _phase("compulsory bids"), compulsory_text, "none"),
-    _t(("auction", "phases", "*", "then", "pass_out"), "auction.pass_out", _phase("when everybody passes"),
-       lambda v, t: "the deal is thrown in" if v == "throw_in" else f"the {t.phase(v)} follows", titled=True),
-    _t(("auction", "phases", "*", "then", "after"), "auction.after", _phase("after the winning bid"), after_text,
-       "the auction ends", titled=True),
+    _t(
+        ("auction", "phases", "*", "hold"),
+        "auction.hold",
+        _phase("holding a later, higher bid"),
+        lambda v: f"allowed, with {v}",
+        "not allowed",
+    ),
+    _t(
+        ("auction", "phases", "*", "raise"),
+        "auction.raise",
+        _phase("raising"),
+        mapping({"next": "to the next bid only", "any": "to any higher bid"}),
+    ),
+    _t(
+        ("auction", "phases", "*", "max_bidders"),
+        "auction.max_bidders",
+        _phase("bidders"),
+        lambda v: f"at most {v}",
+        "no limit",
+    ),
+    _t(
+        ("auction", "phases", "*", "compulsory"),
+        "auction.compulsory",
+        _phase("compulsory bids"),
+        compulsory_text,
+        "none",
+    ),
+    _t(
+        ("auction", "phases", "*", "then", "pass_out"),
+        "auction.pass_out",
+        _phase("when everybody passes"),
+        lambda v, t: "the deal is thrown in" if v == "throw_in" else f"the {t.phase(v)} follows",
+        titled=True,
+    ),
+    _t(
+        ("auction", "phases", "*", "then", "after"),
+        "auction.after",
+        _phase("after the winning bid"),
+        after_text,
+        "the auction ends",
+        titled=True,
+    ),
     _t(("contracts", "*"), "contract", lambda p, t: t.contract(p[1])),
     _t(("contracts", "*", "factor"), "contract.factor", _contract("factor"), factor_text, "none"),
-    _t(("contracts", "*", "exchange"), "contract.exchange", _contract("exchange"), exchange_text, "none (the talon stays aside)"),
-    _t(("contracts", "*", "declarer_wins"), "contract.declarer_wins", _contract("is won when"), code, "as the settlement says"),
-    _t(("contracts", "*", "amount"), "contract.amount", _contract("amount per opponent"), code, "as the settlement says"),
+    _t(
+        ("contracts", "*", "exchange"),
+        "contract.exchange",
+        _contract("exchange"),
+        exchange_text,
+        "none (the talon stays aside)",
+    ),
+    _t(
+        ("contracts", "*", "declarer_wins"),
+        "contract.declarer_wins",
+        _contract("is won when"),
+        code,
+        "as the settlement says",
+    ),
+    _t(
+        ("contracts", "*", "amount"),
+        "contract.amount",
+        _contract("amount per opponent"),
+        code,
+        "as the settlement says",
+    ),
     _t(("claim",), "claim", "Showing the hand instead of playing it", claim_text, "not allowed"),
-    _t(("announcements", "*"), "announcement", lambda p, t: f"Announcement {t.entry('announcements', p[1])}", announcement_text),
-    _t(("play", "first_lead"), "play.first_lead", "First lead", mapping({"declarer": "by the lone player", "vorhand": "by Vorhand"})),
-    _t(("play", "follow_suit"), "play.follow_suit", "Following suit", mapping({True: "compulsory", False: "not required"})),
-    _t(("play", "when_void"), "play.when_void", "A player void in the suit led",
-       mapping({"trump": "must trump", "any": "may play any card"})),
+    _t(
+        ("announcements", "*"),
+        "announcement",
+        lambda p, t: f"Announcement {t.entry('announcements', p[1])}",
+        announcement_text,
+    ),
+    _t(
+        ("play", "first_lead"),
+        "play.first_lead",
+        "First lead",
+        mapping({"declarer": "by the lone player", "vorhand": "by Vorhand"}),
+    ),
+    _t(
+        ("play", "follow_suit"),
+        "play.follow_suit",
+        "Following suit",
+        mapping({True: "compulsory", False: "not required"}),
+    ),
+    _t(
+        ("play", "when_void"),
+        "play.when_void",
+        "A player void in the suit led",
+        mapping({"trump": "must trump", "any": "may play any card"}),
+    ),
     _t(("play", "must_beat"), "play.must_beat", "Duty to head the trick", mapping({True: "yes", False: "no"})),
-    _t(("play", "withhold"), "play.withhold", "Withholding the only trump one could play (Gstiesieren)", withhold_text, "not allowed"),
+    _t(
+        ("play", "withhold"),
+        "play.withhold",
+        "Withholding the only trump one could play (Gstiesieren)",
+        withhold_text,
+        "not allowed",
+    ),
     _t(("play", "schedule"), "play.schedule", "Rules for particular tricks", schedule_text, "none"),
     _t(("counting", "packet"), "counting.packet", "Counting", packet_text),
     _t(("counting", "packet_deduct"), "counting.packet_deduct", "Points taken off each packet"),
@@ -423,10 +532,18 @@ TEMPLATES: list[Template] = [
     _t(("settlement", "unit"), "settlement.unit", "Unit of payment"),
     _t(("settlement", "declarer_wins"), "settlement.declarer_wins", "The lone player wins when", code, "not stated"),
     _t(("settlement", "amount"), "settlement.amount", "Amount per opponent", code, "not stated"),
-    _t(("settlement", "payment"), "settlement.payment", "Payment",
-       mapping({"each_defender": "each opponent pays the lone player, or is paid"})),
-    _t(("settlement", "sitting_out"), "settlement.sitting_out", "A dealer who sits out",
-       mapping({"no_part": "takes no part in the settlement", "defender": "pays and receives like an opponent"})),
+    _t(
+        ("settlement", "payment"),
+        "settlement.payment",
+        "Payment",
+        mapping({"each_defender": "each opponent pays the lone player, or is paid"}),
+    ),
+    _t(
+        ("settlement", "sitting_out"),
+        "settlement.sitting_out",
+        "A dealer who sits out",
+        mapping({"no_part": "takes no part in the settlement", "defender": "pays and receives like an opponent"}),
+    ),
     _t(("settlement", "liable"), "settlement.liable", "Opponents who pay for the whole team", liable_text, "none"),
 ]
 for _section in ("readings", "options"):
@@ -434,15 +551,26 @@ for _section in ("readings", "options"):
     TEMPLATES += [
         _t((_section, "*"), _section[:-1], lambda p, t, k=_kind: f"{k} {t.question(p[0], p[1])}"),
         _t((_section, "*", "default"), f"{_section[:-1]}.default", lambda p, t, k=_kind: f"{k} {p[1]}: default"),
-        _t((_section, "*", "choices", "*"), f"{_section[:-1]}.choice", lambda p, t, k=_kind: f"{k} {p[1]}, choice {p[3]}",
-           choice_text, titled=True),
+        _t(
+            (_section, "*", "choices", "*"),
+            f"{_section[:-1]}.choice",
+            lambda p, t, k=_kind: f"{k} {p[1]}, choice {p[3]}",
+            choice_text,
+            titled=True,
+        ),
     ]
 
 
 TEMPLATES += [
     _t(("by_players", "*"), "by_players", lambda p, t: f"Rules of their own with {p[1]} players"),
-    _t(("by_players", "*", "effects"), "by_players.effects", lambda p, t: f"With {p[1]} players", choice_text,
-       "nothing changes", titled=True),
+    _t(
+        ("by_players", "*", "effects"),
+        "by_players.effects",
+        lambda p, t: f"With {p[1]} players",
+        choice_text,
+        "nothing changes",
+        titled=True,
+    ),
 ]
 
 
@@ -481,7 +609,7 @@ def value_text(path: Path, value: Any, titles: Titles | None = None) -> str:
         if template is not None and template.titled:
             return template.text(value, titles or Titles())
         return template.text(value) if template else generic_text(value)
-    except Exception:    # a shape the template does not know (a newer language): say it plainly
+    except Exception:  # a shape the template does not know (a newer language): say it plainly
         return generic_text(value)
 
 
@@ -499,10 +627,11 @@ ONLY_IN_A, ONLY_IN_B, CHANGED = "only_in_a", "only_in_b", "changed"
 @dataclass(frozen=True)
 class Change:
     """One difference between two rulesets."""
-    kind: str                 # only_in_a | only_in_b | changed
-    rule: str                 # the kind of rule (contract.factor, auction.ladder, …), or "other"
-    path: Path                # where in the rulesets (after inheritance)
-    a: Any                    # the value in A (MISSING where A has none)
+
+    kind: str  # only_in_a | only_in_b | changed
+    rule: str  # the kind of rule (contract.factor, auction.ladder, …), or "other"
+    path: Path  # where in the rulesets (after inheritance)
+    a: Any  # the value in A (MISSING where A has none)
     b: Any
     a_provenance: Provenance
     b_provenance: Provenance
@@ -510,14 +639,22 @@ class Change:
 
     def as_json(self, a_name: str, b_name: str) -> dict[str, Any]:
         return {
-            "kind": self.kind, "rule": self.rule, "path": ".".join(map(str, self.path)),
+            "kind": self.kind,
+            "rule": self.rule,
+            "path": ".".join(map(str, self.path)),
             "message": self.message,
-            "a": to_json(self.a), "b": to_json(self.b),
-            "a_source": self.a_provenance.source, "a_status": self.a_provenance.status,
-            "b_source": self.b_provenance.source, "b_status": self.b_provenance.status,
-            "a_via": self.a_provenance.via, "b_via": self.b_provenance.via,
-            "a_file": self.a_provenance.file, "a_line": self.a_provenance.line,
-            "b_file": self.b_provenance.file, "b_line": self.b_provenance.line,
+            "a": to_json(self.a),
+            "b": to_json(self.b),
+            "a_source": self.a_provenance.source,
+            "a_status": self.a_provenance.status,
+            "b_source": self.b_provenance.source,
+            "b_status": self.b_provenance.status,
+            "a_via": self.a_provenance.via,
+            "b_via": self.b_provenance.via,
+            "a_file": self.a_provenance.file,
+            "a_line": self.a_provenance.line,
+            "b_file": self.b_provenance.file,
+            "b_line": self.b_provenance.line,
         }
 
 
@@ -538,9 +675,13 @@ def compare(a: Side, b: Side) -> list[Change]:
     titles = Titles(a, b)
     changes = []
     for path, va, vb in differences(a.tree, b.tree):
-        if path == ("deck", "points") and isinstance(va, dict) and isinstance(vb, dict) \
-                and all(va[c] == vb[c] for c in va if c in vb):
-            continue    # only cards one pack lacks, which its suits already say
+        if (
+            path == ("deck", "points")
+            and isinstance(va, dict)
+            and isinstance(vb, dict)
+            and all(va[c] == vb[c] for c in va if c in vb)
+        ):
+            continue  # only cards one pack lacks, which its suits already say
         changes.append(_change(path, va, vb, a, b, titles))
     return changes
 
@@ -555,16 +696,17 @@ def _change(path: Path, va: Any, vb: Any, a: Side, b: Side, titles: Titles) -> C
         kind = CHANGED
         ta, tb = _texts(path, va, vb, titles)
         message = f"{label}: {ta} ({a.name}) vs {tb} ({b.name})"
-    return Change(kind, template.rule if template else "other", path, va, vb,
-                  a.provenance(path), b.provenance(path), message)
+    return Change(
+        kind, template.rule if template else "other", path, va, vb, a.provenance(path), b.provenance(path), message
+    )
 
 
 def _texts(path: Path, va: Any, vb: Any, titles: Titles) -> tuple[str, str]:
     if path == ("deck", "points") and isinstance(va, dict) and isinstance(vb, dict):
-        cards = [c for c in va if c in vb and va[c] != vb[c]]     # cards in one pack only: see the suits
+        cards = [c for c in va if c in vb and va[c] != vb[c]]  # cards in one pack only: see the suits
         return ", ".join(f"{c} {va[c]}" for c in cards), ", ".join(f"{c} {vb[c]}" for c in cards)
     ta, tb = value_text(path, va, titles), value_text(path, vb, titles)
-    if ta == tb:     # the words hide the difference: show the values
+    if ta == tb:  # the words hide the difference: show the values
         ta, tb = generic_text(va), generic_text(vb)
     return ta, tb
 
@@ -580,4 +722,4 @@ def report(changes: list[Change], a: Side, b: Side) -> str:
 
 # -- the command ----------------------------------------------------------------------------------
 
-__all__ = ["Change", "Template", "TEMPLATES", "compare", "describe_effects", "label_of", "value_text"]
+__all__ = ["TEMPLATES", "Change", "Template", "compare", "describe_effects", "label_of", "value_text"]

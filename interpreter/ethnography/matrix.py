@@ -8,17 +8,27 @@ spreadsheets; `--format html` for a standalone page that marks each cell's prove
 reported, reconstructed, assumed: the least certain of the rules in the cell) and gives the
 sources on hover.
 """
+
 from __future__ import annotations
 
 import csv
 import html
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from interpreter.ethnography.diff import (
-    Titles, aside_text, code, compulsory_text, factor_text, label_of, packet_text, schedule_text, value_text,
-    withhold_text, words,
+    Titles,
+    aside_text,
+    code,
+    compulsory_text,
+    factor_text,
+    label_of,
+    packet_text,
+    schedule_text,
+    value_text,
+    withhold_text,
+    words,
 )
 from interpreter.ethnography.semantic import MISSING, STATUSES, Path, Side, get_path, least_certain
 
@@ -26,14 +36,17 @@ from interpreter.ethnography.semantic import MISSING, STATUSES, Path, Side, get_
 @dataclass
 class Cell:
     text: str
-    paths: list[Path] = field(default_factory=list)    # the rules it is made of, for provenance
+    paths: list[Path] = field(default_factory=list)  # the rules it is made of, for provenance
     status: str | None = None
     sources: list[str] = field(default_factory=list)
 
 
 def _talons(tree: dict) -> dict[str, int]:
-    return {n: sum(int(p.get("talon", 0)) for p in plan if isinstance(p, dict))
-            for n, plan in (get_path(tree, ("deal", "plans")) or {}).items() if isinstance(plan, list)}
+    return {
+        n: sum(int(p.get("talon", 0)) for p in plan if isinstance(p, dict))
+        for n, plan in (get_path(tree, ("deal", "plans")) or {}).items()
+        if isinstance(plan, list)
+    }
 
 
 def players_cell(side: Side) -> Cell:
@@ -111,8 +124,11 @@ def holds_cell(side: Side) -> Cell:
         if p.get("max_bidders"):
             bits.append(f"at most {p['max_bidders']} bidders")
         parts.append(f"{titles.phase(name)}: {', '.join(bits)}")
-        paths += [("auction", "phases", name, "ladder"), ("auction", "phases", name, "hold"),
-                  ("auction", "phases", name, "max_bidders")]
+        paths += [
+            ("auction", "phases", name, "ladder"),
+            ("auction", "phases", name, "hold"),
+            ("auction", "phases", name, "max_bidders"),
+        ]
     return Cell("; ".join(parts), paths)
 
 
@@ -151,7 +167,6 @@ def compulsory_cell(side: Side) -> Cell:
 
 def special_cell(side: Side) -> Cell:
     parts, paths = [], []
-    deck = side.deck
     names = ((side.data.get("deck") or {}).get("trumps") or {}).get("names") or {}
     if names:
         parts.append("named trumps " + ", ".join(f"{card} {title}" for card, title in names.items()))
@@ -168,13 +183,21 @@ def special_cell(side: Side) -> Cell:
             parts.append(f"withholding: {withhold_text(play['withhold'])}")
         if play.get("schedule"):
             parts.append(f"scheduled tricks: {schedule_text(play['schedule'])}")
-        extra = {k: v for k, v in play.items() if k not in ("follow_suit", "when_void", "must_beat", "first_lead", "withhold", "schedule")}
+        extra = {
+            k: v
+            for k, v in play.items()
+            if k not in ("follow_suit", "when_void", "must_beat", "first_lead", "withhold", "schedule")
+        }
         for key, value in extra.items():
             parts.append(f"{label_of(('play', key), Titles(side))}: {value_text(('play', key), value)}")
     forbids = {}
     for name, c in (get_path(side.tree, ("contracts",)) or {}).items():
         for step in (c.get("exchange") or []) if isinstance(c, dict) else []:
-            forbid = (step.get("discard") or {}).get("forbid") if isinstance(step, dict) and isinstance(step.get("discard"), dict) else None
+            forbid = (
+                (step.get("discard") or {}).get("forbid")
+                if isinstance(step, dict) and isinstance(step.get("discard"), dict)
+                else None
+            )
             if isinstance(forbid, dict) and forbid.get("when") is not None:
                 forbids.setdefault(str(forbid["when"]), []).append(name)
     for when in forbids:
@@ -206,8 +229,11 @@ def multipliers_cell(side: Side) -> Cell:
     if not isinstance(contracts, dict):
         return Cell("—")
     titles = Titles(side)
-    parts = [f"{titles.contract(n)} {factor_text(c['factor'])}" for n, c in contracts.items()
-             if isinstance(c, dict) and c.get("factor") is not None]
+    parts = [
+        f"{titles.contract(n)} {factor_text(c['factor'])}"
+        for n, c in contracts.items()
+        if isinstance(c, dict) and c.get("factor") is not None
+    ]
     claim = get_path(side.tree, ("claim",))
     if isinstance(claim, dict) and claim.get("factor") is not None:
         parts.append(f"claim ×{claim['factor']}")
@@ -223,8 +249,11 @@ def settlement_cell(side: Side) -> Cell:
         parts.append(f"won when {code(s['declarer_wins'])}")
     if s.get("amount") is not None:
         parts.append(f"each opponent {code(s['amount'])} {s.get('unit', '')}".rstrip())
-    own = [n for n, c in (get_path(side.tree, ("contracts",)) or {}).items()
-           if isinstance(c, dict) and ("amount" in c or "declarer_wins" in c)]
+    own = [
+        n
+        for n, c in (get_path(side.tree, ("contracts",)) or {}).items()
+        if isinstance(c, dict) and ("amount" in c or "declarer_wins" in c)
+    ]
     if own:
         titles = Titles(side)
         parts.append("own scoring: " + ", ".join(titles.contract(n) for n in own))
@@ -266,8 +295,23 @@ COLUMNS: list[tuple[str, Callable[[Side], Cell]]] = [
     ("announcements", announcements_cell),
     ("readings and options", choices_cell),
 ]
-COVERED = {"family", "players", "direction", "deck", "deal", "calls", "auction", "contracts", "claim",
-           "announcements", "play", "counting", "settlement", "readings", "options"}
+COVERED = {
+    "family",
+    "players",
+    "direction",
+    "deck",
+    "deal",
+    "calls",
+    "auction",
+    "contracts",
+    "claim",
+    "announcements",
+    "play",
+    "counting",
+    "settlement",
+    "readings",
+    "options",
+}
 
 
 def other_sections(sides: list[Side]) -> list[str]:
@@ -286,6 +330,7 @@ def generic_cell(section: str) -> Callable[[Side], Cell]:
         if value is MISSING:
             return Cell("—")
         return Cell(value_text((section,), value), [(section,)])
+
     return cell
 
 
@@ -304,7 +349,7 @@ def build(sides: list[Side]) -> Matrix:
         for _, fn in columns:
             try:
                 cell = fn(side)
-            except Exception:   # a shape this column does not know: say so rather than fail the table
+            except Exception:  # a shape this column does not know: say so rather than fail the table
                 cell = Cell("(not shown)")
             provenances = [side.provenance(p) for p in cell.paths]
             cell.status = least_certain(p.status for p in provenances)
@@ -322,9 +367,8 @@ def markdown(m: Matrix) -> str:
     def esc(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
-    lines = ["| ruleset | " + " | ".join(_heading(c) for c in m.columns) + " |",
-             "| --- " * (len(m.columns) + 1) + "|"]
-    for side, row in zip(m.sides, m.rows):
+    lines = ["| ruleset | " + " | ".join(_heading(c) for c in m.columns) + " |", "| --- " * (len(m.columns) + 1) + "|"]
+    for side, row in zip(m.sides, m.rows, strict=False):
         lines.append(f"| **{esc(side.name)}** ({esc(side.title())}) | " + " | ".join(esc(c.text) for c in row) + " |")
     return "\n".join(lines) + "\n"
 
@@ -333,7 +377,7 @@ def csv_text(m: Matrix) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["ruleset", "title"] + m.columns + [f"{c} status" for c in m.columns])
-    for side, row in zip(m.sides, m.rows):
+    for side, row in zip(m.sides, m.rows, strict=False):
         writer.writerow([side.name, side.title()] + [c.text for c in row] + [c.status or "" for c in row])
     return out.getvalue()
 
@@ -346,13 +390,15 @@ def html_page(m: Matrix) -> str:
     legend = " ".join(f'<span class="{s}">{s}</span>' for s in STATUSES)
     head = "".join(f"<th>{e(_heading(c))}</th>" for c in m.columns)
     body = []
-    for side, row in zip(m.sides, m.rows):
+    for side, row in zip(m.sides, m.rows, strict=False):
         cells = []
         for cell in row:
             tip = "; ".join(cell.sources) if cell.sources else "no source given"
             status = cell.status or "unmarked"
-            cells.append(f'<td class="{status}" title="{e(status)}: {e(tip)}">{e(cell.text)}'
-                         f'<span class="status">{e(status)}</span></td>')
+            cells.append(
+                f'<td class="{status}" title="{e(status)}: {e(tip)}">{e(cell.text)}'
+                f'<span class="status">{e(status)}</span></td>'
+            )
         body.append(f'<tr><th scope="row">{e(side.name)}<br><small>{e(side.title())}</small></th>{"".join(cells)}</tr>')
     styles = "\n".join(f".{s} {{ background: {c}; }}" for s, c in COLOURS.items())
     return f"""<!DOCTYPE html>
@@ -390,4 +436,4 @@ least certain provenance of the rules it shows; hover over it for the sources.</
 FORMATS = {"markdown": markdown, "csv": csv_text, "html": html_page}
 
 
-__all__ = ["Cell", "Matrix", "build", "markdown", "csv_text", "html_page"]
+__all__ = ["Cell", "Matrix", "build", "csv_text", "html_page", "markdown"]

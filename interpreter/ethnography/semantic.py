@@ -14,28 +14,57 @@ normalised so that two rulesets that mean the same give equal trees:
   document and are looked up beside a path (`Side.provenance`).
 Sections the language gains later are normalised generically, so they still compare.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from interpreter.errors import RulesetError
 from interpreter.language.source import Document, Path
 
 TEXT_KEYS = frozenset({"source", "status", "note", "assumed", "title", "question", "reason"})
 META_KEYS = frozenset({"title", "sources", "base", "extends"})
-EXPRESSION_KEYS = frozenset({"when", "requires", "unless", "declarer_wins", "amount", "pays", "others_pay",
-                             "wins", "pays_each", "value", "cards"})
-STATUSES = ("attested", "reported", "reconstructed", "assumed")     # most certain first
-SECTION_ORDER = ("family", "players", "direction", "deck", "deal", "calls", "auction", "contracts",
-                 "claim", "announcements", "play", "counting", "settlement")
+EXPRESSION_KEYS = frozenset(
+    {
+        "when",
+        "requires",
+        "unless",
+        "declarer_wins",
+        "amount",
+        "pays",
+        "others_pay",
+        "wins",
+        "pays_each",
+        "value",
+        "cards",
+    }
+)
+STATUSES = ("attested", "reported", "reconstructed", "assumed")  # most certain first
+SECTION_ORDER = (
+    "family",
+    "players",
+    "direction",
+    "deck",
+    "deal",
+    "calls",
+    "auction",
+    "contracts",
+    "claim",
+    "announcements",
+    "play",
+    "counting",
+    "settlement",
+)
 CHOICE_SECTIONS = ("readings", "options")
-EFFECT_SECTIONS = ("by_players", *CHOICE_SECTIONS)     # patches, described by what they change
+EFFECT_SECTIONS = ("by_players", *CHOICE_SECTIONS)  # patches, described by what they change
 
 
 class _Missing:
     """A rule one side does not have."""
+
     _instance = None
 
     def __new__(cls):
@@ -55,7 +84,8 @@ MISSING: Any = _Missing()
 
 class Expr:
     """An expression of the rules language: shown as written, compared by its syntax tree."""
-    __slots__ = ("text", "key")
+
+    __slots__ = ("key", "text")
 
     def __init__(self, text: str):
         self.text = " ".join(str(text).split())
@@ -91,7 +121,7 @@ class Named(dict):
 
 # -- expressions ----------------------------------------------------------------------------------
 
-_FLATTEN = {"and", "or", "|", "&", "+", "*"}      # associative and commutative
+_FLATTEN = {"and", "or", "|", "&", "+", "*"}  # associative and commutative
 _SYMMETRIC = {"==", "!="}
 _MIRROR = {">": "<", ">=": "<="}
 
@@ -151,18 +181,25 @@ def _canon(node: Any) -> Any:
 
 # -- provenance -----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Provenance:
     source: str | None
     status: str | None
-    via: str | None = None          # "reading solo_factor: leaflet" when a choice set the rule
-    assumed: str | None = None      # the reason, when the field is marked assumed
-    file: str | None = None         # where the rule is written
+    via: str | None = None  # "reading solo_factor: leaflet" when a choice set the rule
+    assumed: str | None = None  # the reason, when the field is marked assumed
+    file: str | None = None  # where the rule is written
     line: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "status": self.status, "via": self.via, "assumed": self.assumed,
-                "file": self.file, "line": self.line}
+        return {
+            "source": self.source,
+            "status": self.status,
+            "via": self.via,
+            "assumed": self.assumed,
+            "file": self.file,
+            "line": self.line,
+        }
 
     def describe(self) -> str:
         parts = [self.source or "no source given", self.status or "no status"]
@@ -183,17 +220,19 @@ def least_certain(statuses: Iterable[str | None]) -> str | None:
 
 # -- one ruleset, read for comparison --------------------------------------------------------------
 
+
 @dataclass
 class Side:
     """One ruleset as `diff`, `matrix` and `doc` see it."""
+
     ref: str
     name: str
-    doc: Document                       # after inheritance, with the readings and options chosen
+    doc: Document  # after inheritance, with the readings and options chosen
     choices: dict[str, str]
     tree: dict[str, Any]
-    deck: Any = None                    # the compiled Deck (None if the pack does not compile)
+    deck: Any = None  # the compiled Deck (None if the pack does not compile)
     removed: dict[str, list[str]] = field(default_factory=dict)
-    raw: Document | None = None         # before readings and options were applied
+    raw: Document | None = None  # before readings and options were applied
 
     @property
     def data(self) -> dict[str, Any]:
@@ -289,14 +328,11 @@ class Side:
         via = self._chosen_for(dpath)
         if via is not None:
             return via
-        chain: list[tuple[Path, Any, Any]] = []   # (path of the node, node, the key below it)
+        chain: list[tuple[Path, Any, Any]] = []  # (path of the node, node, the key below it)
         node: Any = self.data
         here: Path = ()
         for part in dpath:
-            if isinstance(node, dict) and part in node:
-                chain.append((here, node, part))
-                node = node[part]
-            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            if (isinstance(node, dict) and part in node) or (isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
                 chain.append((here, node, part))
                 node = node[part]
             else:
@@ -313,8 +349,13 @@ class Side:
             if not isinstance(node, dict):
                 continue
             reasons = node.get("assumed")
-            if status is None and below is not None and isinstance(reasons, dict) and below in reasons \
-                    and same_file(at + ("assumed", below)):
+            if (
+                status is None
+                and below is not None
+                and isinstance(reasons, dict)
+                and below in reasons
+                and same_file(at + ("assumed", below))
+            ):
                 status, assumed = "assumed", str(reasons[below])
             if status is None and isinstance(node.get("status"), str) and same_file(at + ("status",)):
                 status = node["status"]
@@ -357,23 +398,28 @@ class Side:
                 if not isinstance(body, dict) or not isinstance(body.get("rules"), dict):
                     continue
                 patched = list(leaves(body["rules"]))
-                if any(leaf and tuple(dpath[:len(leaf)]) == leaf for leaf in patched) or \
-                        _covers(patched, dpath, get_path(self.data, dpath)):
+                if any(leaf and tuple(dpath[: len(leaf)]) == leaf for leaf in patched) or _covers(
+                    patched, dpath, get_path(self.data, dpath)
+                ):
                     root = (section, group, "choices", choice)
                     mark = self.doc.marks.get(root)
-                    return Provenance(body.get("source") or definition.get("source"),
-                                      body.get("status") or definition.get("status"),
-                                      f"{section[:-1]} {group}: {choice}", None,
-                                      mark.file if mark else None, mark.line if mark else None)
+                    return Provenance(
+                        body.get("source") or definition.get("source"),
+                        body.get("status") or definition.get("status"),
+                        f"{section[:-1]} {group}: {choice}",
+                        None,
+                        mark.file if mark else None,
+                        mark.line if mark else None,
+                    )
         return None
 
 
 def _covers(patched: list[Path], dpath: Path, value: Any) -> bool:
     """Whether a choice's patch sets every rule of `value` (the data at dpath)."""
     if not dpath or not isinstance(value, dict) or set(value) & TEXT_KEYS:
-        return False      # only a plain value (a factor's won/lost), not a rule with its own provenance
+        return False  # only a plain value (a factor's won/lost), not a rule with its own provenance
     own = [dpath + leaf for leaf in leaves(value) if not set(leaf) & TEXT_KEYS]
-    return bool(own) and all(any(p[:len(leaf)] == leaf for p in patched) for leaf in own)
+    return bool(own) and all(any(p[: len(leaf)] == leaf for p in patched) for leaf in own)
 
 
 def _index_by_name(items: list, name: str) -> int | None:
@@ -405,13 +451,22 @@ def read(ref: str, options: Mapping[str, str] | None = None, name: str | None = 
     return side_of(doc, full, ref, name, raw)
 
 
-def side_of(doc: Document, choices: dict[str, str], ref: str, name: str | None = None,
-            raw: Document | None = None) -> Side:
+def side_of(
+    doc: Document, choices: dict[str, str], ref: str, name: str | None = None, raw: Document | None = None
+) -> Side:
     """A Side from a document with its choices applied; with `raw` (the document before them),
     each reading and option is described by what its choices change."""
     deck, removed = _deck_semantics(doc)
-    side = Side(ref, name or display_name(ref), doc, dict(choices), {}, deck,
-                {k: sorted(v, key=_order(deck)) for k, v in removed.items()}, raw)
+    side = Side(
+        ref,
+        name or display_name(ref),
+        doc,
+        dict(choices),
+        {},
+        deck,
+        {k: sorted(v, key=_order(deck)) for k, v in removed.items()},
+        raw,
+    )
     side.tree = normalise(side)
     return side
 
@@ -435,16 +490,17 @@ def _deck_semantics(doc: Document) -> tuple[Any, dict[str, frozenset[str]]]:
         compiler.constants.update({n: (Type.CARDS, s) for n, s in compiler.deck.sets.items()})
         compiler.compile_deck_sets()
         removed = {}
-        for key in ((doc.data.get("deal") or {}).get("remove") or {}):
+        for key in (doc.data.get("deal") or {}).get("remove") or {}:
             expr = compiler.expression(("deal", "remove", key), {}, Type.CARDS)
             if expr is not None:
                 removed[str(key)] = frozenset(expr({}))
         return compiler.deck, removed
-    except Exception:   # a pack that does not compile is compared as written
+    except Exception:  # a pack that does not compile is compared as written
         return None, {}
 
 
 # -- normalisation ---------------------------------------------------------------------------------
+
 
 def generic(value: Any, key: str | None = None) -> Any:
     """Any rule without its text fields; named lists become `Named` mappings; expressions `Expr`."""
@@ -453,8 +509,7 @@ def generic(value: Any, key: str | None = None) -> Any:
     if isinstance(value, list):
         name_key = _name_key(value)
         if name_key is not None:
-            return Named((item[name_key], generic({k: v for k, v in item.items() if k != name_key}))
-                         for item in value)
+            return Named((item[name_key], generic({k: v for k, v in item.items() if k != name_key})) for item in value)
         return [generic(item, key) for item in value]
     if isinstance(value, str) and key in EXPRESSION_KEYS:
         return Expr(value)
@@ -485,9 +540,15 @@ SETTLEMENT_DEFAULTS = {"unit": "point", "payment": "each_defender", "sitting_out
 def normalise(side: Side) -> dict[str, Any]:
     data = side.data
     tree: dict[str, Any] = {}
-    keys = [k for k in SECTION_ORDER if k in data] + sorted(
-        k for k in data if k not in SECTION_ORDER and k not in META_KEYS and k not in TEXT_KEYS
-        and k not in EFFECT_SECTIONS) + [k for k in EFFECT_SECTIONS if k in data]
+    keys = (
+        [k for k in SECTION_ORDER if k in data]
+        + sorted(
+            k
+            for k in data
+            if k not in SECTION_ORDER and k not in META_KEYS and k not in TEXT_KEYS and k not in EFFECT_SECTIONS
+        )
+        + [k for k in EFFECT_SECTIONS if k in data]
+    )
     for key in keys:
         value = data[key]
         if value is None or (key in EFFECT_SECTIONS and side.raw is None):
@@ -495,7 +556,7 @@ def normalise(side: Side) -> dict[str, Any]:
         handler = _SECTIONS.get(key)
         try:
             tree[key] = handler(value, side) if handler and isinstance(value, dict) else generic(value, key)
-        except Exception:    # a shape the handler does not expect (an invalid file): compare it as written
+        except Exception:  # a shape the handler does not expect (an invalid file): compare it as written
             tree[key] = generic(value, key)
     return tree
 
@@ -537,8 +598,11 @@ def _deal(value: dict, side: Side) -> dict:
 def _auction(value: dict, side: Side) -> dict:
     out = generic(value)
     raw = value.get("phases")
-    items = list(raw.items()) if isinstance(raw, dict) else [
-        (p.get("name") or f"#{i + 1}", p) for i, p in enumerate(raw or []) if isinstance(p, dict)]
+    items = (
+        list(raw.items())
+        if isinstance(raw, dict)
+        else [(p.get("name") or f"#{i + 1}", p) for i, p in enumerate(raw or []) if isinstance(p, dict)]
+    )
     phases: dict[str, Any] = {}
     for name, phase in items:
         if not isinstance(phase, dict):
@@ -556,8 +620,14 @@ def _auction(value: dict, side: Side) -> dict:
         # Compulsory bids are named only so that a variant can remove one: compared without names.
         compulsory = p.get("compulsory") or {}
         rules = list(compulsory.values()) if isinstance(compulsory, dict) else list(compulsory)
-        p["compulsory"] = sorted(rules, key=lambda r: repr(sorted(
-            (k, v.key if isinstance(v, Expr) else v) for k, v in r.items())) if isinstance(r, dict) else repr(r))
+        p["compulsory"] = sorted(
+            rules,
+            key=lambda r: (
+                repr(sorted((k, v.key if isinstance(v, Expr) else v) for k, v in r.items()))
+                if isinstance(r, dict)
+                else repr(r)
+            ),
+        )
         then = p.setdefault("then", {})
         if isinstance(then, dict):
             then.setdefault("pass_out", "throw_in")
@@ -689,9 +759,18 @@ def get_path(tree: Any, path: Path) -> Any:
 
 
 _SECTIONS = {
-    "players": _players, "deck": _deck, "deal": _deal, "auction": _auction, "contracts": _contracts,
-    "claim": _claim, "play": _play, "counting": _counting, "settlement": _settlement,
-    "readings": _choices, "options": _choices, "by_players": _by_players,
+    "players": _players,
+    "deck": _deck,
+    "deal": _deal,
+    "auction": _auction,
+    "contracts": _contracts,
+    "claim": _claim,
+    "play": _play,
+    "counting": _counting,
+    "settlement": _settlement,
+    "readings": _choices,
+    "options": _choices,
+    "by_players": _by_players,
 }
 
 
@@ -700,17 +779,25 @@ _SECTIONS = {
 # Rules compared whole: a change anywhere inside is one change of the rule (a factor, a ladder).
 ATOMIC: tuple[Path, ...] = (
     ("deck", "points"),
-    ("auction", "phases", "*", "ladder"), ("auction", "phases", "*", "compulsory"),
+    ("auction", "phases", "*", "ladder"),
+    ("auction", "phases", "*", "compulsory"),
     ("auction", "phases", "*", "then", "after"),
-    ("contracts", "*", "factor"), ("contracts", "*", "exchange"),
-    ("claim",), ("announcements", "*"), ("play", "withhold"), ("play", "schedule"),
-    ("counting", "aside"), ("settlement", "liable"),
-    ("readings", "*", "choices", "*"), ("options", "*", "choices", "*"), ("by_players", "*", "effects"),
+    ("contracts", "*", "factor"),
+    ("contracts", "*", "exchange"),
+    ("claim",),
+    ("announcements", "*"),
+    ("play", "withhold"),
+    ("play", "schedule"),
+    ("counting", "aside"),
+    ("settlement", "liable"),
+    ("readings", "*", "choices", "*"),
+    ("options", "*", "choices", "*"),
+    ("by_players", "*", "effects"),
 )
 
 
 def matches(pattern: Path, path: Path) -> bool:
-    return len(pattern) == len(path) and all(p == "*" or p == q for p, q in zip(pattern, path))
+    return len(pattern) == len(path) and all(p == "*" or p == q for p, q in zip(pattern, path, strict=False))
 
 
 def is_atomic(path: Path) -> bool:
@@ -728,8 +815,14 @@ def differences(a: Any, b: Any, path: Path = ()) -> list[tuple[Path, Any, Any]]:
 # Mappings of named things: where one ruleset has none at all, each thing the other has is
 # reported on its own ("Announcement Ulti: absent in …"), not the section as a whole.
 COLLECTIONS: tuple[Path, ...] = (
-    ("calls",), ("contracts",), ("announcements",), ("readings",), ("options",), ("auction", "phases"),
-    ("deck", "sets"), ("by_players",),
+    ("calls",),
+    ("contracts",),
+    ("announcements",),
+    ("readings",),
+    ("options",),
+    ("auction", "phases"),
+    ("deck", "sets"),
+    ("by_players",),
 )
 
 

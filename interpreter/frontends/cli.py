@@ -1,11 +1,13 @@
 """The `tarock` command. Exit status: 0 success, 1 a check failed, 2 bad usage."""
+
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import yaml
 
@@ -42,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return args.run(args)
-    except UsageError as exc:           # a name that does not exist: bad usage
+    except UsageError as exc:  # a name that does not exist: bad usage
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 2
@@ -58,18 +60,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:   # a bug of ours: one clear line, the traceback only on request
+    except Exception as exc:  # a bug of ours: one clear line, the traceback only on request
         if os.environ.get("TAROCK_DEBUG"):
             raise
-        print(f"tarock: internal error: {type(exc).__name__}: {exc} (please report it; "
-              f"TAROCK_DEBUG=1 shows the traceback)", file=sys.stderr)
+        print(
+            f"tarock: internal error: {type(exc).__name__}: {exc} (please report it; "
+            f"TAROCK_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
         return 1
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="tarock", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_epilog(),
-        description="Play, check and replay regional Tarock variants (Dappen, Cego, Tapp) written as YAML rulesets.")
+        prog="tarock",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_epilog(),
+        description="Play, check and replay regional Tarock variants (Dappen, Cego, Tapp) written as YAML rulesets.",
+    )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     p = sub.add_parser("list", help="list the rulesets")
@@ -81,7 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("show", help="print a ruleset after inheritance")
     p.add_argument("name", help="ruleset name or file")
-    p.add_argument("--own", action="store_true", help="only the rules the file itself states (what differs from its bases)")
+    p.add_argument(
+        "--own", action="store_true", help="only the rules the file itself states (what differs from its bases)"
+    )
     p.set_defaults(run=cmd_show)
 
     p = sub.add_parser("play", help="play one deal with bots (and humans) and print a readable log")
@@ -89,11 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, help="people at the table (default: the smallest allowed)")
     p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--seed", type=int, help="shuffle seed; the same seed gives the same deal and bot play")
-    p.add_argument("--human", type=int, action="append", default=[], metavar="SEAT", help="a seat you play yourself (repeatable)")
+    p.add_argument(
+        "--human", type=int, action="append", default=[], metavar="SEAT", help="a seat you play yourself (repeatable)"
+    )
     p.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE", help="choose a reading or option")
     p.add_argument("--record", metavar="FILE", help="save the deal as a game record")
-    p.add_argument("--bot", choices=("random", "rules"), default="random",
-                   help="who plays the other seats: uniform random choices, or the rule-based bot (default: random)")
+    p.add_argument(
+        "--bot",
+        choices=("random", "rules"),
+        default="random",
+        help="who plays the other seats: uniform random choices, or the rule-based bot (default: random)",
+    )
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("replay", help="replay game records and compare with their expected outcome")
@@ -103,23 +119,48 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Commands that live in their own modules, described by the module that does the work.
     for name, described_by, summary, add_arguments, run in _plugged():
-        p = sub.add_parser(name, help=summary, formatter_class=argparse.RawDescriptionHelpFormatter,
-                           description=(described_by.__doc__ or summary).strip())
+        p = sub.add_parser(
+            name,
+            help=summary,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            description=(described_by.__doc__ or summary).strip(),
+        )
         add_arguments(p)
         p.set_defaults(run=run)
     return parser
 
 
-def _plugged() -> list[tuple[str, Any, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]]:
+def _plugged() -> list[
+    tuple[str, Any, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+]:
     from interpreter.ethnography import diff, docgen, matrix
-    from interpreter.frontends import ethnography_commands as ethno, server, simulate
+    from interpreter.frontends import ethnography_commands as ethno
+    from interpreter.frontends import server, simulate
 
     return [
-        ("simulate", simulate, "play many seeded deals with bots and report statistics", simulate.add_arguments, simulate.run),
+        (
+            "simulate",
+            simulate,
+            "play many seeded deals with bots and report statistics",
+            simulate.add_arguments,
+            simulate.run,
+        ),
         ("diff", diff, "the rule-by-rule differences between two rulesets", ethno.add_diff_arguments, ethno.run_diff),
-        ("matrix", matrix, "a feature table across rulesets (Markdown, CSV or HTML)", ethno.add_matrix_arguments, ethno.run_matrix),
+        (
+            "matrix",
+            matrix,
+            "a feature table across rulesets (Markdown, CSV or HTML)",
+            ethno.add_matrix_arguments,
+            ethno.run_matrix,
+        ),
         ("doc", docgen, "a ruleset rendered as readable rules in Markdown", ethno.add_doc_arguments, ethno.run_doc),
-        ("serve", server, "the JSON-lines protocol on stdin/stdout, for frontends and bots", server.add_arguments, server.run),
+        (
+            "serve",
+            server,
+            "the JSON-lines protocol on stdin/stdout, for frontends and bots",
+            server.add_arguments,
+            server.run,
+        ),
     ]
 
 
@@ -159,8 +200,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     chain = " <- ".join(reversed([f.rsplit("/", 1)[-1].removesuffix(".yaml") for f in doc.lineage]))
     if doc.parents:
         print(f"# {chain}")
-        print(f"# {args.name} states {len(_leaves(own))} of the {len(_leaves(doc.data))} rules shown"
-              + ("; the rest are inherited" if not args.own else "; only those are shown (--own)"))
+        print(
+            f"# {args.name} states {len(_leaves(own))} of the {len(_leaves(doc.data))} rules shown"
+            + ("; the rest are inherited" if not args.own else "; only those are shown (--own)")
+        )
     print(yaml.safe_dump(own if args.own else doc.data, sort_keys=False, allow_unicode=True, width=100), end="")
     return 0
 
@@ -176,14 +219,15 @@ def _leaves(data) -> list:
 def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.bots.randombot import RandomBot
     from interpreter.engine.game import Game
-    from interpreter.language.loader import load_ruleset
-    from interpreter.frontends.log import render_log
     from interpreter.engine.records import dump_record
+    from interpreter.frontends.log import render_log
+    from interpreter.language.loader import load_ruleset
 
     ruleset = load_ruleset(args.name, parse_options(args.option))
     game = Game(ruleset, players=args.players, dealer=args.dealer, seed=args.seed)
     if args.bot == "rules":
         from interpreter.bots.rulebot import RuleBot
+
         bot = RuleBot()
     else:
         bot = RandomBot(game.seed)
@@ -193,6 +237,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise TarockError(f"--human {seat}: no such playing seat")
     if humans:
         from interpreter.frontends.human import HumanPlayer
+
         human = HumanPlayer(game)
         human.run(humans, bot)
     else:
@@ -207,8 +252,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from interpreter.frontends.log import render_log
     from interpreter.engine.records import replay
+    from interpreter.frontends.log import render_log
 
     failed = 0
     for file in args.records:

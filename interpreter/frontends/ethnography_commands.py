@@ -2,6 +2,7 @@
 
 The work is done in `interpreter.ethnography`; here are their arguments and what they print.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,17 +18,23 @@ from interpreter.ethnography.semantic import display_name, read
 from interpreter.frontends.options import parse_options
 from interpreter.language.loader import ruleset_names
 
-
 # -- tarock diff -------------------------------------------------------------------------------
+
 
 def add_diff_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("a", metavar="A", help="a ruleset name or file")
     parser.add_argument("b", metavar="B", help="another ruleset name or file")
     parser.add_argument("--json", action="store_true", help="the changes as JSON, for programs")
-    parser.add_argument("--option-a", action="append", default=[], metavar="NAME=CHOICE",
-                        help="a reading or option of A (default: its default choices)")
-    parser.add_argument("--option-b", action="append", default=[], metavar="NAME=CHOICE",
-                        help="a reading or option of B")
+    parser.add_argument(
+        "--option-a",
+        action="append",
+        default=[],
+        metavar="NAME=CHOICE",
+        help="a reading or option of A (default: its default choices)",
+    )
+    parser.add_argument(
+        "--option-b", action="append", default=[], metavar="NAME=CHOICE", help="a reading or option of B"
+    )
 
 
 def names_for(ref_a: str, ref_b: str) -> tuple[str, str]:
@@ -47,19 +54,25 @@ def run_diff(args: argparse.Namespace) -> int:
     except TarockError as exc:
         print(f"tarock: {exc}", file=sys.stderr)
         return 2
-    if a.name == b.name:     # one ruleset under two sets of choices
+    if a.name == b.name:  # one ruleset under two sets of choices
         if args.option_a:
             a.name += f"[{','.join(args.option_a)}]"
         if args.option_b:
             b.name += f"[{','.join(args.option_b)}]"
     changes = compare(a, b)
     if args.json:
-        print(json.dumps({
-            "a": {"name": a.name, "ref": a.ref, "title": a.title(), "choices": a.choices},
-            "b": {"name": b.name, "ref": b.ref, "title": b.title(), "choices": b.choices},
-            "same": not changes,
-            "changes": [c.as_json(a.name, b.name) for c in changes],
-        }, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "a": {"name": a.name, "ref": a.ref, "title": a.title(), "choices": a.choices},
+                    "b": {"name": b.name, "ref": b.ref, "title": b.title(), "choices": b.choices},
+                    "same": not changes,
+                    "changes": [c.as_json(a.name, b.name) for c in changes],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     elif changes:
         print(report(changes, a, b))
     return 1 if changes else 0
@@ -67,8 +80,11 @@ def run_diff(args: argparse.Namespace) -> int:
 
 # -- tarock matrix -----------------------------------------------------------------------------
 
+
 def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("names", nargs="*", metavar="NAME", help="ruleset names or files (default: every playable ruleset)")
+    parser.add_argument(
+        "names", nargs="*", metavar="NAME", help="ruleset names or files (default: every playable ruleset)"
+    )
     parser.add_argument("--format", choices=list(FORMATS), default="markdown", help="markdown (default), csv or html")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
 
@@ -96,14 +112,19 @@ def run_matrix(args: argparse.Namespace) -> int:
 
 # -- tarock doc --------------------------------------------------------------------------------
 
+
 def add_doc_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", nargs="?", metavar="NAME", help="a ruleset name or file")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("--all", action="store_true", help="every playable ruleset, one file each in --out")
-    parser.add_argument("--out", metavar="DIR", default=DEFAULT_OUT, help=f"the directory for --all (default {DEFAULT_OUT})")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a file is missing or out of date (with --all, or NAME -o FILE)")
-
+    parser.add_argument(
+        "--out", metavar="DIR", default=DEFAULT_OUT, help=f"the directory for --all (default {DEFAULT_OUT})"
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if a file is missing or out of date (with --all, or NAME -o FILE)",
+    )
 
 
 def run_doc(args: argparse.Namespace) -> int:
@@ -131,7 +152,7 @@ def run_doc(args: argparse.Namespace) -> int:
     except RulesetError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        return 2 if isinstance(exc, UsageError) else 1      # an unknown name, or a ruleset with problems
+        return 2 if isinstance(exc, UsageError) else 1  # an unknown name, or a ruleset with problems
     if args.output:
         file = FilePath(args.output)
         if args.check:

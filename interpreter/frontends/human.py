@@ -5,6 +5,7 @@ The person sees what the seat may see (`game.view(seat)`) and the public events;
 are played by a bot. A choice is made by its number, or by naming it: a call (`pass`), a card id
 (`T22`) or a card's alias (`Gstiess`).
 """
+
 from __future__ import annotations
 
 import sys
@@ -42,7 +43,9 @@ class HumanPlayer:
 
     def run(self, seats: set[int], bot) -> None:
         game = self.game
-        self.say(f"{game.ruleset.title}: {game.players} at the table, dealer seat {game.dealer}; you play seat(s) {sorted(seats)}")
+        self.say(
+            f"{game.ruleset.title}: {game.players} at the table, dealer seat {game.dealer}; you play seat(s) {sorted(seats)}"
+        )
         shown = 0
         while not game.is_over:
             shown = self._tell(shown, seats)
@@ -75,15 +78,20 @@ class HumanPlayer:
         view = game.view(seat)
         role = ""
         if view["declarer"] is not None:
-            role = " (you are the lone player)" if view["declarer"] == seat else f" (lone player: seat {view['declarer']})"
+            role = (
+                " (you are the lone player)" if view["declarer"] == seat else f" (lone player: seat {view['declarer']})"
+            )
         self.say(f"\nSeat {seat}, your hand{role}: {named_hand(view['hand'], deck)}")
         trick = view["tricks"][-1] if view["tricks"] else None
         if trick and trick["cards"] and trick["winner"] is None:
-            self.say("  on the table: " + ", ".join(f"seat {s} {label(c, deck)}" for s, c in zip(trick["seats"], trick["cards"])))
+            self.say(
+                "  on the table: "
+                + ", ".join(f"seat {s} {label(c, deck)}" for s, c in zip(trick["seats"], trick["cards"], strict=False))
+            )
         legal = game.legal_actions(seat)
         order = {card: i for i, card in enumerate(view["hand"])}
         if all(isinstance(a, dict) and "play" in a for a in legal):
-            legal = sorted(legal, key=lambda a: order.get(a["play"], len(order)))     # as the hand is shown
+            legal = sorted(legal, key=lambda a: order.get(a["play"], len(order)))  # as the hand is shown
         if len(legal) == 1 and isinstance(legal[0].get("discard") if isinstance(legal[0], dict) else None, dict):
             return {"discard": self._ask_discard(legal[0]["discard"])}
         for number, action in enumerate(legal, 1):

@@ -1,4 +1,5 @@
 """A readable log of a deal, written from its events: what `tarock play` prints."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -57,7 +58,7 @@ def describe_event(event: dict[str, Any], game) -> str | None:
     if kind == "phase" and event["phase"] == "play":
         return f"— Play — seat {event['leader']} leads"
     if kind == "trick":
-        plays = ", ".join(f"{s}:{card_name(c, deck)}" for s, c in zip(event["seats"], event["cards"]))
+        plays = ", ".join(f"{s}:{card_name(c, deck)}" for s, c in zip(event["seats"], event["cards"], strict=False))
         return f"  trick {event['number']:>2}: {plays}  → seat {event['winner']}"
     if kind == "settlement":
         return describe_result(event, game)
@@ -77,7 +78,9 @@ def describe_result(result: dict[str, Any], game) -> str:
     elif result.get("points"):
         p = result["points"]
         verdict = "wins" if result["declarer_won"] else "loses"
-        lines.append(f"Card points: lone player {p['declarer']}, opponents {p['defenders']} — the lone player {verdict}.")
+        lines.append(
+            f"Card points: lone player {p['declarer']}, opponents {p['defenders']} — the lone player {verdict}."
+        )
     pays = ", ".join(f"seat {s}: {v:+d}" for s, v in enumerate(result["payments"]))
     lines.append(f"Payments ({unit}): {pays}")
     return "\n".join(lines)
@@ -85,9 +88,11 @@ def describe_result(result: dict[str, Any], game) -> str:
 
 def render_log(game, *, show_hands: bool = True) -> str:
     rs, deck = game.ruleset, game.ruleset.deck
-    lines = [f"{rs.title} — {game.players} at the table, dealer seat {game.dealer}"
-             + (" (sits out)" if game.sitting_out is not None else "")
-             + (f", seed {game.seed}" if game.seed is not None else "")]
+    lines = [
+        f"{rs.title} — {game.players} at the table, dealer seat {game.dealer}"
+        + (" (sits out)" if game.sitting_out is not None else "")
+        + (f", seed {game.seed}" if game.seed is not None else "")
+    ]
     if show_hands:
         lines.append("Hands:")
         for seat in range(game.players):

@@ -1,4 +1,5 @@
 """Command-line values shared by several commands."""
+
 from __future__ import annotations
 
 from interpreter.errors import TarockError

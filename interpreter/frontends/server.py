@@ -15,48 +15,59 @@ The server is the umpire: `view` with a seat shows only what that seat may see, 
 `view` with seat "all", `legal` for another seat and `record` show hidden cards. A frontend that
 relays the game to people passes each of them only their own seat's answers.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from interpreter.errors import IllegalActionError, InvalidActionError, RecordError, RulesetError, TarockError
 
-MAX_LINE = 1 << 20          # bytes in one request line
-MAX_GAMES = 1000            # games open at once in one session
-MAX_MESSAGE = 600           # characters of an error message (they may quote the bad input)
+MAX_LINE = 1 << 20  # bytes in one request line
+MAX_GAMES = 1000  # games open at once in one session
+MAX_MESSAGE = 600  # characters of an error message (they may quote the bad input)
 MAX_SEED = 2**64
 BOT_KINDS = ("random", "rules")
 
 # What each engine event may tell every seat. Fields not listed are dropped; an event type not
 # listed keeps only the fields that name no card (see `public_event`).
 PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
-    "deal": ("dealer", "explicit"),                  # not the seed: it determines every hand
+    "deal": ("dealer", "explicit"),  # not the seed: it determines every hand
     "phase": ("phase", "name", "leader", "seat"),
     "call": ("seat", "call", "phase"),
     "thrown_in": (),
     "contract": ("contract", "declarer"),
     "talon_taken": ("seat", "count"),
-    "discard": ("seat", "count"),                    # face down: how many, never which
-    "forced_discard": ("seat", "count", "cards"),    # `cards` only where the rules show them
-    "keep": ("seat", "count", "discarded", "exposed"),   # `exposed` only where the rules show them
-    "claim": ("seat", "hand"),                       # the rules lay the claimed hand open
-    "announce": ("seat", "announcement", "cards"),   # the announced cards are laid out face up
+    "discard": ("seat", "count"),  # face down: how many, never which
+    "forced_discard": ("seat", "count", "cards"),  # `cards` only where the rules show them
+    "keep": ("seat", "count", "discarded", "exposed"),  # `exposed` only where the rules show them
+    "claim": ("seat", "hand"),  # the rules lay the claimed hand open
+    "announce": ("seat", "announcement", "cards"),  # the announced cards are laid out face up
     "breach": ("seat", "reason"),
-    "offence": ("seat", "offence", "card", "reason"),    # the card was shown in playing it
-    "accusation": ("seat", "guilty", "hands"),       # the hands are turned over to judge it
+    "offence": ("seat", "offence", "card", "reason"),  # the card was shown in playing it
+    "accusation": ("seat", "guilty", "hands"),  # the hands are turned over to judge it
     "trumps": ("seat", "suit"),
     "call_card": ("seat", "card", "holder"),
-    "give": ("seat", "to"),                          # which card, only its receiver learns
-    "open_hand": ("seat", "hand"),                   # the rules lay the hand open (Bettel Ouvert)
+    "give": ("seat", "to"),  # which card, only its receiver learns
+    "open_hand": ("seat", "hand"),  # the rules lay the hand open (Bettel Ouvert)
     "play": ("seat", "card"),
     "trick": ("number", "cards", "seats", "winner"),
-    "settlement": ("outcome", "contract", "declarer", "declarer_won", "points", "tricks", "payments", "reason",
-                   "announcements"),
+    "settlement": (
+        "outcome",
+        "contract",
+        "declarer",
+        "declarer_won",
+        "points",
+        "tricks",
+        "payments",
+        "reason",
+        "announcements",
+    ),
 }
 
 
@@ -93,6 +104,7 @@ ERROR_CODES = {
 @dataclass
 class Slot:
     """One open game and the bots that play seats in it."""
+
     game: Any
     bots: dict[str, Any] = field(default_factory=dict)
 
@@ -108,9 +120,17 @@ class Session:
         self._rulesets: list[dict[str, Any]] | None = None
         self._names: list[str] | None = None
         self.ops: dict[str, Callable[[dict], dict]] = {
-            "rulesets": self.op_rulesets, "new": self.op_new, "load": self.op_load, "view": self.op_view,
-            "legal": self.op_legal, "act": self.op_act, "bot": self.op_bot, "events": self.op_events,
-            "record": self.op_record, "games": self.op_games, "close": self.op_close,
+            "rulesets": self.op_rulesets,
+            "new": self.op_new,
+            "load": self.op_load,
+            "view": self.op_view,
+            "legal": self.op_legal,
+            "act": self.op_act,
+            "bot": self.op_bot,
+            "events": self.op_events,
+            "record": self.op_record,
+            "games": self.op_games,
+            "close": self.op_close,
         }
 
     # -- entry points ------------------------------------------------------------------------
@@ -123,7 +143,7 @@ class Session:
         except (ValueError, RecursionError, UnicodeDecodeError) as exc:
             why = "a number has more than 4300 digits" if "int_max_str_digits" in str(exc) else str(exc)
             return _error(None, "bad_json", f"not a JSON line: {why}")
-        except Exception as exc:                     # noqa: BLE001 - nothing ends the session
+        except Exception as exc:
             return _error(None, "bad_json", f"not a JSON line: {type(exc).__name__}")
         return self.handle(request)
 
@@ -135,7 +155,7 @@ class Session:
                 raise ProtocolError("bad_request", f"a request is a JSON object, not {_kind(request)}")
             op = request.get("op")
             if not isinstance(op, str):
-                raise ProtocolError("bad_request", "the request needs \"op\": one of " + ", ".join(self.ops))
+                raise ProtocolError("bad_request", 'the request needs "op": one of ' + ", ".join(self.ops))
             handler = self.ops.get(op)
             if handler is None:
                 raise ProtocolError("unknown_op", f"no op {_short(op)!s}; the ops are: {', '.join(self.ops)}")
@@ -144,7 +164,7 @@ class Session:
             return _error(rid, exc.code, exc.message)
         except RecursionError:
             return _error(rid, "bad_request", "the request is nested too deeply")
-        except Exception as exc:                     # noqa: BLE001 - nothing ends the session
+        except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             return _error(rid, "internal_error", f"{type(exc).__name__}: {exc}")
 
@@ -160,13 +180,27 @@ class Session:
                 except RulesetError as exc:
                     found.append({"name": name, "loads": False, "problems": len(exc.problems)})
                     continue
-                found.append({
-                    "name": name, "title": rs.title, "family": rs.family, "loads": True,
-                    "players": list(rs.table_sizes), "active_players": list(rs.active_players),
-                    "dealer_sits_out": list(rs.dealer_sits_out),
-                    "choices": [{"name": g.name, "kind": g.kind, "question": g.question, "default": g.default,
-                                 "choices": list(g.choices)} for g in rs.groups],
-                })
+                found.append(
+                    {
+                        "name": name,
+                        "title": rs.title,
+                        "family": rs.family,
+                        "loads": True,
+                        "players": list(rs.table_sizes),
+                        "active_players": list(rs.active_players),
+                        "dealer_sits_out": list(rs.dealer_sits_out),
+                        "choices": [
+                            {
+                                "name": g.name,
+                                "kind": g.kind,
+                                "question": g.question,
+                                "default": g.default,
+                                "choices": list(g.choices),
+                            }
+                            for g in rs.groups
+                        ],
+                    }
+                )
             self._rulesets = found
         return {"rulesets": self._rulesets}
 
@@ -181,11 +215,11 @@ class Session:
         deal = _get(req, "deal", dict, required=False)
         options = _options(req)
         if seed is not None and not 0 <= seed < MAX_SEED:
-            raise ProtocolError("bad_request", f"\"seed\" must be from 0 to 2**64 - 1, not {_short(seed)}")
+            raise ProtocolError("bad_request", f'"seed" must be from 0 to 2**64 - 1, not {_short(seed)}')
         if seed is not None and deal is not None:
-            raise ProtocolError("bad_request", "give \"seed\" or \"deal\", not both")
+            raise ProtocolError("bad_request", 'give "seed" or "deal", not both')
         if players is not None and not 0 < players < 1000:
-            raise ProtocolError("bad_request", f"\"players\" out of range: {_short(players)}")
+            raise ProtocolError("bad_request", f'"players" out of range: {_short(players)}')
         ruleset = self._ruleset(ref, options)
         if deal is not None:
             _check_deal_size(deal, ruleset)
@@ -213,7 +247,9 @@ class Session:
         elif isinstance(record, dict):
             doc = load_yaml(json.dumps(record), "<record>")
         else:
-            raise ProtocolError("bad_request", f"\"record\" must be a record object (or its YAML text), not {_kind(record)}")
+            raise ProtocolError(
+                "bad_request", f'"record" must be a record object (or its YAML text), not {_kind(record)}'
+            )
         problems = schema_problems(doc, "record.schema.json")
         if problems:
             raise ProtocolError("bad_record", "; ".join(str(p) for p in problems))
@@ -234,8 +270,11 @@ class Session:
         report = replay_document(doc, game)
         response = self._open(game)
         response["replayed"] = len(game.history)
-        response["check"] = {"ok": report.ok, "failures": [_short(f) for f in report.failures],
-                             "refused_at": report.refused_at}
+        response["check"] = {
+            "ok": report.ok,
+            "failures": [_short(f) for f in report.failures],
+            "refused_at": report.refused_at,
+        }
         return response
 
     def op_view(self, req: dict) -> dict:
@@ -251,14 +290,20 @@ class Session:
         seat = self._seat(game, req, required=False)
         if seat is None:
             seat = game.to_act
-        return {"game": req["game"], "seat": seat, "to_act": game.to_act,
-                "actions": game.legal_actions(seat) if seat is not None else []}
+        return {
+            "game": req["game"],
+            "seat": seat,
+            "to_act": game.to_act,
+            "actions": game.legal_actions(seat) if seat is not None else [],
+        }
 
     def op_act(self, req: dict) -> dict:
         slot = self._slot(req)
         seat = self._seat(slot.game, req)
         if "action" not in req:
-            raise ProtocolError("bad_request", "the request needs \"action\": a call such as \"pass\" or an object such as {\"play\": \"T21\"}")
+            raise ProtocolError(
+                "bad_request", 'the request needs "action": a call such as "pass" or an object such as {"play": "T21"}'
+            )
         return {"game": req["game"], **self._apply(slot.game, seat, req["action"])}
 
     def op_bot(self, req: dict) -> dict:
@@ -267,7 +312,7 @@ class Session:
         kind = _get(req, "kind", str, required=False, default="rules")
         apply = _get(req, "apply", bool, required=False, default=False)
         if kind not in BOT_KINDS:
-            raise ProtocolError("bad_request", f"\"kind\" is one of {', '.join(BOT_KINDS)}, not {_short(kind)}")
+            raise ProtocolError("bad_request", f'"kind" is one of {", ".join(BOT_KINDS)}, not {_short(kind)}')
         seat = self._seat(game, req, required=False)
         if game.is_over:
             raise ProtocolError("game_over", "the deal is over")
@@ -288,18 +333,31 @@ class Session:
         slot = self._slot(req)
         since = _get(req, "since", int, required=False, default=0)
         if since < 0:
-            raise ProtocolError("bad_request", "\"since\" counts events already seen: 0 or more")
+            raise ProtocolError("bad_request", '"since" counts events already seen: 0 or more')
         events = slot.game.events
-        return {"game": req["game"], "events": [public_event(e, slot.game) for e in events[since:]],
-                "next": len(events)}
+        return {
+            "game": req["game"],
+            "events": [public_event(e, slot.game) for e in events[since:]],
+            "next": len(events),
+        }
 
     def op_record(self, req: dict) -> dict:
         slot = self._slot(req)
         return {"game": req["game"], "record": slot.game.record()}
 
     def op_games(self, req: dict) -> dict:
-        return {"games": [{"game": gid, "ruleset": s.game.ruleset.name, "players": s.game.players,
-                           "phase": s.game.phase.value, "to_act": s.game.to_act} for gid, s in self.games.items()]}
+        return {
+            "games": [
+                {
+                    "game": gid,
+                    "ruleset": s.game.ruleset.name,
+                    "players": s.game.players,
+                    "phase": s.game.phase.value,
+                    "to_act": s.game.to_act,
+                }
+                for gid, s in self.games.items()
+            ]
+        }
 
     def op_close(self, req: dict) -> dict:
         gid = _get(req, "game", str)
@@ -310,23 +368,34 @@ class Session:
     # -- helpers -----------------------------------------------------------------------------
     def _room(self) -> None:
         if len(self.games) >= self.max_games:
-            raise ProtocolError("too_many_games", f"{len(self.games)} games are open, the most this session holds; "
-                                                  f"close one first")
+            raise ProtocolError(
+                "too_many_games", f"{len(self.games)} games are open, the most this session holds; close one first"
+            )
 
     def _open(self, game) -> dict:
         self._counter += 1
         gid = f"g{self._counter}"
         self.games[gid] = Slot(game)
-        return {"game": gid, "ruleset": game.ruleset.name, "players": game.players, "dealer": game.dealer,
-                "seats": list(game.seats), "sitting_out": game.sitting_out, "phase": game.phase.value,
-                "to_act": game.to_act}
+        return {
+            "game": gid,
+            "ruleset": game.ruleset.name,
+            "players": game.players,
+            "dealer": game.dealer,
+            "seats": list(game.seats),
+            "sitting_out": game.sitting_out,
+            "phase": game.phase.value,
+            "to_act": game.to_act,
+        }
 
     def _slot(self, req: dict) -> Slot:
         gid = _get(req, "game", str)
         slot = self.games.get(gid)
         if slot is None:
-            raise ProtocolError("unknown_game", f"no open game {_short(gid)}" +
-                                (f"; open games: {', '.join(list(self.games)[:10])}" if self.games else "; start one with \"new\""))
+            raise ProtocolError(
+                "unknown_game",
+                f"no open game {_short(gid)}"
+                + (f"; open games: {', '.join(list(self.games)[:10])}" if self.games else '; start one with "new"'),
+            )
         return slot
 
     def _seat(self, game, req: dict, required: bool = True) -> int | None:
@@ -339,6 +408,7 @@ class Session:
         """The built-in rulesets, read once per session."""
         if self._names is None:
             from interpreter.language.loader import ruleset_names
+
             self._names = ruleset_names()
         return self._names
 
@@ -349,8 +419,9 @@ class Session:
         if is_file and self.allow_files:
             return
         hint = " (start the server with --allow-files to play ruleset files)" if is_file else ""
-        raise ProtocolError("unknown_ruleset", f"no ruleset named {_short(ref)}; this server plays: "
-                                               f"{', '.join(self.names())}{hint}")
+        raise ProtocolError(
+            "unknown_ruleset", f"no ruleset named {_short(ref)}; this server plays: {', '.join(self.names())}{hint}"
+        )
 
     def _ruleset(self, ref: str, options: dict[str, str]):
         from interpreter.language.loader import find_ruleset_file, load_ruleset
@@ -444,26 +515,28 @@ def _no_aliases(text: str) -> None:
             if isinstance(token, (yaml.AliasToken, yaml.AnchorToken)):
                 raise ProtocolError("bad_record", "a record may not use YAML anchors or aliases (&name, *name)")
     except yaml.YAMLError:
-        return                          # malformed: load_yaml says where
+        return  # malformed: load_yaml says where
 
 
 def _make_bot(kind: str, seed: int):
     if kind == "random":
         from interpreter.bots.randombot import RandomBot
+
         return RandomBot(seed)
     from interpreter.bots.rulebot import RuleBot
+
     return RuleBot()
 
 
 def _get(req: dict, name: str, kind: type, required: bool = True, default: Any = None) -> Any:
     if name not in req or (req[name] is None and not required):
         if required:
-            raise ProtocolError("bad_request", f"the request needs \"{name}\" ({_type_word(kind)})")
+            raise ProtocolError("bad_request", f'the request needs "{name}" ({_type_word(kind)})')
         return default
     value = req[name]
     ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
     if not ok:
-        raise ProtocolError("bad_request", f"\"{name}\" must be {_type_word(kind)}, not {_kind(value)}")
+        raise ProtocolError("bad_request", f'"{name}" must be {_type_word(kind)}, not {_kind(value)}')
     return value
 
 
@@ -471,19 +544,30 @@ def _options(req: dict) -> dict[str, str]:
     options = _get(req, "options", dict, required=False, default={})
     bad = [k for k, v in options.items() if not isinstance(v, str)]
     if bad:
-        raise ProtocolError("bad_request", f"\"options\" maps names to choice names (text); not: {_short(', '.join(bad))}")
+        raise ProtocolError(
+            "bad_request", f'"options" maps names to choice names (text); not: {_short(", ".join(bad))}'
+        )
     if len(options) > 100:
         raise ProtocolError("bad_option", "too many options")
     return options
 
 
 def _type_word(kind: type) -> str:
-    return {str: "text", int: "an integer", bool: "true or false", dict: "an object", list: "a list"}.get(kind, kind.__name__)
+    return {str: "text", int: "an integer", bool: "true or false", dict: "an object", list: "a list"}.get(
+        kind, kind.__name__
+    )
 
 
 def _kind(value: Any) -> str:
-    return {type(None): "null", bool: "true/false", int: "a number", float: "a number", str: "text",
-            list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+    return {
+        type(None): "null",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        str: "text",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -515,13 +599,23 @@ def encode(response: dict[str, Any]) -> str:
 
 # -- the command -----------------------------------------------------------------------------
 
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--max-games", type=int, default=MAX_GAMES, metavar="N",
-                        help=f"games open at once (default {MAX_GAMES})")
-    parser.add_argument("--max-line", type=int, default=MAX_LINE, metavar="BYTES",
-                        help=f"longest request line accepted (default {MAX_LINE})")
-    parser.add_argument("--allow-files", action="store_true",
-                        help="let `new` and `load` name ruleset files, not only the built-in rulesets")
+    parser.add_argument(
+        "--max-games", type=int, default=MAX_GAMES, metavar="N", help=f"games open at once (default {MAX_GAMES})"
+    )
+    parser.add_argument(
+        "--max-line",
+        type=int,
+        default=MAX_LINE,
+        metavar="BYTES",
+        help=f"longest request line accepted (default {MAX_LINE})",
+    )
+    parser.add_argument(
+        "--allow-files",
+        action="store_true",
+        help="let `new` and `load` name ruleset files, not only the built-in rulesets",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -539,7 +633,7 @@ def serve(session: Session, stdin, stdout: TextIO, max_line: int = MAX_LINE) -> 
         if not line:
             return
         if len(line) > max_line and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):      # skip the rest without keeping it
+            while line and not line.endswith(b"\n"):  # skip the rest without keeping it
                 line = stdin.readline(max_line)
             response = _error(None, "too_large", f"a request line may hold at most {max_line} bytes")
         elif not line.strip():

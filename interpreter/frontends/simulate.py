@@ -10,6 +10,7 @@ examples:
   tarock simulate NAME --deals 10000 --workers 4 --json > stats.json
   tarock simulate NAME --deals 1000 --bot random --pass-probability 0.8
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,8 +19,9 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Callable
+from typing import Any
 
 from interpreter.errors import InvalidActionError, TarockError
 
@@ -45,12 +47,20 @@ def _setup(ref: str, options: dict[str, str]) -> None:
 
 
 def _empty(players: int) -> dict[str, Any]:
-    return {"deals": 0, "outcomes": {}, "contracts": {}, "pay_sum": [0] * players, "pay_sq": [0] * players,
-            "declarer": [0] * players, "declarer_won": [0] * players}
+    return {
+        "deals": 0,
+        "outcomes": {},
+        "contracts": {},
+        "pay_sum": [0] * players,
+        "pay_sq": [0] * players,
+        "declarer": [0] * players,
+        "declarer_won": [0] * players,
+    }
 
 
-def play_range(start: int, stop: int, players: int, dealer: int, seed: int, bot: str,
-               pass_probability: float | None) -> dict[str, Any]:
+def play_range(
+    start: int, stop: int, players: int, dealer: int, seed: int, bot: str, pass_probability: float | None
+) -> dict[str, Any]:
     """Play deals start … stop-1 and return their statistics as integer sums (order-free)."""
     from interpreter.bots.randombot import RandomBot
     from interpreter.engine.game import Game
@@ -59,6 +69,7 @@ def play_range(start: int, stop: int, players: int, dealer: int, seed: int, bot:
     stats = _empty(players)
     if bot == "rules":
         from interpreter.bots.rulebot import RuleBot
+
         chooser = _WORKER.setdefault("rulebot", RuleBot())
     for index in range(start, stop):
         s = deal_seed(seed, index)
@@ -83,7 +94,7 @@ def _add(stats: dict[str, Any], result) -> None:
     c = stats["contracts"].setdefault(result.contract, {"bid": 0, "won": 0, "points": 0, "counted": 0, "lone": 0})
     c["bid"] += 1
     if result.declarer is None:
-        return                            # everybody for themselves (a Räuber, a Ramsch): no lone player
+        return  # everybody for themselves (a Räuber, a Ramsch): no lone player
     c["lone"] += 1
     stats["declarer"][result.declarer] += 1
     if result.declarer_won:
@@ -103,22 +114,31 @@ def _merge(into: dict[str, Any], part: dict[str, Any]) -> None:
         for k, v in c.items():
             mine[k] += v
     for key in ("pay_sum", "pay_sq", "declarer", "declarer_won"):
-        into[key] = [a + b for a, b in zip(into[key], part[key])]
+        into[key] = [a + b for a, b in zip(into[key], part[key], strict=False)]
 
 
 # -- the whole run -------------------------------------------------------------------------
 
-def simulate(ref: str, deals: int, players: int | None = None, seed: int = 0, workers: int = 1,
-             bot: str = "rules", options: dict[str, str] | None = None, dealer: int = 0,
-             pass_probability: float | None = None,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+
+def simulate(
+    ref: str,
+    deals: int,
+    players: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    bot: str = "rules",
+    options: dict[str, str] | None = None,
+    dealer: int = 0,
+    pass_probability: float | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
     """Play `deals` deals and return the statistics (see `report`). Deterministic in `seed`."""
     from interpreter.engine.game import Game
     from interpreter.language.loader import load_ruleset
 
     options = dict(options or {})
     ruleset = load_ruleset(ref, options)
-    probe = Game(ruleset, players=players, dealer=dealer, seed=0)     # checks players and dealer
+    probe = Game(ruleset, players=players, dealer=dealer, seed=0)  # checks players and dealer
     players = probe.players
     if deals < 0:
         raise TarockError("--deals must be 0 or more")
@@ -144,33 +164,57 @@ def simulate(ref: str, deals: int, players: int | None = None, seed: int = 0, wo
     return report(total, ruleset, probe, deals, seed, bot, pass_probability)
 
 
-def report(total: dict[str, Any], ruleset, probe, deals: int, seed: int, bot: str,
-           pass_probability: float | None) -> dict[str, Any]:
+def report(
+    total: dict[str, Any], ruleset, probe, deals: int, seed: int, bot: str, pass_probability: float | None
+) -> dict[str, Any]:
     n = total["deals"]
     outcomes = dict(sorted(total["outcomes"].items()))
     contracts = {}
-    for name in ruleset.contracts:                   # in the ruleset's order
+    for name in ruleset.contracts:  # in the ruleset's order
         c = total["contracts"].get(name)
         if c is None:
             continue
-        contracts[name] = {"title": ruleset.contracts[name].title, "bid": c["bid"], "share": _ratio(c["bid"], n),
-                           "declarer_won": c["won"], "win_rate": _ratio(c["won"], c["lone"]),
-                           "mean_declarer_points": _ratio(c["points"], c["counted"])}
+        contracts[name] = {
+            "title": ruleset.contracts[name].title,
+            "bid": c["bid"],
+            "share": _ratio(c["bid"], n),
+            "declarer_won": c["won"],
+            "win_rate": _ratio(c["won"], c["lone"]),
+            "mean_declarer_points": _ratio(c["points"], c["counted"]),
+        }
     seats = []
     for seat in range(probe.players):
         s, sq = total["pay_sum"][seat], total["pay_sq"][seat]
         mean = s / n if n else 0.0
         var = (sq - s * s / n) / (n - 1) if n > 1 else 0.0
-        seats.append({"seat": seat, "position": _position(seat, probe), "mean": round(mean, 4),
-                      "stdev": round(math.sqrt(max(var, 0.0)), 4), "total": s,
-                      "declarer": total["declarer"][seat], "declarer_won": total["declarer_won"][seat]})
+        seats.append(
+            {
+                "seat": seat,
+                "position": _position(seat, probe),
+                "mean": round(mean, 4),
+                "stdev": round(math.sqrt(max(var, 0.0)), 4),
+                "total": s,
+                "declarer": total["declarer"][seat],
+                "declarer_won": total["declarer_won"][seat],
+            }
+        )
     thrown = outcomes.get("thrown_in", 0)
-    return {"ruleset": ruleset.name, "title": ruleset.title, "options": dict(ruleset.choices),
-            "players": probe.players, "dealer": probe.dealer, "deals": n, "seed": seed, "bot": bot,
-            **({"pass_probability": pass_probability} if bot == "random" and pass_probability is not None else {}),
-            "unit": ruleset.settlement.unit, "outcomes": outcomes,
-            "thrown_in": {"count": thrown, "share": _ratio(thrown, n)},
-            "contracts": contracts, "seats": seats}
+    return {
+        "ruleset": ruleset.name,
+        "title": ruleset.title,
+        "options": dict(ruleset.choices),
+        "players": probe.players,
+        "dealer": probe.dealer,
+        "deals": n,
+        "seed": seed,
+        "bot": bot,
+        **({"pass_probability": pass_probability} if bot == "random" and pass_probability is not None else {}),
+        "unit": ruleset.settlement.unit,
+        "outcomes": outcomes,
+        "thrown_in": {"count": thrown, "share": _ratio(thrown, n)},
+        "contracts": contracts,
+        "seats": seats,
+    }
 
 
 def _ratio(a: int, b: int) -> float | None:
@@ -187,13 +231,15 @@ def _position(seat: int, game) -> str:
 
 def render(stats: dict[str, Any], elapsed: float | None = None) -> str:
     n = stats["deals"]
-    lines = [f"{stats['title']}: {n:,} deals, {stats['players']} at the table, {stats['bot']} bots, seed {stats['seed']}"]
+    lines = [
+        f"{stats['title']}: {n:,} deals, {stats['players']} at the table, {stats['bot']} bots, seed {stats['seed']}"
+    ]
     chosen = ", ".join(f"{k}={v}" for k, v in stats["options"].items())
     if chosen:
         lines.append(f"readings and options: {chosen}")
     lines.append("")
     lines.append(f"{'contract':<22}{'bid':>8}{'share':>9}{'lone player wins':>19}{'mean points':>13}")
-    for name, c in stats["contracts"].items():
+    for _name, c in stats["contracts"].items():
         win = f"{c['declarer_won']:,} ({_pct(c['win_rate'])})" if c["win_rate"] is not None else "no lone player"
         points = f"{c['mean_declarer_points']:.1f}" if c["mean_declarer_points"] is not None else "—"
         lines.append(f"  {c['title']:<20}{c['bid']:>8,}{_pct(c['share']):>9}{win:>19}{points:>13}")
@@ -201,7 +247,9 @@ def render(stats: dict[str, Any], elapsed: float | None = None) -> str:
     lines.append(f"  {'thrown in':<20}{thrown['count']:>8,}{_pct(thrown['share']):>9}")
     others = {k: v for k, v in stats["outcomes"].items() if k not in ("played", "thrown_in")}
     if others:
-        lines.append("  other outcomes: " + ", ".join(f"{k} {v:,} ({_pct(v / n if n else None)})" for k, v in others.items()))
+        lines.append(
+            "  other outcomes: " + ", ".join(f"{k} {v:,} ({_pct(v / n if n else None)})" for k, v in others.items())
+        )
     lines.append("")
     lines.append(f"payments per deal ({stats['unit']}), by seat:")
     lines.append(f"  {'seat':<22}{'mean':>9}{'spread (sd)':>13}{'lone player':>13}{'won':>8}")
@@ -239,8 +287,10 @@ class ProgressBar:
         filled = int(width * self.done / self.total)
         rate = self.done / max(now - self.start, 1e-9)
         left = (self.total - self.done) / rate if rate else 0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} deals "
-                          f"{rate:,.0f}/s, {left:.0f} s left ")
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} deals "
+            f"{rate:,.0f}/s, {left:.0f} s left "
+        )
         self.stream.flush()
 
     def close(self) -> None:
@@ -251,6 +301,7 @@ class ProgressBar:
 
 # -- the command ---------------------------------------------------------------------------
 
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="ruleset name or file")
     parser.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
@@ -259,9 +310,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="base seed; deal i is seeded from it and i (default 0)")
     parser.add_argument("--workers", type=int, default=1, help="processes to spread the deals over (default 1)")
     parser.add_argument("--bot", choices=BOTS, default="rules", help="who plays every seat (default: rules)")
-    parser.add_argument("--pass-probability", type=float, metavar="P",
-                        help="random bots pass this often when they may (default: uniform over the legal actions)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE", help="choose a reading or option")
+    parser.add_argument(
+        "--pass-probability",
+        type=float,
+        metavar="P",
+        help="random bots pass this often when they may (default: uniform over the legal actions)",
+    )
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=CHOICE", help="choose a reading or option"
+    )
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
 
 
@@ -279,10 +336,19 @@ def run(args: argparse.Namespace) -> int:
     bar = ProgressBar(args.deals)
     start = time.perf_counter()
     try:
-        stats = simulate(args.name, args.deals, players=args.players, seed=args.seed, workers=args.workers,
-                         bot=args.bot, options=parse_options(args.option), dealer=args.dealer,
-                         pass_probability=args.pass_probability, progress=bar)
-    except InvalidActionError as exc:         # a table size or dealer the ruleset does not allow
+        stats = simulate(
+            args.name,
+            args.deals,
+            players=args.players,
+            seed=args.seed,
+            workers=args.workers,
+            bot=args.bot,
+            options=parse_options(args.option),
+            dealer=args.dealer,
+            pass_probability=args.pass_probability,
+            progress=bar,
+        )
+    except InvalidActionError as exc:  # a table size or dealer the ruleset does not allow
         raise TarockError(str(exc)) from None
     finally:
         bar.close()

@@ -7,17 +7,20 @@ Inheritance follows JSON Merge Patch (RFC 7386), which a reader can predict with
 `extends` takes a name or a list of names, merged left to right, then the file itself on top.
 A reading or option is the same kind of patch (its `rules:`), applied when a game starts.
 """
+
 from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import Problem, RulesetError, UsageError
 from interpreter.language.paths import rulesets_dir
-from interpreter.language.source import Document, Mark, Path as NodePath, load_yaml
+from interpreter.language.source import Document, Mark, load_yaml
+from interpreter.language.source import Path as NodePath
 
 if TYPE_CHECKING:
     from interpreter.language.model import Ruleset
@@ -125,7 +128,7 @@ def _resolve_file(file: Path, stack: tuple[Path, ...]) -> Document:
         except RulesetError as exc:
             problems.extend(exc.problems)
             continue
-        parent.data.pop("base", None)   # being a base is not inherited
+        parent.data.pop("base", None)  # being a base is not inherited
         merged = _merged_onto(merged, parent)
         lineage += [f for f in parent.lineage if f not in lineage]
     if problems:
@@ -188,8 +191,9 @@ def merge_patch(base: Any, patch: Any, path: NodePath = ()) -> Any:
 
 
 def _is_patch_body(path: NodePath) -> bool:
-    return ((len(path) == 5 and path[0] in ("readings", "options") and path[2] == "choices" and path[4] == "rules")
-            or (len(path) == 3 and path[0] == "by_players" and path[2] == "rules"))
+    return (len(path) == 5 and path[0] in ("readings", "options") and path[2] == "choices" and path[4] == "rules") or (
+        len(path) == 3 and path[0] == "by_players" and path[2] == "rules"
+    )
 
 
 def _walk(data: Any, path: NodePath = ()):
@@ -230,9 +234,14 @@ def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, d
     for name, value in chosen.items():
         if name not in groups:
             close = difflib.get_close_matches(name, list(groups), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else (
-                f"; this ruleset has: {', '.join(groups)}" if groups else "; this ruleset has none")
-            problems.append(Problem(doc.file, None, None, f"options.{name}", f"no reading or option named '{name}'{hint}"))
+            hint = (
+                f"; did you mean '{close[0]}'?"
+                if close
+                else (f"; this ruleset has: {', '.join(groups)}" if groups else "; this ruleset has none")
+            )
+            problems.append(
+                Problem(doc.file, None, None, f"options.{name}", f"no reading or option named '{name}'{hint}")
+            )
         elif str(value) not in (groups[name][1].get("choices") or {}):
             known = list(groups[name][1].get("choices") or {})
             close = difflib.get_close_matches(str(value), known, n=1)
@@ -260,6 +269,7 @@ def _get_or_none(data: Any, path: NodePath) -> Any:
 
 # -- the compiled ruleset --------------------------------------------------------------------
 
+
 def apply_players(doc: Document, active: int | None) -> Document:
     """The document with its `by_players` patch for `active` players applied, if it has one."""
     if active is None or not isinstance((doc.data.get("by_players") or {}).get(str(active)), dict):
@@ -272,8 +282,9 @@ def apply_players(doc: Document, active: int | None) -> Document:
     return merged
 
 
-def _compile(doc: Document, name: str, chosen: Mapping[str, str],
-             active: int | None = None) -> tuple["Ruleset | None", list[Problem]]:
+def _compile(
+    doc: Document, name: str, chosen: Mapping[str, str], active: int | None = None
+) -> tuple[Ruleset | None, list[Problem]]:
     from interpreter.language.compiler import Compiler
     from interpreter.language.validation import schema_problems
 
@@ -285,7 +296,7 @@ def _compile(doc: Document, name: str, chosen: Mapping[str, str],
     compiler = Compiler(applied, name, full, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
     try:
         ruleset = compiler.compile()
-    except Exception:   # malformed data the schema already reported; its messages are the useful ones
+    except Exception:  # malformed data the schema already reported; its messages are the useful ones
         if not problems:
             raise
         ruleset = None
@@ -308,22 +319,25 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 
 
 @lru_cache(maxsize=128)
-def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None) -> "Ruleset":
+def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None) -> Ruleset:
     doc = resolve(ref, playable=True)
     if doc.data.get("base") is True:
-        raise UsageError([Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")])
+        raise UsageError(
+            [Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")]
+        )
     ruleset, problems = _compile(doc, _name_of(ref), dict(chosen), active)
     if problems:
         raise RulesetError(problems)
     if active is None and ruleset.by_players:
         # The rules for each number of players with rules of its own, compiled now, so that a
         # game started with that number reads them without going back to the files.
-        ruleset = dataclasses.replace(ruleset, player_rules={
-            n: _load_cached(ref, chosen, stamp, n) for n in ruleset.by_players})
+        ruleset = dataclasses.replace(
+            ruleset, player_rules={n: _load_cached(ref, chosen, stamp, n) for n in ruleset.by_players}
+        )
     return ruleset
 
 
-def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int | None = None) -> "Ruleset":
+def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int | None = None) -> Ruleset:
     """A playable ruleset by name or path, with readings and options chosen (defaults elsewhere),
     and with the rules for `active` players when it has rules of its own for that number.
 
@@ -341,12 +355,13 @@ def check_ruleset(ref: str) -> list[Problem]:
         return exc.problems
     if doc.data.get("base") is True:
         from interpreter.language.validation import schema_problems
+
         return schema_problems(doc)
     name = _name_of(ref)
     _, problems = _compile(doc, name, {})
     # A choice's run repeats what the defaults found; only new places are news.
     seen = {(p.file, p.line, p.column) if p.line is not None else (p.file, p.path, p.message) for p in problems}
-    for group, (section, definition) in choice_groups(doc).items():
+    for group, (_section, definition) in choice_groups(doc).items():
         for choice in definition.get("choices") or {}:
             if choice == definition.get("default"):
                 continue
@@ -380,23 +395,46 @@ def overridden_by_choices(doc: Document) -> list[Problem]:
         home = doc.marks.get((section, name))
         if home is None or home.file not in doc.lineage:
             continue
-        patched = sorted({path for body in (definition.get("choices") or {}).values()
-                          for path in _leaves((body or {}).get("rules") or {})}, key=str)
+        patched = sorted(
+            {
+                path
+                for body in (definition.get("choices") or {}).values()
+                for path in _leaves((body or {}).get("rules") or {})
+            },
+            key=str,
+        )
         for path in patched:
             # The rule itself, or a value written higher up in its place (`factor: 2` where the
             # reading patches `factor.won`), set by a file that comes after the reading's.
-            candidates = [path] + [path[:n] for n in range(len(path) - 1, 0, -1)
-                                   if not isinstance(_get_or_none(doc.data, path[:n]), (dict, type(None)))]
+            candidates = [path] + [
+                path[:n]
+                for n in range(len(path) - 1, 0, -1)
+                if not isinstance(_get_or_none(doc.data, path[:n]), (dict, type(None)))
+            ]
             marks = [doc.marks.get(p) for p in candidates]
-            mark = next((m for m in marks if m is not None and m.file in doc.lineage
-                         and doc.lineage.index(m.file) > doc.lineage.index(home.file)), None)
+            mark = next(
+                (
+                    m
+                    for m in marks
+                    if m is not None
+                    and m.file in doc.lineage
+                    and doc.lineage.index(m.file) > doc.lineage.index(home.file)
+                ),
+                None,
+            )
             if mark is not None:
-                problems.append(Problem(
-                    mark.file, mark.line, mark.column, ".".join(map(str, path)),
-                    f"set here, but the {section[:-1]} '{name}' of {home.file}:{home.line} replaces it when a game "
-                    f"starts, so this value would never be used; say `{section}: {{{name}: null}}` here if the "
-                    f"question does not arise in this variant, or encode your value as a choice of '{name}'"))
-                break   # one report per reading is enough to act on
+                problems.append(
+                    Problem(
+                        mark.file,
+                        mark.line,
+                        mark.column,
+                        ".".join(map(str, path)),
+                        f"set here, but the {section[:-1]} '{name}' of {home.file}:{home.line} replaces it when a game "
+                        f"starts, so this value would never be used; say `{section}: {{{name}: null}}` here if the "
+                        f"question does not arise in this variant, or encode your value as a choice of '{name}'",
+                    )
+                )
+                break  # one report per reading is enough to act on
     return problems
 
 

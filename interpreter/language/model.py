@@ -3,29 +3,31 @@
 The engine reads only these types, never the YAML: what the ruleset fixes (card order, trick
 power, deal plans, DSL closures) is computed once here so the play loop stays cheap.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from interpreter.language.dsl import Expression
 
-TRUMP = "T"   # the suit id of permanent trumps
+TRUMP = "T"  # the suit id of permanent trumps
 
 
 @dataclass(frozen=True)
 class Deck:
     title: str
-    cards: tuple[str, ...]                # trumps from T1 up, then each suit from high to low
-    suit: dict[str, str]                  # card -> suit id ("T" for trumps)
-    rank: dict[str, int]                  # trumps: their number; suit cards: 1 = lowest of the suit
+    cards: tuple[str, ...]  # trumps from T1 up, then each suit from high to low
+    suit: dict[str, str]  # card -> suit id ("T" for trumps)
+    rank: dict[str, int]  # trumps: their number; suit cards: 1 = lowest of the suit
     points: dict[str, int]
-    sets: dict[str, frozenset[str]]       # named sets: trumps, clubs …, kings …, five_pointers …
-    suit_names: dict[str, str]            # "C" -> "clubs"
+    sets: dict[str, frozenset[str]]  # named sets: trumps, clubs …, kings …, five_pointers …
+    suit_names: dict[str, str]  # "C" -> "clubs"
     suit_symbols: dict[str, str]
-    titles: dict[str, str]                # card -> display name ("Gstieß", "König ♣")
-    aliases: dict[str, str]               # lower-case alias -> card id
+    titles: dict[str, str]  # card -> display name ("Gstieß", "König ♣")
+    aliases: dict[str, str]  # lower-case alias -> card id
 
     def name_of(self, card: str) -> str:
         return self.titles.get(card, card)
@@ -63,7 +65,7 @@ class Compulsion:
     when: Expression
     call: str
     reason: str
-    breach_pays_each: Expression | None    # what a player who passed anyway pays each other player
+    breach_pays_each: Expression | None  # what a player who passed anyway pays each other player
 
 
 @dataclass(frozen=True)
@@ -75,16 +77,18 @@ class AuctionPhase:
     raise_any: bool
     max_bidders: int | None
     compulsory: tuple[Compulsion, ...]
-    pass_out: str                          # "throw_in", "play", or a phase name
-    after: dict[str, str]                  # winning call -> next phase
-    interrupts: tuple[Level, ...] = ()     # calls any seat may make until its own turn; they end the auction
-    choose: dict[str, tuple[Level, ...]] = field(default_factory=dict)   # uncontested winning call -> the games its bidder chooses from
-    pass_out_play: str | None = None       # the contract played when everybody passed
-    carried_may_hold: bool = True          # False: the bidder carried in drops out when outbid
+    pass_out: str  # "throw_in", "play", or a phase name
+    after: dict[str, str]  # winning call -> next phase
+    interrupts: tuple[Level, ...] = ()  # calls any seat may make until its own turn; they end the auction
+    choose: dict[str, tuple[Level, ...]] = field(
+        default_factory=dict
+    )  # uncontested winning call -> the games its bidder chooses from
+    pass_out_play: str | None = None  # the contract played when everybody passed
+    carried_may_hold: bool = True  # False: the bidder carried in drops out when outbid
     style: Literal["duel", "rounds", "declare"] = "duel"
     speakers: Literal["all", "previous_bidders"] = "all"
     start: Literal["vorhand", "after_holder"] = "vorhand"
-    side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()   # (bid, the calls it may be made over); ends the auction
+    side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()  # (bid, the calls it may be made over); ends the auction
 
     def level_of(self, call: str) -> int | None:
         for index, level in enumerate(self.ladder):
@@ -100,7 +104,7 @@ class TakeTalon:
 
 @dataclass(frozen=True)
 class Discard:
-    count: int | None                      # None: as many as the talon had
+    count: int | None  # None: as many as the talon had
     forbid: Expression | None
     reason: str
 
@@ -112,19 +116,21 @@ class Discard:
 class Keep:
     """The declarer keeps `count` cards of the dealt hand and discards the rest, before taking the
     talon (Cego's contracts)."""
+
     count: int
-    allowed: frozenset[str]                # cards that may be kept
-    prefer: frozenset[str] | None          # if a valid choice lies within these, it must
+    allowed: frozenset[str]  # cards that may be kept
+    prefer: frozenset[str] | None  # if a valid choice lies within these, it must
     same_suit: bool
     different_suits: bool
-    exposed: bool                          # laid face up: they never win a trick
+    exposed: bool  # laid face up: they never win a trick
     reason: str
 
 
 @dataclass(frozen=True)
 class ForcedDiscard:
     """A card the engine discards face up for the declarer (the lowest Trock of the Cego)."""
-    cards: Expression                      # a set; reads `taken` (the talon picked up) and `hand`
+
+    cards: Expression  # a set; reads `taken` (the talon picked up) and `hand`
     shown: bool
 
 
@@ -132,6 +138,7 @@ class ForcedDiscard:
 class CallCard:
     """The declarer names a card they do not hold ({call_card: CARD}) and receives it from its
     holder (Rufer); a `give` step then hands a card of their choice back."""
+
     allowed: frozenset[str]
 
 
@@ -148,18 +155,20 @@ class OpeningLeads:
     """The declarer leads the first tricks with the exposed cards (or, if allowed, other cards
     of their suits); `together`: those tricks are played at once, each player adding a card to
     each (Cego's Zwei Leere), and the winner with the higher card leads next."""
+
     replace_same_suit: bool
     together: bool
-    suit_order: tuple[str, ...]            # breaks a tie between equal winning cards
-    declarer_leads_after: bool = False     # the declarer also leads the trick after them
+    suit_order: tuple[str, ...]  # breaks a tie between equal winning cards
+    declarer_leads_after: bool = False  # the declarer also leads the trick after them
 
 
 @dataclass(frozen=True)
 class Individual:
     """Everyone plays for themselves (Räuber, Dresch): one loser pays each other player."""
+
     loser: Literal["most_points", "last_trick"]
     ties: Literal["vorhand_else_all", "all"]
-    pays_each: Expression                  # reads loser_points, loser_is_vorhand, without_tricks, losers
+    pays_each: Expression  # reads loser_points, loser_is_vorhand, without_tricks, losers
 
 
 @dataclass(frozen=True)
@@ -173,28 +182,29 @@ class Contract:
     amount: Expression | None
     opening_leads: OpeningLeads | None = None
     individual: Individual | None = None
-    talon_counts: bool = True              # False: the talon and discards count for nobody
-    trump_suit: str | None = None          # a suit that is trumps in this contract (besides permanent trumps)
-    no_trump_suit: bool = False            # no suit is trumps in this contract (a Bettel)
-    open_hand: bool = False                # the declarer's hand is shown to all from the first lead (Ouvert)
-    talon_to_last_trick: bool = False      # everyone for themselves: the talon goes to the last trick's winner
-    pot: Expression | None = None          # what the declarer pays into the pot (negative: takes from it)
-    trump_choice: tuple[str, ...] = ()     # suits the declarer may name as trumps
-    schedule: tuple["ScheduledTrick", ...] | None = None   # this contract's own rules for the first tricks
+    talon_counts: bool = True  # False: the talon and discards count for nobody
+    trump_suit: str | None = None  # a suit that is trumps in this contract (besides permanent trumps)
+    no_trump_suit: bool = False  # no suit is trumps in this contract (a Bettel)
+    open_hand: bool = False  # the declarer's hand is shown to all from the first lead (Ouvert)
+    talon_to_last_trick: bool = False  # everyone for themselves: the talon goes to the last trick's winner
+    pot: Expression | None = None  # what the declarer pays into the pot (negative: takes from it)
+    trump_choice: tuple[str, ...] = ()  # suits the declarer may name as trumps
+    schedule: tuple[ScheduledTrick, ...] | None = None  # this contract's own rules for the first tricks
 
 
 @dataclass(frozen=True)
 class Claim:
     when: Expression
     scores_as: Literal["march"]
-    factor: int | None                     # None: the contract's own factor
-    liable: bool                           # whether the settlement's liable payers apply
+    factor: int | None  # None: the contract's own factor
+    liable: bool  # whether the settlement's liable payers apply
 
 
 @dataclass(frozen=True)
 class Declaration:
     """A declaration before the first trick (Tout): the aim becomes `wins`, the value × multiplier
     (or `amount`); `releases_exposed` takes cards laid face up back into the hand (Pfeif' frei)."""
+
     wins: Expression
     multiplier: int
     amount: Expression | None = None
@@ -207,12 +217,13 @@ class Announcement:
     of the last tricks with it: the lowest laid card the last trick, the next the one before…
     Laid cards are held back (played only when nothing else is legal, highest first) and each is
     won or lost on its own, paid by or to every opponent."""
+
     name: str
     title: str
     cards: frozenset[str]
-    value: Expression | None               # per laid card (reads `card`)
-    declares: Declaration | None = None    # a declaration without cards instead
-    contracts: frozenset[str] | None = None   # the contracts it may be made in (None: all)
+    value: Expression | None  # per laid card (reads `card`)
+    declares: Declaration | None = None  # a declaration without cards instead
+    contracts: frozenset[str] | None = None  # the contracts it may be made in (None: all)
 
 
 @dataclass(frozen=True)
@@ -220,14 +231,16 @@ class Withhold:
     """A card that its holder may keep back when it is the only trump they could play: it then
     loses its power, stays in hand to the last trick and goes to its holder's side (the
     Gstiesieren of some Dappen villages; the old Excuse)."""
+
     card: str
     by: Literal["defenders", "anyone"]
-    when: Expression | None                # on the holder's hand
+    when: Expression | None  # on the holder's hand
 
 
 @dataclass(frozen=True)
 class ScheduledTrick:
     """In this trick every player plays from the first of these sets they hold a card of."""
+
     trick: int
     play_from: tuple[frozenset[str], ...]
     reason: str
@@ -236,10 +249,11 @@ class ScheduledTrick:
 @dataclass(frozen=True)
 class Liability:
     """When `when` holds, `seats` pay for the whole opposing team."""
+
     when: Expression
     seats: tuple[Literal["other_bidders", "withholders"], ...]
-    pays: Expression                       # what each liable seat pays
-    others_pay: Expression                 # what each other opponent pays
+    pays: Expression  # what each liable seat pays
+    others_pay: Expression  # what each other opponent pays
 
 
 @dataclass(frozen=True)
@@ -249,7 +263,7 @@ class PlayRules:
     must_trump: bool
     must_beat: bool
     withhold: Withhold | None = None
-    trump_suit: str | None = None          # a suit that is always trumps (Hearts in Tapp)
+    trump_suit: str | None = None  # a suit that is always trumps (Hearts in Tapp)
     schedule: tuple[ScheduledTrick, ...] = ()
     discards_visible_until: int | None = None
 
@@ -285,6 +299,7 @@ class Accusation:
     """After everybody passed `phase`, the declarer may, once the talon is picked up, accuse
     the others of having passed with a hand meeting `strong` (skinning a Solo): a guilty player,
     or else the accuser, pays each other player as the loser of the final game with no trick."""
+
     phase: str
     strong: Expression
 
@@ -294,6 +309,7 @@ class Penalties:
     """For replaying games recorded in the field: an offence is accepted, the deal abandoned,
     and the offender pays each other player. Offences: revoke (a card against the duty to follow
     or trump), discard (a card led before the exchange was finished)."""
+
     mode: Literal["refuse", "penalize"]
     offences: frozenset[str]
     pays_each: Expression
@@ -303,6 +319,7 @@ class Penalties:
 class SessionRule:
     """How a session of deals ends: after `deals`, or on request once the holder of
     `holder_of` in the next deal has dealt (der Gstieß gibt ab)."""
+
     deals: int | None = None
     holder_of: str | None = None
 
@@ -326,7 +343,7 @@ class Ruleset:
     active_players: tuple[int, ...]
     dealer_sits_out: tuple[int, ...]
     deal_plans: dict[int, tuple[Packet, ...]]
-    removed: dict[int, frozenset[str]]     # cards out of the pack, by number of active players
+    removed: dict[int, frozenset[str]]  # cards out of the pack, by number of active players
     call_titles: dict[str, str]
     phases: tuple[AuctionPhase, ...]
     contracts: dict[str, Contract]
@@ -337,22 +354,22 @@ class Ruleset:
     counting: Counting
     settlement: Settlement
     groups: tuple[ChoiceGroup, ...]
-    choices: dict[str, str]                # every reading and option, as chosen
-    document: dict = field(repr=False, compare=False, default_factory=dict)   # the merged YAML, for `show`
+    choices: dict[str, str]  # every reading and option, as chosen
+    document: dict = field(repr=False, compare=False, default_factory=dict)  # the merged YAML, for `show`
     parents: tuple[str, ...] = ()
-    ref: str = ""                          # how it was loaded: a name or a path
+    ref: str = ""  # how it was loaded: a name or a path
     session: SessionRule = SessionRule()
     accusation: Accusation | None = None
-    pot_ante: Expression | None = None     # what the dealer pays into the pot at each deal
+    pot_ante: Expression | None = None  # what the dealer pays into the pot at each deal
     penalties: Penalties | None = None
-    by_players: tuple[int, ...] = ()       # numbers of active players with rules of their own
+    by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
     # The ruleset as played by each of those numbers, compiled with it (by the loader).
-    player_rules: Mapping[int, "Ruleset"] = field(default_factory=dict, repr=False, compare=False)
+    player_rules: Mapping[int, Ruleset] = field(default_factory=dict, repr=False, compare=False)
     # Tables the engine derives from the ruleset once (trick power, shared actions), kept here
     # so that they live exactly as long as the ruleset.
     derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def for_players(self, active: int) -> "Ruleset":
+    def for_players(self, active: int) -> Ruleset:
         """The ruleset as played by `active` players (its `by_players` rules applied)."""
         return self.player_rules.get(active, self)
 

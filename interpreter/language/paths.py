@@ -1,9 +1,10 @@
 """Where the built-in rulesets and schemas are, in a source checkout and when installed."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent.parent     # interpreter/
+_PACKAGE = Path(__file__).resolve().parent.parent  # interpreter/
 _REPO = _PACKAGE.parent
 
 

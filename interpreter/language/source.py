@@ -5,6 +5,7 @@ indices) to `Mark`s. Keeping positions beside the data, instead of inside it, le
 loader work on ordinary Python values, merge documents (`extends`, readings, options) and still
 report `file:line:col` for any path that came from a file.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -22,12 +23,12 @@ Path = tuple[str | int, ...]
 @dataclass(frozen=True)
 class Mark:
     file: str
-    line: int      # 1-based
-    column: int    # 1-based
-    quoted: bool = False   # a quoted scalar starts one column before its text
-    block: tuple[int, ...] = ()   # a block scalar (| or >): the widths of its lines; line/column are its text's
+    line: int  # 1-based
+    column: int  # 1-based
+    quoted: bool = False  # a quoted scalar starts one column before its text
+    block: tuple[int, ...] = ()  # a block scalar (| or >): the widths of its lines; line/column are its text's
 
-    def shifted(self, columns: int) -> "Mark":
+    def shifted(self, columns: int) -> Mark:
         """The place `columns` characters into a scalar's text (for DSL error columns)."""
         if self.block:
             # Block lines are joined by one character (a space or a newline) in the text.
@@ -44,9 +45,9 @@ class Document:
     data: Any
     marks: dict[Path, Mark] = field(default_factory=dict)
     file: str = "<input>"
-    key_marks: dict[Path, Mark] = field(default_factory=dict)   # where the key of a mapping entry stands
-    parents: list[str] = field(default_factory=list)              # what it extends, for display only
-    lineage: list[str] = field(default_factory=list)              # every file merged in, ancestors first
+    key_marks: dict[Path, Mark] = field(default_factory=dict)  # where the key of a mapping entry stands
+    parents: list[str] = field(default_factory=list)  # what it extends, for display only
+    lineage: list[str] = field(default_factory=list)  # every file merged in, ancestors first
 
     def mark(self, path: Path) -> Mark | None:
         """The mark of `path`, or of its nearest ancestor that has one."""
@@ -97,17 +98,37 @@ class _Constructor(SafeConstructor):
     pass
 
 
-MAX_NODES = 200_000   # YAML aliases can expand a few lines into billions of nodes ("billion laughs")
+MAX_NODES = 200_000  # YAML aliases can expand a few lines into billions of nodes ("billion laughs")
 
 
-def _convert(node: Node, path: Path, doc: Document, problems: list[Problem], ctor: _Constructor,
-             lines: list[str], budget: list[int]) -> Any:
+def _convert(
+    node: Node,
+    path: Path,
+    doc: Document,
+    problems: list[Problem],
+    ctor: _Constructor,
+    lines: list[str],
+    budget: list[int],
+) -> Any:
     budget[0] -= 1
     if budget[0] < 0:
-        raise RulesetError([Problem(doc.file, None, None, "", f"the document expands to more than {MAX_NODES:,} "
-                                                             "values (through YAML aliases?); it is refused")])
-    mark = Mark(doc.file, node.start_mark.line + 1, node.start_mark.column + 1,
-                quoted=isinstance(node, ScalarNode) and node.style in ("'", '"'))
+        raise RulesetError(
+            [
+                Problem(
+                    doc.file,
+                    None,
+                    None,
+                    "",
+                    f"the document expands to more than {MAX_NODES:,} values (through YAML aliases?); it is refused",
+                )
+            ]
+        )
+    mark = Mark(
+        doc.file,
+        node.start_mark.line + 1,
+        node.start_mark.column + 1,
+        quoted=isinstance(node, ScalarNode) and node.style in ("'", '"'),
+    )
     if isinstance(node, ScalarNode) and node.style in ("|", ">"):
         mark = _block_mark(node, doc.file, lines) or mark
     doc.marks[path] = mark
@@ -115,20 +136,41 @@ def _convert(node: Node, path: Path, doc: Document, problems: list[Problem], cto
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode):
-                problems.append(Problem(doc.file, mark.line, mark.column, format_path(path),
-                                        "a key must be a plain name, not a list or mapping"))
+                problems.append(
+                    Problem(
+                        doc.file,
+                        mark.line,
+                        mark.column,
+                        format_path(path),
+                        "a key must be a plain name, not a list or mapping",
+                    )
+                )
                 continue
             if key_node.value == "<<":
                 kmark = key_node.start_mark
-                problems.append(Problem(doc.file, kmark.line + 1, kmark.column + 1, format_path(path),
-                                        "YAML merge keys ('<<') are not supported; use 'extends' or 'like'"))
+                problems.append(
+                    Problem(
+                        doc.file,
+                        kmark.line + 1,
+                        kmark.column + 1,
+                        format_path(path),
+                        "YAML merge keys ('<<') are not supported; use 'extends' or 'like'",
+                    )
+                )
                 continue
             # Keys are names; a player count written `6:` is the name "6".
             key = str(ctor.construct_object(key_node))
             if key in result:
                 kmark = key_node.start_mark
-                problems.append(Problem(doc.file, kmark.line + 1, kmark.column + 1, format_path(path + (key,)),
-                                        f"duplicate key '{key}' (the later one would silently win)"))
+                problems.append(
+                    Problem(
+                        doc.file,
+                        kmark.line + 1,
+                        kmark.column + 1,
+                        format_path(path + (key,)),
+                        f"duplicate key '{key}' (the later one would silently win)",
+                    )
+                )
                 continue
             doc.key_marks[path + (key,)] = Mark(doc.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             result[key] = _convert(value_node, path + (key,), doc, problems, ctor, lines, budget)
@@ -145,7 +187,7 @@ def _convert(node: Node, path: Path, doc: Document, problems: list[Problem], cto
 def _block_mark(node: ScalarNode, file: str, lines: list[str]) -> Mark | None:
     """Where the text of a block scalar stands: the lines after its `|` or `>` indicator."""
     first, last = node.start_mark.line + 1, node.end_mark.line
-    body = [line for line in lines[first:last + 1]]
+    body = list(lines[first : last + 1])
     while body and not body[-1].strip():
         body.pop()
     content = [line for line in body if line.strip()]

@@ -1,9 +1,10 @@
 """JSON Schema validation turned into placed, readable problems (all of them at once)."""
+
 from __future__ import annotations
 
 import difflib
 import json
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import jsonschema
@@ -14,7 +15,7 @@ from interpreter.language.paths import schema_file
 from interpreter.language.source import Document
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     schema = json.loads(schema_file(name).read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
@@ -44,7 +45,9 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         problems = []
         for key in extra:
             close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else (f"; known here: {', '.join(allowed)}" if allowed else "")
+            hint = (
+                f"; did you mean '{close[0]}'?" if close else (f"; known here: {', '.join(allowed)}" if allowed else "")
+            )
             problems.append(doc.problem(path + (key,), f"unknown key '{key}'{hint}", at_key=True))
         if problems:
             return problems
@@ -55,7 +58,9 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         hint = f"; did you mean '{close[0]}'?" if close else ""
         choices = ", ".join(str(v) for v in error.validator_value)
         return [doc.problem(path, f"'{error.instance}' is not one of: {choices}{hint}")]
-    if error.validator == "oneOf" and all(isinstance(b, dict) and set(b) == {"required"} for b in error.validator_value):
+    if error.validator == "oneOf" and all(
+        isinstance(b, dict) and set(b) == {"required"} for b in error.validator_value
+    ):
         # Alternatives of which exactly one key must be given (a record's `deal` or `seed`).
         keys = [b["required"][0] for b in error.validator_value]
         given = [k for k in keys if isinstance(error.instance, dict) and k in error.instance]
@@ -73,10 +78,16 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         return [doc.problem(path, f"expected {_type_words(error.validator_value)}, got {_describe(error.instance)}")]
     if error.validator == "pattern" and isinstance(error.instance, str):
         if error.absolute_schema_path and "propertyNames" in error.absolute_schema_path:
-            return [doc.problem(path + (error.instance,), f"'{error.instance}' is not a valid key here "
-                                                          f"({_pattern_words(error.validator_value)})", at_key=True)]
-        return [doc.problem(path, f"'{error.instance}' is not a valid name here "
-                                  f"({_pattern_words(error.validator_value)})")]
+            return [
+                doc.problem(
+                    path + (error.instance,),
+                    f"'{error.instance}' is not a valid key here ({_pattern_words(error.validator_value)})",
+                    at_key=True,
+                )
+            ]
+        return [
+            doc.problem(path, f"'{error.instance}' is not a valid name here ({_pattern_words(error.validator_value)})")
+        ]
     if error.validator == "propertyNames":
         return [doc.problem(path, f"bad key: {error.message}")]
     return [doc.problem(path, error.message)]
@@ -84,6 +95,7 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
 
 def _matches_pattern(schema: dict, key: str) -> bool:
     import re
+
     return any(re.search(p, key) for p in schema.get("patternProperties", {}))
 
 
@@ -94,8 +106,15 @@ def _one_of_message(error: ValidationError) -> str:
 
 
 def _type_words(types: Any) -> str:
-    words = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
-             "boolean": "true or false", "number": "a number", "null": "nothing"}
+    words = {
+        "object": "a mapping",
+        "array": "a list",
+        "string": "text",
+        "integer": "a whole number",
+        "boolean": "true or false",
+        "number": "a number",
+        "null": "nothing",
+    }
     if isinstance(types, list):
         return " or ".join(words.get(t, t) for t in types)
     return words.get(types, str(types))
@@ -114,7 +133,9 @@ def _describe(value: Any) -> str:
 
 
 def _pattern_words(pattern: str) -> str:
-    return {"^[a-z][a-z0-9_]*$": "lower-case letters, digits and _",
-            "^[A-Z][A-Z0-9]*$": "a card id such as T22, HK or C10",
-            "^[0-9]+$": "a number of players",
-            "^[A-Z]$": "one capital letter"}.get(pattern, f"must match {pattern}")
+    return {
+        "^[a-z][a-z0-9_]*$": "lower-case letters, digits and _",
+        "^[A-Z][A-Z0-9]*$": "a card id such as T22, HK or C10",
+        "^[0-9]+$": "a number of players",
+        "^[A-Z]$": "one capital letter",
+    }.get(pattern, f"must match {pattern}")

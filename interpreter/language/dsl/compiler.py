@@ -203,7 +203,7 @@ class _Compiler:
             raise DslError(f"{name}() takes {wanted} argument{'s' * (wanted != 1)}, got {count}", node.column)
 
         args = [self.compile(arg, bound) for arg in node.args]
-        for position, (arg_node, arg) in enumerate(zip(node.args, args)):
+        for position, (arg_node, arg) in enumerate(zip(node.args, args, strict=False)):
             accepted = function.params[0 if function.variadic else position]
             if arg.type not in accepted:
                 raise DslError(f"{name}() takes {function.takes}, got {describe(arg.type)}", arg_node.column)
@@ -231,7 +231,7 @@ class _Compiler:
 
     def _set_literal(self, node: SetLiteral, bound: frozenset[str]) -> _Compiled:
         items = [self.compile(item, bound) for item in node.items]
-        for item_node, item in zip(node.items, items):
+        for item_node, item in zip(node.items, items, strict=False):
             if item.type is not Type.CARD:
                 raise DslError(f"the items of {{...}} must be cards, got {describe(item.type)}", item_node.column)
         fns = [item.fn for item in items]
@@ -304,10 +304,7 @@ class _Compiler:
         test = operator.contains if left.type is Type.CARD else lambda whole, part: part <= whole
         lf, rf = left.fn, right.fn
         fn: Fn
-        if op == "in":
-            fn = lambda env: test(rf(env), lf(env))
-        else:
-            fn = lambda env: not test(rf(env), lf(env))
+        fn = (lambda env: test(rf(env), lf(env))) if op == "in" else lambda env: not test(rf(env), lf(env))
         return _combine(Type.BOOL, fn, left, right)
 
     def _set_operation(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:

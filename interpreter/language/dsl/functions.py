@@ -77,9 +77,7 @@ _CARDS = frozenset({Type.CARDS})
 def _functions() -> dict[str, Function]:
     functions = [
         Function("count", (_CARDS,), Type.INT, "a set of cards", lambda s, t: len),
-        Function(
-            "holds", (_CARD,), Type.BOOL, "a card", lambda s, t: lambda card, hand: card in hand, reads=("hand",)
-        ),
+        Function("holds", (_CARD,), Type.BOOL, "a card", lambda s, t: lambda card, hand: card in hand, reads=("hand",)),
         Function("rank", (_CARD,), Type.INT, "a card", lambda s, t: _lookup(s.card_rank, "rank")),
         Function(
             "points",

@@ -25,7 +25,7 @@ _CHARACTER_HINTS = {
     "=": "use '==' to compare",
     "/": "use '//' for whole-number division",
     "!": "use 'not' for negation, '!=' for 'not equal'",
-    "'": 'text goes in double quotes',
+    "'": "text goes in double quotes",
     '"': "this text has no closing quote",
 }
 
