@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 import json
+import re
 from functools import cache
 from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from interpreter.errors import Problem
+from interpreter.errors import Problem, did_you_mean, unique_problems
 from interpreter.language.paths import schema_file
 from interpreter.language.source import Document
 
@@ -25,16 +25,7 @@ def schema_problems(doc: Document, schema: str = "ruleset.schema.json") -> list[
     problems = []
     for error in _validator(schema).iter_errors(doc.data):
         problems.extend(_explain(error, doc))
-    return _unique(problems)
-
-
-def _unique(problems: list[Problem]) -> list[Problem]:
-    seen, result = set(), []
-    for p in problems:
-        if p not in seen:
-            seen.add(p)
-            result.append(p)
-    return result
+    return unique_problems(problems)
 
 
 def _explain(error: ValidationError, doc: Document) -> list[Problem]:
@@ -44,18 +35,14 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         extra = [k for k in error.instance if k not in allowed and not _matches_pattern(error.schema, k)]
         problems = []
         for key in extra:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = (
-                f"; did you mean '{close[0]}'?" if close else (f"; known here: {', '.join(allowed)}" if allowed else "")
-            )
+            hint = did_you_mean(key, allowed, otherwise=f"; known here: {', '.join(allowed)}" if allowed else "")
             problems.append(doc.problem(path + (key,), f"unknown key '{key}'{hint}", at_key=True))
         if problems:
             return problems
     if error.validator == "required":
         return [doc.problem(path, f"missing {error.message.split(' is a required')[0]}")]
     if error.validator == "enum":
-        close = difflib.get_close_matches(str(error.instance), [str(v) for v in error.validator_value], n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        hint = did_you_mean(str(error.instance), [str(v) for v in error.validator_value])
         choices = ", ".join(str(v) for v in error.validator_value)
         return [doc.problem(path, f"'{error.instance}' is not one of: {choices}{hint}")]
     if error.validator == "oneOf" and all(
@@ -93,9 +80,7 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
     return [doc.problem(path, error.message)]
 
 
-def _matches_pattern(schema: dict, key: str) -> bool:
-    import re
-
+def _matches_pattern(schema: dict[str, Any], key: str) -> bool:
     return any(re.search(p, key) for p in schema.get("patternProperties", {}))
 
 
@@ -116,8 +101,8 @@ def _type_words(types: Any) -> str:
         "null": "nothing",
     }
     if isinstance(types, list):
-        return " or ".join(words.get(t, t) for t in types)
-    return words.get(types, str(types))
+        return " or ".join(words.get(str(t), str(t)) for t in types)
+    return words.get(str(types), str(types))
 
 
 def _describe(value: Any) -> str:
