@@ -327,7 +327,10 @@ def test_rule_error_names_where_the_formula_is_written() -> None:
     expression = compile_expression("loser_points // position", SCOPE, Type.INT, place=place)
     with pytest.raises(RuleError) as info:
         expression({**hand(), "position": 0})
-    assert str(info.value) == 'rulesets/x.yaml:39:23: contracts.solo.amount: division by zero in "loser_points // position"'
+    assert (
+        str(info.value)
+        == 'rulesets/x.yaml:39:23: contracts.solo.amount: division by zero in "loser_points // position"'
+    )
     assert info.value.place == place
 
 
@@ -545,7 +548,21 @@ def test_keywords_inside_names_are_names() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["(" * 5000 + "1", "1" + ")" * 5000, "(" * 20000, "\x00", "ä", "1e5", "T22.", "[T1]", "hand[0]", "f(", "{", "any", "if"],
+    [
+        "(" * 5000 + "1",
+        "1" + ")" * 5000,
+        "(" * 20000,
+        "\x00",
+        "ä",
+        "1e5",
+        "T22.",
+        "[T1]",
+        "hand[0]",
+        "f(",
+        "{",
+        "any",
+        "if",
+    ],
     ids=repr,
 )
 def test_malformed_text_always_gives_dsl_error(text: str) -> None:

@@ -133,6 +133,7 @@ class Compiler:
         self.problems: list[Problem] = []
         self.reported_cycles: set[frozenset[str]] = set()
         self.plans_broken = False  # a deal plan the schema refused: the exchange arithmetic would mislead
+        self.deck_refused = False  # no pack could be built: every check that counts cards would mislead
         self.where: Path = ()  # the part being compiled, for a failure of the compiler itself
         self.constants: dict[str, tuple[Type, object]] = {}
 
@@ -213,6 +214,8 @@ class Compiler:
     def compile_all(self) -> Ruleset | None:
         self.section((), self.check_values)
         self.deck = self.section(("deck",), self.compile_deck)
+        if self.deck_refused:
+            return None
         self.constants = {c: (CARD, c) for c in self.deck.cards}
         self.constants.update({n: (CARDS, s) for n, s in self.deck.sets.items()})
         self.section(("deck", "sets"), self.compile_deck_sets)
@@ -302,6 +305,7 @@ class Compiler:
             count = int(trumps.get("count", 0))
             if count > MAX_TRUMPS:
                 self.problem(("deck", "trumps", "count"), f"a pack of {count:,} trumps? at most {MAX_TRUMPS:,}")
+                self.deck_refused = True
                 count = 0
             for number in range(1, count + 1):
                 card = f"{TRUMP}{number}"
@@ -310,7 +314,7 @@ class Compiler:
                 titles[card] = f"{number}"
                 sets["trumps"].add(card)
             for card, title in (trumps.get("names") or {}).items():
-                if card not in suit:
+                if card not in suit and not self.deck_refused:
                     self.problem(("deck", "trumps", "names", card), f"no trump {card} in this pack", at_key=True)
                 titles[card] = title
             for card, names in (trumps.get("aliases") or {}).items():
@@ -326,20 +330,22 @@ class Compiler:
             if sid in suit_names:
                 self.problem(("deck", "suits", i, "id"), f"two suits with the id {sid}")
             suit_names[sid], symbols[sid] = sname, s.get("symbol", sid)
-            self.check_set_name(("deck", "suits", i, "name"), sname)
-            sets[sname] = set()
+            members: set[str] = set()
+            # A name refused for the suit's set leaves the set unnamed, so uses read what they meant.
+            if self.check_set_name(("deck", "suits", i, "name"), sname):
+                sets[sname] = members
             ranks = [str(r) for r in s.get("ranks", [])]
             for position, r in enumerate(ranks):
                 card = f"{sid}{r}"
                 cards.append(card)
                 suit[card], rank[card] = sid, len(ranks) - position
                 titles[card] = f"{rank_titles.get(r, r)} {s.get('symbol', sid)}"
-                sets[sname].add(card)
+                members.add(card)
         sets["cards"] = set(cards)
         for name, ranks in (d.get("rank_sets") or {}).items():
-            self.check_set_name(("deck", "rank_sets", name), name, at_key=True)
             wanted = {str(r) for r in ranks}
-            sets[name] = {c for c in cards if suit[c] != TRUMP and c[1:] in wanted}
+            if self.check_set_name(("deck", "rank_sets", name), name, at_key=True):
+                sets[name] = {c for c in cards if suit[c] != TRUMP and c[1:] in wanted}
             for r in wanted:
                 if not any(suit[c] != TRUMP and c[1:] == r for c in cards):
                     self.problem(("deck", "rank_sets", name), f"no suit has the rank {r}")
@@ -349,7 +355,7 @@ class Compiler:
             c: by_rank.get(c[1:], pts.get("default", 0)) if suit[c] != TRUMP else pts.get("default", 0) for c in cards
         }
         for card, value in (pts.get("cards") or {}).items():
-            if card not in points:
+            if card not in points and not self.deck_refused:
                 self.problem(
                     ("deck", "points", "cards", card),
                     f"no card {card} in this pack{_hint(card, cards)}",
@@ -369,8 +375,8 @@ class Compiler:
             aliases=aliases,
         )
 
-    def check_set_name(self, path: Path, name: object, *, at_key: bool = False) -> None:
-        """A set of cards may not take a name the expressions read otherwise."""
+    def check_set_name(self, path: Path, name: object, *, at_key: bool = False) -> bool:
+        """Whether a set of cards may take this name: not one the expressions read otherwise."""
         if name in GAME_NAMES:
             self.problem(
                 path,
@@ -385,6 +391,9 @@ class Compiler:
                 "choose another name",
                 at_key=at_key,
             )
+        else:
+            return True
+        return False
 
     def compile_deck_sets(self) -> None:
         for name in self.get(("deck", "sets")) or {}:
@@ -392,7 +401,8 @@ class Compiler:
             if name in self.constants:
                 self.problem(path, f"'{name}' is already a name for cards; choose another", at_key=True)
                 continue
-            self.check_set_name(path, name, at_key=True)
+            if not self.check_set_name(path, name, at_key=True):
+                continue  # its uses read what the name means in the expressions
             # A set that does not compile still gets its name (empty), so its uses do not
             # repeat the one mistake as "unknown name" everywhere.
             value = self.card_set(path)

@@ -300,7 +300,15 @@ class _Builder:
             return self.scalar(event, path)
         if self.depth >= MAX_DEPTH:
             raise RulesetError(
-                [self.placed(start, path, f"nested more than {MAX_DEPTH} levels deep; no ruleset or record needs that")]
+                [
+                    Problem(
+                        self.doc.file,
+                        start.line + 1,
+                        start.column + 1,
+                        format_path(path[:3]) + "…",
+                        f"nested more than {MAX_DEPTH} levels deep; no ruleset or record needs that",
+                    )
+                ]
             )
         self.depth += 1
         if isinstance(event, SequenceStartEvent):
