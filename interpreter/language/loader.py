@@ -296,7 +296,7 @@ def _compile(
     # (a contract written as text would become a mapping once a reading sets its factor).
     if written is None:
         written = schema_problems(doc) + overridden_by_choices(doc)
-    problems = unique_problems(written + (schema_problems(applied) if applied is not doc else []))
+    problems = unique_problems(written + (schema_problems(applied, derived_from=doc) if applied is not doc else []))
     compiler = Compiler(applied, name, full, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
     # The compiler reads what the schema let through; what the schema refused it may trip over,
     # and then the schema's messages are the useful ones (the compiler reports its own faults).

@@ -21,11 +21,41 @@ def _validator(name: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema)
 
 
-def schema_problems(doc: Document, schema: str = "ruleset.schema.json") -> list[Problem]:
+def schema_problems(
+    doc: Document, schema: str = "ruleset.schema.json", *, derived_from: Document | None = None
+) -> list[Problem]:
+    """Every place where `doc` does not fit the schema.
+
+    `derived_from`: a document that `doc` was made from by patches (readings, options, a number
+    of players) and whose own problems the caller has: then only the top-level sections that the
+    patches replaced are checked again (the others are the very same values)."""
+    validator = _validator(schema)
     problems = []
-    for error in _validator(schema).iter_errors(doc.data):
+    for error in _changed_errors(validator, doc, derived_from) or validator.iter_errors(doc.data):
         problems.extend(_explain(error, doc))
     return unique_problems(problems)
+
+
+def _changed_errors(
+    validator: jsonschema.Draft202012Validator, doc: Document, derived_from: Document | None
+) -> list[ValidationError] | None:
+    """The errors of the sections of `doc` that differ from `derived_from`, or None when the
+    whole document must be checked (no such document, or the sections themselves differ)."""
+    if derived_from is None or not isinstance(doc.data, dict) or not isinstance(derived_from.data, dict):
+        return None
+    if doc.data.keys() != derived_from.data.keys():
+        return None  # the top level's own rules (required and unknown keys) may judge differently
+    properties = validator.schema.get("properties", {})
+    errors: list[ValidationError] = []
+    for key, value in doc.data.items():
+        if value is derived_from.data[key]:
+            continue
+        if key not in properties:
+            return None
+        for error in validator.evolve(schema=properties[key]).iter_errors(value):
+            error.relative_path.appendleft(key)
+            errors.append(error)
+    return errors
 
 
 def _explain(error: ValidationError, doc: Document) -> list[Problem]:
@@ -35,7 +65,7 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         extra = [k for k in error.instance if k not in allowed and not _matches_pattern(error.schema, k)]
         problems = []
         for key in extra:
-            hint = did_you_mean(key, allowed, otherwise=f"; known here: {', '.join(allowed)}" if allowed else "")
+            hint = did_you_mean(str(key), allowed, otherwise=f"; known here: {', '.join(allowed)}" if allowed else "")
             problems.append(doc.problem(path + (key,), f"unknown key '{key}'{hint}", at_key=True))
         if problems:
             return problems
