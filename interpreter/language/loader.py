@@ -227,6 +227,13 @@ def _choices_of(definition: dict[str, YamlValue]) -> list[str]:
     return [str(c) for c in choices] if isinstance(choices, dict) else []
 
 
+def _patches_of(definition: dict[str, YamlValue]) -> list[dict[str, YamlValue]]:
+    """The `rules:` patches of a reading's or option's choices (those written as mappings)."""
+    choices = definition.get("choices")
+    bodies = choices.values() if isinstance(choices, dict) else []
+    return [body["rules"] for body in bodies if isinstance(body, dict) and isinstance(body.get("rules"), dict)]
+
+
 def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, dict[str, str]]:
     """The document with every reading and option applied (defaults where not chosen).
 
@@ -270,7 +277,7 @@ def _get_or_none(data: YamlValue, path: NodePath) -> YamlValue:
 
 def apply_players(doc: Document, active: int | None) -> Document:
     """The document with its `by_players` patch for `active` players applied, if it has one."""
-    if active is None or not isinstance((doc.data.get("by_players") or {}).get(str(active)), dict):
+    if active is None:
         return doc
     root: NodePath = ("by_players", str(active), "rules")
     if not isinstance(_get_or_none(doc.data, root), dict):
@@ -290,12 +297,17 @@ def _compile(
 ) -> tuple[Ruleset | None, list[Problem]]:
     """The ruleset compiled with `chosen` readings and options (and `active` players), or None,
     and every problem found. `written`: the problems of the document as written, if known."""
-    applied, full = apply_choices(doc, chosen)
-    applied = apply_players(applied, active)
     # The document as written is checked too: a reading's patch could otherwise mend a mistake
     # (a contract written as text would become a mapping once a reading sets its factor).
     if written is None:
-        written = schema_problems(doc) + overridden_by_choices(doc)
+        written = written_problems(doc)
+    try:
+        applied, full = apply_choices(doc, chosen)
+        applied = apply_players(applied, active)
+    except RulesetError:
+        raise  # a reading or option that does not exist
+    except Exception as exc:  # readings or options of a shape the schema refused
+        return None, written or [_fault(doc, exc)]
     problems = unique_problems(written + (schema_problems(applied, derived_from=doc) if applied is not doc else []))
     compiler = Compiler(applied, name, full, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
     # The compiler reads what the schema let through; what the schema refused it may trip over,
@@ -335,6 +347,28 @@ def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int
     return _load_cached(ref, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())), stamp, active)
 
 
+def written_problems(doc: Document) -> list[Problem]:
+    """The problems of a document as written: where it does not fit the schema, and rules it sets
+    that a reading or option would replace."""
+    problems = schema_problems(doc)
+    try:
+        return problems + overridden_by_choices(doc)
+    except Exception as exc:  # readings of a shape the schema refused
+        return problems or [_fault(doc, exc)]
+
+
+def _fault(doc: Document, exc: Exception) -> Problem:
+    """A failure of the loader itself on a document that fits the schema, reported as a problem."""
+    return Problem(
+        doc.file,
+        None,
+        None,
+        "",
+        f"the interpreter failed to read this ruleset ({type(exc).__name__}: {exc}); "
+        "this is a fault of the interpreter, please report it with the ruleset",
+    )
+
+
 def check_ruleset(ref: str) -> list[Problem]:
     """Every problem of a ruleset: with the defaults, and with each other reading and option."""
     try:
@@ -344,7 +378,7 @@ def check_ruleset(ref: str) -> list[Problem]:
     if doc.data.get("base") is True:
         return schema_problems(doc)
     name = _name_of(ref)
-    written = schema_problems(doc) + overridden_by_choices(doc)
+    written = written_problems(doc)
     runs: list[tuple[dict[str, str], int | None]] = [({}, None)]
     for group, (_section, definition) in choice_groups(doc).items():
         runs += [({group: choice}, None) for choice in _choices_of(definition) if choice != definition.get("default")]
@@ -371,14 +405,7 @@ def overridden_by_choices(doc: Document) -> list[Problem]:
         home = doc.marks.get((section, name))
         if home is None or home.file not in doc.lineage:
             continue
-        patched = sorted(
-            {
-                path
-                for body in (definition.get("choices") or {}).values()
-                for path in _leaves((body or {}).get("rules") or {})
-            },
-            key=str,
-        )
+        patched = sorted({path for rules in _patches_of(definition) for path in _leaves(rules)}, key=str)
         for path in patched:
             # The rule itself, or a value written higher up in its place (`factor: 2` where the
             # reading patches `factor.won`), set by a file that comes after the reading's.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol, TypeAlias
 
 import yaml
@@ -159,6 +160,13 @@ def _shown(value: str, limit: int = 40) -> str:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_RESOLVER = Resolver()
+
+
+@lru_cache(maxsize=4096)
+def _implicit_tag(text: str, implicit: tuple[bool, bool]) -> str:
+    """The tag YAML gives an untagged scalar (int, bool, null, … or str); the same words recur."""
+    return str(_RESOLVER.resolve(ScalarNode, text, implicit))  # type: ignore[no-untyped-call]
 
 
 class _Place(Protocol):
@@ -195,7 +203,6 @@ class _Builder:
         self.check_surrogates = pure
         self.problems: list[Problem] = []
         self.constructor = SafeConstructor()
-        self.resolver = Resolver()
         self.lines: list[str] | None = None  # the text's lines, split when a block scalar needs them
         self.budget = MAX_NODES
         self.depth = 0
@@ -385,7 +392,7 @@ class _Builder:
         tag: str | None = event.tag
         text: str = event.value
         if tag is None or tag == "!":
-            tag = str(self.resolver.resolve(ScalarNode, text, event.implicit))  # type: ignore[no-untyped-call]
+            tag = _implicit_tag(text, event.implicit)
         if self.check_surrogates and _SURROGATE.search(text):
             self.problems.append(
                 self.placed(_start(event), path, f"'{_shown(text)}' holds a lone surrogate, which is not text")
