@@ -280,7 +280,7 @@ class Compiler:
                     if key not in keys:
                         self.problem(
                             path,
-                            f"unknown source '{key}'{did_you_mean(key, keys, otherwise=_known(keys))} "
+                            f"unknown source '{key}'{_hint(key, keys)} "
                             f"(cite a key of `sources`, then ':' and the section)",
                         )
             elif type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:

@@ -45,7 +45,7 @@ def _is_base(file: Path) -> bool:
 
 def is_path_ref(ref: str) -> bool:
     """Whether `ref` names a ruleset by its file's path (`my/variant.yaml`) rather than by name
-    (`breitnau`, a file under rulesets/)."""
+    (a file under rulesets/, such as `my-village`)."""
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
