@@ -87,6 +87,14 @@ def test_a_nul_byte_is_reported_with_line_and_column(tmp_path: Path) -> None:
     placed(problem, file, 2, 10, "")
 
 
+def test_text_that_is_not_utf8_is_reported_with_line_and_column(tmp_path: Path) -> None:
+    file = tmp_path / "latin1.yaml"
+    file.write_bytes("extends: breitnau\ntitle: Dappen (Schwärzenbach)\n".encode("latin-1"))
+    [problem] = check_ruleset(str(file))
+    assert problem.message.startswith("not UTF-8 text: the byte 0xe4 cannot be read")
+    placed(problem, file, 2, 20, "")
+
+
 def test_a_lone_surrogate_is_a_placed_problem(tmp_path: Path) -> None:
     file, problems = problems_of(tmp_path, 'extends: breitnau\ntitle: "x\\ud800"\n')
     placed(one_problem(problems, "holds a lone surrogate"), file, 2, 8, "title")

@@ -74,10 +74,20 @@ def display_path(file: Path) -> str:
 
 
 def read_document(file: Path) -> Document:
+    """The YAML document in `file`; RulesetError, with the place where it can be known, if none."""
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = file.read_bytes()
+    except OSError as exc:
         raise RulesetError([Problem(display_path(file), None, None, "", f"cannot read the file: {exc}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start].decode("utf-8", "replace").split("\n")
+        line, column = len(before), len(before[-1]) + 1
+        message = (
+            f"not UTF-8 text: the byte 0x{raw[exc.start]:02x} cannot be read ({exc.reason}); save the file as UTF-8"
+        )
+        raise RulesetError([Problem(display_path(file), line, column, "", message)]) from None
     return load_yaml(text, display_path(file))
 
 
