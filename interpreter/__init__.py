@@ -21,6 +21,7 @@ from interpreter.errors import (
     InvalidActionError,
     Problem,
     RecordError,
+    RuleError,
     RulesetError,
     TarockError,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "RandomBot",
     "RecordError",
     "RuleBot",
+    "RuleError",
     "RulesetError",
     "Session",
     "TarockError",

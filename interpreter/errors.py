@@ -2,7 +2,8 @@
 
 A ruleset that does not load raises `RulesetError` carrying *all* the problems found, each a
 `Problem` with a place (`file:line:col: path: message`), collected the way jsonschema reports
-errors as values. An action is refused either because it is malformed (`InvalidActionError`:
+errors as values. A formula that fails while a game applies it raises `RuleError`, naming the
+formula's place. An action is refused either because it is malformed (`InvalidActionError`:
 not an action at all) or because it is not legal now (`IllegalActionError`); in both cases the
 game is unchanged.
 """
@@ -53,6 +54,37 @@ class RecordError(RulesetError):
 
 class InvalidActionError(TarockError):
     """The action is not an action at all (wrong shape, unknown card id)."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a rule is written: `file:line:col: path` (line and column when the rule came from a file)."""
+
+    file: str
+    line: int | None
+    column: int | None
+    path: str
+
+    def __str__(self) -> str:
+        place = self.file
+        if self.line is not None:
+            place += f":{self.line}:{self.column or 1}"
+        return f"{place}: {self.path}" if self.path else place
+
+
+class RuleError(TarockError):
+    """A rule's formula failed while the game applied it: a division by a variable that is zero,
+    a result too large, too much work. Says which formula, where it is written and why; the
+    ruleset, not the action, is at fault."""
+
+    def __init__(self, reason: str, expression: str, place: Place | None = None, column: int | None = None):
+        self.reason = reason
+        self.expression = expression  # the formula's text
+        self.place = place  # where the formula is written (None: compiled outside a ruleset)
+        self.column = column  # where in the formula's text the failing part starts, if known
+        shown = expression if len(expression) <= 60 else expression[:59] + "…"
+        text = f'{reason} in "{shown}"'
+        super().__init__(f"{place}: {text}" if place is not None else text)
 
 
 class IllegalActionError(TarockError):

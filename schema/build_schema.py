@@ -399,7 +399,7 @@ forced_step = rule(
     "A discard the engine makes for the declarer (nobody's choice), e.g. the lowest Trock of the talon; if the set is empty the declarer discards a card of their choice.",
     {
         "cards": dsl(
-            'The card(s) to discard, a set expression. Known: taken (the talon picked up), hand. E.g. "if count(taken & trumps) > 0 then {lowest(taken & trumps)} else {}".'
+            'The card to discard, a set expression that can hold at most one card (the exchange counts a forced discard as one card; a set that could hold more is refused). Known: taken (the talon picked up), hand. E.g. "if count(taken & trumps) > 0 then {lowest(taken & trumps)} else {}".'
         ),
         "shown": {"type": "boolean", "description": "Whether it is shown to everyone."},
     },

@@ -6,21 +6,25 @@ Each check names the path in the ruleset and, through the document's marks, file
 
 from __future__ import annotations
 
-import difflib
+import math
 import re
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, Final, Literal, TypeVar, overload
 
-from interpreter.errors import Problem
+from interpreter.errors import Place, Problem, RuleError, did_you_mean
 from interpreter.language.dsl import DslError, Expression, Scope, Type, compile_expression
+from interpreter.language.dsl.compiler import MAX_NUMBER
 from interpreter.language.model import (
     TRUMP,
     Accusation,
     Announcement,
     AuctionPhase,
     CallCard,
+    CardsExpression,
     ChoiceGroup,
     Claim,
     Compulsion,
+    Condition,
     Contract,
     Counting,
     Deck,
@@ -28,6 +32,7 @@ from interpreter.language.model import (
     Discard,
     ExchangeStep,
     ForcedDiscard,
+    Formula,
     Give,
     Individual,
     Keep,
@@ -44,9 +49,12 @@ from interpreter.language.model import (
     TakeTalon,
     Withhold,
 )
-from interpreter.language.source import Document, Path
+from interpreter.language.source import Document, Path, format_path
 
-INT, BOOL, CARD, CARDS = Type.INT, Type.BOOL, Type.CARD, Type.CARDS
+INT: Final = Type.INT
+BOOL: Final = Type.BOOL
+CARD: Final = Type.CARD
+CARDS: Final = Type.CARDS
 
 # The names each kind of expression may read, besides the deck's cards and sets.
 AUCTION_NAMES = {"hand": CARDS, "position": INT, "speakers": INT, "bid_made": BOOL, "players": INT}
@@ -83,8 +91,29 @@ INDIVIDUAL_NAMES = {
 
 NOT_CONTRACT_CALLS = {"pass"}
 
+# Every name some expression reads as a value of the game: a set of the deck named so would hide it.
+GAME_NAMES = frozenset().union(
+    AUCTION_NAMES,
+    DISCARD_NAMES,
+    CLAIM_NAMES,
+    ASIDE_NAMES,
+    LIABLE_NAMES,
+    POT_NAMES,
+    BREACH_NAMES,
+    CARD_NAMES,
+    FORCED_NAMES,
+    INDIVIDUAL_NAMES,
+)
+# Words of the rules language: a set named so could never be written in an expression.
+KEYWORDS = frozenset({"or", "and", "not", "in", "if", "then", "else", "any", "all", "true", "false"})
+MAX_TRUMPS = 1_000  # a pack's trumps are numbered one by one; no pack has more than a few dozen
+
+_T = TypeVar("_T")
+
 
 class Compiler:
+    """Compiles one merged document; every problem found lands in `problems`, each at its place."""
+
     def __init__(
         self,
         doc: Document,
@@ -94,13 +123,19 @@ class Compiler:
         source_ref: str | None = None,
     ):
         self.doc = doc
-        self.data: dict = doc.data
+        # The schema has checked the shape of what the compiler reads (or reported what is wrong,
+        # and then the compiler's own findings are secondary): it reads the data as written.
+        self.data: dict[str, Any] = doc.data if isinstance(doc.data, dict) else {}
         self.name = name
         self.choices = choices
         self.parents = parents
         self.source_ref = source_ref or name
         self.problems: list[Problem] = []
         self.reported_cycles: set[frozenset[str]] = set()
+        self.plans_broken = False  # a deal plan the schema refused: the exchange arithmetic would mislead
+        self.deck_refused = False  # no pack could be built: every check that counts cards would mislead
+        self.where: Path = ()  # the part being compiled, for a failure of the compiler itself
+        self.constants: dict[str, tuple[Type, object]] = {}
 
     # -- helpers -------------------------------------------------------------------------
     def problem(self, path: Path, message: str, *, at_key: bool = False) -> None:
@@ -109,25 +144,42 @@ class Compiler:
     def get(self, path: Path, default: Any = None) -> Any:
         data: Any = self.data
         for part in path:
-            if (isinstance(data, dict) and part in data) or (isinstance(data, list) and isinstance(part, int) and part < len(data)):
+            if isinstance(data, dict):
+                if part not in data:
+                    return default
+                data = data[part]
+            elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
                 data = data[part]
             else:
                 return default
         return data
 
-    def expression(self, path: Path, names: dict[str, Type], expect: Type) -> Expression | None:
+    @overload
+    def expression(self, path: Path, names: dict[str, Type], expect: Literal[Type.BOOL]) -> Condition | None: ...
+    @overload
+    def expression(self, path: Path, names: dict[str, Type], expect: Literal[Type.INT]) -> Formula | None: ...
+    @overload
+    def expression(self, path: Path, names: dict[str, Type], expect: Literal[Type.CARDS]) -> CardsExpression | None: ...
+    def expression(self, path: Path, names: dict[str, Type], expect: Type) -> Expression[Any] | None:
+        """The expression written at `path`, compiled against `names`; None (and a problem at
+        its place) if it does not compile, or None if nothing is written there."""
         text = self.get(path)
         if text is None:
             return None
         text = str(text)
+        mark = self.doc.marks.get(path)
+        place = (
+            Place(mark.file, mark.line, mark.column, format_path(path))
+            if mark is not None
+            else Place(self.doc.file, None, None, format_path(path))
+        )
         try:
-            return compile_expression(text, self.scope(names), expect=expect)
+            return compile_expression(text, self.scope(names), expect, place=place)
         except DslError as exc:
-            mark = self.doc.marks.get(path)
-            message = f'{exc.message} (in "{text}", column {exc.column})'
+            message = f'{exc.message} (in "{_shown(text)}", column {exc.column})'
             if mark is not None and "\n" not in text:
                 shifted = mark.shifted(exc.column - 1)
-                self.problems.append(Problem(shifted.file, shifted.line, shifted.column, _fmt(path), message))
+                self.problems.append(Problem(shifted.file, shifted.line, shifted.column, format_path(path), message))
             else:
                 self.problem(path, message)
             return None
@@ -135,33 +187,57 @@ class Compiler:
     def scope(self, names: dict[str, Type]) -> Scope:
         return Scope(constants=self.constants, variables=names, card_rank=self.deck.rank, card_points=self.deck.points)
 
-    def suggest(self, word: str, known: list[str]) -> str:
-        close = difflib.get_close_matches(word, known, n=1)
-        if close:
-            return f"; did you mean '{close[0]}'?"
-        return f"; known: {', '.join(known)}" if known else ""
+    def section(self, path: Path, build: Callable[[], _T]) -> _T:
+        """`build()`, remembered as compiling `path` should it fail."""
+        self.where = path
+        return build()
 
     # -- the whole ruleset ---------------------------------------------------------------
-    def compile(self) -> Ruleset | None:
-        self.check_sources()
-        self.deck = self.compile_deck()
-        self.constants: dict[str, tuple[Type, object]] = {c: (CARD, c) for c in self.deck.cards}
+    def compile(self, *, schema_checked: bool = True) -> Ruleset | None:
+        """The compiled ruleset, or None when there are problems.
+
+        `schema_checked`: the document passed the schema, so anything that goes wrong here is
+        a fault of the compiler, reported as a problem at the part it was compiling rather than
+        raised. Otherwise the schema's messages say what is wrong, and a failure on data the
+        schema refused is expected and silent."""
+        try:
+            return self.compile_all()
+        except Exception as exc:
+            if schema_checked:
+                self.problem(
+                    self.where,
+                    f"the interpreter failed to compile this ({type(exc).__name__}: {_shown(str(exc))}); "
+                    "this is a fault of the interpreter, please report it with the ruleset",
+                )
+            return None
+
+    def compile_all(self) -> Ruleset | None:
+        self.section((), self.check_values)
+        self.deck = self.section(("deck",), self.compile_deck)
+        if self.deck_refused:
+            return None
+        self.constants = {c: (CARD, c) for c in self.deck.cards}
         self.constants.update({n: (CARDS, s) for n, s in self.deck.sets.items()})
-        self.compile_deck_sets()
-        active, sits_out = self.compile_players()
-        removed = self.compile_removed(active)
-        plans = self.compile_deal(active, removed)
-        contracts = self.compile_contracts()
-        self.check_exchanges(contracts, plans)
-        phases = self.compile_auction(contracts)
-        claim = self.compile_claim()
-        announcements = self.compile_announcements()
-        play = self.compile_play()
-        counting = self.compile_counting()
-        settlement = self.compile_settlement()
-        groups = self.compile_groups()
+        self.section(("deck", "sets"), self.compile_deck_sets)
+        active, sits_out = self.section(("players",), self.compile_players)
+        removed = self.section(("deal", "remove"), lambda: self.compile_removed(active))
+        plans = self.section(("deal", "plans"), lambda: self.compile_deal(active, removed))
+        contracts = self.section(("contracts",), self.compile_contracts)
+        self.section(("contracts",), lambda: self.check_exchanges(contracts, plans))
+        phases = self.section(("auction",), self.compile_auction)
+        claim = self.section(("claim",), self.compile_claim)
+        announcements = self.section(("announcements",), self.compile_announcements)
+        play = self.section(("play",), self.compile_play)
+        counting = self.section(("counting",), self.compile_counting)
+        settlement = self.section(("settlement",), self.compile_settlement)
+        groups = self.section(("readings",), self.compile_groups)
+        session = self.section(("session",), self.compile_session)
+        accusation = self.section(("accusation",), lambda: self.compile_accusation(phases))
+        penalties = self.section(("penalties",), self.compile_penalties)
+        pot_ante = self.section(("pot_ante",), lambda: self.expression(("pot_ante",), BREACH_NAMES, INT))
         if self.problems:
             return None
+        by_players = self.data.get("by_players") or {}
         return Ruleset(
             name=self.name,
             file=self.doc.file,
@@ -186,38 +262,31 @@ class Compiler:
             document=self.data,
             parents=self.parents,
             ref=self.source_ref,
-            session=self.compile_session(),
-            accusation=self.compile_accusation(phases),
-            penalties=self.compile_penalties(),
-            pot_ante=self.expression(("pot_ante",), BREACH_NAMES, INT),
-            by_players=tuple(sorted(int(k) for k in (self.data.get("by_players") or {}) if str(k).isdigit())),
+            session=session,
+            accusation=accusation,
+            penalties=penalties,
+            pot_ante=pot_ante,
+            by_players=tuple(sorted(int(k) for k in by_players if str(k).isdigit())),
         )
 
     # -- provenance ----------------------------------------------------------------------
-    def check_sources(self) -> None:
-        keys = list((self.data.get("sources") or {}).keys())
-
-        def walk(value: Any, path: Path) -> None:
-            if isinstance(value, dict):
-                for k, v in value.items():
-                    if k == "source" and isinstance(v, str) and path[:1] != ("sources",):
-                        for part in v.split(";"):
-                            # A citation starts with the key of a source: "dappen-de §10: …".
-                            found = re.match(r"\s*([a-z][a-z0-9_-]*)(?=[\s:§,]|$)", part)
-                            key = found.group(1) if found else None
-                            if key is not None and key not in keys:
-                                self.problem(
-                                    path + (k,),
-                                    f"unknown source '{key}'{self.suggest(key, keys)} "
-                                    f"(cite a key of `sources`, then ':' and the section)",
-                                )
-                    else:
-                        walk(v, path + (k,))
-            elif isinstance(value, list):
-                for i, v in enumerate(value):
-                    walk(v, path + (i,))
-
-        walk(self.data, ())
+    def check_values(self) -> None:
+        """Every `source:` cites keys of `sources`; every number is one a rule can use."""
+        sources = self.data.get("sources")
+        keys = [str(k) for k in sources] if isinstance(sources, dict) else []
+        for path, value in _walk(self.data):
+            if path[-1:] == ("source",) and path[:1] != ("sources",) and isinstance(value, str):
+                for key in cited_sources(value, keys):
+                    if key not in keys:
+                        self.problem(
+                            path,
+                            f"unknown source '{key}'{_hint(key, keys)} "
+                            f"(cite a key of `sources`, then ':' and the section)",
+                        )
+            elif type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+                self.problem(path, f"this number is too large for a rule (at most {MAX_NUMBER:,})")
+            elif isinstance(value, float) and not math.isfinite(value):
+                self.problem(path, f"'{value}' is not a number a rule can use")
 
     # -- deck ----------------------------------------------------------------------------
     def compile_deck(self) -> Deck:
@@ -233,14 +302,19 @@ class Compiler:
         trumps = d.get("trumps")
         if trumps:
             sets["trumps"] = set()
-            for number in range(1, int(trumps.get("count", 0)) + 1):
+            count = int(trumps.get("count", 0))
+            if count > MAX_TRUMPS:
+                self.problem(("deck", "trumps", "count"), f"a pack of {count:,} trumps? at most {MAX_TRUMPS:,}")
+                self.deck_refused = True
+                count = 0
+            for number in range(1, count + 1):
                 card = f"{TRUMP}{number}"
                 cards.append(card)
                 suit[card], rank[card] = TRUMP, number
                 titles[card] = f"{number}"
                 sets["trumps"].add(card)
             for card, title in (trumps.get("names") or {}).items():
-                if card not in suit:
+                if card not in suit and not self.deck_refused:
                     self.problem(("deck", "trumps", "names", card), f"no trump {card} in this pack", at_key=True)
                 titles[card] = title
             for card, names in (trumps.get("aliases") or {}).items():
@@ -256,18 +330,22 @@ class Compiler:
             if sid in suit_names:
                 self.problem(("deck", "suits", i, "id"), f"two suits with the id {sid}")
             suit_names[sid], symbols[sid] = sname, s.get("symbol", sid)
-            sets[sname] = set()
+            members: set[str] = set()
+            # A name refused for the suit's set leaves the set unnamed, so uses read what they meant.
+            if self.check_set_name(("deck", "suits", i, "name"), sname):
+                sets[sname] = members
             ranks = [str(r) for r in s.get("ranks", [])]
             for position, r in enumerate(ranks):
                 card = f"{sid}{r}"
                 cards.append(card)
                 suit[card], rank[card] = sid, len(ranks) - position
                 titles[card] = f"{rank_titles.get(r, r)} {s.get('symbol', sid)}"
-                sets[sname].add(card)
+                members.add(card)
         sets["cards"] = set(cards)
         for name, ranks in (d.get("rank_sets") or {}).items():
             wanted = {str(r) for r in ranks}
-            sets[name] = {c for c in cards if suit[c] != TRUMP and c[1:] in wanted}
+            if self.check_set_name(("deck", "rank_sets", name), name, at_key=True):
+                sets[name] = {c for c in cards if suit[c] != TRUMP and c[1:] in wanted}
             for r in wanted:
                 if not any(suit[c] != TRUMP and c[1:] == r for c in cards):
                     self.problem(("deck", "rank_sets", name), f"no suit has the rank {r}")
@@ -277,10 +355,10 @@ class Compiler:
             c: by_rank.get(c[1:], pts.get("default", 0)) if suit[c] != TRUMP else pts.get("default", 0) for c in cards
         }
         for card, value in (pts.get("cards") or {}).items():
-            if card not in points:
+            if card not in points and not self.deck_refused:
                 self.problem(
                     ("deck", "points", "cards", card),
-                    f"no card {card} in this pack{self.suggest(card, cards)}",
+                    f"no card {card} in this pack{_hint(card, cards)}",
                     at_key=True,
                 )
             points[card] = value
@@ -297,17 +375,37 @@ class Compiler:
             aliases=aliases,
         )
 
+    def check_set_name(self, path: Path, name: object, *, at_key: bool = False) -> bool:
+        """Whether a set of cards may take this name: not one the expressions read otherwise."""
+        if name in GAME_NAMES:
+            self.problem(
+                path,
+                f"'{name}' is a value of the game that the rules' expressions read (as in `count(hand & trumps)`); "
+                "a set of cards named so would hide it: choose another name",
+                at_key=at_key,
+            )
+        elif name in KEYWORDS:
+            self.problem(
+                path,
+                f"'{name}' is a word of the rules' expressions; a set of cards named so could not be used: "
+                "choose another name",
+                at_key=at_key,
+            )
+        else:
+            return True
+        return False
+
     def compile_deck_sets(self) -> None:
-        for name, _text in (self.get(("deck", "sets")) or {}).items():
+        for name in self.get(("deck", "sets")) or {}:
+            path = ("deck", "sets", name)
             if name in self.constants:
-                self.problem(
-                    ("deck", "sets", name), f"'{name}' is already a name for cards; choose another", at_key=True
-                )
+                self.problem(path, f"'{name}' is already a name for cards; choose another", at_key=True)
                 continue
-            expr = self.expression(("deck", "sets", name), {}, CARDS)
+            if not self.check_set_name(path, name, at_key=True):
+                continue  # its uses read what the name means in the expressions
             # A set that does not compile still gets its name (empty), so its uses do not
             # repeat the one mistake as "unknown name" everywhere.
-            value = frozenset(expr({})) if expr is not None else frozenset()
+            value = self.card_set(path)
             self.deck.sets[name] = value
             self.constants[name] = (CARDS, value)
 
@@ -376,7 +474,7 @@ class Compiler:
         return plans
 
     # -- contracts -----------------------------------------------------------------------
-    def contract_data(self, name: str, seen: tuple[str, ...] = ()) -> dict:
+    def contract_data(self, name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
         """A contract's rules with `like` resolved (the other contract's rules, then its own)."""
         raw = (self.data.get("contracts") or {}).get(name) or {}
         parent = raw.get("like")
@@ -384,7 +482,7 @@ class Compiler:
             return raw
         known = list(self.data.get("contracts") or {})
         if parent not in known:
-            self.problem(("contracts", name, "like"), f"no contract named '{parent}'{self.suggest(parent, known)}")
+            self.problem(("contracts", name, "like"), f"no contract named '{parent}'{_hint(parent, known)}")
             return raw
         if parent in seen or parent == name:
             cycle = (*seen[seen.index(parent) :], name) if parent in seen else (name,)
@@ -406,6 +504,12 @@ class Compiler:
         merged.update({k: v for k, v in raw.items() if k != "like"})
         return merged
 
+    @staticmethod
+    def written_at(name: str, own: dict[str, Any], key: str) -> Path:
+        """Where a contract's rule is written, to check it there: in the contract itself, or in
+        the contract it is `like`."""
+        return ("contracts", name, key) if key in own else ("contracts", own.get("like", name), key)
+
     def compile_contracts(self) -> dict[str, Contract]:
         contracts: dict[str, Contract] = {}
         default_wins = self.expression(("settlement", "declarer_wins"), OUTCOME_NAMES, BOOL)
@@ -413,9 +517,8 @@ class Compiler:
         for name in self.data.get("contracts") or {}:
             data = self.contract_data(name)
             path = ("contracts", name)
-            own = self.data["contracts"][name] or {}
-            # An expression is checked where it is written: in this contract or the one it is like.
-            source_path = lambda key: path + (key,) if key in own else ("contracts", own.get("like", name), key)  # noqa: E731
+            self.where = path
+            own: dict[str, Any] = self.data["contracts"][name] or {}
             steps = self.compile_exchange(name, data.get("exchange") or [], own)
             leads = data.get("opening_leads")
             opening = (
@@ -428,16 +531,22 @@ class Compiler:
                 if leads
                 else None
             )
-            schedule = self.compile_schedule(source_path("schedule")) if "schedule" in data else None
+            schedule = self.compile_schedule(self.written_at(name, own, "schedule")) if "schedule" in data else None
             trumps = data.get("trumps") or {}
-            trump_suit = self.suit_id(source_path("trumps") + ("suit",), trumps.get("suit"))
+            trump_suit = self.suit_id(self.written_at(name, own, "trumps") + ("suit",), trumps.get("suit"))
             trump_choice = tuple(
-                filter(None, (self.suit_id(source_path("trumps") + ("choose",), n) for n in trumps.get("choose") or []))
+                filter(
+                    None,
+                    (
+                        self.suit_id(self.written_at(name, own, "trumps") + ("choose",), n)
+                        for n in trumps.get("choose") or []
+                    ),
+                )
             )
             individual = None
             if data.get("individual"):
                 ind = data["individual"]
-                pays = self.expression(source_path("individual") + ("pays_each",), INDIVIDUAL_NAMES, INT)
+                pays = self.expression(self.written_at(name, own, "individual") + ("pays_each",), INDIVIDUAL_NAMES, INT)
                 if pays is not None:
                     individual = Individual(ind.get("loser"), ind.get("ties", "all"), pays)
                 contracts[name] = Contract(
@@ -459,11 +568,15 @@ class Compiler:
                 )
                 continue
             wins = (
-                self.expression(source_path("declarer_wins"), OUTCOME_NAMES, BOOL)
+                self.expression(self.written_at(name, own, "declarer_wins"), OUTCOME_NAMES, BOOL)
                 if "declarer_wins" in data
                 else default_wins
             )
-            amount = self.expression(source_path("amount"), AMOUNT_NAMES, INT) if "amount" in data else default_amount
+            amount = (
+                self.expression(self.written_at(name, own, "amount"), AMOUNT_NAMES, INT)
+                if "amount" in data
+                else default_amount
+            )
             factor = data.get("factor")
             won, lost = (factor.get("won"), factor.get("lost")) if isinstance(factor, dict) else (factor, factor)
             if amount is not None and "factor" in amount.names and won is None:
@@ -474,7 +587,7 @@ class Compiler:
                         path, "no settlement: neither this contract nor `settlement` says when the declarer wins"
                     )
                 continue
-            pot = self.expression(source_path("pot"), POT_NAMES, INT) if "pot" in data else None
+            pot = self.expression(self.written_at(name, own, "pot"), POT_NAMES, INT) if "pot" in data else None
             contracts[name] = Contract(
                 name=name,
                 title=data.get("title", name),
@@ -495,15 +608,34 @@ class Compiler:
         return contracts
 
     def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
-        """An exchange must leave the declarer with as many cards as everybody else."""
-        if getattr(self, "plans_broken", False):
+        """An exchange must leave the declarer with as many cards as everybody else, and never
+        ask for more cards than the declarer holds. A forced discard counts as one card: its set
+        holds at most one (compile_exchange sees to that), and with none to force the declarer
+        discards one of their choice."""
+        if self.plans_broken:
             return
         for name, contract in contracts.items():
             for n, plan in plans.items():
                 hand = sum(p.count for p in plan if p.to == "each")
                 talon = sum(p.count for p in plan if p.to == "talon")
                 held, taken, discarded = hand, 0, 0
-                for step in contract.exchange:
+                for index, step in enumerate(contract.exchange):
+                    wanted = (
+                        step.count
+                        if isinstance(step, Keep)
+                        else step.how_many(talon)
+                        if isinstance(step, Discard)
+                        else 1
+                        if isinstance(step, (ForcedDiscard, Give))
+                        else 0
+                    )
+                    if wanted > held:
+                        verb = "keep" if isinstance(step, Keep) else "give" if isinstance(step, Give) else "discard"
+                        self.problem(
+                            ("contracts", name, "exchange", index),
+                            f"with {n} players the declarer holds {held} cards at this step, so cannot {verb} {wanted}",
+                        )
+                        break
                     if isinstance(step, Keep):
                         discarded += held - step.count
                         held = step.count
@@ -527,7 +659,7 @@ class Compiler:
                         f"so would play with {held - hand:+d} cards compared with the others",
                     )
 
-    def compile_exchange(self, name: str, steps: list, own: dict) -> tuple[ExchangeStep, ...]:
+    def compile_exchange(self, name: str, steps: list[Any], own: dict[str, Any]) -> tuple[ExchangeStep, ...]:
         where = name if "exchange" in own else own.get("like", name)
         result: list[ExchangeStep] = []
         for i, step in enumerate(steps):
@@ -560,6 +692,14 @@ class Compiler:
                 result.append(Give())
             elif "forced_discard" in step:
                 cards = self.expression(path + ("forced_discard", "cards"), FORCED_NAMES, CARDS)
+                if cards is not None and cards.max_cards > 1:
+                    self.problem(
+                        path + ("forced_discard", "cards"),
+                        f"this set may hold up to {cards.max_cards} cards, but a forced discard lays away exactly "
+                        "one card (with none to force, the declarer discards one of their choice), so the exchange "
+                        "could not count the declarer's cards: write a set of at most one card, such as "
+                        "`if count(taken & trumps) > 0 then {lowest(taken & trumps)} else {}`",
+                    )
                 if cards is not None:
                     result.append(ForcedDiscard(cards, step["forced_discard"].get("shown", True)))
             elif "discard" in step:
@@ -574,46 +714,54 @@ class Compiler:
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------
-    def compile_auction(self, contracts: dict[str, Contract]) -> tuple[AuctionPhase, ...]:
-        raw_phases: dict = self.get(("auction", "phases")) or {}
+    def levels(
+        self, phase: dict[str, Any], where: Path, entries: list[Any] | None, intentions: bool = False
+    ) -> tuple[Level, ...]:
+        """The calls of an auction phase written at `where` (its ladder, interrupts, side bids or
+        the games a winning bidder chooses from). `intentions`: calls that only say "I want to
+        play", naming no contract."""
+        known_contracts = list(self.data.get("contracts") or {})
+        result = []
+        for j, lv in enumerate(entries or []):
+            call = lv.get("call")
+            contract = lv.get("contract", call)
+            if intentions or lv.get("ends") == "throw_in":
+                contract = None  # a call that only says "I want to play", or throws the deal in
+            elif contract not in known_contracts:
+                at = where + (j, "contract" if "contract" in lv else "call")
+                self.problem(at, f"no contract named '{contract}'{_hint(contract, known_contracts)}")
+            if call in NOT_CONTRACT_CALLS or call == phase.get("hold"):
+                self.problem(where + (j, "call"), f"'{call}' cannot be a bid: it is the pass or the hold call")
+            result.append(
+                Level(
+                    call=call,
+                    contract=contract,
+                    requires=self.expression(where + (j, "requires"), AUCTION_NAMES, BOOL),
+                    holdable=lv.get("holdable", True),
+                    ends=lv.get("ends"),
+                )
+            )
+        return tuple(result)
+
+    def compile_auction(self) -> tuple[AuctionPhase, ...]:
+        raw_phases: dict[str, Any] = self.get(("auction", "phases")) or {}
         names = list(raw_phases)
         first = self.get(("auction", "first"), names[0] if names else None)
         if first not in names:
-            self.problem(("auction", "first"), f"no phase named '{first}'{self.suggest(str(first), names)}")
+            self.problem(("auction", "first"), f"no phase named '{first}'{_hint(str(first), names)}")
         known_contracts = list(self.data.get("contracts") or {})
         phases = []
         for name, p in raw_phases.items():
             path = ("auction", "phases", name)
+            self.where = path
             declare = p.get("style") == "declare"
 
-            def levels(where: Path, entries: list, intentions: bool = False) -> tuple[Level, ...]:
-                result = []
-                for j, lv in enumerate(entries or []):
-                    call = lv.get("call")
-                    contract = lv.get("contract", call)
-                    if intentions or lv.get("ends") == "throw_in":
-                        contract = None  # a call that only says "I want to play", or throws the deal in
-                    elif contract not in known_contracts:
-                        at = where + (j, "contract" if "contract" in lv else "call")
-                        self.problem(at, f"no contract named '{contract}'{self.suggest(contract, known_contracts)}")
-                    if call in NOT_CONTRACT_CALLS or call == p.get("hold"):
-                        self.problem(where + (j, "call"), f"'{call}' cannot be a bid: it is the pass or the hold call")
-                    result.append(
-                        Level(
-                            call=call,
-                            contract=contract,
-                            requires=self.expression(where + (j, "requires"), AUCTION_NAMES, BOOL),
-                            holdable=lv.get("holdable", True),
-                            ends=lv.get("ends"),
-                        )
-                    )
-                return tuple(result)
-
-            ladder = levels(path + ("ladder",), p.get("ladder"), intentions=declare)
-            interrupts = levels(path + ("interrupts",), p.get("interrupts"))
-            side = levels(path + ("side_bids",), p.get("side_bids"))
+            ladder = self.levels(p, path + ("ladder",), p.get("ladder"), intentions=declare)
+            interrupts = self.levels(p, path + ("interrupts",), p.get("interrupts"))
+            side = self.levels(p, path + ("side_bids",), p.get("side_bids"))
             side_bids = tuple(
-                (lv, frozenset(entry.get("over") or ())) for lv, entry in zip(side, p.get("side_bids") or [], strict=False)
+                (lv, frozenset(entry.get("over") or ()))
+                for lv, entry in zip(side, p.get("side_bids") or [], strict=False)
             )
             calls = [lv.call for lv in ladder]
             compulsory = []
@@ -622,7 +770,7 @@ class Compiler:
                 if c.get("call") not in calls:
                     self.problem(
                         where + ("call",),
-                        f"'{c.get('call')}' is not a bid of this phase{self.suggest(str(c.get('call')), calls)}",
+                        f"'{c.get('call')}' is not a bid of this phase{_hint(str(c.get('call')), calls)}",
                     )
                 when = self.expression(where + ("when",), AUCTION_NAMES, BOOL)
                 breach = self.expression(where + ("breach", "pays_each"), BREACH_NAMES, INT)
@@ -635,26 +783,24 @@ class Compiler:
             if pass_out not in ("throw_in", "play") and pass_out not in names:
                 self.problem(
                     path + ("then", "pass_out"),
-                    f"no phase named '{pass_out}'{self.suggest(pass_out, ['throw_in', 'play', *names])}",
+                    f"no phase named '{pass_out}'{_hint(pass_out, ['throw_in', 'play', *names])}",
                 )
             pass_out_play = then.get("play")
             if pass_out == "play" and pass_out_play not in known_contracts:
                 self.problem(
                     path + ("then", "play"),
-                    f"no contract named '{pass_out_play}'{self.suggest(str(pass_out_play), known_contracts)}",
+                    f"no contract named '{pass_out_play}'{_hint(str(pass_out_play), known_contracts)}",
                 )
             after = dict(then.get("after") or {})
             for call, target in after.items():
                 if call not in calls:
                     self.problem(
                         path + ("then", "after", call),
-                        f"'{call}' is not a bid of this phase{self.suggest(call, calls)}",
+                        f"'{call}' is not a bid of this phase{_hint(call, calls)}",
                         at_key=True,
                     )
                 if target not in names:
-                    self.problem(
-                        path + ("then", "after", call), f"no phase named '{target}'{self.suggest(target, names)}"
-                    )
+                    self.problem(path + ("then", "after", call), f"no phase named '{target}'{_hint(target, names)}")
                 elif raw_phases[target].get("speakers") != "previous_bidders" and call not in [
                     lv.get("call") for lv in raw_phases[target].get("ladder") or []
                 ]:
@@ -667,10 +813,10 @@ class Compiler:
                 if call not in calls:
                     self.problem(
                         path + ("then", "choose", call),
-                        f"'{call}' is not a bid of this phase{self.suggest(call, calls)}",
+                        f"'{call}' is not a bid of this phase{_hint(call, calls)}",
                         at_key=True,
                     )
-                choose[call] = levels(path + ("then", "choose", call), entries)
+                choose[call] = self.levels(p, path + ("then", "choose", call), entries)
             phases.append(
                 AuctionPhase(
                     name=name,
@@ -709,8 +855,15 @@ class Compiler:
         )
 
     def card_set(self, path: Path) -> frozenset[str]:
+        """The cards of a set written at `path` (no variables: known when the ruleset loads)."""
         expr = self.expression(path, {}, CARDS)
-        return frozenset(expr({})) if expr is not None else frozenset()
+        if expr is None:
+            return frozenset()
+        try:
+            return expr({})
+        except RuleError as exc:
+            self.problem(path, exc.reason)
+            return frozenset()
 
     def compile_announcements(self) -> dict[str, Announcement]:
         result = {}
@@ -739,7 +892,7 @@ class Compiler:
             known = list(self.data.get("contracts") or {})
             for c in a.get("contracts") or []:
                 if c not in known:
-                    self.problem(path + ("contracts",), f"no contract named '{c}'{self.suggest(c, known)}")
+                    self.problem(path + ("contracts",), f"no contract named '{c}'{_hint(c, known)}")
             only = frozenset(a["contracts"]) if a.get("contracts") else None
             result[name] = Announcement(name, a.get("title", name), cards, value, declares, only)
         return result
@@ -750,7 +903,7 @@ class Compiler:
             return None
         by_name = {n: sid for sid, n in self.deck.suit_names.items() if sid != TRUMP}
         if name not in by_name:
-            self.problem(path, f"no suit named '{name}'{self.suggest(str(name), list(by_name))}")
+            self.problem(path, f"no suit named '{name}'{_hint(str(name), list(by_name))}")
             return None
         return by_name[name]
 
@@ -777,7 +930,7 @@ class Compiler:
             if w.get("card") not in self.deck.suit:
                 self.problem(
                     ("play", "withhold", "card"),
-                    f"no card {w.get('card')} in this pack{self.suggest(str(w.get('card')), list(self.deck.cards))}",
+                    f"no card {w.get('card')} in this pack{_hint(str(w.get('card')), list(self.deck.cards))}",
                 )
             withhold = Withhold(
                 w.get("card"),
@@ -825,7 +978,7 @@ class Compiler:
             liable=tuple(liable),
         )
 
-    def compile_accusation(self, phases) -> Accusation | None:
+    def compile_accusation(self, phases: tuple[AuctionPhase, ...]) -> Accusation | None:
         rule = self.data.get("accusation")
         if not rule:
             return None
@@ -833,7 +986,7 @@ class Compiler:
         if rule.get("phase") not in names:
             self.problem(
                 ("accusation", "phase"),
-                f"no phase named '{rule.get('phase')}'{self.suggest(str(rule.get('phase')), names)}",
+                f"no phase named '{rule.get('phase')}'{_hint(str(rule.get('phase')), names)}",
             )
         strong = self.expression(("accusation", "strong"), CLAIM_NAMES, BOOL)
         return Accusation(rule.get("phase"), strong) if strong else None
@@ -850,7 +1003,7 @@ class Compiler:
         card = rule.get("holder_of")
         if card is not None and card not in self.deck.suit:
             self.problem(
-                ("session", "holder_of"), f"no card {card} in this pack{self.suggest(str(card), list(self.deck.cards))}"
+                ("session", "holder_of"), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}"
             )
         return SessionRule(rule.get("deals"), card)
 
@@ -868,7 +1021,7 @@ class Compiler:
                 if g.get("default") not in choices:
                     self.problem(
                         (kind, name, "default"),
-                        f"the default '{g.get('default')}' is not one of the choices{self.suggest(str(g.get('default')), list(choices))}",
+                        f"the default '{g.get('default')}' is not one of the choices{_hint(str(g.get('default')), list(choices))}",
                     )
                 groups.append(
                     ChoiceGroup(name, kind, g.get("question", g.get("title", name)), g.get("default"), choices)
@@ -876,7 +1029,49 @@ class Compiler:
         return tuple(groups)
 
 
-def _fmt(path: Path) -> str:
-    from interpreter.language.source import format_path
+def _known(names: list[str]) -> str:
+    """The end of a message about a name that is not near any known one."""
+    return f"; known: {', '.join(names)}" if names else ""
 
-    return format_path(path)
+
+def _hint(word: object, known: list[str]) -> str:
+    """The did-you-mean of a misspelt name, or the names known here."""
+    return did_you_mean(str(word), known, otherwise=_known(known))
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """An expression or value quoted in a message: whole if short."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _walk(data: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every value of a document with its path, the containers included (no deeper than YAML allows)."""
+    yield path, data
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _walk(value, path + (key,))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _walk(value, path + (index,))
+
+
+# A citation: the key of a source, then ':' or '§' and the section ("dappen-de §10", "cego-en: Players").
+_FIRST_CITATION = re.compile(r"\s*([a-z][a-z0-9_-]*)(?=[\s:§,]|$)")
+_LATER_CITATION = re.compile(r"\s*([a-z][a-z0-9_-]*)\s*(?::|§|$)")
+_LEADING_WORD = re.compile(r"\s*([a-z][a-z0-9_-]*)(?![a-z0-9_-])")
+
+
+def cited_sources(text: str, known: list[str]) -> list[str]:
+    """The keys a `source:` text cites. It starts with a citation; after a ';' another citation
+    starts only with a known key, or with a word followed by ':' or '§' or nothing else. Prose
+    after a ';' ("…; four players agree") is not read as a key."""
+    parts = text.split(";")
+    keys: list[str] = []
+    for index, part in enumerate(parts):
+        found = _FIRST_CITATION.match(part) if index == 0 else _LATER_CITATION.match(part)
+        if found is None and index > 0:
+            word = _LEADING_WORD.match(part)
+            found = word if word is not None and word.group(1) in known else None
+        if found is not None:
+            keys.append(found.group(1))
+    return keys

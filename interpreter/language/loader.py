@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from interpreter.errors import Problem, RulesetError, UsageError
+from interpreter.errors import Problem, RulesetError, UsageError, did_you_mean, unique_problems
+from interpreter.language.compiler import Compiler
+from interpreter.language.model import Ruleset
 from interpreter.language.paths import rulesets_dir
-from interpreter.language.source import Document, Mark, load_yaml
+from interpreter.language.source import Document, Mark, YamlValue, load_yaml
 from interpreter.language.source import Path as NodePath
-
-if TYPE_CHECKING:
-    from interpreter.language.model import Ruleset
+from interpreter.language.validation import schema_problems
 
 
 def ruleset_names(include_bases: bool = False) -> list[str]:
@@ -43,10 +43,16 @@ def _is_base(file: Path) -> bool:
     return isinstance(doc.data, dict) and doc.data.get("base") is True
 
 
+def is_path_ref(ref: str) -> bool:
+    """Whether `ref` names a ruleset by its file's path (`my/variant.yaml`) rather than by name
+    (a file under rulesets/, such as `my-village`)."""
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+
+
 def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
     """A ruleset by name (a file under rulesets/) or by path (`my/variant.yaml`)."""
     candidates: list[Path] = []
-    if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref:
+    if is_path_ref(ref):
         candidates.append(Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref)
         candidates.append(Path(ref))
     else:
@@ -68,10 +74,20 @@ def display_path(file: Path) -> str:
 
 
 def read_document(file: Path) -> Document:
+    """The YAML document in `file`; RulesetError, with the place where it can be known, if none."""
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = file.read_bytes()
+    except OSError as exc:
         raise RulesetError([Problem(display_path(file), None, None, "", f"cannot read the file: {exc}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start].decode("utf-8", "replace").split("\n")
+        line, column = len(before), len(before[-1]) + 1
+        message = (
+            f"not UTF-8 text: the byte 0x{raw[exc.start]:02x} cannot be read ({exc.reason}); save the file as UTF-8"
+        )
+        raise RulesetError([Problem(display_path(file), line, column, "", message)]) from None
     return load_yaml(text, display_path(file))
 
 
@@ -83,19 +99,12 @@ def resolve(ref: str, *, playable: bool = False) -> Document:
     return _resolve_file(file, stack=())
 
 
-def _looks_like_path(ref: str) -> bool:
-    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
-
-
 def _unknown_ruleset_message(ref: str, playable: bool = False) -> str:
-    import difflib
-
-    if _looks_like_path(ref):
+    if is_path_ref(ref):
         return f"no such file: {ref}"
     known = ruleset_names(include_bases=not playable)
-    close = difflib.get_close_matches(ref, known, n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else f"; known: {', '.join(known)}"
-    return f"no ruleset named '{ref}'{hint}"
+    listed = ", ".join(known)
+    return f"no ruleset named '{ref}'{did_you_mean(ref, known, otherwise=f'; known: {listed}')}"
 
 
 def _resolve_file(file: Path, stack: tuple[Path, ...]) -> Document:
@@ -196,7 +205,7 @@ def _is_patch_body(path: NodePath) -> bool:
     )
 
 
-def _walk(data: Any, path: NodePath = ()):
+def _walk(data: YamlValue, path: NodePath = ()) -> Iterator[NodePath]:
     yield path
     if isinstance(data, dict):
         for key, value in data.items():
@@ -206,20 +215,33 @@ def _walk(data: Any, path: NodePath = ()):
             yield from _walk(value, path + (index,))
 
 
-def _get(data: Any, path: NodePath) -> Any:
+def _get(data: YamlValue, path: NodePath) -> YamlValue:
     for part in path:
         data = data[part]
     return data
 
 
-def choice_groups(doc: Document) -> dict[str, tuple[str, dict]]:
+def choice_groups(doc: Document) -> dict[str, tuple[str, dict[str, YamlValue]]]:
     """Readings and options by name: name -> ("readings" | "options", definition)."""
-    groups: dict[str, tuple[str, dict]] = {}
+    groups: dict[str, tuple[str, dict[str, YamlValue]]] = {}
     for section in ("readings", "options"):
-        for name, definition in (doc.data.get(section) or {}).items():
+        written = doc.data.get(section) if isinstance(doc.data, dict) else None
+        for name, definition in (written if isinstance(written, dict) else {}).items():
             if isinstance(definition, dict):
                 groups[name] = (section, definition)
     return groups
+
+
+def _choices_of(definition: dict[str, YamlValue]) -> list[str]:
+    choices = definition.get("choices")
+    return [str(c) for c in choices] if isinstance(choices, dict) else []
+
+
+def _patches_of(definition: dict[str, YamlValue]) -> list[dict[str, YamlValue]]:
+    """The `rules:` patches of a reading's or option's choices (those written as mappings)."""
+    choices = definition.get("choices")
+    bodies = choices.values() if isinstance(choices, dict) else []
+    return [body["rules"] for body in bodies if isinstance(body, dict) and isinstance(body.get("rules"), dict)]
 
 
 def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, dict[str, str]]:
@@ -227,25 +249,18 @@ def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, d
 
     Returns the document and the full choice of every reading and option. Unknown names and
     choices raise RulesetError with a did-you-mean."""
-    import difflib
-
     groups = choice_groups(doc)
     problems: list[Problem] = []
     for name, value in chosen.items():
         if name not in groups:
-            close = difflib.get_close_matches(name, list(groups), n=1)
-            hint = (
-                f"; did you mean '{close[0]}'?"
-                if close
-                else (f"; this ruleset has: {', '.join(groups)}" if groups else "; this ruleset has none")
-            )
+            otherwise = f"; this ruleset has: {', '.join(groups)}" if groups else "; this ruleset has none"
+            hint = did_you_mean(name, groups, otherwise=otherwise)
             problems.append(
                 Problem(doc.file, None, None, f"options.{name}", f"no reading or option named '{name}'{hint}")
             )
-        elif str(value) not in (groups[name][1].get("choices") or {}):
-            known = list(groups[name][1].get("choices") or {})
-            close = difflib.get_close_matches(str(value), known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else f"; choose one of: {', '.join(known)}"
+        elif str(value) not in _choices_of(groups[name][1]):
+            known = _choices_of(groups[name][1])
+            hint = did_you_mean(str(value), known, otherwise=f"; choose one of: {', '.join(known)}")
             problems.append(Problem(doc.file, None, None, f"options.{name}", f"no choice '{value}'{hint}"))
     if problems:
         raise UsageError(problems)
@@ -260,7 +275,7 @@ def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, d
     return result, full
 
 
-def _get_or_none(data: Any, path: NodePath) -> Any:
+def _get_or_none(data: YamlValue, path: NodePath) -> YamlValue:
     try:
         return _get(data, path)
     except (KeyError, IndexError, TypeError):
@@ -272,7 +287,7 @@ def _get_or_none(data: Any, path: NodePath) -> Any:
 
 def apply_players(doc: Document, active: int | None) -> Document:
     """The document with its `by_players` patch for `active` players applied, if it has one."""
-    if active is None or not isinstance((doc.data.get("by_players") or {}).get(str(active)), dict):
+    if active is None:
         return doc
     root: NodePath = ("by_players", str(active), "rules")
     if not isinstance(_get_or_none(doc.data, root), dict):
@@ -283,39 +298,34 @@ def apply_players(doc: Document, active: int | None) -> Document:
 
 
 def _compile(
-    doc: Document, name: str, chosen: Mapping[str, str], active: int | None = None
+    doc: Document,
+    name: str,
+    chosen: Mapping[str, str],
+    active: int | None = None,
+    *,
+    written: list[Problem] | None = None,
 ) -> tuple[Ruleset | None, list[Problem]]:
-    from interpreter.language.compiler import Compiler
-    from interpreter.language.validation import schema_problems
-
-    applied, full = apply_choices(doc, chosen)
-    applied = apply_players(applied, active)
+    """The ruleset compiled with `chosen` readings and options (and `active` players), or None,
+    and every problem found. `written`: the problems of the document as written, if known."""
     # The document as written is checked too: a reading's patch could otherwise mend a mistake
     # (a contract written as text would become a mapping once a reading sets its factor).
-    problems = _unique(schema_problems(doc) + schema_problems(applied) + overridden_by_choices(doc))
-    compiler = Compiler(applied, name, full, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
+    if written is None:
+        written = written_problems(doc)
     try:
-        ruleset = compiler.compile()
-    except Exception:  # malformed data the schema already reported; its messages are the useful ones
-        if not problems:
-            raise
-        ruleset = None
+        applied, full = apply_choices(doc, chosen)
+        applied = apply_players(applied, active)
+    except RulesetError:
+        raise  # a reading or option that does not exist
+    except Exception as exc:  # readings or options of a shape the schema refused
+        return None, written or [_fault(doc, exc)]
+    problems = unique_problems(written + (schema_problems(applied, derived_from=doc) if applied is not doc else []))
+    compiler = Compiler(applied, name, full, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
+    # The compiler reads what the schema let through; what the schema refused it may trip over,
+    # and then the schema's messages are the useful ones (the compiler reports its own faults).
+    ruleset = compiler.compile(schema_checked=not problems)
     reported = {p.path for p in problems}
-    problems += [p for p in compiler.problems if p.path not in reported]
-    problems = _unique(problems)
+    problems = unique_problems(problems + [p for p in compiler.problems if p.path not in reported])
     return (ruleset if not problems else None), problems
-
-
-def _unique(problems: list[Problem]) -> list[Problem]:
-    """Problems without repeats: the same place reported twice says nothing new."""
-    seen: set[tuple] = set()
-    result = []
-    for p in problems:
-        key = (p.file, p.line, p.column, p.message) if p.line is not None else (p.file, p.path, p.message)
-        if key not in seen:
-            seen.add(key)
-            result.append(p)
-    return result
 
 
 @lru_cache(maxsize=128)
@@ -326,7 +336,7 @@ def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, ac
             [Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")]
         )
     ruleset, problems = _compile(doc, _name_of(ref), dict(chosen), active)
-    if problems:
+    if problems or ruleset is None:
         raise RulesetError(problems)
     if active is None and ruleset.by_players:
         # The rules for each number of players with rules of its own, compiled now, so that a
@@ -347,6 +357,28 @@ def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int
     return _load_cached(ref, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())), stamp, active)
 
 
+def written_problems(doc: Document) -> list[Problem]:
+    """The problems of a document as written: where it does not fit the schema, and rules it sets
+    that a reading or option would replace."""
+    problems = schema_problems(doc)
+    try:
+        return problems + overridden_by_choices(doc)
+    except Exception as exc:  # readings of a shape the schema refused
+        return problems or [_fault(doc, exc)]
+
+
+def _fault(doc: Document, exc: Exception) -> Problem:
+    """A failure of the loader itself on a document that fits the schema, reported as a problem."""
+    return Problem(
+        doc.file,
+        None,
+        None,
+        "",
+        f"the interpreter failed to read this ruleset ({type(exc).__name__}: {exc}); "
+        "this is a fault of the interpreter, please report it with the ruleset",
+    )
+
+
 def check_ruleset(ref: str) -> list[Problem]:
     """Every problem of a ruleset: with the defaults, and with each other reading and option."""
     try:
@@ -354,35 +386,23 @@ def check_ruleset(ref: str) -> list[Problem]:
     except RulesetError as exc:
         return exc.problems
     if doc.data.get("base") is True:
-        from interpreter.language.validation import schema_problems
-
         return schema_problems(doc)
     name = _name_of(ref)
-    _, problems = _compile(doc, name, {})
-    # A choice's run repeats what the defaults found; only new places are news.
-    seen = {(p.file, p.line, p.column) if p.line is not None else (p.file, p.path, p.message) for p in problems}
+    written = written_problems(doc)
+    runs: list[tuple[dict[str, str], int | None]] = [({}, None)]
     for group, (_section, definition) in choice_groups(doc).items():
-        for choice in definition.get("choices") or {}:
-            if choice == definition.get("default"):
-                continue
-            try:
-                _, more = _compile(doc, name, {group: choice})
-            except RulesetError as exc:
-                more = exc.problems
-            for p in more:
-                key = (p.file, p.line, p.column) if p.line is not None else (p.file, p.path, p.message)
-                if key not in seen:
-                    seen.add(key)
-                    problems.append(p)
-    for count in doc.data.get("by_players") or {}:
-        if count.isdigit():
-            _, more = _compile(doc, name, {}, int(count))
-            for p in more:
-                key = (p.file, p.line, p.column) if p.line is not None else (p.file, p.path, p.message)
-                if key not in seen:
-                    seen.add(key)
-                    problems.append(p)
-    return sorted(problems, key=lambda p: (p.file, p.line or 0, p.column or 0, p.path))
+        runs += [({group: choice}, None) for choice in _choices_of(definition) if choice != definition.get("default")]
+    by_players = doc.data.get("by_players")
+    runs += [({}, int(count)) for count in (by_players if isinstance(by_players, dict) else {}) if count.isdigit()]
+    problems: list[Problem] = []
+    for chosen, active in runs:
+        try:
+            _, more = _compile(doc, name, chosen, active, written=written)
+        except RulesetError as exc:
+            more = exc.problems
+        problems += more
+    # A choice's run repeats what the defaults found; only new places are news.
+    return sorted(unique_problems(problems), key=lambda p: (p.file, p.line or 0, p.column or 0, p.path))
 
 
 def overridden_by_choices(doc: Document) -> list[Problem]:
@@ -395,14 +415,7 @@ def overridden_by_choices(doc: Document) -> list[Problem]:
         home = doc.marks.get((section, name))
         if home is None or home.file not in doc.lineage:
             continue
-        patched = sorted(
-            {
-                path
-                for body in (definition.get("choices") or {}).values()
-                for path in _leaves((body or {}).get("rules") or {})
-            },
-            key=str,
-        )
+        patched = sorted({path for rules in _patches_of(definition) for path in _leaves(rules)}, key=str)
         for path in patched:
             # The rule itself, or a value written higher up in its place (`factor: 2` where the
             # reading patches `factor.won`), set by a file that comes after the reading's.
@@ -438,7 +451,7 @@ def overridden_by_choices(doc: Document) -> list[Problem]:
     return problems
 
 
-def _leaves(data: Any, path: NodePath = ()):
+def _leaves(data: YamlValue, path: NodePath = ()) -> Iterator[NodePath]:
     """The paths a patch sets (an empty patch sets none)."""
     if isinstance(data, dict):
         for key, value in data.items():
@@ -448,4 +461,4 @@ def _leaves(data: Any, path: NodePath = ()):
 
 
 def _name_of(ref: str) -> str:
-    return Path(ref).stem if ref.endswith((".yaml", ".yml")) else ref
+    return Path(ref).stem if is_path_ref(ref) else ref

@@ -15,6 +15,10 @@ from interpreter.language.dsl import Expression
 
 TRUMP = "T"  # the suit id of permanent trumps
 
+Condition = Expression[bool]  # a rule's condition: true or false
+Formula = Expression[int]  # a rule's amount, value or count
+CardsExpression = Expression[frozenset[str]]  # a set of cards
+
 
 @dataclass(frozen=True)
 class Deck:
@@ -55,17 +59,17 @@ class Packet:
 class Level:
     call: str
     contract: str
-    requires: Expression | None
+    requires: Condition | None
     holdable: bool
     ends: Literal["phase", "auction", "throw_in"] | None
 
 
 @dataclass(frozen=True)
 class Compulsion:
-    when: Expression
+    when: Condition
     call: str
     reason: str
-    breach_pays_each: Expression | None  # what a player who passed anyway pays each other player
+    breach_pays_each: Formula | None  # what a player who passed anyway pays each other player
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,7 @@ class TakeTalon:
 @dataclass(frozen=True)
 class Discard:
     count: int | None  # None: as many as the talon had
-    forbid: Expression | None
+    forbid: Condition | None
     reason: str
 
     def how_many(self, talon_size: int) -> int:
@@ -130,7 +134,7 @@ class Keep:
 class ForcedDiscard:
     """A card the engine discards face up for the declarer (the lowest Trock of the Cego)."""
 
-    cards: Expression  # a set; reads `taken` (the talon picked up) and `hand`
+    cards: CardsExpression  # a set; reads `taken` (the talon picked up) and `hand`
     shown: bool
 
 
@@ -168,7 +172,7 @@ class Individual:
 
     loser: Literal["most_points", "last_trick"]
     ties: Literal["vorhand_else_all", "all"]
-    pays_each: Expression  # reads loser_points, loser_is_vorhand, without_tricks, losers
+    pays_each: Formula  # reads loser_points, loser_is_vorhand, without_tricks, losers
 
 
 @dataclass(frozen=True)
@@ -178,8 +182,8 @@ class Contract:
     exchange: tuple[ExchangeStep, ...]
     factor_won: int | None
     factor_lost: int | None
-    declarer_wins: Expression | None
-    amount: Expression | None
+    declarer_wins: Condition | None
+    amount: Formula | None
     opening_leads: OpeningLeads | None = None
     individual: Individual | None = None
     talon_counts: bool = True  # False: the talon and discards count for nobody
@@ -187,14 +191,14 @@ class Contract:
     no_trump_suit: bool = False  # no suit is trumps in this contract (a Bettel)
     open_hand: bool = False  # the declarer's hand is shown to all from the first lead (Ouvert)
     talon_to_last_trick: bool = False  # everyone for themselves: the talon goes to the last trick's winner
-    pot: Expression | None = None  # what the declarer pays into the pot (negative: takes from it)
+    pot: Formula | None = None  # what the declarer pays into the pot (negative: takes from it)
     trump_choice: tuple[str, ...] = ()  # suits the declarer may name as trumps
     schedule: tuple[ScheduledTrick, ...] | None = None  # this contract's own rules for the first tricks
 
 
 @dataclass(frozen=True)
 class Claim:
-    when: Expression
+    when: Condition
     scores_as: Literal["march"]
     factor: int | None  # None: the contract's own factor
     liable: bool  # whether the settlement's liable payers apply
@@ -205,9 +209,9 @@ class Declaration:
     """A declaration before the first trick (Tout): the aim becomes `wins`, the value × multiplier
     (or `amount`); `releases_exposed` takes cards laid face up back into the hand (Pfeif' frei)."""
 
-    wins: Expression
+    wins: Condition
     multiplier: int
-    amount: Expression | None = None
+    amount: Formula | None = None
     releases_exposed: bool = False
 
 
@@ -221,7 +225,7 @@ class Announcement:
     name: str
     title: str
     cards: frozenset[str]
-    value: Expression | None  # per laid card (reads `card`)
+    value: Formula | None  # per laid card (reads `card`)
     declares: Declaration | None = None  # a declaration without cards instead
     contracts: frozenset[str] | None = None  # the contracts it may be made in (None: all)
 
@@ -234,7 +238,7 @@ class Withhold:
 
     card: str
     by: Literal["defenders", "anyone"]
-    when: Expression | None  # on the holder's hand
+    when: Condition | None  # on the holder's hand
 
 
 @dataclass(frozen=True)
@@ -250,10 +254,10 @@ class ScheduledTrick:
 class Liability:
     """When `when` holds, `seats` pay for the whole opposing team."""
 
-    when: Expression
+    when: Condition
     seats: tuple[Literal["other_bidders", "withholders"], ...]
-    pays: Expression  # what each liable seat pays
-    others_pay: Expression  # what each other opponent pays
+    pays: Formula  # what each liable seat pays
+    others_pay: Formula  # what each other opponent pays
 
 
 @dataclass(frozen=True)
@@ -274,8 +278,8 @@ class Counting:
     packet_deduct: int
     remainder_deduct: int
     aside_counts_for: Literal["declarer", "defenders", "nobody"]
-    aside_unless: Expression | None
-    declarer_bonus: Expression | None = None
+    aside_unless: Condition | None
+    declarer_bonus: Formula | None = None
 
     def points(self, cards: list[str] | tuple[str, ...], values: dict[str, int]) -> int:
         """Card points of one side's pile: packets of `packet` cards, each less `packet_deduct`,
@@ -301,7 +305,7 @@ class Accusation:
     or else the accuser, pays each other player as the loser of the final game with no trick."""
 
     phase: str
-    strong: Expression
+    strong: Condition
 
 
 @dataclass(frozen=True)
@@ -312,7 +316,7 @@ class Penalties:
 
     mode: Literal["refuse", "penalize"]
     offences: frozenset[str]
-    pays_each: Expression
+    pays_each: Formula
 
 
 @dataclass(frozen=True)
@@ -355,12 +359,12 @@ class Ruleset:
     settlement: Settlement
     groups: tuple[ChoiceGroup, ...]
     choices: dict[str, str]  # every reading and option, as chosen
-    document: dict = field(repr=False, compare=False, default_factory=dict)  # the merged YAML, for `show`
+    document: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)  # the merged YAML, for `show`
     parents: tuple[str, ...] = ()
     ref: str = ""  # how it was loaded: a name or a path
     session: SessionRule = SessionRule()
     accusation: Accusation | None = None
-    pot_ante: Expression | None = None  # what the dealer pays into the pot at each deal
+    pot_ante: Formula | None = None  # what the dealer pays into the pot at each deal
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
     # The ruleset as played by each of those numbers, compiled with it (by the loader).

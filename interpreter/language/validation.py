@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 import json
+import re
 from functools import cache
 from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from interpreter.errors import Problem
+from interpreter.errors import Problem, did_you_mean, unique_problems
 from interpreter.language.paths import schema_file
 from interpreter.language.source import Document
 
@@ -21,20 +21,41 @@ def _validator(name: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema)
 
 
-def schema_problems(doc: Document, schema: str = "ruleset.schema.json") -> list[Problem]:
+def schema_problems(
+    doc: Document, schema: str = "ruleset.schema.json", *, derived_from: Document | None = None
+) -> list[Problem]:
+    """Every place where `doc` does not fit the schema.
+
+    `derived_from`: a document that `doc` was made from by patches (readings, options, a number
+    of players) and whose own problems the caller has: then only the top-level sections that the
+    patches replaced are checked again (the others are the very same values)."""
+    validator = _validator(schema)
     problems = []
-    for error in _validator(schema).iter_errors(doc.data):
+    for error in _changed_errors(validator, doc, derived_from) or validator.iter_errors(doc.data):
         problems.extend(_explain(error, doc))
-    return _unique(problems)
+    return unique_problems(problems)
 
 
-def _unique(problems: list[Problem]) -> list[Problem]:
-    seen, result = set(), []
-    for p in problems:
-        if p not in seen:
-            seen.add(p)
-            result.append(p)
-    return result
+def _changed_errors(
+    validator: jsonschema.Draft202012Validator, doc: Document, derived_from: Document | None
+) -> list[ValidationError] | None:
+    """The errors of the sections of `doc` that differ from `derived_from`, or None when the
+    whole document must be checked (no such document, or the sections themselves differ)."""
+    if derived_from is None or not isinstance(doc.data, dict) or not isinstance(derived_from.data, dict):
+        return None
+    if doc.data.keys() != derived_from.data.keys():
+        return None  # the top level's own rules (required and unknown keys) may judge differently
+    properties = validator.schema.get("properties", {})
+    errors: list[ValidationError] = []
+    for key, value in doc.data.items():
+        if value is derived_from.data[key]:
+            continue
+        if key not in properties:
+            return None
+        for error in validator.evolve(schema=properties[key]).iter_errors(value):
+            error.relative_path.appendleft(key)
+            errors.append(error)
+    return errors
 
 
 def _explain(error: ValidationError, doc: Document) -> list[Problem]:
@@ -44,18 +65,14 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         extra = [k for k in error.instance if k not in allowed and not _matches_pattern(error.schema, k)]
         problems = []
         for key in extra:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = (
-                f"; did you mean '{close[0]}'?" if close else (f"; known here: {', '.join(allowed)}" if allowed else "")
-            )
+            hint = did_you_mean(str(key), allowed, otherwise=f"; known here: {', '.join(allowed)}" if allowed else "")
             problems.append(doc.problem(path + (key,), f"unknown key '{key}'{hint}", at_key=True))
         if problems:
             return problems
     if error.validator == "required":
         return [doc.problem(path, f"missing {error.message.split(' is a required')[0]}")]
     if error.validator == "enum":
-        close = difflib.get_close_matches(str(error.instance), [str(v) for v in error.validator_value], n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        hint = did_you_mean(str(error.instance), [str(v) for v in error.validator_value])
         choices = ", ".join(str(v) for v in error.validator_value)
         return [doc.problem(path, f"'{error.instance}' is not one of: {choices}{hint}")]
     if error.validator == "oneOf" and all(
@@ -93,9 +110,7 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
     return [doc.problem(path, error.message)]
 
 
-def _matches_pattern(schema: dict, key: str) -> bool:
-    import re
-
+def _matches_pattern(schema: dict[str, Any], key: str) -> bool:
     return any(re.search(p, key) for p in schema.get("patternProperties", {}))
 
 
@@ -116,8 +131,8 @@ def _type_words(types: Any) -> str:
         "null": "nothing",
     }
     if isinstance(types, list):
-        return " or ".join(words.get(t, t) for t in types)
-    return words.get(types, str(types))
+        return " or ".join(words.get(str(t), str(t)) for t in types)
+    return words.get(str(types), str(types))
 
 
 def _describe(value: Any) -> str:

@@ -2,59 +2,140 @@
 
 Each node becomes a function env -> value, so evaluating an Expression never
 walks the tree or re-parses the text.  Sub-expressions built only from
-constants are evaluated once, at compile time.
+constants are evaluated once, at compile time, so a formula that must fail
+(`x // 0`, `round_up(x, 0)`, `lowest({})`) is refused before any game starts.
+
+The work an expression may do is bounded twice: at compile time from the
+largest sets its quantifiers can range over (so that nested `any`/`all` over
+the whole pack are refused with their place), and at run time by a budget of
+cards visited per evaluation. Any failure while evaluating becomes a
+`RuleError` naming the formula and where it is written.
 """
 
 from __future__ import annotations
 
-import difflib
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, Generic, Literal, TypeVar, overload
+
+from interpreter.errors import Place, RuleError, did_you_mean
 
 from .errors import DslError
-from .functions import FUNCTIONS
+from .functions import FUNCTIONS, Fault
 from .nodes import Binary, Boolean, Call, Card, Conditional, Integer, Name, Node, Quantifier, SetLiteral, String, Unary
 from .parser import parse
 from .scope import Scope, Type, describe
 
 Env = Mapping[str, object]
-Fn = Callable[[Env], object]
+Fn = Callable[[Env], Any]
+T = TypeVar("T", covariant=True)
 
 _NO_ENV: Env = MappingProxyType({})
 
+# Numbers a formula may write or give: what a JSON client (a JavaScript double) reads exactly.
+MAX_NUMBER = 2**53 - 1
+# Cards that the quantifiers (any/all) of one evaluation may visit. The compiler refuses an
+# expression that could visit more (nested quantifiers over big sets); the run-time budget is
+# the same number, so it only ever stops an expression compiled outside these checks.
+MAX_VISITS = 100_000
+MAX_LENGTH = 10_000  # characters of an expression; the longest rule written so far has a few hundred
+
+_BUDGET = " visits"  # a key no expression can spell: the remaining budget, in a quantifier's env
+
 
 @dataclass(frozen=True)
-class Expression:
-    """A compiled expression; call it with an env mapping variable names to values."""
+class Expression(Generic[T]):
+    """A compiled expression; call it with an env mapping variable names to values.
+
+    `T` is the Python type of its value (bool, int, str for a card or text, frozenset[str]
+    for a set of cards), as `type` says at run time."""
 
     source: str
     type: Type
     names: frozenset[str]  # the variables it reads; constants and quantifier cards excluded
-    _run: Fn = field(repr=False, compare=False)
+    _run: Callable[[Env], T] = field(repr=False, compare=False)
+    place: Place | None = None  # where it is written, for run-time errors
+    max_cards: int = 0  # a set's value: at most this many cards
+    visits: int = 0  # at most this many cards visited by its quantifiers in one evaluation
 
-    def __call__(self, env: Env) -> object:
+    def __call__(self, env: Env) -> T:
         try:
-            return self._run(env)
-        except ValueError as exc:
-            # The ruleset author needs to know which of many formulas failed.
-            raise ValueError(f"{exc} (in {self.source!r})") from exc
+            result = self._run(env)
+        except Exception as exc:
+            raise self.failure(exc) from exc
+        value: object = result
+        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleError(_too_large(value), self.source, self.place)
+        return result
+
+    def failure(self, exc: Exception) -> RuleError:
+        """The RuleError that says why this expression failed, and where."""
+        if isinstance(exc, Fault):
+            return RuleError(exc.reason, self.source, self.place, exc.column)
+        if isinstance(exc, KeyError):
+            reason = f"no value for {exc.args[0]!r} was given to the formula (a fault in the interpreter)"
+        else:
+            reason = f"{type(exc).__name__}: {exc}"
+        return RuleError(reason, self.source, self.place)
 
 
-def compile_expression(text: str, scope: Scope, expect: Type | None = None) -> Expression:
-    """Parse, check every name/function/type against the scope, and compile. Raises DslError."""
+def _too_large(value: int) -> str:
+    size = f"{len(str(abs(value))):,} digits" if value.bit_length() < 10_000 else f"{value.bit_length():,} bits"
+    return f"the result has {size}; a formula may give at most {MAX_NUMBER:,}"
+
+
+@overload
+def compile_expression(
+    text: str, scope: Scope, expect: Literal[Type.BOOL], *, place: Place | None = None
+) -> Expression[bool]: ...
+@overload
+def compile_expression(
+    text: str, scope: Scope, expect: Literal[Type.INT], *, place: Place | None = None
+) -> Expression[int]: ...
+@overload
+def compile_expression(
+    text: str, scope: Scope, expect: Literal[Type.CARD, Type.STR], *, place: Place | None = None
+) -> Expression[str]: ...
+@overload
+def compile_expression(
+    text: str, scope: Scope, expect: Literal[Type.CARDS], *, place: Place | None = None
+) -> Expression[frozenset[str]]: ...
+@overload
+def compile_expression(
+    text: str, scope: Scope, expect: Type | None = None, *, place: Place | None = None
+) -> Expression[object]: ...
+def compile_expression(
+    text: str, scope: Scope, expect: Type | None = None, *, place: Place | None = None
+) -> Expression[Any]:
+    """Parse, check every name/function/type against the scope, and compile. Raises DslError,
+    and nothing else, for any text. `place`: where the text is written, for run-time errors."""
     if not isinstance(text, str):
         raise DslError(f"an expression must be text, got {type(text).__name__}", 1)
+    if len(text) > MAX_LENGTH:
+        raise DslError(f"an expression may have at most {MAX_LENGTH:,} characters; this one has {len(text):,}", 1)
     try:
         root = parse(text)
         compiler = _Compiler(scope)
         compiled = compiler.compile(root, frozenset())
+    except DslError:
+        raise
     except RecursionError:
         raise DslError("the expression is nested too deeply", 1) from None
+    except Exception as exc:  # the boundary: whatever the text, the author gets a DslError
+        raise DslError(f"cannot compile the expression ({type(exc).__name__}: {exc})", 1) from None
     if expect is not None and compiled.type is not expect:
         raise DslError(f"expected {describe(expect)}, got {describe(compiled.type)}", root.column)
-    return Expression(text, compiled.type, frozenset(compiler.names), compiled.fn)
+    return Expression(
+        text,
+        compiled.type,
+        frozenset(compiler.names),
+        compiled.fn,
+        place,
+        compiled.max_cards,
+        compiled.visits,
+    )
 
 
 @dataclass(frozen=True)
@@ -62,41 +143,16 @@ class _Compiled:
     type: Type
     fn: Fn
     constant: bool = False  # fn ignores env, so parents may fold it
+    max_cards: int = 0  # for a set of cards: the most it can hold
+    visits: int = 0  # the most cards its quantifiers visit in one evaluation
 
 
 def _constant(type_: Type, value: object) -> _Compiled:
-    return _Compiled(type_, lambda env: value, constant=True)
+    size = len(value) if isinstance(value, frozenset) else 0
+    return _Compiled(type_, lambda env: value, constant=True, max_cards=size)
 
 
-def _combine(type_: Type, fn: Fn, *parts: _Compiled) -> _Compiled:
-    """Wrap fn, evaluating it right away when every part it uses is constant."""
-    if all(part.constant for part in parts):
-        try:
-            return _constant(type_, fn(_NO_ENV))
-        except Exception:
-            # Leave a failure such as 1 // 0 to run time: that branch may never be taken.
-            pass
-    return _Compiled(type_, fn)
-
-
-def _suggestion(word: str, candidates: Iterable[str]) -> str:
-    matches = difflib.get_close_matches(word, list(candidates), n=1)
-    return f"; did you mean {matches[0]!r}?" if matches else ""
-
-
-def _floordiv(a: int, b: int) -> int:
-    if b == 0:
-        raise ValueError("division by zero")
-    return a // b
-
-
-def _mod(a: int, b: int) -> int:
-    if b == 0:
-        raise ValueError("'%' by zero")
-    return a % b
-
-
-_COMPARISONS: dict[str, Callable[[object, object], bool]] = {
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq,
     "!=": operator.ne,
     "<": operator.lt,
@@ -108,10 +164,12 @@ _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": operator.add,
     "-": operator.sub,
     "*": operator.mul,
-    "//": _floordiv,
-    "%": _mod,
 }
-_SET_OPERATIONS: dict[str, Callable[[frozenset, frozenset], frozenset]] = {
+_DIVISIONS: dict[str, tuple[Callable[[int, int], int], str]] = {
+    "//": (operator.floordiv, "division by zero"),
+    "%": (operator.mod, "'%' by zero"),
+}
+_SET_OPERATIONS: dict[str, Callable[[frozenset[str], frozenset[str]], frozenset[str]]] = {
     "|": operator.or_,
     "&": operator.and_,
     "+": operator.or_,
@@ -124,11 +182,14 @@ class _Compiler:
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
         self.names: set[str] = set()
+        self.universe = len(scope.card_rank)  # no set of cards holds more
 
     def compile(self, node: Node, bound: frozenset[str]) -> _Compiled:
         """bound: card names introduced by the enclosing any/all quantifiers."""
         match node:
             case Integer(value=value):
+                if value > MAX_NUMBER:
+                    raise DslError(f"this number is too large (at most {MAX_NUMBER:,})", node.column)
                 return _constant(Type.INT, value)
             case String(value=value):
                 return _constant(Type.STR, value)
@@ -152,6 +213,19 @@ class _Compiler:
                 return self._quantifier(node, bound)
         raise AssertionError(f"no compilation for {node!r}")
 
+    def _combine(self, type_: Type, fn: Fn, node: Node, *parts: _Compiled, max_cards: int = 0) -> _Compiled:
+        """Wrap fn, evaluating it right away when every part it uses is constant: a constant
+        that cannot be computed (1 // 0, lowest({})) is a mistake in the text, wherever it stands."""
+        if all(part.constant for part in parts):
+            try:
+                value = fn(_NO_ENV)
+            except Fault as exc:
+                raise DslError(exc.reason, exc.column or node.column) from None
+            if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+                raise DslError(_too_large(value), node.column)
+            return _constant(type_, value)
+        return _Compiled(type_, fn, max_cards=max_cards, visits=sum(part.visits for part in parts))
+
     def _known_names(self, bound: frozenset[str]) -> list[str]:
         return [*self.scope.constants, *self.scope.variables, *bound]
 
@@ -162,38 +236,41 @@ class _Compiler:
         if entry is not None and entry[0] is Type.CARD:
             return _constant(Type.CARD, entry[1])
         candidates = [*self._known_names(frozenset()), "true", "false"]
-        raise DslError(f"unknown card {node.card!r}{_suggestion(node.card, candidates)}", node.column)
+        raise DslError(f"unknown card {node.card!r}{did_you_mean(node.card, candidates)}", node.column)
 
     def _name(self, node: Name, bound: frozenset[str]) -> _Compiled:
         name = node.name
         if name in bound:
             return _Compiled(Type.CARD, operator.itemgetter(name))
+        if name in self.scope.constants and name in self.scope.variables:
+            # Either reading would silently hide the other.
+            raise DslError(
+                f"{name!r} names both cards of the pack and a value of the game here; give the cards another name",
+                node.column,
+            )
         if name in self.scope.constants:
             type_, value = self.scope.constants[name]
-            return _constant(type_, frozenset(value) if type_ is Type.CARDS else value)
+            if type_ is Type.CARDS and isinstance(value, Iterable):
+                value = frozenset(value)
+            return _constant(type_, value)
         if name in self.scope.variables:
             return self._variable(name)
         if name in FUNCTIONS:
             raise DslError(f"{name!r} is a function; call it like {name}(...)", node.column)
-        raise DslError(f"unknown name {name!r}{_suggestion(name, self._known_names(bound))}", node.column)
+        raise DslError(f"unknown name {name!r}{did_you_mean(name, self._known_names(bound))}", node.column)
 
     def _variable(self, name: str) -> _Compiled:
         self.names.add(name)
-
-        def read(env: Env) -> object:
-            try:
-                return env[name]
-            except KeyError:
-                raise KeyError(f"variable {name!r} is missing from the environment") from None
-
-        return _Compiled(self.scope.variables[name], read)
+        type_ = self.scope.variables[name]
+        # A missing variable raises KeyError, which the Expression reports with its place.
+        return _Compiled(type_, operator.itemgetter(name), max_cards=self.universe if type_ is Type.CARDS else 0)
 
     # -- calls and set literals ----------------------------------------------
 
     def _call(self, node: Call, bound: frozenset[str]) -> _Compiled:
         function = FUNCTIONS.get(node.function)
         if function is None:
-            raise DslError(f"unknown function {node.function!r}{_suggestion(node.function, FUNCTIONS)}", node.column)
+            raise DslError(f"unknown function {node.function!r}{did_you_mean(node.function, FUNCTIONS)}", node.column)
         name = function.name
         count = len(node.args)
         if function.variadic and count == 0:
@@ -207,6 +284,10 @@ class _Compiler:
             accepted = function.params[0 if function.variadic else position]
             if arg.type not in accepted:
                 raise DslError(f"{name}() takes {function.takes}, got {describe(arg.type)}", arg_node.column)
+        if function.positive is not None:
+            step, step_node = args[function.positive], node.args[function.positive]
+            if step.constant and step.fn(_NO_ENV) <= 0:
+                raise DslError(f"{name}() needs a positive step, got {step.fn(_NO_ENV)}", step_node.column)
         # Variables such as holds()'s hand come after the written arguments.
         for variable in function.reads:
             if variable not in self.scope.variables or variable in self.scope.constants:
@@ -216,18 +297,7 @@ class _Compiler:
             args.append(self._variable(variable))
 
         impl = function.build(self.scope, tuple(arg.type for arg in args))
-        fns = [arg.fn for arg in args]
-        fn: Fn
-        # Unrolled for the common arities: this runs on every evaluation.
-        if len(fns) == 1:
-            (a,) = fns
-            fn = lambda env: impl(a(env))
-        elif len(fns) == 2:
-            a, b = fns
-            fn = lambda env: impl(a(env), b(env))
-        else:
-            fn = lambda env: impl(*[f(env) for f in fns])
-        return _combine(function.result, fn, *args)
+        return self._combine(function.result, _applied(impl, [arg.fn for arg in args], node.column), node, *args)
 
     def _set_literal(self, node: SetLiteral, bound: frozenset[str]) -> _Compiled:
         items = [self.compile(item, bound) for item in node.items]
@@ -235,7 +305,11 @@ class _Compiler:
             if item.type is not Type.CARD:
                 raise DslError(f"the items of {{...}} must be cards, got {describe(item.type)}", item_node.column)
         fns = [item.fn for item in items]
-        return _combine(Type.CARDS, lambda env: frozenset([f(env) for f in fns]), *items)
+
+        def build(env: Env) -> frozenset[str]:
+            return frozenset([f(env) for f in fns])
+
+        return self._combine(Type.CARDS, build, node, *items, max_cards=min(len(items), self.universe))
 
     # -- operators -----------------------------------------------------------
 
@@ -248,9 +322,9 @@ class _Compiler:
         f = operand.fn
         if node.op == "not":
             self._require(operand, node.operand, Type.BOOL, "'not' needs true/false")
-            return _combine(Type.BOOL, lambda env: not f(env), operand)
+            return self._combine(Type.BOOL, lambda env: not f(env), node, operand)
         self._require(operand, node.operand, Type.INT, "'-' needs a number")
-        return _combine(Type.INT, lambda env: -f(env), operand)
+        return self._combine(Type.INT, lambda env: -f(env), node, operand)
 
     def _binary(self, node: Binary, bound: frozenset[str]) -> _Compiled:
         left = self.compile(node.left, bound)
@@ -272,8 +346,8 @@ class _Compiler:
         self._require(right, node.right, Type.BOOL, what)
         lf, rf = left.fn, right.fn
         if node.op == "and":
-            return _combine(Type.BOOL, lambda env: lf(env) and rf(env), left, right)
-        return _combine(Type.BOOL, lambda env: lf(env) or rf(env), left, right)
+            return self._combine(Type.BOOL, lambda env: lf(env) and rf(env), node, left, right)
+        return self._combine(Type.BOOL, lambda env: lf(env) or rf(env), node, left, right)
 
     def _comparison(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:
         op = node.op
@@ -291,7 +365,7 @@ class _Compiler:
                     raise DslError(f"{op!r} compares numbers, got {describe(compiled.type)}{hint}", side.column)
         compare = _COMPARISONS[op]
         lf, rf = left.fn, right.fn
-        return _combine(Type.BOOL, lambda env: compare(lf(env), rf(env)), left, right)
+        return self._combine(Type.BOOL, lambda env: compare(lf(env), rf(env)), node, left, right)
 
     def _membership(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:
         op = node.op
@@ -301,11 +375,16 @@ class _Compiler:
                 f"{op!r} needs a card or a set of cards on its left, got {describe(left.type)}", node.left.column
             )
         # A set on the left asks whether all its cards are in the right-hand set.
-        test = operator.contains if left.type is Type.CARD else lambda whole, part: part <= whole
+        test: Callable[[Any, Any], bool] = operator.contains if left.type is Type.CARD else operator.ge
         lf, rf = left.fn, right.fn
-        fn: Fn
-        fn = (lambda env: test(rf(env), lf(env))) if op == "in" else lambda env: not test(rf(env), lf(env))
-        return _combine(Type.BOOL, fn, left, right)
+
+        def within(env: Env) -> bool:
+            return test(rf(env), lf(env))
+
+        def outside(env: Env) -> bool:
+            return not test(rf(env), lf(env))
+
+        return self._combine(Type.BOOL, within if op == "in" else outside, node, left, right)
 
     def _set_operation(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:
         op = node.op
@@ -323,17 +402,28 @@ class _Compiler:
                 hint = f"; use {_BOOLEAN_SPELLING[op]!r} for true/false"
             raise DslError(f"{what}, got {describe(compiled.type)}{hint}", side.column)
         combine = _SET_OPERATIONS[op]
+        if op == "&":
+            size = min(left.max_cards, right.max_cards)
+        elif op == "-":
+            size = left.max_cards
+        else:
+            size = min(left.max_cards + right.max_cards, self.universe)
         lf, rf = left.fn, right.fn
-        return _combine(Type.CARDS, lambda env: combine(lf(env), rf(env)), left, right)
+        return self._combine(Type.CARDS, lambda env: combine(lf(env), rf(env)), node, left, right, max_cards=size)
 
     def _arithmetic(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:
         op = node.op
         what = f"{op!r} needs two numbers or two sets of cards" if op in ("+", "-") else f"{op!r} needs numbers"
         self._require(left, node.left, Type.INT, what)
         self._require(right, node.right, Type.INT, what)
-        arithmetic = _ARITHMETIC[op]
         lf, rf = left.fn, right.fn
-        return _combine(Type.INT, lambda env: arithmetic(lf(env), rf(env)), left, right)
+        if op in _DIVISIONS:
+            divide, by_zero = _DIVISIONS[op]
+            if right.constant and right.fn(_NO_ENV) == 0:
+                raise DslError(by_zero, node.op_column)
+            return self._combine(Type.INT, _divided(divide, by_zero, lf, rf, node.op_column), node, left, right)
+        arithmetic = _ARITHMETIC[op]
+        return self._combine(Type.INT, lambda env: arithmetic(lf(env), rf(env)), node, left, right)
 
     # -- if and quantifiers --------------------------------------------------
 
@@ -349,7 +439,24 @@ class _Compiler:
                 node.otherwise.column,
             )
         cf, tf, of = condition.fn, then.fn, otherwise.fn
-        return _combine(then.type, lambda env: tf(env) if cf(env) else of(env), condition, then, otherwise)
+        compiled = self._combine(
+            then.type,
+            lambda env: tf(env) if cf(env) else of(env),
+            node,
+            condition,
+            then,
+            otherwise,
+            max_cards=max(then.max_cards, otherwise.max_cards),
+        )
+        if compiled.constant:
+            return compiled
+        # One branch runs, not both.
+        return _Compiled(
+            compiled.type,
+            compiled.fn,
+            max_cards=compiled.max_cards,
+            visits=condition.visits + max(then.visits, otherwise.visits),
+        )
 
     def _quantifier(self, node: Quantifier, bound: frozenset[str]) -> _Compiled:
         variable, kind = node.variable, node.kind
@@ -361,17 +468,83 @@ class _Compiler:
         self._require(source, node.source, Type.CARDS, f"'{kind}' needs a set of cards after 'in'")
         body = self.compile(node.body, bound | {variable})
         self._require(body, node.body, Type.BOOL, f"'{kind}' needs a true/false condition after ':'")
-        sf, bf = source.fn, body.fn
-        # The body reads the card from its env like any name; one copy of env per
-        # evaluation (not per card) keeps this re-entrant without mutating the caller's env.
-        stop_at = kind == "any"  # any() stops at the first true body, all() at the first false
+        visits = source.visits + source.max_cards * (1 + body.visits)
+        if visits > MAX_VISITS:
+            raise DslError(
+                f"'{kind}' here may look at up to {visits:,} cards in one evaluation (at most {MAX_VISITS:,}): "
+                f"it runs over up to {source.max_cards} cards, and for each of them {body.visits:,} more; "
+                "nest fewer any/all over large sets, or use count() and set operations (&, |, -)",
+                node.column,
+            )
+        run = _quantified(kind == "any", variable, source.fn, body.fn, node.column)
+        compiled = self._combine(Type.BOOL, run, node, source, body)
+        return compiled if compiled.constant else _Compiled(Type.BOOL, run, visits=visits)
 
-        def run(env: Env) -> bool:
-            local = dict(env)
-            for card in sf(env):
-                local[variable] = card
-                if bool(bf(local)) is stop_at:
-                    return stop_at
-            return not stop_at
 
-        return _combine(Type.BOOL, run, source, body)
+def _applied(impl: Callable[..., Any], fns: list[Fn], column: int) -> Fn:
+    """A function call; a failure inside the function is placed at the call."""
+    # Unrolled for the common arities: this runs on every evaluation.
+    if len(fns) == 1:
+        (a,) = fns
+
+        def call1(env: Env) -> Any:
+            try:
+                return impl(a(env))
+            except Fault as exc:
+                raise exc.at(column) from None
+
+        return call1
+    if len(fns) == 2:
+        a, b = fns
+
+        def call2(env: Env) -> Any:
+            try:
+                return impl(a(env), b(env))
+            except Fault as exc:
+                raise exc.at(column) from None
+
+        return call2
+
+    def call(env: Env) -> Any:
+        try:
+            return impl(*[f(env) for f in fns])
+        except Fault as exc:
+            raise exc.at(column) from None
+
+    return call
+
+
+def _divided(divide: Callable[[int, int], int], by_zero: str, lf: Fn, rf: Fn, column: int) -> Fn:
+    def run(env: Env) -> int:
+        a, b = lf(env), rf(env)
+        if b == 0:
+            raise Fault(by_zero, column)
+        return divide(a, b)
+
+    return run
+
+
+def _quantified(stop_at: bool, variable: str, sf: Fn, bf: Fn, column: int) -> Fn:
+    """any (stop_at True: stops at the first true body) or all (at the first false one).
+
+    The body reads the card from its env like any name; one copy of env per evaluation (not
+    per card) keeps this re-entrant without changing the caller's env. The copy also carries
+    the evaluation's budget of cards to visit, which nested quantifiers draw on."""
+
+    def run(env: Env) -> bool:
+        cards = sf(env)
+        local = dict(env)
+        budget: Any = local.get(_BUDGET)
+        if budget is None:  # the outermost quantifier: the budget of this evaluation starts here
+            budget = [MAX_VISITS]
+        budget[0] -= len(cards)
+        if budget[0] < 0:
+            raise Fault(f"the expression visits more than {MAX_VISITS:,} cards in one evaluation", column)
+        local[_BUDGET] = budget
+        for card in cards:
+            local[variable] = card
+            if bool(bf(local)) is stop_at:
+                return stop_at
+        return not stop_at
+
+    return run

@@ -1,17 +1,38 @@
 """Built-in functions: signatures for the compiler, implementations for run time.
 
-Run-time failures (empty set, unknown card, zero step) raise ValueError with a
-message a ruleset author can act on.
+Run-time failures (empty set, unknown card, zero step) raise `Fault` with a
+message a ruleset author can act on; the Expression turns it into a RuleError
+that names the formula's place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .scope import Scope, Type
 
-Impl = Callable[..., object]
+Impl = Callable[..., Any]
+
+
+class Fault(Exception):
+    """An expression failed while it was evaluated: the reason, and the column (1-based, in
+    the expression's text) of the part that failed, once known."""
+
+    def __init__(self, reason: str, column: int | None = None) -> None:
+        super().__init__(reason, column)
+        self.reason = reason
+        self.column = column
+
+    def __str__(self) -> str:
+        return self.reason
+
+    def at(self, column: int) -> Fault:
+        """This fault, placed at `column` unless a part inside already placed it."""
+        if self.column is None:
+            self.column = column
+        return self
 
 
 @dataclass(frozen=True)
@@ -23,6 +44,7 @@ class Function:
     build: Callable[[Scope, tuple[Type, ...]], Impl]  # scope tables + argument types -> implementation
     variadic: bool = False  # params[0] repeated, at least once
     reads: tuple[str, ...] = ()  # variables passed after the arguments (holds() reads hand)
+    positive: int | None = None  # the argument that must be positive (a rounding's step)
 
 
 def _lookup(table: Mapping[str, int], what: str) -> Callable[[str], int]:
@@ -30,7 +52,7 @@ def _lookup(table: Mapping[str, int], what: str) -> Callable[[str], int]:
         try:
             return table[card]
         except KeyError:
-            raise ValueError(f"no {what} known for card {card!r}") from None
+            raise Fault(f"no {what} known for card {card!r}") from None
 
     return look
 
@@ -40,12 +62,12 @@ def _total(table: Mapping[str, int]) -> Callable[[Collection[str]], int]:
     return lambda cards: sum(map(look, cards))
 
 
-def _extreme(name: str, pick: Callable, table: Mapping[str, int]) -> Callable[[Collection[str]], str]:
+def _extreme(name: str, pick: Callable[..., str], table: Mapping[str, int]) -> Callable[[Collection[str]], str]:
     look = _lookup(table, "rank")
 
     def run(cards: Collection[str]) -> str:
         if not cards:
-            raise ValueError(f"{name}() of an empty set of cards")
+            raise Fault(f"{name}() of an empty set of cards")
         # Cards of different suits share ranks; sorting first makes ties go to the
         # alphabetically first id instead of to set iteration order (which varies per process).
         return pick(sorted(cards), key=look)
@@ -56,7 +78,7 @@ def _extreme(name: str, pick: Callable, table: Mapping[str, int]) -> Callable[[C
 def _step_checked(name: str, rounding: Callable[[int, int], int]) -> Impl:
     def run(x: int, step: int) -> int:
         if step <= 0:
-            raise ValueError(f"{name}() needs a positive step, got {step}")
+            raise Fault(f"{name}() needs a positive step, got {step}")
         return rounding(x, step)
 
     return run
@@ -72,6 +94,11 @@ _ROUNDINGS: dict[str, Callable[[int, int], int]] = {
 _INT = frozenset({Type.INT})
 _CARD = frozenset({Type.CARD})
 _CARDS = frozenset({Type.CARDS})
+
+
+def _fixed(impl: Impl) -> Callable[[Scope, tuple[Type, ...]], Impl]:
+    """A function whose implementation does not depend on the scope or the argument types."""
+    return lambda scope, types: impl
 
 
 def _functions() -> dict[str, Function]:
@@ -94,7 +121,7 @@ def _functions() -> dict[str, Function]:
     ]
     for name, rounding in _ROUNDINGS.items():
         checked = _step_checked(name, rounding)
-        functions.append(Function(name, (_INT, _INT), Type.INT, "two numbers", lambda s, t, f=checked: f))
+        functions.append(Function(name, (_INT, _INT), Type.INT, "two numbers", _fixed(checked), positive=1))
     return {f.name: f for f in functions}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
@@ -97,7 +98,8 @@ _ESCAPES = {"n": "\n", "t": "\t"}
 
 
 def _column(item: Token | Meta) -> int:
-    return item.start_pos + 1
+    # Every token and tree lark builds here has a position (propagate_positions=True).
+    return (item.start_pos or 0) + 1
 
 
 def _unescape(literal: str) -> str:
@@ -106,7 +108,7 @@ def _unescape(literal: str) -> str:
 
 
 @v_args(meta=True)
-class ToNodes(Transformer):
+class ToNodes(Transformer[Token, Node]):
     """Turns the parse tree of grammar.lark into Node objects."""
 
     def integer(self, meta: Meta, children: list[Token]) -> Integer:
@@ -130,23 +132,23 @@ class ToNodes(Transformer):
     def arguments(self, meta: Meta, children: list[Node]) -> tuple[Node, ...]:
         return tuple(children)
 
-    def call(self, meta: Meta, children: list) -> Call:
+    def call(self, meta: Meta, children: list[Any]) -> Call:
         function, args = children
         return Call(_column(meta), str(function), args or ())
 
-    def set_literal(self, meta: Meta, children: list) -> SetLiteral:
+    def set_literal(self, meta: Meta, children: list[Any]) -> SetLiteral:
         (items,) = children
         return SetLiteral(_column(meta), items or ())
 
-    def unary(self, meta: Meta, children: list) -> Unary:
+    def unary(self, meta: Meta, children: list[Any]) -> Unary:
         op, operand = children
         return Unary(_column(meta), str(op), operand)
 
-    def binary(self, meta: Meta, children: list) -> Binary:
+    def binary(self, meta: Meta, children: list[Any]) -> Binary:
         left, op, right = children
         return Binary(_column(meta), str(op), left, right, _column(op))
 
-    def not_in(self, meta: Meta, children: list) -> Binary:
+    def not_in(self, meta: Meta, children: list[Any]) -> Binary:
         left, not_, _in, right = children
         return Binary(_column(meta), "not in", left, right, _column(not_))
 
@@ -154,6 +156,6 @@ class ToNodes(Transformer):
         condition, then, otherwise = children
         return Conditional(_column(meta), condition, then, otherwise)
 
-    def quantifier(self, meta: Meta, children: list) -> Quantifier:
+    def quantifier(self, meta: Meta, children: list[Any]) -> Quantifier:
         kind, variable, source, body = children
         return Quantifier(_column(meta), str(kind), str(variable), _column(variable), source, body)

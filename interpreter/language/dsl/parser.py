@@ -45,13 +45,18 @@ def _lark() -> Lark:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Node:
-    """Parse expression text into a Node tree; any malformed text raises DslError."""
+    """Parse expression text into a Node tree; any malformed text raises DslError.
+
+    Cached: a ruleset checked with each of its readings compiles the same texts again, and
+    the tree is immutable."""
     if not text.strip():
         raise DslError("the expression is empty", 1)
     try:
         tree = _lark().parse(text)
-        return ToNodes().transform(tree)
+        node: Node = ToNodes().transform(tree)
+        return node
     except UnexpectedCharacters as exc:
         raise _character_error(exc) from None
     except UnexpectedToken as exc:
@@ -68,7 +73,7 @@ def _character_error(exc: UnexpectedCharacters) -> DslError:
     message = f"unexpected character {exc.char!r}"
     if exc.char in _CHARACTER_HINTS:
         message += f"; {_CHARACTER_HINTS[exc.char]}"
-    return DslError(message, exc.pos_in_stream + 1)
+    return DslError(message, (exc.pos_in_stream or 0) + 1)
 
 
 def _token_error(exc: UnexpectedToken, text: str) -> DslError:
@@ -78,7 +83,7 @@ def _token_error(exc: UnexpectedToken, text: str) -> DslError:
         # lark places the end marker on the last token; the reader wants the end itself.
         column = len(text.rstrip()) + 1
         return DslError(f"expression ends too early; expected {_expected_phrase(expected)}", column)
-    column = token.start_pos + 1
+    column = (token.start_pos or 0) + 1
     shown = token.value if len(token.value) <= 20 else token.value[:17] + "..."
     message = f"unexpected {shown!r}"
     if token.type in {"COMP_OP", "IN", "NOT"} and "AND" in expected and "COMP_OP" not in expected:
