@@ -22,6 +22,7 @@ import argparse
 import io
 import json
 import math
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -273,13 +274,17 @@ class Session:
         record = req.get("record")
         doc: Document
         if isinstance(record, str):
-            _no_aliases(record)
+            _check_yaml_text(record)
             try:
                 doc = load_yaml(record, "<record>")
             except RulesetError as exc:
                 raise ProtocolError("bad_record", "; ".join(str(p) for p in exc.problems)) from None
+            except RecursionError:
+                raise ProtocolError("bad_record", "the record is nested too deeply") from None
         elif isinstance(record, dict):
-            doc = load_yaml(json.dumps(record), "<record>")
+            # Already plain data: no YAML to parse (it would be slow, and its line:col would point
+            # into a text the client never wrote); problems are placed by their path instead.
+            doc = Document(json.loads(json.dumps(record)), file="<record>")
         else:
             raise ProtocolError(
                 "bad_request", f'"record" must be a record object (or its YAML text), not {_kind(record)}'
@@ -554,16 +559,35 @@ def _check_deal_size(deal: dict[str, Any], ruleset: Ruleset) -> None:
         raise ProtocolError("bad_deal", f"the deal names {named} cards; the pack has {len(ruleset.deck.cards)}")
 
 
-def _no_aliases(text: str) -> None:
-    """Refuse YAML anchors and aliases: a few lines of them expand to billions of nodes."""
+def _check_yaml_text(text: str) -> None:
+    """Refuse, before parsing, the YAML that would make the parser slow or blow up: anchors and
+    aliases (a few lines of them expand to billions of nodes) and collections nested more than
+    MAX_DEPTH deep (the scanners take time quadratic in the depth of `[[[…`, and the parser
+    recurses). Brackets are counted in quoted text too: no record needs that many."""
     import yaml
 
+    depth = most = 0
+    for bracket in re.sub(r"[^\[\]{}]", "", text):
+        depth = depth + 1 if bracket in "[{" else max(depth - 1, 0)
+        most = max(most, depth)
+    if most > MAX_DEPTH:
+        raise ProtocolError("bad_record", f"the record nests brackets more than {MAX_DEPTH} deep")
+    opening = (yaml.BlockSequenceStartToken, yaml.BlockMappingStartToken)
+    closing = yaml.BlockEndToken
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C scanner where there is one: fast
+    depth = 0
     try:
-        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        for token in yaml.scan(text, Loader=loader):
             if isinstance(token, (yaml.AliasToken, yaml.AnchorToken)):
                 raise ProtocolError("bad_record", "a record may not use YAML anchors or aliases (&name, *name)")
-    except yaml.YAMLError:
-        return  # malformed: load_yaml says where
+            if isinstance(token, opening):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise ProtocolError("bad_record", f"the record nests more than {MAX_DEPTH} deep")
+            elif isinstance(token, closing):
+                depth -= 1
+    except (yaml.YAMLError, UnicodeError):
+        return  # malformed, or a character YAML does not allow: load_yaml says where, before parsing
 
 
 def _make_bot(kind: str, seed: int) -> RandomBot | RuleBot:
