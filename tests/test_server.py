@@ -7,6 +7,7 @@ the stdin/stdout loop does; a few run the real command in a subprocess.
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import re
@@ -333,6 +334,22 @@ def test_serve_loop_answers_every_line_and_skips_long_ones() -> None:
     assert answers[1]["error"]["code"] == "too_large" and answers[2]["error"]["code"] == "bad_json"
 
 
+def test_serve_ends_quietly_when_its_reader_goes_away_and_raises_what_it_cannot_write() -> None:
+    class Gone(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    requests = io.BytesIO(b'{"op": "games"}\n' * 3)
+    serve(Session(), requests, Gone())  # returns: nobody is listening
+    assert requests.read() == b'{"op": "games"}\n' * 2, "it stopped at the first answer it could not give"
+    with pytest.raises(OSError, match="No space left"):  # the command line makes it one line, exit 2
+        serve(Session(), io.BytesIO(b'{"op": "games"}\n'), Full())
+
+
 def test_tarock_serve_command_plays_a_deal(monkeypatch, capsys) -> None:
     from interpreter.frontends.cli import main
 
@@ -395,6 +412,19 @@ def test_the_protocol_document_names_every_op_event_and_code() -> None:
         assert rows, kind
         if kind != "settlement":  # its fields are those of the result, listed there
             assert all(f"`{f}" in rows for f in fields), kind
+
+
+def test_the_protocol_document_states_the_limits() -> None:
+    from interpreter.frontends import server
+
+    limits = PROTOCOL[PROTOCOL.index("## Limits") : PROTOCOL.index("## Sample session")]
+    assert server.MAX_LINE == 2**20 and "at most 1 MiB" in limits
+    assert server.MAX_LINE_LIMIT == 2**30 and "1 GiB" in limits
+    assert f"at most {server.MAX_GAMES} games" in limits
+    assert f"nest at most {server.MAX_DEPTH} deep" in limits
+    assert f"at most {server.MAX_DIGITS} digits" in limits and "`bad_json`" in limits
+    assert f"at most {server.MAX_MESSAGE} characters" in limits
+    assert server.MAX_SEED == 2**64 and "from 0 to 2⁶⁴−1" in limits
 
 
 # -- several games at once -------------------------------------------------------------------

@@ -44,6 +44,8 @@ def test_the_same_seed_gives_the_same_numbers_with_any_number_of_workers(stats: 
     random_one = simulate(NAME, 60, seed=9, bot="random", pass_probability=0.8)
     assert simulate(NAME, 60, seed=9, bot="random", pass_probability=0.8, workers=3) == random_one
     assert simulate(NAME, 40, seed=6) != stats
+    # Workers beyond the chunks and the machine are not started (not a million processes).
+    assert simulate(NAME, 6, seed=5, workers=10**6) == simulate(NAME, 6, seed=5)
 
 
 def test_deal_seeds_depend_on_the_base_seed_and_the_index_only() -> None:

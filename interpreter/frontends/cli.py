@@ -1,4 +1,5 @@
-"""The `tarock` command. Exit status: 0 success, 1 a check failed, 2 bad usage."""
+"""The `tarock` command. Exit status: 0 success, 1 a check failed (or a fault of ours), 2 bad usage or
+an environment that does not allow the command (a file that cannot be written, a closed input)."""
 
 from __future__ import annotations
 

@@ -469,7 +469,13 @@ class Session:
         from interpreter.language.loader import find_ruleset_file, load_ruleset
 
         self._check_ref(ref)
-        if find_ruleset_file(ref) is None:
+        try:
+            found = find_ruleset_file(ref)
+        except (OSError, ValueError) as exc:  # a path the system refuses (too long, a NUL byte)
+            raise ProtocolError(
+                "unknown_ruleset", f"no ruleset file {_short(ref)}: {getattr(exc, 'strerror', None) or exc}"
+            ) from None
+        if found is None:
             raise ProtocolError("unknown_ruleset", f"no ruleset named {_short(ref)}")
         # As published first: a UsageError then says that the file is no game to play (a base);
         # once that loads, a UsageError with the options can only be about the options.

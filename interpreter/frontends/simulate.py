@@ -17,6 +17,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -161,6 +162,9 @@ def simulate(
             if progress:
                 progress(stop - start)
     else:
+        # More processes than chunks or than the machine runs at once only cost memory (the
+        # numbers do not depend on it): `--workers 100000` must not start 100000 processes.
+        workers = min(workers, len(ranges), 4 * (os.cpu_count() or 1))
         with ProcessPoolExecutor(max_workers=workers, initializer=_setup, initargs=(ref, options)) as pool:
             futures = {pool.submit(play_range, start, stop, *args): stop - start for start, stop in ranges}
             for future in as_completed(futures):
