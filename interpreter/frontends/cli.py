@@ -118,13 +118,25 @@ def _drop_stdout() -> None:
     os.close(devnull)
 
 
+class _Parser(argparse.ArgumentParser):
+    """The top parser: its examples are written only when help is shown (finding a ruleset to name
+    in them reads every ruleset file, too slow to do for every command)."""
+
+    examples_wanted = False  # set on the top parser only (its subparsers are of this class too)
+
+    def format_help(self) -> str:
+        if self.examples_wanted and self.epilog is None:
+            self.epilog = _epilog()
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tarock",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=_epilog(),
         description="Play, check and replay regional Tarock variants (Dappen, Cego, Tapp) written as YAML rulesets.",
     )
+    parser.examples_wanted = True
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     p = sub.add_parser("list", help="list the rulesets")
