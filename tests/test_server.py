@@ -1,15 +1,15 @@
 """`tarock serve`: every op and error code, several games at once, a whole deal through the
-protocol alone, a fuzz of hostile requests, and the information boundary of views and events.
+protocol alone, and the information boundary of views and events.
 
-Most tests drive a `Session` directly (one request dict or line in, one response out), exactly as
+The fuzz of hostile input is in test_fuzz_protocol.py. Most tests drive a `Session` directly (one request dict or line in, one response out), exactly as
 the stdin/stdout loop does; a few run the real command in a subprocess.
 """
 
 from __future__ import annotations
 
+import errno
 import io
 import json
-import random
 import re
 import subprocess
 import sys
@@ -18,11 +18,9 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game, load_ruleset, ruleset_names
-from interpreter.bots.randombot import RandomBot, expand
 from interpreter.bots.rulebot import RuleBot
-from interpreter.engine.records import dump_record, replay_document
-from interpreter.frontends.server import ERROR_CODES, Session, encode, serve
-from interpreter.language.source import load_yaml
+from interpreter.engine.records import dump_record
+from interpreter.frontends.server import ERROR_CODES, Session, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -233,24 +231,87 @@ def test_every_error_code(tmp_path: Path) -> None:
     assert all(re.fullmatch(r"[a-z_]+", code) for code in ERROR_CODES)
 
 
+def snapshot(session: Session, gid: str) -> str:
+    """What a refused request must leave as it was: the record and the umpire's view."""
+    record = session.handle({"op": "record", "game": gid})["record"]
+    view = session.handle({"op": "view", "game": gid, "seat": "all"})["view"]
+    return json.dumps([record, view, len(session.games[gid].game.events)])
+
+
 def test_refusals_change_nothing() -> None:
     session = Session()
     gid = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 4}))["game"]
-    play_to_end_steps = 12
-    for _ in range(play_to_end_steps):
+    for _ in range(12):
         ok(session.handle({"op": "bot", "game": gid, "apply": True}))
-    before = json.dumps(session.handle({"op": "view", "game": gid, "seat": "all"}))
     game = session.games[gid].game
+    refusals = 0
     for seat in range(game.players):
-        for card in game.ruleset.deck.cards:
-            session.handle({"op": "act", "game": gid, "seat": seat, "action": {"play": card}})
-        for call in ("pass", "solo", "selber", "dappen"):
-            session.handle({"op": "act", "game": gid, "seat": seat, "action": call})
-    after = json.dumps(session.handle({"op": "view", "game": gid, "seat": "all"}))
-    # The seat to act may have passed legally above: compare only when nothing was accepted.
-    accepted = len(session.games[gid].game.history) - 12
-    if accepted == 0:
-        assert before == after
+        for action in [*({"play": c} for c in game.ruleset.deck.cards), "pass", "solo", "selber", "dappen", {}]:
+            before = snapshot(session, gid)
+            response = session.handle({"op": "act", "game": gid, "seat": seat, "action": action})
+            if not response["ok"]:
+                refusals += 1
+                assert snapshot(session, gid) == before, (seat, action, response)
+    assert refusals > 100
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine: Game.apply atomic; language: a formula failing at run time raises RuleError (a TarockError)",
+)
+def test_a_rule_that_fails_in_an_action_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """A payment formula that divides by zero at the end of the deal: the last card is refused
+    with the rule's place, the game stays as it was before it, and the session answers on."""
+    ruleset = tmp_path / "zero.yaml"
+    ruleset.write_text(f'extends: {FIRST}\nsettlement:\n  amount: "100 // (defender_points // 1000)"\n')
+    session = Session(allow_files=True)
+    gid = ok(session.handle({"op": "new", "ruleset": str(ruleset), "seed": 3}))["game"]
+    while True:
+        before = snapshot(session, gid)
+        legal = ok(session.handle({"op": "legal", "game": gid}))
+        response = session.handle({"op": "bot", "game": gid, "apply": True})
+        if not response["ok"]:
+            break
+    refused(response, "bad_ruleset")
+    assert "division by zero" in response["error"]["message"] and "zero.yaml" in response["error"]["message"]
+    assert snapshot(session, gid) == before
+    assert ok(session.handle({"op": "legal", "game": gid})) == legal
+
+
+@pytest.mark.xfail(
+    strict=True, reason="language: YAML values PyYAML refuses (!!int abc, 5000 digits, python tags) are RulesetErrors"
+)
+def test_a_record_with_values_yaml_refuses_is_a_bad_record() -> None:
+    session = Session()
+    for text in [
+        f"ruleset: {FIRST}\nplayers: !!int abc\n",
+        f"ruleset: {FIRST}\nplayers: !!float abc\n",
+        f"ruleset: {FIRST}\nplayers: {'9' * 5000}\n",
+        "? !!python/name:os.system\n: x\n",
+    ]:
+        refused(session.handle({"op": "load", "record": text}), "bad_record")
+
+
+def test_a_record_nested_too_deeply_is_a_bad_record() -> None:
+    response = Session().handle({"op": "load", "record": "[" * 3000 + "]" * 3000})
+    refused(response, "bad_record")
+
+
+def test_refusals_are_told_apart_by_the_error_type(tmp_path: Path) -> None:
+    """A wrong ruleset name, a wrong option and a broken ruleset each have their code, in `new`
+    and in `load` alike; a base (no game to play) is no ruleset to start."""
+    session = Session(allow_files=True)
+    record = ok(session.handle({"op": "record", "game": ok(session.handle({"op": "new", "ruleset": FIRST}))["game"]}))
+    record = record["record"]
+    misspelt = FIRST[:-1] + "x"
+    for request, code, said in [
+        ({"op": "new", "ruleset": misspelt}, "unknown_ruleset", f"did you mean '{FIRST}'?"),
+        ({"op": "load", "record": {**record, "ruleset": misspelt}}, "unknown_ruleset", f"did you mean '{FIRST}'?"),
+        ({"op": "new", "ruleset": FIRST, "options": {"nope": "x"}}, "bad_option", "no reading or option named 'nope'"),
+        ({"op": "load", "record": {**record, "options": {"nope": "x"}}}, "bad_option", "no reading or option"),
+        ({"op": "new", "ruleset": "rulesets/cego-pack.yaml"}, "unknown_ruleset", "is a base for other rulesets"),
+    ]:
+        assert refused(session.handle(request), code)["error"]["message"].find(said) >= 0, (request, said)
 
 
 # -- the stdin/stdout loop -------------------------------------------------------------------
@@ -271,6 +332,22 @@ def test_serve_loop_answers_every_line_and_skips_long_ones() -> None:
     assert [a.get("id") for a in answers] == [1, None, None, 3]
     assert [a["ok"] for a in answers] == [True, False, False, True]
     assert answers[1]["error"]["code"] == "too_large" and answers[2]["error"]["code"] == "bad_json"
+
+
+def test_serve_ends_quietly_when_its_reader_goes_away_and_raises_what_it_cannot_write() -> None:
+    class Gone(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    requests = io.BytesIO(b'{"op": "games"}\n' * 3)
+    serve(Session(), requests, Gone())  # returns: nobody is listening
+    assert requests.read() == b'{"op": "games"}\n' * 2, "it stopped at the first answer it could not give"
+    with pytest.raises(OSError, match="No space left"):  # the command line makes it one line, exit 2
+        serve(Session(), io.BytesIO(b'{"op": "games"}\n'), Full())
 
 
 def test_tarock_serve_command_plays_a_deal(monkeypatch, capsys) -> None:
@@ -337,6 +414,19 @@ def test_the_protocol_document_names_every_op_event_and_code() -> None:
             assert all(f"`{f}" in rows for f in fields), kind
 
 
+def test_the_protocol_document_states_the_limits() -> None:
+    from interpreter.frontends import server
+
+    limits = PROTOCOL[PROTOCOL.index("## Limits") : PROTOCOL.index("## Sample session")]
+    assert server.MAX_LINE == 2**20 and "at most 1 MiB" in limits
+    assert server.MAX_LINE_LIMIT == 2**30 and "1 GiB" in limits
+    assert f"at most {server.MAX_GAMES} games" in limits
+    assert f"nest at most {server.MAX_DEPTH} deep" in limits
+    assert f"at most {server.MAX_DIGITS} digits" in limits and "`bad_json`" in limits
+    assert f"at most {server.MAX_MESSAGE} characters" in limits
+    assert server.MAX_SEED == 2**64 and "from 0 to 2⁶⁴−1" in limits
+
+
 # -- several games at once -------------------------------------------------------------------
 
 
@@ -361,221 +451,6 @@ def test_several_games_at_once_play_as_if_alone() -> None:
             alone.apply(alone.to_act, bot.choose(alone, alone.to_act))
         assert session.games[gid].game.history == alone.history
         assert session.games[gid].game.result == alone.result
-
-
-# -- fuzz ------------------------------------------------------------------------------------
-
-OPS = ["rulesets", "new", "load", "view", "legal", "act", "bot", "events", "record", "games", "close", "nope", ""]
-
-
-def _junk(rng: random.Random, depth: int = 0):
-    kind = rng.randrange(12 if depth < 3 else 8)
-    if kind == 0:
-        return None
-    if kind == 1:
-        return rng.choice([True, False])
-    if kind == 2:
-        return rng.choice([0, -1, 1, 7, 2**31, -(2**63), 10**30, 2**64, 10**300])
-    if kind == 3:
-        return rng.choice([0.5, -1e308, 1e-300, 3.0])
-    if kind == 4:
-        return rng.choice(
-            [
-                "",
-                "pass",
-                "all",
-                "g1",
-                "g2",
-                "T22",
-                "CK",
-                "solo",
-                "dappen",
-                "selber",
-                "🂡",
-                "\x00",
-                "a" * rng.randrange(1, 3000),
-                "../../etc/passwd",
-                "rulesets/" + FIRST + ".yaml",
-            ]
-        )
-    if kind == 5:
-        return rng.randrange(-3, 12)
-    if kind == 6:
-        return {"play": rng.choice(["T22", "CK", "XX", 5, None, ["T1"]])}
-    if kind == 7:
-        return {"discard": rng.choice([[], ["T22"], "T22", {"count": 12}, [None] * 12])}
-    if kind in (8, 9):
-        return [_junk(rng, depth + 1) for _ in range(rng.randrange(4))]
-    return {
-        rng.choice(["op", "game", "seat", "action", "play", "hands", "talon", "x", "id"]): _junk(rng, depth + 1)
-        for _ in range(rng.randrange(4))
-    }
-
-
-def _hostile_line(rng: random.Random, valid: str) -> str | bytes:
-    kind = rng.randrange(10)
-    if kind == 0:
-        return valid[: rng.randrange(len(valid))]  # cut off
-    if kind == 1:
-        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60)))
-    if kind == 2:
-        depth = rng.choice([10, 1000, 50_000])
-        return "[" * depth + "]" * depth
-    if kind == 3:
-        return "9" * rng.choice([10, 4000, 5000])
-    if kind == 4:
-        return rng.choice(
-            ["null", "[]", '"op"', "true", "{}", '{"op": null}', "NaN", "Infinity", '{"op": "new", "seed": 1e999}']
-        )
-    if kind == 5:
-        return valid.replace('"', "'")
-    if kind == 6:
-        return '{"op": "new", "ruleset": "' + FIRST + '", "players": ' + "9" * 400 + "}"
-    if kind == 7:
-        return '{"op": "view", "game": "g1", "seat": ' + "[" * 30 + "]" * 30 + "}"
-    if kind == 8:
-        return '{"op": "act", "game": "g1", "seat": 1, "action": "' + "\\ud800" + '"}'
-    extra = _junk(rng)
-    return json.dumps({"op": rng.choice(OPS), **(extra if isinstance(extra, dict) else {})})
-
-
-def _hostile_request(rng: random.Random, valid_games: list[str], session: Session):
-    op = rng.choice(OPS)
-    request = {"op": op, "id": _junk(rng) if rng.random() < 0.3 else rng.randrange(10**6)}
-    game_ids = valid_games + ["g0", "g999999", "", "G1", "g1 "]
-    for field in rng.sample(
-        [
-            "game",
-            "seat",
-            "action",
-            "ruleset",
-            "players",
-            "dealer",
-            "seed",
-            "deal",
-            "options",
-            "record",
-            "kind",
-            "apply",
-            "since",
-        ],
-        rng.randrange(1, 6),
-    ):
-        if field == "game" and rng.random() < 0.7:
-            request[field] = rng.choice(game_ids)
-        elif field == "ruleset" and rng.random() < 0.5:
-            request[field] = rng.choice(RULESETS + ["nope", FIRST.upper()])
-        elif field == "record" and rng.random() < 0.5:
-            gid = rng.choice(valid_games)
-            record = session.games[gid].game.record()
-            mutated = json.loads(json.dumps(record))
-            key = rng.choice(list(mutated))
-            mutated[key] = _junk(rng)
-            request[field] = mutated
-        else:
-            request[field] = _junk(rng)
-    if op == "close" and request.get("game") in valid_games:
-        request["game"] = "g999999"  # keep the valid games open
-    return request
-
-
-def test_fuzz_never_kills_the_server_and_valid_games_replay_exactly() -> None:
-    rng = random.Random(20240601)
-    session = Session(max_games=100)
-    valid: dict[str, list] = {}  # game id -> the actions it accepted, as sent
-    for seed, name in enumerate(RULESETS[:3] + [FIRST, FIRST]):
-        size = rng.choice(load_ruleset(name).table_sizes)
-        gid = ok(session.handle({"op": "new", "ruleset": name, "players": size, "seed": seed}))["game"]
-        valid[gid] = []
-    bots = {gid: RandomBot(i) for i, gid in enumerate(valid)}
-    sample_line = json.dumps({"id": 1, "op": "act", "game": "g1", "seat": 1, "action": {"play": "T22"}})
-    requests = 0
-    codes: dict[str, int] = {}
-
-    def check(response: dict, request) -> dict:
-        nonlocal requests
-        requests += 1
-        assert isinstance(response, dict) and isinstance(response.get("ok"), bool), (request, response)
-        line = encode(response)
-        assert "\n" not in line and json.loads(line) == json.loads(line)
-        if not response["ok"]:
-            code = response["error"]["code"]
-            assert code in ERROR_CODES and code != "internal_error", (request, response)
-            assert len(response["error"]["message"]) <= 700
-            codes[code] = codes.get(code, 0) + 1
-        elif isinstance(request, dict) and isinstance(request.get("game"), str) and request["game"] in valid:
-            # A hostile request that happened to be legal is part of the game now.
-            if request.get("op") == "act" and response.get("events") is not None:
-                valid[request["game"]].append([request["seat"], request["action"]])
-            elif request.get("op") == "bot" and "events" in response:
-                valid[request["game"]].append([response["seat"], response["action"]])
-        return response
-
-    for step in range(3200):
-        roll = rng.random()
-        active = [g for g in valid if not session.games[g].game.is_over]
-        if not active:  # a fresh deal once all are over
-            name = rng.choice(RULESETS)
-            gid = ok(session.handle({"op": "new", "ruleset": name, "seed": step}))["game"]
-            valid[gid] = []
-            bots[gid] = RandomBot(step)
-            active = [gid]
-        gid = rng.choice(active if rng.random() < 0.9 else list(valid))
-        game = session.games[gid].game
-        if roll < 0.25 and not game.is_over:
-            seat = game.to_act
-            action = expand(rng.choice(game.legal_actions(seat)), bots[gid].rng)
-            request = {"op": "act", "game": gid, "seat": seat, "action": action}
-            assert check(session.handle(request), request)["ok"]
-        elif roll < 0.45:
-            # Out of turn or illegal on a valid game.
-            seat = rng.randrange(game.players)
-            action = rng.choice(
-                [
-                    {"play": rng.choice(game.ruleset.deck.cards)},
-                    "pass",
-                    rng.choice(["solo", "dappen", "selber"]),
-                    {"discard": rng.sample(list(game.ruleset.deck.cards), rng.randrange(0, 14))},
-                ]
-            )
-            if seat == game.to_act and action in game.legal_actions(seat):
-                continue
-            request = {"op": "act", "game": gid, "seat": seat, "action": action}
-            check(session.handle(request), request)
-        elif roll < 0.65:
-            line = _hostile_line(rng, sample_line)
-            check(session.handle_line(line), line)
-        else:
-            request = _hostile_request(rng, list(valid), session)
-            check(session.handle(request), request)
-    assert requests >= 3000
-    for code in (
-        "bad_json",
-        "bad_request",
-        "unknown_game",
-        "invalid_action",
-        "not_your_turn",
-        "illegal_action",
-        "unknown_op",
-    ):
-        assert codes.get(code, 0) > 10, (code, codes)
-
-    # Every valid game holds exactly the actions it accepted, and its record replays exactly.
-    for gid, accepted in valid.items():
-        play_to_end(session, gid, kind="random")
-        game = session.games[gid].game
-        record = ok(session.handle({"op": "record", "game": gid}))["record"]
-        assert json.loads(json.dumps(record["actions"][: len(accepted)])) == json.loads(json.dumps(accepted))
-        doc = load_yaml(dump_record(record), f"{gid}.yaml")
-        again = Game(
-            load_ruleset(record["ruleset"], record.get("options")),
-            players=record["players"],
-            dealer=record["dealer"],
-            deal=record["deal"],
-        )
-        report = replay_document(doc, again)
-        assert report.ok, report.failures
-        assert again.result == game.result and again.events[1:] == game.events[1:]
 
 
 # -- the information boundary ----------------------------------------------------------------
@@ -644,7 +519,6 @@ def test_views_and_events_never_show_hidden_cards(name: str) -> None:
         wanted.add("announce")
     seen_phases: set[str] = set()
     session = Session()
-    deals = 0
     for seed in range(40):
         size = rs.table_sizes[seed % len(rs.table_sizes)]
         gid = ok(session.handle({"op": "new", "ruleset": name, "players": size, "dealer": seed % size, "seed": seed}))[
@@ -667,8 +541,7 @@ def test_views_and_events_never_show_hidden_cards(name: str) -> None:
         history = ok(session.handle({"op": "events", "game": gid}))["events"]
         assert not card_ids(history, cards) - public_cards(game)
         session.handle({"op": "close", "game": gid})
-        deals += 1
-        if seen_phases >= wanted and deals >= 4:
+        if seen_phases >= wanted and seed >= 3:  # at least four deals
             break
     assert seen_phases >= wanted, f"{name}: phases never reached: {wanted - seen_phases}"
 

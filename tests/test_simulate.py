@@ -5,23 +5,13 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from clirun import tarock
 
-from interpreter.frontends.cli import main
 from interpreter.frontends.simulate import ProgressBar, deal_seed, render, simulate
 
-ROOT = Path(__file__).resolve().parent.parent
 NAME = "breitnau"
-
-
-def tarock(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "interpreter", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +44,8 @@ def test_the_same_seed_gives_the_same_numbers_with_any_number_of_workers(stats: 
     random_one = simulate(NAME, 60, seed=9, bot="random", pass_probability=0.8)
     assert simulate(NAME, 60, seed=9, bot="random", pass_probability=0.8, workers=3) == random_one
     assert simulate(NAME, 40, seed=6) != stats
+    # Workers beyond the chunks and the machine are not started (not a million processes).
+    assert simulate(NAME, 6, seed=5, workers=10**6) == simulate(NAME, 6, seed=5)
 
 
 def test_deal_seeds_depend_on_the_base_seed_and_the_index_only() -> None:
@@ -61,28 +53,32 @@ def test_deal_seeds_depend_on_the_base_seed_and_the_index_only() -> None:
     assert len({deal_seed(base, i) for base in range(5) for i in range(200)}) == 1000
 
 
-def test_cli_json_parses_and_text_has_no_progress_bar_off_a_terminal(capsys) -> None:
+def test_cli_json_parses_and_text_has_no_progress_bar_off_a_terminal() -> None:
     out = tarock("simulate", NAME, "--deals", "12", "--seed", "3", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["deals"] == 12 and data["seed"] == 3 and set(data) >= {"contracts", "seats", "thrown_in", "outcomes"}
+    assert data == simulate(NAME, 12, seed=3), "the command prints what the function returns"
     assert out.stderr == ""
-    assert main(["simulate", NAME, "--deals", "12", "--bot", "random", "--workers", "2", "--players", "7"]) == 0
-    text = capsys.readouterr()
-    assert "12 deals" in text.out and "7 at the table" in text.out and text.err == ""
+    text = tarock("simulate", NAME, "--deals", "12", "--bot", "random", "--workers", "2", "--players", "7")
+    assert text.returncode == 0
+    assert "12 deals" in text.stdout and "7 at the table" in text.stdout and text.stderr == ""
 
 
-def test_cli_refuses_bad_usage(capsys) -> None:
-    for args in (
-        ["--deals", "0"],
-        ["--workers", "0"],
-        ["--players", "3"],
-        ["--pass-probability", "2", "--bot", "random"],
-        ["--option", "no_such=thing"],
+def test_cli_refuses_bad_usage() -> None:
+    for args, said in (
+        (["--deals", "0"], "--deals must be at least 1"),
+        (["--workers", "0"], "--workers must be at least 1"),
+        (["--players", "3"], "breitnau is played by 6 or 7 or 8 at the table, not 3"),
+        (["--pass-probability", "2", "--bot", "random"], "--pass-probability must be from 0 to 1"),
+        (["--pass-probability", "0.5"], "--pass-probability is for --bot random"),
     ):
-        assert main(["simulate", NAME, *args]) == 2, args
-        err = capsys.readouterr().err
-        assert err.strip() and "Traceback" not in err, args
+        out = tarock("simulate", NAME, *args)
+        assert out.returncode == 2, args
+        assert out.stderr == f"tarock: {said}\n", args
+    out = tarock("simulate", NAME, "--option", "no_such=thing")
+    assert out.returncode == 2
+    assert out.stderr.startswith("rulesets/breitnau.yaml: options.no_such: no reading or option named 'no_such'")
 
 
 def test_progress_bar_draws_only_on_a_terminal() -> None:

@@ -1,8 +1,10 @@
-"""The `tarock` command. Exit status: 0 success, 1 a check failed, 2 bad usage."""
+"""The `tarock` command. Exit status: 0 success, 1 a check failed (or a fault of ours), 2 bad usage or
+an environment that does not allow the command (a file that cannot be written, a closed input)."""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -37,47 +39,104 @@ def _epilog() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `tarock` command with `argv` (default: the process's arguments); returns the exit
+    status. Every failure ends here as one line on stderr: 1 when a check failed, 2 for bad usage
+    or an environment that does not allow the command (a file that cannot be written, a closed
+    input), and a one-line "internal error" for a fault of ours."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help()
         return 2
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk or a closed pipe is reported here, not at exit
+        return status
     except UsageError as exc:  # a name that does not exist: bad usage
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+        _say(*(str(p) for p in exc.problems))
         return 2
     except RulesetError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+        _say(*(str(p) for p in exc.problems))
         return 1
     except TarockError as exc:
-        print(f"tarock: {exc}", file=sys.stderr)
+        _say(f"tarock: {exc}")
         return 2
     except KeyboardInterrupt:
-        print("\ntarock: interrupted", file=sys.stderr)
+        _say("", "tarock: interrupted")
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (`tarock list | head -1`): nothing to say
+        _drop_stdout()
         return 0
+    except OSError as exc:
+        _say(f"tarock: {_os_problem(exc)}")
+        return 2
     except Exception as exc:  # a bug of ours: one clear line, the traceback only on request
         if os.environ.get("TAROCK_DEBUG"):
             raise
-        print(
+        _say(
             f"tarock: internal error: {type(exc).__name__}: {exc} (please report it; "
-            f"TAROCK_DEBUG=1 shows the traceback)",
-            file=sys.stderr,
+            f"TAROCK_DEBUG=1 shows the traceback)"
         )
         return 1
 
 
+def _say(*lines: str) -> None:
+    """Lines on stderr; when even stderr cannot be written, the exit status says it alone."""
+    try:
+        for line in lines:
+            print(line, file=sys.stderr)
+    except (OSError, AttributeError):  # AttributeError: stderr is closed (None)
+        pass
+
+
+# Failures that only writing can have: without a file named, what could not be written is the
+# standard output (every file the commands open carries its name in the error).
+WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _os_problem(exc: OSError) -> str:
+    """An environment error in words: the file and the reason."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    if exc.errno in WRITE_FAILURES:
+        _drop_stdout()
+        return f"cannot write the output: {reason}"
+    return reason
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null: Python flushes it again at exit, and the output that
+    could not be written would otherwise fail a second time, with a traceback."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # closed, or not a file (captured in tests)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+class _Parser(argparse.ArgumentParser):
+    """The top parser: its examples are written only when help is shown (finding a ruleset to name
+    in them reads every ruleset file, too slow to do for every command)."""
+
+    examples_wanted = False  # set on the top parser only (its subparsers are of this class too)
+
+    def format_help(self) -> str:
+        if self.examples_wanted and self.epilog is None:
+            self.epilog = _epilog()
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tarock",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=_epilog(),
         description="Play, check and replay regional Tarock variants (Dappen, Cego, Tapp) written as YAML rulesets.",
     )
+    parser.examples_wanted = True
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     p = sub.add_parser("list", help="list the rulesets")
@@ -195,7 +254,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     from interpreter.language.loader import find_ruleset_file, read_document, resolve
 
     doc = resolve(args.name)
-    own = read_document(find_ruleset_file(args.name)).data
+    file = find_ruleset_file(args.name)
+    assert file is not None  # resolve found it
+    own = read_document(file).data
     own.pop("extends", None)
     chain = " <- ".join(reversed([f.rsplit("/", 1)[-1].removesuffix(".yaml") for f in doc.lineage]))
     if doc.parents:
@@ -208,7 +269,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _leaves(data) -> list:
+def _leaves(data: object) -> list[object]:
     if isinstance(data, dict):
         return [leaf for value in data.values() for leaf in _leaves(value)]
     if isinstance(data, list):
@@ -218,19 +279,17 @@ def _leaves(data) -> list:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.bots.randombot import RandomBot
+    from interpreter.bots.rulebot import RuleBot
     from interpreter.engine.game import Game
     from interpreter.engine.records import dump_record
     from interpreter.frontends.log import render_log
     from interpreter.language.loader import load_ruleset
 
+    if args.record:
+        _check_writable(args.record, "--record")  # before the deal, not after it has been played
     ruleset = load_ruleset(args.name, parse_options(args.option))
     game = Game(ruleset, players=args.players, dealer=args.dealer, seed=args.seed)
-    if args.bot == "rules":
-        from interpreter.bots.rulebot import RuleBot
-
-        bot = RuleBot()
-    else:
-        bot = RandomBot(game.seed)
+    bot: RandomBot | RuleBot = RuleBot() if args.bot == "rules" else RandomBot(game.seed)
     humans = set(args.human)
     for seat in humans:
         if not 0 <= seat < game.players or seat == game.sitting_out:
@@ -238,17 +297,31 @@ def cmd_play(args: argparse.Namespace) -> int:
     if humans:
         from interpreter.frontends.human import HumanPlayer
 
-        human = HumanPlayer(game)
-        human.run(humans, bot)
+        if sys.stdin is None:
+            raise TarockError("--human needs standard input to read your choices, and it is closed")
+        HumanPlayer(game).run(humans, bot)
     else:
         while not game.is_over:
             seat = game.to_act
+            assert seat is not None  # somebody is to act until the deal is over
             game.apply(seat, bot.choose(game, seat))
         print(render_log(game))
     if args.record:
         Path(args.record).write_text(dump_record(game.record()), encoding="utf-8")
         print(f"record written to {args.record}")
     return 0
+
+
+def _check_writable(file: str, option: str) -> None:
+    """Refuse an output file that cannot be written, before the work that fills it is done."""
+    path = Path(file)
+    folder = path.parent
+    if path.is_dir():
+        raise TarockError(f"{option} {file}: is a directory")
+    if not folder.is_dir():
+        raise TarockError(f"{option} {file}: no such directory: {folder}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise TarockError(f"{option} {file}: not allowed to write there")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

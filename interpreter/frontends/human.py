@@ -3,17 +3,23 @@ they fall and the settlement.
 
 The person sees what the seat may see (`game.view(seat)`) and the public events; the other seats
 are played by a bot. A choice is made by its number, or by naming it: a call (`pass`), a card id
-(`T22`) or a card's alias (`Gstiess`).
+(`T22`) or a card's alias (`Gstiess`). Where a choice is too large to list (the cards to put aside
+or to keep), the cards are numbered and chosen by their numbers or names, several at once.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
 from interpreter.frontends.log import describe_event
 from interpreter.language.model import TRUMP, Deck
+
+if TYPE_CHECKING:
+    from interpreter.bots.randombot import RandomBot
+    from interpreter.bots.rulebot import RuleBot
+    from interpreter.engine.game import Game
 
 
 def named_hand(cards: list[str], deck: Deck) -> str:
@@ -35,13 +41,19 @@ def label(card: str, deck: Deck) -> str:
 
 
 class HumanPlayer:
-    def __init__(self, game, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout):
-        self.game, self.stdin, self.stdout = game, stdin, stdout
+    """People at the terminal playing some seats of `game`; a bot plays the others."""
+
+    def __init__(self, game: Game, stdin: TextIO | None = None, stdout: TextIO | None = None):
+        # The streams are looked up now, not when the module is imported: a caller may have
+        # replaced them (tests do).
+        self.game = game
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
 
     def say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
 
-    def run(self, seats: set[int], bot) -> None:
+    def run(self, seats: set[int], bot: RandomBot | RuleBot) -> None:
         game = self.game
         self.say(
             f"{game.ruleset.title}: {game.players} at the table, dealer seat {game.dealer}; you play seat(s) {sorted(seats)}"
@@ -50,6 +62,7 @@ class HumanPlayer:
         while not game.is_over:
             shown = self._tell(shown, seats)
             seat = game.to_act
+            assert seat is not None  # somebody is to act until the deal is over
             action = self.ask(seat) if seat in seats else bot.choose(game, seat)
             try:
                 game.apply(seat, action)
@@ -73,6 +86,8 @@ class HumanPlayer:
         return len(game.events)
 
     def ask(self, seat: int) -> Any:
+        """The action the person at `seat` chooses: a legal action, or a list of cards for a choice
+        too large to list."""
         game = self.game
         deck = game.ruleset.deck
         view = game.view(seat)
@@ -89,11 +104,14 @@ class HumanPlayer:
                 + ", ".join(f"seat {s} {label(c, deck)}" for s, c in zip(trick["seats"], trick["cards"], strict=False))
             )
         legal = game.legal_actions(seat)
+        for action in legal:
+            for kind in ("discard", "keep"):
+                template = action.get(kind) if isinstance(action, dict) else None
+                if isinstance(template, dict):  # too many choices to list: the person names the cards
+                    return {kind: self._ask_cards(kind, template, view["hand"])}
         order = {card: i for i, card in enumerate(view["hand"])}
         if all(isinstance(a, dict) and "play" in a for a in legal):
-            legal = sorted(legal, key=lambda a: order.get(a["play"], len(order)))  # as the hand is shown
-        if len(legal) == 1 and isinstance(legal[0].get("discard") if isinstance(legal[0], dict) else None, dict):
-            return {"discard": self._ask_discard(legal[0]["discard"])}
+            legal = sorted(legal, key=lambda a: order.get(a["play"], len(order)) if isinstance(a, dict) else 0)
         for number, action in enumerate(legal, 1):
             self.say(f"  {number}. {self._label(action)}")
         while True:
@@ -104,27 +122,57 @@ class HumanPlayer:
             for action in legal:
                 if line == action or (isinstance(action, dict) and card is not None and action.get("play") == card):
                     return action
-            self.say(f"  type a number from 1 to {len(legal)}")
+            what = f"{label(card, deck)} is not among them" if card is not None else f"'{line}' is not among them"
+            self.say(f"  {what}; type a number from 1 to {len(legal)}")
 
-    def _ask_discard(self, template: dict) -> list[str]:
+    def _ask_cards(self, kind: str, template: dict[str, Any], hand: list[str]) -> list[str]:
+        """The cards the person names for a discard or keep `template` ({count, from, forbidden}),
+        checked for their number and that each may be chosen, with the reason when not."""
         deck = self.game.ruleset.deck
-        allowed = template["from"]
-        count = template["count"]
-        forbidden = ", ".join(label(c, deck) for c in template["forbidden"]) or "none"
-        self.say(f"  put {count} cards aside (not: {forbidden}); type their numbers or ids:")
+        allowed: list[str] = list(template["from"])
+        count: int = template["count"]
+        # A keep template lists the cards that may be kept; the others of the hand may not.
+        forbidden = [str(c) for c in template.get("forbidden", [c for c in hand if c not in allowed])]
+        cards_word = "card" if count == 1 else "cards"
+        verb = "keep" if kind == "keep" else "put aside"
+        task = (
+            f"keep {count} {cards_word} (the others go aside)" if kind == "keep" else f"put {count} {cards_word} aside"
+        )
+        not_these = f" you may not {verb}: {', '.join(label(c, deck) for c in forbidden)};" if forbidden else ""
+        self.say(f"  {task};{not_these} type their numbers or ids, e.g. 1 4:")
         for number, card in enumerate(allowed, 1):
             self.say(f"  {number}. {label(card, deck)}")
         while True:
-            words = self._read().replace(",", " ").split()
-            cards = []
-            for word in words:
-                if word.isdigit() and 1 <= int(word) <= len(allowed):
-                    cards.append(allowed[int(word) - 1])
-                else:
-                    cards.append(self._card(word) or word)
-            if len(cards) == count:
-                return cards
-            self.say(f"  that is {len(cards)} cards; {count} are needed")
+            chosen, problem = self._cards_named(self._read(), allowed, hand, forbidden, verb)
+            if problem is None and len(chosen) != count:
+                problem = f"that is {len(chosen)} {'card' if len(chosen) == 1 else 'cards'}; {count} are needed"
+            if problem is None:
+                return chosen
+            self.say(f"  {problem}")
+
+    def _cards_named(
+        self, line: str, allowed: list[str], hand: list[str], forbidden: list[str], verb: str
+    ) -> tuple[list[str], str | None]:
+        """The cards a line names by number or id, and what is wrong with it (None: nothing)."""
+        deck = self.game.ruleset.deck
+        chosen: list[str] = []
+        for word in line.replace(",", " ").split():
+            if word.isdigit():
+                if not 1 <= int(word) <= len(allowed):
+                    return chosen, f"there is no number {word}: the numbers go from 1 to {len(allowed)}"
+                card: str | None = allowed[int(word) - 1]
+            else:
+                card = self._card(word)
+            if card is None:
+                return chosen, f"'{word}' is neither a number nor a card"
+            if card not in hand:
+                return chosen, f"you do not hold {label(card, deck)}"
+            if card in forbidden or card not in allowed:
+                return chosen, f"you may not {verb} {label(card, deck)}"
+            if card in chosen:
+                return chosen, f"{label(card, deck)} is named twice"
+            chosen.append(card)
+        return chosen, None
 
     def _card(self, word: str) -> str | None:
         deck = self.game.ruleset.deck
@@ -144,8 +192,9 @@ class HumanPlayer:
         if "announce" in action:
             cards = ", ".join(label(c, deck) for c in action.get("cards", []))
             return f"announce {action['announce']}" + (f" with {cards}" if cards else "")
-        if "discard" in action and isinstance(action["discard"], list):
-            return "put aside " + ", ".join(label(c, deck) for c in action["discard"])
+        for kind, verb in (("discard", "put aside"), ("keep", "keep")):
+            if isinstance(action.get(kind), list):
+                return f"{verb} " + ", ".join(label(c, deck) for c in action[kind])
         return str(action)
 
     def _read(self) -> str:

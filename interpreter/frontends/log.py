@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.language.model import TRUMP, Deck
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
 
 
 def show_cards(cards: list[str], deck: Deck) -> str:
@@ -16,11 +19,13 @@ def show_cards(cards: list[str], deck: Deck) -> str:
 
 
 def card_name(card: str, deck: Deck) -> str:
+    """A card by its id, with its name where a trump has one: `T22 (Gstieß)`."""
     title = deck.name_of(card)
     return f"{card} ({title})" if deck.suit[card] == TRUMP and not title.isdigit() else card
 
 
-def describe_event(event: dict[str, Any], game) -> str | None:
+def describe_event(event: dict[str, Any], game: Game) -> str | None:
+    """One line (or a few) for an event, or None for one a reader need not see."""
     rs, deck = game.ruleset, game.ruleset.deck
     kind = event["type"]
     if kind == "phase" and event["phase"] == "auction":
@@ -48,7 +53,7 @@ def describe_event(event: dict[str, Any], game) -> str | None:
     if kind == "trumps":
         return f"Seat {event['seat']} names {event['suit']} as trumps."
     if kind == "breach":
-        return event["reason"]
+        return str(event["reason"])
     if kind == "talon_taken":
         return f"Seat {event['seat']} picks up the {event['count']} talon cards."
     if kind == "discard":
@@ -65,7 +70,7 @@ def describe_event(event: dict[str, Any], game) -> str | None:
     return None
 
 
-def describe_result(result: dict[str, Any], game) -> str:
+def describe_result(result: dict[str, Any], game: Game) -> str:
     unit = game.ruleset.settlement.unit
     if result["outcome"] == "thrown_in":
         return "Result: thrown in."
@@ -86,7 +91,7 @@ def describe_result(result: dict[str, Any], game) -> str:
     return "\n".join(lines)
 
 
-def render_log(game, *, show_hands: bool = True) -> str:
+def render_log(game: Game, *, show_hands: bool = True) -> str:
     rs, deck = game.ruleset, game.ruleset.deck
     lines = [
         f"{rs.title} — {game.players} at the table, dealer seat {game.dealer}"

@@ -19,20 +19,45 @@ relays the game to people passes each of them only their own seat's answers.
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import math
+import re
 import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar, overload
 
-from interpreter.errors import IllegalActionError, InvalidActionError, RecordError, RulesetError, TarockError
+from interpreter.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    RecordError,
+    RulesetError,
+    TarockError,
+    UsageError,
+    did_you_mean,
+)
+
+if TYPE_CHECKING:
+    from interpreter.bots.randombot import RandomBot
+    from interpreter.bots.rulebot import RuleBot
+    from interpreter.engine.game import Game
+    from interpreter.language.model import Ruleset
 
 MAX_LINE = 1 << 20  # bytes in one request line
+MAX_LINE_LIMIT = 1 << 30  # the most --max-line may allow: a line is held in memory whole
 MAX_GAMES = 1000  # games open at once in one session
 MAX_MESSAGE = 600  # characters of an error message (they may quote the bad input)
+MAX_DEPTH = 64  # arrays and objects nested in one request
+MAX_DIGITS = 4300  # digits of one integer (Python's own limit for turning text into int)
 MAX_SEED = 2**64
 BOT_KINDS = ("random", "rules")
+
+T = TypeVar("T")
+Request = dict[str, Any]  # a request object as parsed from JSON
+Response = dict[str, Any]  # a response object, ready to be encoded as JSON
+
 
 # What each engine event may tell every seat. Fields not listed are dropped; an event type not
 # listed keeps only the fields that name no card (see `public_event`).
@@ -80,6 +105,10 @@ class ProtocolError(Exception):
         self.message = message
 
 
+class NotJson(ValueError):
+    """A line the parser read but the protocol does not take as JSON (NaN, 1e400, a huge integer)."""
+
+
 ERROR_CODES = {
     "bad_json": "the line is not one JSON value (or holds NaN / Infinity, or numbers too long)",
     "too_large": "the line is longer than the server accepts",
@@ -88,7 +117,7 @@ ERROR_CODES = {
     "unknown_game": "no open game has this id",
     "too_many_games": "the session already holds the most games it may; close some",
     "unknown_ruleset": "no ruleset of this name (or files are not served)",
-    "bad_ruleset": "the ruleset does not load (its problems are in the message)",
+    "bad_ruleset": "the ruleset does not load, or one of its rules failed while an action was applied (the message says which and where; the game is unchanged)",
     "bad_option": "no such reading or option, or no such choice",
     "bad_deal": "the explicit deal does not fit the ruleset",
     "bad_record": "the record is malformed",
@@ -105,8 +134,8 @@ ERROR_CODES = {
 class Slot:
     """One open game and the bots that play seats in it."""
 
-    game: Any
-    bots: dict[str, Any] = field(default_factory=dict)
+    game: Game
+    bots: dict[str, RandomBot | RuleBot] = field(default_factory=dict)
 
 
 class Session:
@@ -119,7 +148,7 @@ class Session:
         self._counter = 0
         self._rulesets: list[dict[str, Any]] | None = None
         self._names: list[str] | None = None
-        self.ops: dict[str, Callable[[dict], dict]] = {
+        self.ops: dict[str, Callable[[Request], Response]] = {
             "rulesets": self.op_rulesets,
             "new": self.op_new,
             "load": self.op_load,
@@ -134,46 +163,51 @@ class Session:
         }
 
     # -- entry points ------------------------------------------------------------------------
-    def handle_line(self, line: str | bytes) -> dict[str, Any]:
+    def respond(self, line: str | bytes) -> str:
+        """One protocol line in, the response line out (without its newline). Never raises, and
+        the line it returns can always be written as UTF-8."""
+        return encode(self.handle_line(line))
+
+    def handle_line(self, line: str | bytes) -> Response:
         """One protocol line in, one response out. Never raises."""
         try:
-            if isinstance(line, bytes):
-                line = line.decode("utf-8")
-            request = json.loads(line, parse_constant=_no_constant)
-        except (ValueError, RecursionError, UnicodeDecodeError) as exc:
-            why = "a number has more than 4300 digits" if "int_max_str_digits" in str(exc) else str(exc)
-            return _error(None, "bad_json", f"not a JSON line: {why}")
-        except Exception as exc:
-            return _error(None, "bad_json", f"not a JSON line: {type(exc).__name__}")
+            request = parse_line(line)
+        except NotJson as exc:
+            return _error(None, "bad_json", f"not a JSON line: {exc}")
         return self.handle(request)
 
-    def handle(self, request: Any) -> dict[str, Any]:
-        """One request object in, one response object out. Never raises."""
+    def handle(self, request: Any) -> Response:
+        """One request object in, one response object out. Never raises: whatever goes wrong in
+        handling it becomes an error response."""
         rid = request.get("id") if isinstance(request, dict) else None
         try:
             if not isinstance(request, dict):
                 raise ProtocolError("bad_request", f"a request is a JSON object, not {_kind(request)}")
+            if _deeper_than(request, MAX_DEPTH):
+                if _deeper_than(rid, MAX_DEPTH - 1):
+                    rid = None  # the id itself is what is too deep: it is not echoed
+                raise ProtocolError("bad_request", f"the request nests arrays and objects more than {MAX_DEPTH} deep")
             op = request.get("op")
             if not isinstance(op, str):
                 raise ProtocolError("bad_request", 'the request needs "op": one of ' + ", ".join(self.ops))
             handler = self.ops.get(op)
             if handler is None:
-                raise ProtocolError("unknown_op", f"no op {_short(op)!s}; the ops are: {', '.join(self.ops)}")
+                raise ProtocolError("unknown_op", f"no op {_short(op)}; the ops are: {', '.join(self.ops)}")
             return {"id": rid, "ok": True, **handler(request)}
         except ProtocolError as exc:
             return _error(rid, exc.code, exc.message)
         except RecursionError:
             return _error(rid, "bad_request", "the request is nested too deeply")
-        except Exception as exc:
+        except Exception as exc:  # a fault of ours: the session goes on, the traceback goes to stderr
             traceback.print_exc(file=sys.stderr)
             return _error(rid, "internal_error", f"{type(exc).__name__}: {exc}")
 
     # -- ops ---------------------------------------------------------------------------------
-    def op_rulesets(self, req: dict) -> dict:
+    def op_rulesets(self, req: Request) -> Response:
         if self._rulesets is None:
             from interpreter.language.loader import load_ruleset
 
-            found = []
+            found: list[dict[str, Any]] = []
             for name in self.names():
                 try:
                     rs = load_ruleset(name)
@@ -204,15 +238,15 @@ class Session:
             self._rulesets = found
         return {"rulesets": self._rulesets}
 
-    def op_new(self, req: dict) -> dict:
+    def op_new(self, req: Request) -> Response:
         from interpreter.engine.game import Game
 
         self._room()
-        ref = _get(req, "ruleset", str)
-        players = _get(req, "players", int, required=False)
-        dealer = _get(req, "dealer", int, required=False, default=0)
-        seed = _get(req, "seed", int, required=False)
-        deal = _get(req, "deal", dict, required=False)
+        ref = _need(req, "ruleset", str)
+        players = _may(req, "players", int)
+        dealer = _may(req, "dealer", int, 0)
+        seed = _may(req, "seed", int)
+        deal = _may(req, "deal", dict)
         options = _options(req)
         if seed is not None and not 0 <= seed < MAX_SEED:
             raise ProtocolError("bad_request", f'"seed" must be from 0 to 2**64 - 1, not {_short(seed)}')
@@ -231,21 +265,26 @@ class Session:
             raise ProtocolError("bad_request", str(exc)) from None
         return self._open(game)
 
-    def op_load(self, req: dict) -> dict:
+    def op_load(self, req: Request) -> Response:
         from interpreter.engine.records import game_from_record, replay_document
-        from interpreter.language.source import load_yaml
+        from interpreter.language.source import Document, load_yaml
         from interpreter.language.validation import schema_problems
 
         self._room()
         record = req.get("record")
+        doc: Document
         if isinstance(record, str):
-            _no_aliases(record)
+            _check_yaml_text(record)
             try:
                 doc = load_yaml(record, "<record>")
             except RulesetError as exc:
                 raise ProtocolError("bad_record", "; ".join(str(p) for p in exc.problems)) from None
+            except RecursionError:
+                raise ProtocolError("bad_record", "the record is nested too deeply") from None
         elif isinstance(record, dict):
-            doc = load_yaml(json.dumps(record), "<record>")
+            # Already plain data: no YAML to parse (it would be slow, and its line:col would point
+            # into a text the client never wrote); problems are placed by their path instead.
+            doc = Document(json.loads(json.dumps(record)), file="<record>")
         else:
             raise ProtocolError(
                 "bad_request", f'"record" must be a record object (or its YAML text), not {_kind(record)}'
@@ -257,16 +296,12 @@ class Session:
         seed = data.get("seed")
         if isinstance(seed, int) and not 0 <= seed < MAX_SEED:
             raise ProtocolError("bad_record", f"seed must be from 0 to 2**64 - 1, not {_short(seed)}")
-        self._check_ref(data["ruleset"])
+        # The ruleset and its options first, so that a wrong name is told apart from a wrong record.
+        self._ruleset(data["ruleset"], data.get("options") or {})
         try:
             game = game_from_record(doc)
         except RecordError as exc:
-            messages = "; ".join(p.message for p in exc.problems)
-            if any(p.path.startswith("options") for p in exc.problems):
-                raise ProtocolError("bad_option", messages) from None
-            if any("no ruleset named" in p.message for p in exc.problems):
-                raise ProtocolError("unknown_ruleset", messages) from None
-            raise ProtocolError("bad_record", messages) from None
+            raise ProtocolError("bad_record", "; ".join(p.message for p in exc.problems)) from None
         report = replay_document(doc, game)
         response = self._open(game)
         response["replayed"] = len(game.history)
@@ -277,17 +312,15 @@ class Session:
         }
         return response
 
-    def op_view(self, req: dict) -> dict:
+    def op_view(self, req: Request) -> Response:
         slot = self._slot(req)
-        seat = req.get("seat")
-        if seat != "all":
-            seat = self._seat(slot.game, req)
+        seat: int | str = "all" if req.get("seat") == "all" else self._seat(slot.game, req)
         return {"game": req["game"], "view": public_view(slot.game, seat)}
 
-    def op_legal(self, req: dict) -> dict:
+    def op_legal(self, req: Request) -> Response:
         slot = self._slot(req)
         game = slot.game
-        seat = self._seat(game, req, required=False)
+        seat = self._maybe_seat(game, req)
         if seat is None:
             seat = game.to_act
         return {
@@ -297,7 +330,7 @@ class Session:
             "actions": game.legal_actions(seat) if seat is not None else [],
         }
 
-    def op_act(self, req: dict) -> dict:
+    def op_act(self, req: Request) -> Response:
         slot = self._slot(req)
         seat = self._seat(slot.game, req)
         if "action" not in req:
@@ -306,32 +339,31 @@ class Session:
             )
         return {"game": req["game"], **self._apply(slot.game, seat, req["action"])}
 
-    def op_bot(self, req: dict) -> dict:
+    def op_bot(self, req: Request) -> Response:
         slot = self._slot(req)
         game = slot.game
-        kind = _get(req, "kind", str, required=False, default="rules")
-        apply = _get(req, "apply", bool, required=False, default=False)
+        kind = _may(req, "kind", str, "rules")
+        apply = _may(req, "apply", bool, False)
         if kind not in BOT_KINDS:
             raise ProtocolError("bad_request", f'"kind" is one of {", ".join(BOT_KINDS)}, not {_short(kind)}')
-        seat = self._seat(game, req, required=False)
-        if game.is_over:
-            raise ProtocolError("game_over", "the deal is over")
+        asked = self._maybe_seat(game, req)
+        seat = game.to_act
         if seat is None:
-            seat = game.to_act
-        if seat != game.to_act:
-            raise ProtocolError("not_your_turn", f"it is seat {game.to_act}'s turn, not seat {seat}'s")
+            raise ProtocolError("game_over", "the deal is over")
+        if asked is not None and asked != seat:
+            raise ProtocolError("not_your_turn", f"it is seat {seat}'s turn, not seat {asked}'s")
         bot = slot.bots.get(kind)
         if bot is None:
             bot = slot.bots[kind] = _make_bot(kind, game.seed or 0)
         action = bot.choose(game, seat)
-        response: dict[str, Any] = {"game": req["game"], "seat": seat, "action": action}
+        response: Response = {"game": req["game"], "seat": seat, "action": action}
         if apply:
             response.update(self._apply(game, seat, action))
         return response
 
-    def op_events(self, req: dict) -> dict:
+    def op_events(self, req: Request) -> Response:
         slot = self._slot(req)
-        since = _get(req, "since", int, required=False, default=0)
+        since = _may(req, "since", int, 0)
         if since < 0:
             raise ProtocolError("bad_request", '"since" counts events already seen: 0 or more')
         events = slot.game.events
@@ -341,11 +373,11 @@ class Session:
             "next": len(events),
         }
 
-    def op_record(self, req: dict) -> dict:
+    def op_record(self, req: Request) -> Response:
         slot = self._slot(req)
         return {"game": req["game"], "record": slot.game.record()}
 
-    def op_games(self, req: dict) -> dict:
+    def op_games(self, req: Request) -> Response:
         return {
             "games": [
                 {
@@ -359,8 +391,8 @@ class Session:
             ]
         }
 
-    def op_close(self, req: dict) -> dict:
-        gid = _get(req, "game", str)
+    def op_close(self, req: Request) -> Response:
+        gid = _need(req, "game", str)
         if self.games.pop(gid, None) is None:
             raise ProtocolError("unknown_game", f"no open game {_short(gid)}")
         return {"game": gid, "closed": True}
@@ -372,7 +404,7 @@ class Session:
                 "too_many_games", f"{len(self.games)} games are open, the most this session holds; close one first"
             )
 
-    def _open(self, game) -> dict:
+    def _open(self, game: Game) -> Response:
         self._counter += 1
         gid = f"g{self._counter}"
         self.games[gid] = Slot(game)
@@ -387,8 +419,8 @@ class Session:
             "to_act": game.to_act,
         }
 
-    def _slot(self, req: dict) -> Slot:
-        gid = _get(req, "game", str)
+    def _slot(self, req: Request) -> Slot:
+        gid = _need(req, "game", str)
         slot = self.games.get(gid)
         if slot is None:
             raise ProtocolError(
@@ -398,9 +430,16 @@ class Session:
             )
         return slot
 
-    def _seat(self, game, req: dict, required: bool = True) -> int | None:
-        seat = _get(req, "seat", int, required=required)
-        if seat is not None and not 0 <= seat < game.players:
+    def _seat(self, game: Game, req: Request) -> int:
+        return self._checked_seat(game, _need(req, "seat", int))
+
+    def _maybe_seat(self, game: Game, req: Request) -> int | None:
+        seat = _may(req, "seat", int)
+        return None if seat is None else self._checked_seat(game, seat)
+
+    @staticmethod
+    def _checked_seat(game: Game, seat: int) -> int:
+        if not 0 <= seat < game.players:
             raise ProtocolError("bad_seat", f"no seat {_short(seat)}: seats are 0 to {game.players - 1}")
         return seat
 
@@ -420,24 +459,37 @@ class Session:
             return
         hint = " (start the server with --allow-files to play ruleset files)" if is_file else ""
         raise ProtocolError(
-            "unknown_ruleset", f"no ruleset named {_short(ref)}; this server plays: {', '.join(self.names())}{hint}"
+            "unknown_ruleset",
+            f"no ruleset named {_short(ref)}{hint}"
+            + did_you_mean(ref[:100], self.names(), otherwise=f"; this server plays: {', '.join(self.names())}"),
         )
 
-    def _ruleset(self, ref: str, options: dict[str, str]):
+    def _ruleset(self, ref: str, options: dict[str, str]) -> Ruleset:
+        """The ruleset `ref` with `options`, or the refusal that says which of the two is wrong."""
         from interpreter.language.loader import find_ruleset_file, load_ruleset
 
         self._check_ref(ref)
-        if find_ruleset_file(ref) is None:
-            raise ProtocolError("unknown_ruleset", f"no ruleset named {_short(ref)}")
         try:
-            return load_ruleset(ref, options)
-        except RulesetError as exc:
-            messages = "; ".join(str(p) for p in exc.problems[:20])
-            if any(p.path.startswith("options") for p in exc.problems):
-                raise ProtocolError("bad_option", messages) from None
-            raise ProtocolError("bad_ruleset", messages) from None
+            found = find_ruleset_file(ref)
+        except (OSError, ValueError) as exc:  # a path the system refuses (too long, a NUL byte)
+            raise ProtocolError(
+                "unknown_ruleset", f"no ruleset file {_short(ref)}: {getattr(exc, 'strerror', None) or exc}"
+            ) from None
+        if found is None:
+            raise ProtocolError("unknown_ruleset", f"no ruleset named {_short(ref)}")
+        # As published first: a UsageError then says that the file is no game to play (a base);
+        # once that loads, a UsageError with the options can only be about the options.
+        for chosen in ({}, options) if options else ({},):
+            try:
+                ruleset = load_ruleset(ref, chosen)
+            except UsageError as exc:
+                code = "bad_option" if chosen else "unknown_ruleset"
+                raise ProtocolError(code, _problems(exc)) from None
+            except RulesetError as exc:
+                raise ProtocolError("bad_ruleset", _problems(exc)) from None
+        return ruleset
 
-    def _apply(self, game, seat: int, action: Any) -> dict:
+    def _apply(self, game: Game, seat: int, action: Any) -> Response:
         try:
             events = game.apply(seat, action)
         except InvalidActionError as exc:
@@ -448,13 +500,19 @@ class Session:
             if seat != game.to_act:
                 raise ProtocolError("not_your_turn", str(exc)) from None
             raise ProtocolError("illegal_action", str(exc)) from None
-        response = {"events": [public_event(e, game) for e in events], "phase": game.phase.value, "to_act": game.to_act}
-        if game.is_over:
+        except TarockError as exc:  # a rule of the ruleset failed in applying a legal action
+            raise ProtocolError("bad_ruleset", f"the action was not applied: {exc}") from None
+        response: Response = {
+            "events": [public_event(e, game) for e in events],
+            "phase": game.phase.value,
+            "to_act": game.to_act,
+        }
+        if game.result is not None:
             response["result"] = game.result.as_dict()
         return response
 
 
-def public_view(game, seat: int | str) -> dict[str, Any]:
+def public_view(game: Game, seat: int | str) -> dict[str, Any]:
     """`game.view(seat)`, less the talon and the discards when the deal ended without counting
     them (thrown in, abandoned): nobody turns them over then."""
     view = game.view(seat)
@@ -465,16 +523,16 @@ def public_view(game, seat: int | str) -> dict[str, Any]:
     return view
 
 
-def public_event(event: dict[str, Any], game) -> dict[str, Any]:
+def public_event(event: dict[str, Any], game: Game) -> dict[str, Any]:
     """The event as every seat may know it: only the fields listed for its type in
     PUBLIC_FIELDS; an unknown type keeps the fields that name no card, and lists the others
     under "redacted"."""
     kind = event.get("type")
-    allowed = PUBLIC_FIELDS.get(kind)
+    allowed = PUBLIC_FIELDS.get(kind) if isinstance(kind, str) else None
     if allowed is not None:
         return {"type": kind, **{k: event[k] for k in allowed if k in event}}
     cards = game.ruleset.deck.points
-    public = {"type": kind}
+    public: dict[str, Any] = {"type": kind}
     hidden = []
     for key, value in event.items():
         if key == "type":
@@ -498,27 +556,47 @@ def _names_a_card(value: Any, cards: dict[str, int]) -> bool:
     return False
 
 
-def _check_deal_size(deal: dict, ruleset) -> None:
+def _check_deal_size(deal: dict[str, Any], ruleset: Ruleset) -> None:
     """A deal names each card of the pack once: refuse one far larger before looking at it."""
-    parts = [deal.get("talon")] + (deal.get("hands") if isinstance(deal.get("hands"), list) else [])
+    hands = deal.get("hands")
+    parts = [deal.get("talon"), *(hands if isinstance(hands, list) else [])]
     named = sum(len(p) if isinstance(p, list) else 1 for p in parts)
     if named > 2 * len(ruleset.deck.cards) + 100:
         raise ProtocolError("bad_deal", f"the deal names {named} cards; the pack has {len(ruleset.deck.cards)}")
 
 
-def _no_aliases(text: str) -> None:
-    """Refuse YAML anchors and aliases: a few lines of them expand to billions of nodes."""
+def _check_yaml_text(text: str) -> None:
+    """Refuse, before parsing, the YAML that would make the parser slow or blow up: anchors and
+    aliases (a few lines of them expand to billions of nodes) and collections nested more than
+    MAX_DEPTH deep (the scanners take time quadratic in the depth of `[[[…`, and the parser
+    recurses). Brackets are counted in quoted text too: no record needs that many."""
     import yaml
 
+    depth = most = 0
+    for bracket in re.sub(r"[^\[\]{}]", "", text):
+        depth = depth + 1 if bracket in "[{" else max(depth - 1, 0)
+        most = max(most, depth)
+    if most > MAX_DEPTH:
+        raise ProtocolError("bad_record", f"the record nests brackets more than {MAX_DEPTH} deep")
+    opening = (yaml.BlockSequenceStartToken, yaml.BlockMappingStartToken)
+    closing = yaml.BlockEndToken
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C scanner where there is one: fast
+    depth = 0
     try:
-        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        for token in yaml.scan(text, Loader=loader):
             if isinstance(token, (yaml.AliasToken, yaml.AnchorToken)):
                 raise ProtocolError("bad_record", "a record may not use YAML anchors or aliases (&name, *name)")
-    except yaml.YAMLError:
-        return  # malformed: load_yaml says where
+            if isinstance(token, opening):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise ProtocolError("bad_record", f"the record nests more than {MAX_DEPTH} deep")
+            elif isinstance(token, closing):
+                depth -= 1
+    except (yaml.YAMLError, UnicodeError):
+        return  # malformed, or a character YAML does not allow: load_yaml says where, before parsing
 
 
-def _make_bot(kind: str, seed: int):
+def _make_bot(kind: str, seed: int) -> RandomBot | RuleBot:
     if kind == "random":
         from interpreter.bots.randombot import RandomBot
 
@@ -528,20 +606,31 @@ def _make_bot(kind: str, seed: int):
     return RuleBot()
 
 
-def _get(req: dict, name: str, kind: type, required: bool = True, default: Any = None) -> Any:
-    if name not in req or (req[name] is None and not required):
-        if required:
-            raise ProtocolError("bad_request", f'the request needs "{name}" ({_type_word(kind)})')
-        return default
-    value = req[name]
-    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-    if not ok:
+def _need(req: Request, name: str, kind: type[T]) -> T:
+    """The field `name` of the request, which must be there and of type `kind`."""
+    if name not in req:
+        raise ProtocolError("bad_request", f'the request needs "{name}" ({_type_word(kind)})')
+    return _checked(name, req[name], kind)
+
+
+@overload
+def _may(req: Request, name: str, kind: type[T]) -> T | None: ...
+@overload
+def _may(req: Request, name: str, kind: type[T], default: T) -> T: ...
+def _may(req: Request, name: str, kind: type[T], default: T | None = None) -> T | None:
+    """The field `name` of the request, of type `kind`, or `default` when it is missing or null."""
+    value = req.get(name)
+    return default if value is None else _checked(name, value, kind)
+
+
+def _checked(name: str, value: Any, kind: type[T]) -> T:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):  # a bool is no integer here
         raise ProtocolError("bad_request", f'"{name}" must be {_type_word(kind)}, not {_kind(value)}')
     return value
 
 
-def _options(req: dict) -> dict[str, str]:
-    options = _get(req, "options", dict, required=False, default={})
+def _options(req: Request) -> dict[str, str]:
+    options: dict[str, Any] = _may(req, "options", dict, {})
     bad = [k for k, v in options.items() if not isinstance(v, str)]
     if bad:
         raise ProtocolError(
@@ -552,7 +641,11 @@ def _options(req: dict) -> dict[str, str]:
     return options
 
 
-def _type_word(kind: type) -> str:
+def _problems(exc: RulesetError) -> str:
+    return "; ".join(str(p) for p in exc.problems[:20])
+
+
+def _type_word(kind: type[Any]) -> str:
     return {str: "text", int: "an integer", bool: "true or false", dict: "an object", list: "a list"}.get(
         kind, kind.__name__
     )
@@ -579,22 +672,90 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest in `value` more than `limit` deep (without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
 
 
-def _error(rid: Any, code: str, message: str) -> dict[str, Any]:
+def _error(rid: Any, code: str, message: str) -> Response:
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE] + "…"
     return {"id": rid, "ok": False, "error": {"code": code, "message": message}}
 
 
-def encode(response: dict[str, Any]) -> str:
-    """One response as one line of JSON (no NaN, no raw newlines)."""
+# -- the line boundary: text in, text out ------------------------------------------------------
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise NotJson(f"{text[:20]} is too large for a number")
+    return number
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise NotJson(f"a number has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _constant(name: str) -> Any:
+    raise NotJson(f"{name} is not JSON")
+
+
+def parse_line(line: str | bytes) -> Any:
+    """The JSON value of one request line. Raises NotJson for anything the protocol does not take
+    as JSON: bytes that are not UTF-8, malformed text, NaN and Infinity, numbers too large to be
+    finite or with more than MAX_DIGITS digits, nesting too deep for the parser."""
     try:
-        return json.dumps(response, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = line.decode("utf-8") if isinstance(line, bytes) else line
+        return json.loads(text, parse_constant=_constant, parse_float=_finite, parse_int=_integer)
+    except NotJson:
+        raise
+    except UnicodeDecodeError as exc:
+        raise NotJson(f"byte {exc.start + 1} is not UTF-8") from None
+    except RecursionError:
+        raise NotJson("nested too deeply") from None
+    except ValueError as exc:  # json.JSONDecodeError, and whatever else the parser refuses
+        raise NotJson(str(exc)) from None
+
+
+def encode(response: Response) -> str:
+    """One response as one line of JSON that can always be written as UTF-8: no NaN, no raw
+    newline, and a lone surrogate (JSON allows "\\ud800" in a string) escaped as it came."""
+    try:
+        return _dumps(response)
     except (TypeError, ValueError, RecursionError) as exc:
-        return json.dumps(_error(None, "internal_error", f"the response could not be encoded: {exc}"))
+        # A fault of ours (a value JSON cannot hold): answer for the request all the same.
+        fallback = _error(None, "internal_error", f"the response could not be encoded: {type(exc).__name__}: {exc}")
+        rid = response.get("id")
+        if _encodable(rid):
+            fallback["id"] = rid
+        return _dumps(fallback)
+
+
+def _dumps(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # only a lone surrogate cannot be: \u-escapes say it in ASCII
+        text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return text
+
+
+def _encodable(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 # -- the command -----------------------------------------------------------------------------
@@ -609,7 +770,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=MAX_LINE,
         metavar="BYTES",
-        help=f"longest request line accepted (default {MAX_LINE})",
+        help=f"longest request line accepted (default {MAX_LINE}, at most {MAX_LINE_LIMIT})",
     )
     parser.add_argument(
         "--allow-files",
@@ -619,15 +780,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_games < 1 or args.max_line < 64:
-        raise TarockError("--max-games must be at least 1 and --max-line at least 64")
+    if args.max_games < 1:
+        raise TarockError(f"--max-games must be at least 1, not {args.max_games}")
+    if not 64 <= args.max_line <= MAX_LINE_LIMIT:
+        raise TarockError(f"--max-line must be from 64 to {MAX_LINE_LIMIT} bytes, not {args.max_line}")
+    if sys.stdin is None:
+        raise TarockError("standard input is closed: `tarock serve` reads its requests there")
+    if sys.stdout is None:
+        raise TarockError("standard output is closed: `tarock serve` writes its answers there")
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.encoding.lower().replace("-", "") != "utf8":
+        sys.stdout.reconfigure(encoding="utf-8")  # the protocol is UTF-8, whatever the locale says
     session = Session(max_games=args.max_games, allow_files=args.allow_files)
     serve(session, sys.stdin.buffer, sys.stdout, args.max_line)
     return 0
 
 
-def serve(session: Session, stdin, stdout: TextIO, max_line: int = MAX_LINE) -> None:
-    """Read request lines from the binary stream `stdin` until it ends; answer each on `stdout`."""
+def serve(session: Session, stdin: BinaryIO, stdout: TextIO, max_line: int = MAX_LINE) -> None:
+    """Read request lines from the binary stream `stdin` until it ends; answer each on `stdout`.
+    Only the streams themselves can end it early: a closed pipe ends it quietly, and any other
+    failure to read or write (a full disk) is raised as the OSError it is."""
     while True:
         line = stdin.readline(max_line + 1)
         if not line:
@@ -635,13 +806,13 @@ def serve(session: Session, stdin, stdout: TextIO, max_line: int = MAX_LINE) -> 
         if len(line) > max_line and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # skip the rest without keeping it
                 line = stdin.readline(max_line)
-            response = _error(None, "too_large", f"a request line may hold at most {max_line} bytes")
+            answer = encode(_error(None, "too_large", f"a request line may hold at most {max_line} bytes"))
         elif not line.strip():
             continue
         else:
-            response = session.handle_line(line)
+            answer = session.respond(line)
         try:
-            stdout.write(encode(response) + "\n")
+            stdout.write(answer + "\n")
             stdout.flush()
         except BrokenPipeError:
             return

@@ -17,13 +17,21 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from interpreter.errors import InvalidActionError, TarockError
+
+if TYPE_CHECKING:
+    from interpreter.bots.randombot import RandomBot
+    from interpreter.bots.rulebot import RuleBot
+    from interpreter.engine.game import Game
+    from interpreter.engine.settlement import Result
+    from interpreter.language.model import Ruleset
 
 BOTS = ("rules", "random")
 
@@ -63,27 +71,26 @@ def play_range(
 ) -> dict[str, Any]:
     """Play deals start … stop-1 and return their statistics as integer sums (order-free)."""
     from interpreter.bots.randombot import RandomBot
+    from interpreter.bots.rulebot import RuleBot
     from interpreter.engine.game import Game
 
     ruleset = _WORKER["ruleset"]
     stats = _empty(players)
-    if bot == "rules":
-        from interpreter.bots.rulebot import RuleBot
-
-        chooser = _WORKER.setdefault("rulebot", RuleBot())
+    rulebot = _WORKER.setdefault("rulebot", RuleBot())
     for index in range(start, stop):
         s = deal_seed(seed, index)
         game = Game(ruleset, players=players, dealer=dealer, seed=s)
-        if bot == "random":
-            chooser = RandomBot(s, pass_probability)
+        chooser: RandomBot | RuleBot = rulebot if bot == "rules" else RandomBot(s, pass_probability)
         while not game.is_over:
             turn = game.to_act
+            assert turn is not None  # somebody is to act until the deal is over
             game.apply(turn, chooser.choose(game, turn))
+        assert game.result is not None
         _add(stats, game.result)
     return stats
 
 
-def _add(stats: dict[str, Any], result) -> None:
+def _add(stats: dict[str, Any], result: Result) -> None:
     stats["deals"] += 1
     stats["outcomes"][result.outcome] = stats["outcomes"].get(result.outcome, 0) + 1
     for seat, pay in enumerate(result.payments):
@@ -155,6 +162,9 @@ def simulate(
             if progress:
                 progress(stop - start)
     else:
+        # More processes than chunks or than the machine runs at once only cost memory (the
+        # numbers do not depend on it): `--workers 100000` must not start 100000 processes.
+        workers = min(workers, len(ranges), 4 * (os.cpu_count() or 1))
         with ProcessPoolExecutor(max_workers=workers, initializer=_setup, initargs=(ref, options)) as pool:
             futures = {pool.submit(play_range, start, stop, *args): stop - start for start, stop in ranges}
             for future in as_completed(futures):
@@ -165,8 +175,15 @@ def simulate(
 
 
 def report(
-    total: dict[str, Any], ruleset, probe, deals: int, seed: int, bot: str, pass_probability: float | None
+    total: dict[str, Any],
+    ruleset: Ruleset,
+    probe: Game,
+    deals: int,
+    seed: int,
+    bot: str,
+    pass_probability: float | None,
 ) -> dict[str, Any]:
+    """The statistics of `total` (integer sums over the deals) in the shape `simulate` returns."""
     n = total["deals"]
     outcomes = dict(sorted(total["outcomes"].items()))
     contracts = {}
@@ -221,7 +238,7 @@ def _ratio(a: int, b: int) -> float | None:
     return round(a / b, 4) if b else None
 
 
-def _position(seat: int, game) -> str:
+def _position(seat: int, game: Game) -> str:
     if seat == game.dealer:
         return "dealer (sits out)" if seat == game.sitting_out else "dealer"
     if seat == game.vorhand:
@@ -269,8 +286,9 @@ def _pct(x: float | None) -> str:
 class ProgressBar:
     """A one-line bar on a terminal; silent otherwise."""
 
-    def __init__(self, total: int, stream=sys.stderr):
-        self.total, self.done, self.stream = total, 0, stream
+    def __init__(self, total: int, stream: TextIO | None = None):
+        self.total, self.done = total, 0
+        self.stream = stream if stream is not None else sys.stderr
         self.enabled = bool(getattr(stream, "isatty", lambda: False)()) and total > 0
         self.start = time.perf_counter()
         self.last = 0.0
