@@ -66,10 +66,13 @@ OUTCOME_NAMES = {
     "tricks_won_with": CARDS,
 }
 AMOUNT_NAMES = {**OUTCOME_NAMES, "winner_points": INT, "loser_points": INT, "factor": INT, "declarer_won": BOOL}
-LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL}
-LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT}
+LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL, "bidders": INT}
+LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT, "bidders": INT}
 POT_NAMES = {**AMOUNT_NAMES, "amount": INT, "pot": INT}
 BREACH_NAMES = {"players": INT}
+# A pass against a compulsion: `lost_every_trick` is what the compelled bid, lost without a trick,
+# would cost the offender with each opponent.
+COMPULSION_BREACH_NAMES = {**BREACH_NAMES, "lost_every_trick": INT}
 CARD_NAMES = {"card": CARD}
 FORCED_NAMES = {"taken": CARDS, "hand": CARDS}
 INDIVIDUAL_NAMES = {
@@ -131,6 +134,10 @@ class Compiler:
             else:
                 self.problem(path, message)
             return None
+
+    def with_score(self, names: dict[str, Type]) -> dict[str, Type]:
+        """Names of a value formula, with `score` when the settlement defines it."""
+        return {**names, "score": INT} if self.get(("settlement", "score")) is not None else names
 
     def scope(self, names: dict[str, Type]) -> Scope:
         return Scope(constants=self.constants, variables=names, card_rank=self.deck.rank, card_points=self.deck.points)
@@ -409,7 +416,7 @@ class Compiler:
     def compile_contracts(self) -> dict[str, Contract]:
         contracts: dict[str, Contract] = {}
         default_wins = self.expression(("settlement", "declarer_wins"), OUTCOME_NAMES, BOOL)
-        default_amount = self.expression(("settlement", "amount"), AMOUNT_NAMES, INT)
+        default_amount = self.expression(("settlement", "amount"), self.with_score(AMOUNT_NAMES), INT)
         for name in self.data.get("contracts") or {}:
             data = self.contract_data(name)
             path = ("contracts", name)
@@ -463,7 +470,11 @@ class Compiler:
                 if "declarer_wins" in data
                 else default_wins
             )
-            amount = self.expression(source_path("amount"), AMOUNT_NAMES, INT) if "amount" in data else default_amount
+            amount = (
+                self.expression(source_path("amount"), self.with_score(AMOUNT_NAMES), INT)
+                if "amount" in data
+                else default_amount
+            )
             factor = data.get("factor")
             won, lost = (factor.get("won"), factor.get("lost")) if isinstance(factor, dict) else (factor, factor)
             if amount is not None and "factor" in amount.names and won is None:
@@ -474,7 +485,7 @@ class Compiler:
                         path, "no settlement: neither this contract nor `settlement` says when the declarer wins"
                     )
                 continue
-            pot = self.expression(source_path("pot"), POT_NAMES, INT) if "pot" in data else None
+            pot = self.expression(source_path("pot"), self.with_score(POT_NAMES), INT) if "pot" in data else None
             contracts[name] = Contract(
                 name=name,
                 title=data.get("title", name),
@@ -557,7 +568,7 @@ class Compiler:
                 )
                 result.append(CallCard(allowed))
             elif "give" in step:
-                result.append(Give())
+                result.append(Give(bool((step["give"] or {}).get("other_than_called"))))
             elif "forced_discard" in step:
                 cards = self.expression(path + ("forced_discard", "cards"), FORCED_NAMES, CARDS)
                 if cards is not None:
@@ -625,7 +636,7 @@ class Compiler:
                         f"'{c.get('call')}' is not a bid of this phase{self.suggest(str(c.get('call')), calls)}",
                     )
                 when = self.expression(where + ("when",), AUCTION_NAMES, BOOL)
-                breach = self.expression(where + ("breach", "pays_each"), BREACH_NAMES, INT)
+                breach = self.expression(where + ("breach", "pays_each"), COMPULSION_BREACH_NAMES, INT)
                 if when is not None:
                     compulsory.append(
                         Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here"), breach)
@@ -723,10 +734,18 @@ class Compiler:
                 d = a["declares"]
                 wins = self.expression(path + ("declares", "wins"), OUTCOME_NAMES, BOOL)
                 declared_amount = (
-                    self.expression(path + ("declares", "amount"), AMOUNT_NAMES, INT) if d.get("amount") else None
+                    self.expression(path + ("declares", "amount"), self.with_score(AMOUNT_NAMES), INT)
+                    if d.get("amount")
+                    else None
                 )
                 declares = (
-                    Declaration(wins, int(d.get("multiplier", 1)), declared_amount, bool(d.get("releases_exposed")))
+                    Declaration(
+                        wins,
+                        int(d.get("multiplier", 1)),
+                        declared_amount,
+                        bool(d.get("releases_exposed")),
+                        d.get("priced", "played"),
+                    )
                     if wins
                     else None
                 )
@@ -783,6 +802,7 @@ class Compiler:
                 w.get("card"),
                 w.get("by", "defenders"),
                 self.expression(("play", "withhold", "when"), CLAIM_NAMES, BOOL),
+                (w.get("compensation") or {}).get("gives", "none"),
             )
         schedule = self.compile_schedule(("play", "schedule"))
         return PlayRules(
@@ -814,8 +834,8 @@ class Compiler:
         for i, rule in enumerate(s.get("liable") or []):
             path = ("settlement", "liable", i)
             when = self.expression(path + ("when",), LIABLE_WHEN_NAMES, BOOL)
-            pays = self.expression(path + ("pays",), LIABLE_NAMES, INT)
-            others = self.expression(path + ("others_pay",), LIABLE_NAMES, INT)
+            pays = self.expression(path + ("pays",), self.with_score(LIABLE_NAMES), INT)
+            others = self.expression(path + ("others_pay",), self.with_score(LIABLE_NAMES), INT)
             if when and pays and others:
                 liable.append(Liability(when, tuple(rule.get("seats") or ()), pays, others))
         return Settlement(
@@ -823,6 +843,8 @@ class Compiler:
             payment=s.get("payment", "each_defender"),
             sitting_out=s.get("sitting_out", "no_part"),
             liable=tuple(liable),
+            drawn=self.expression(("settlement", "drawn"), OUTCOME_NAMES, BOOL),
+            score=self.expression(("settlement", "score"), AMOUNT_NAMES, INT),
         )
 
     def compile_accusation(self, phases) -> Accusation | None:

@@ -87,7 +87,7 @@ class AuctionPhase:
     carried_may_hold: bool = True  # False: the bidder carried in drops out when outbid
     style: Literal["duel", "rounds", "declare"] = "duel"
     speakers: Literal["all", "previous_bidders"] = "all"
-    start: Literal["vorhand", "after_holder"] = "vorhand"
+    start: Literal["vorhand", "after_vorhand", "after_holder"] = "vorhand"
     side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()  # (bid, the calls it may be made over); ends the auction
 
     def level_of(self, call: str) -> int | None:
@@ -144,7 +144,10 @@ class CallCard:
 
 @dataclass(frozen=True)
 class Give:
-    """The declarer gives a card of their choice ({give: CARD}) to the holder of the called card."""
+    """The declarer gives a card of their choice ({give: CARD}) to the holder of the called card;
+    `other_than_called`: not the card just called (a Rufer gives one "in exchange")."""
+
+    other_than_called: bool = False
 
 
 ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give
@@ -209,6 +212,9 @@ class Declaration:
     multiplier: int
     amount: Expression | None = None
     releases_exposed: bool = False
+    # all_tricks: worth, won or lost, what the contract pays when the declarer takes every trick
+    # and every card point (a slam's own value); played: the game's value as played.
+    priced: Literal["played", "all_tricks"] = "played"
 
 
 @dataclass(frozen=True)
@@ -235,6 +241,9 @@ class Withhold:
     card: str
     by: Literal["defenders", "anyone"]
     when: Expression | None  # on the holder's hand
+    # When the other side wins the last trick it is a card short: lowest_value: the holder's side
+    # hands over its least valuable card (the withheld card itself if it has no other); none: not.
+    compensation: Literal["lowest_value", "none"] = "lowest_value"
 
 
 @dataclass(frozen=True)
@@ -292,6 +301,8 @@ class Settlement:
     payment: Literal["each_defender"]
     sitting_out: Literal["no_part", "defender"]
     liable: tuple[Liability, ...] = ()
+    drawn: Expression | None = None  # the game is drawn: nobody scores, the pot is untouched
+    score: Expression | None = None  # the points a game's value is reckoned from (`score` in formulas)
 
 
 @dataclass(frozen=True)
