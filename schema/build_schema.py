@@ -754,7 +754,7 @@ settlement = rule(
             + DSL_INT
         ),
         "score": dsl(
-            "The points a game's value is reckoned from, before the contract's factor (classic Tapp: the card points above 60, or all of them); value formulas (amount, pot, liable payments, a declaration's amount) read it as `score`. Known: as for amount. "
+            "The points a game's value is reckoned from, before the contract's factor (classic Tapp: the card points above 60, or all of them), so that a reading can change it alone; value formulas (amount, pot, liable payments, a declaration's amount) may write `score` for it, which stands for this formula. Known: as for amount. "
             + DSL_INT
         ),
         "drawn": dsl(

@@ -143,14 +143,14 @@ def settle(
         won = bool(declaration.wins(env))
     # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
     drawn = not deal.declared and rs.settlement.drawn is not None and bool(rs.settlement.drawn(env))
-    env = _value_env(rs, contract, env, won, factor)
+    env = _value_env(contract, env, won, factor)
     amount = 0 if drawn else int(contract.amount(env))
     for declaration in deal.declared:
         if declaration.priced == "all_tricks":
             everything = _outcome_env(
                 rs, declarer_cards + defender_cards, [], declarer_tricks + defender_tricks, 0, len(deal.seats), 0
             )
-            amount = int(contract.amount(_value_env(rs, contract, everything, True, factor)))
+            amount = int(contract.amount(_value_env(contract, everything, True, factor)))
         if declaration.amount is not None:
             amount = int(declaration.amount(env))
         amount *= declaration.multiplier
@@ -223,19 +223,16 @@ def _outcome_env(
     }
 
 
-def _value_env(rs: Ruleset, contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> dict[str, Any]:
-    """`env` and what the value formulas read besides: who won, the factor, the score."""
+def _value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> dict[str, Any]:
+    """`env` and what the value formulas read besides: who won, and the factor."""
     own_factor = (contract.factor_won if won else contract.factor_lost) or 0
-    env = {
+    return {
         **env,
         "declarer_won": won,
         "winner_points": env["declarer_points"] if won else env["defender_points"],
         "loser_points": env["defender_points"] if won else env["declarer_points"],
         "factor": own_factor if factor is None else factor,
     }
-    if rs.settlement.score is not None:
-        env["score"] = int(rs.settlement.score(env))
-    return env
 
 
 def lost_every_trick(rs: Ruleset, contract: Contract, active: int) -> int:
@@ -246,7 +243,7 @@ def lost_every_trick(rs: Ruleset, contract: Contract, active: int) -> int:
         return 0
     tricks = sum(p.count for p in rs.deal_plans[active] if p.to == "each")
     env = _outcome_env(rs, [], list(rs.pack(active)), 0, tricks, active, 1)
-    return int(contract.amount(_value_env(rs, contract, env, False, None)))
+    return int(contract.amount(_value_env(contract, env, False, None)))
 
 
 def _last_won_with(deal: Deal, tricks: list | None) -> frozenset[str]:

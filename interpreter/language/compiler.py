@@ -135,9 +135,21 @@ class Compiler:
                 self.problem(path, message)
             return None
 
-    def with_score(self, names: dict[str, Type]) -> dict[str, Type]:
-        """Names of a value formula, with `score` when the settlement defines it."""
-        return {**names, "score": INT} if self.get(("settlement", "score")) is not None else names
+    def value_expression(self, path: Path, names: dict[str, Type]) -> Expression | None:
+        """A value formula (an amount, a pot, a liable payment). Where the settlement defines
+        `score`, that name stands for the score formula: it is written out in place, so the
+        compiled formula reads only the settlement's own names."""
+        score = self.get(("settlement", "score"))
+        if score is None:
+            return self.expression(path, names, INT)
+        checked = self.expression(path, {**names, "score": INT}, INT)
+        if checked is None or "score" not in checked.names:
+            return checked
+        written_out = re.sub(r"\bscore\b", f"({score})", checked.source)
+        try:
+            return compile_expression(written_out, self.scope(names), expect=INT)
+        except DslError:
+            return None  # the score formula's own problem is reported where it is written
 
     def scope(self, names: dict[str, Type]) -> Scope:
         return Scope(constants=self.constants, variables=names, card_rank=self.deck.rank, card_points=self.deck.points)
@@ -416,7 +428,7 @@ class Compiler:
     def compile_contracts(self) -> dict[str, Contract]:
         contracts: dict[str, Contract] = {}
         default_wins = self.expression(("settlement", "declarer_wins"), OUTCOME_NAMES, BOOL)
-        default_amount = self.expression(("settlement", "amount"), self.with_score(AMOUNT_NAMES), INT)
+        default_amount = self.value_expression(("settlement", "amount"), AMOUNT_NAMES)
         for name in self.data.get("contracts") or {}:
             data = self.contract_data(name)
             path = ("contracts", name)
@@ -471,7 +483,7 @@ class Compiler:
                 else default_wins
             )
             amount = (
-                self.expression(source_path("amount"), self.with_score(AMOUNT_NAMES), INT)
+                self.value_expression(source_path("amount"), AMOUNT_NAMES)
                 if "amount" in data
                 else default_amount
             )
@@ -485,7 +497,7 @@ class Compiler:
                         path, "no settlement: neither this contract nor `settlement` says when the declarer wins"
                     )
                 continue
-            pot = self.expression(source_path("pot"), self.with_score(POT_NAMES), INT) if "pot" in data else None
+            pot = self.value_expression(source_path("pot"), POT_NAMES) if "pot" in data else None
             contracts[name] = Contract(
                 name=name,
                 title=data.get("title", name),
@@ -734,7 +746,7 @@ class Compiler:
                 d = a["declares"]
                 wins = self.expression(path + ("declares", "wins"), OUTCOME_NAMES, BOOL)
                 declared_amount = (
-                    self.expression(path + ("declares", "amount"), self.with_score(AMOUNT_NAMES), INT)
+                    self.value_expression(path + ("declares", "amount"), AMOUNT_NAMES)
                     if d.get("amount")
                     else None
                 )
@@ -830,12 +842,14 @@ class Compiler:
 
     def compile_settlement(self) -> Settlement:
         s = self.data.get("settlement") or {}
+        # Checked here, where it is written; value formulas read it written out (value_expression).
+        self.expression(("settlement", "score"), AMOUNT_NAMES, INT)
         liable = []
         for i, rule in enumerate(s.get("liable") or []):
             path = ("settlement", "liable", i)
             when = self.expression(path + ("when",), LIABLE_WHEN_NAMES, BOOL)
-            pays = self.expression(path + ("pays",), self.with_score(LIABLE_NAMES), INT)
-            others = self.expression(path + ("others_pay",), self.with_score(LIABLE_NAMES), INT)
+            pays = self.value_expression(path + ("pays",), LIABLE_NAMES)
+            others = self.value_expression(path + ("others_pay",), LIABLE_NAMES)
             if when and pays and others:
                 liable.append(Liability(when, tuple(rule.get("seats") or ()), pays, others))
         return Settlement(
@@ -844,7 +858,6 @@ class Compiler:
             sitting_out=s.get("sitting_out", "no_part"),
             liable=tuple(liable),
             drawn=self.expression(("settlement", "drawn"), OUTCOME_NAMES, BOOL),
-            score=self.expression(("settlement", "score"), AMOUNT_NAMES, INT),
         )
 
     def compile_accusation(self, phases) -> Accusation | None:

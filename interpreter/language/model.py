@@ -302,7 +302,6 @@ class Settlement:
     sitting_out: Literal["no_part", "defender"]
     liable: tuple[Liability, ...] = ()
     drawn: Expression | None = None  # the game is drawn: nobody scores, the pot is untouched
-    score: Expression | None = None  # the points a game's value is reckoned from (`score` in formulas)
 
 
 @dataclass(frozen=True)
