@@ -150,7 +150,7 @@ def settle(
             everything = _outcome_env(
                 rs, declarer_cards + defender_cards, [], declarer_tricks + defender_tricks, 0, len(deal.seats), 0
             )
-            amount = int(contract.amount(_value_env(contract, everything, True, factor)))
+            amount = _value(contract, _value_env(contract, everything, True, factor))
         if declaration.amount is not None:
             amount = int(declaration.amount(env))
         amount *= declaration.multiplier
@@ -243,7 +243,15 @@ def lost_every_trick(rs: Ruleset, contract: Contract, active: int) -> int:
         return 0
     tricks = sum(p.count for p in rs.deal_plans[active] if p.to == "each")
     env = _outcome_env(rs, [], list(rs.pack(active)), 0, tricks, active, 1)
-    return int(contract.amount(_value_env(contract, env, False, None)))
+    return _value(contract, _value_env(contract, env, False, None))
+
+
+def _value(contract: Contract, env: dict[str, Any]) -> int:
+    """The contract's amount formula for `env` (the compiler checked that it gives a number)."""
+    assert contract.amount is not None
+    value = contract.amount(env)
+    assert isinstance(value, int)
+    return value
 
 
 def _last_won_with(deal: Deal, tricks: list | None) -> frozenset[str]:
