@@ -245,7 +245,10 @@ compulsory = rule(
         "breach": rule(
             "What a player owes who passed anyway (when the auction's `breaches` is penalize: records of real games).",
             {
-                "pays_each": dsl("What the offender pays each other player; the deal is abandoned. " + DSL_INT),
+                "pays_each": dsl(
+                    "What the offender pays each other player (a sitting-out dealer too, when `settlement.sitting_out` is defender); the deal is abandoned. Known: players, lost_every_trick (what the compelled bid, lost without a trick or a card point, would cost the offender with each opponent in the game being played). "
+                    + DSL_INT
+                ),
             },
             ["pays_each"],
         ),
@@ -283,8 +286,8 @@ phase = rule(
             "description": "Who speaks in this phase: every player (default), or only those who bid in the phase before (a declare phase).",
         },
         "start": {
-            "enum": ["vorhand", "after_holder"],
-            "description": "Who speaks first in a phase that a bid was carried into: Vorhand (default), or the player after the bidder.",
+            "enum": ["vorhand", "after_vorhand", "after_holder"],
+            "description": "Who speaks first: Vorhand (default); after_vorhand: the player after Vorhand, Vorhand last (modern Tapp's 'the player to the right of forehand starts'); after_holder: in a phase that a bid was carried into, the player after the bidder.",
         },
         "side_bids": {
             "type": "array",
@@ -437,7 +440,18 @@ exchange_step = {
         ),
         rule(
             "The declarer gives a card of their choice ({give: CARD}) to the holder of the called card.",
-            {"give": rule("No parameters.", {}, provenance=False)},
+            {
+                "give": rule(
+                    "Which card may be given.",
+                    {
+                        "other_than_called": {
+                            "type": "boolean",
+                            "description": "Not the card just called (it is given 'in exchange' for it); default false.",
+                        }
+                    },
+                    provenance=False,
+                )
+            },
             ["give"],
             provenance=False,
         ),
@@ -600,6 +614,10 @@ declaration = rule(
             "type": "boolean",
             "description": "The cards laid face up in the exchange go back into the hand: they no longer lead nor lose (ich spiele die Pfeif' frei).",
         },
+        "priced": {
+            "enum": ["played", "all_tricks"],
+            "description": "played (default): the declaration is worth the game's value as played (times the multiplier). all_tricks: won or lost, it is worth what the contract pays when the declarer takes every trick and every card point (a slam's own value), times the multiplier: a failed Tout costs what a made one earns.",
+        },
     },
     ["wins"],
 )
@@ -616,7 +634,7 @@ announcement = rule(
 )
 
 withhold = rule(
-    "A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side whoever wins that trick. If the other side wins the last trick, it is a card short and the holder's side hands over one card of its tricks, a 1-point card if it has one. When such a card is led, the next card played fixes the suit to follow.",
+    "A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side whoever wins that trick (`compensation` says what the other side gets when it wins that trick a card short). When such a card is led, the next card played fixes the suit to follow.",
     {
         "card": CARD,
         "by": {
@@ -624,8 +642,18 @@ withhold = rule(
             "description": "Who may withhold it: the declarer's opponents only, or anyone.",
         },
         "when": dsl("A further condition on the holder's hand. Known: hand. " + DSL_BOOL),
+        "compensation": rule(
+            "When the other side wins the last trick, that trick is a card short (the withheld card went to its holder's side): what makes it up.",
+            {
+                "gives": {
+                    "enum": ["lowest_value", "none"],
+                    "description": "lowest_value: the holder's side hands the winners its least valuable card (a 1-point card if it has one; equal values in the pack's order), the withheld card itself if it has no other; none: the trick stays a card short.",
+                }
+            },
+            ["gives"],
+        ),
     },
-    ["card", "by"],
+    ["card", "by", "compensation"],
 )
 
 play = rule(
@@ -691,7 +719,10 @@ counting = rule(
 liable = rule(
     "Opponents who pay for the whole team in a given case (a Marsch against a second bidder or a withholder).",
     {
-        "when": dsl("When they do. Known: as for declarer_wins, and declarer_won. " + DSL_BOOL),
+        "when": dsl(
+            "When they do. Known: as for declarer_wins, and declarer_won, bidders (how many players bid in the auction). "
+            + DSL_BOOL
+        ),
         "seats": {
             "type": "array",
             "minItems": 1,
@@ -702,7 +733,7 @@ liable = rule(
             "description": "Who is liable.",
         },
         "pays": dsl(
-            "What each liable opponent pays. Known: as for amount, and amount, defenders (how many opponents pay), liable (how many are liable). "
+            "What each liable opponent pays. Known: as for amount, and amount, defenders (how many opponents pay), liable (how many are liable), bidders. "
             + DSL_INT
         ),
         "others_pay": dsl("What each other opponent pays (same names). " + DSL_INT),
@@ -719,8 +750,16 @@ settlement = rule(
             + DSL_BOOL
         ),
         "amount": dsl(
-            "What the declarer receives from, or pays to, each defender. Known: the names of declarer_wins and winner_points, loser_points, factor, declarer_won. "
+            "What the declarer receives from, or pays to, each defender. Known: the names of declarer_wins and winner_points, loser_points, factor, declarer_won, and score where `score` is given. "
             + DSL_INT
+        ),
+        "score": dsl(
+            "The points a game's value is reckoned from, before the contract's factor (classic Tapp: the card points above 60, or all of them), so that a reading can change it alone; value formulas (amount, pot, liable payments, a declaration's amount) may write `score` for it, which stands for this formula. Known: as for amount. "
+            + DSL_INT
+        ),
+        "drawn": dsl(
+            "When the game is drawn: nobody scores and a pot is untouched (Württemberg Tarock at 60:60). Not applied once a declaration (Tout) has changed the aim. Known: as for declarer_wins. "
+            + DSL_BOOL
         ),
         "payment": {
             "enum": ["each_defender"],

@@ -34,7 +34,8 @@ def _played(game: Game) -> set[str]:
 
 # -- Bettel Ouvert: the declarer's hand lies open ----------------------------------------------------
 
-# Three players, dealer 0: seat 0 alone says "spiele" and states Bettel Ouvert.
+# Three players, dealer 0: seat 0 alone says "spiele" and states Bettel Ouvert. The player after
+# forehand (seat 2) opens the declaration round, forehand (seat 1) speaks last (the reading opener).
 OUVERT_DEAL = {
     "hands": [
         ["C8", "S8", "S6", "HQ", "H8", "H7", "H6", "DQ", "D9", "D8", "D6"],  # seat 0, the declarer
@@ -43,7 +44,7 @@ OUVERT_DEAL = {
     ],
     "talon": ["C7", "S9", "HJ"],
 }
-OUVERT_CALLS = [(1, "pass"), (2, "pass"), (0, "spiele"), (0, "bettel_ouvert")]
+OUVERT_CALLS = [(2, "pass"), (0, "spiele"), (1, "pass"), (0, "bettel_ouvert")]
 
 
 def _ouvert_game() -> Game:
@@ -110,6 +111,7 @@ def test_a_card_the_declarer_plays_leaves_the_open_hand() -> None:
 def _contract_calls(ruleset: str, players: int, contract: str) -> list:
     order = [1, 2, 0] if players == 3 else [1, 2, 3, 0]
     if ruleset == "tapp-modern":
+        order = order[1:] + order[:1]  # the player after forehand opens the declaration round
         if contract == "ramsch":
             return [(s, "pass") for s in order]
         return [(s, "spiele" if s == 1 else "pass") for s in order] + [(1, contract)]
@@ -176,7 +178,7 @@ SEAT2_CLUBS = ["CQ", "CJ", "C9", "C8", "C7"]
 
 def _modern_solo(contract: str, suit: str | None) -> Game:
     game = Game(load_ruleset("tapp-modern"), players=3, deal=TRUMP_DEAL)
-    for seat, call in [(1, "spiele"), (2, "pass"), (0, "pass"), (1, contract)]:
+    for seat, call in [(2, "pass"), (0, "pass"), (1, "spiele"), (1, contract)]:
         game.apply(seat, call)
     if suit is not None:
         assert {"choose": "hearts"} not in game.legal_actions()  # a suit Solo never names Hearts
@@ -277,3 +279,30 @@ def test_classic_tapp_solo_names_clubs_spades_or_diamonds() -> None:
     game.apply(2, {"play": "C7"})
     game.apply(0, {"play": "H6"})
     assert game.tricks[0].winner == 2
+
+
+# -- modern Tapp: who opens, and the Rufer's card given back ---------------------------------------------
+
+
+@pytest.mark.parametrize("players,first", [(3, 2), (4, 2)])
+def test_the_player_after_forehand_opens_the_declaration_round(players: int, first: int) -> None:
+    game = Game(load_ruleset("tapp-modern"), players=players, seed=1)
+    assert game.to_act == first
+    with pytest.raises(IllegalActionError, match=f"seat {first}'s turn"):
+        game.apply(1, "spiele")  # forehand speaks last
+    forehand_first = Game(load_ruleset("tapp-modern", {"opener": "forehand"}), players=players, seed=1)
+    assert forehand_first.to_act == 1
+
+
+def test_a_rufer_may_not_give_back_the_card_it_called() -> None:
+    game = Game(load_ruleset("tapp-modern"), players=3, deal=TRUMP_DEAL)
+    for seat, call in [(2, "pass"), (0, "pass"), (1, "spiele"), (1, "rufer"), (1, {"choose": "clubs"})]:
+        game.apply(seat, call)
+    game.apply(1, {"call_card": "DA"})  # held by seat 0
+    gives = [a["give"] for a in game.legal_actions()]
+    assert "DA" not in gives and sorted(gives) == sorted(c for c in TRUMP_DEAL["hands"][1])
+    with pytest.raises(IllegalActionError, match="not DA itself"):
+        game.apply(1, {"give": "DA"})
+    assert "DA" in game.hands[1] and "DA" not in game.hands[0]  # refused: nothing changed
+    game.apply(1, {"give": "D8"})
+    assert "D8" in game.hands[0] and game.phase.value == "play"

@@ -74,6 +74,8 @@ class Auction:
         self, phase: AuctionPhase, carried: tuple[int, str] | None, speakers: list[int] | None = None
     ) -> PhaseState:
         seats = speakers if speakers is not None else self.seats
+        if phase.start == "after_vorhand" and seats:
+            seats = seats[1:] + seats[:1]  # the player after Vorhand opens, Vorhand speaks last
         if carried is not None and phase.start == "after_holder":
             at = seats.index(carried[0])
             seats = seats[at + 1 :] + seats[:at]

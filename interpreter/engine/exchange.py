@@ -155,7 +155,7 @@ class Exchange:
         if isinstance(step, CallCard):
             return [{"call_card": c} for c in self.ruleset.pack(len(self.seats)) if c in step.allowed and c not in hand]
         if isinstance(step, Give):
-            return [{"give": c} for c in hand]
+            return [{"give": c} for c in hand if not self._called_back(step, c)]
         if isinstance(step, Keep):
             choices = self.keep_choices(step, hand)
             if len(choices) <= LISTABLE:
@@ -246,12 +246,21 @@ class Exchange:
                 raise IllegalActionError(f"there is no card to give now; it is time for {self._wanted()}", seat)
             if parsed.card not in hand:
                 raise IllegalActionError(f"you do not hold {parsed.card}", seat)
+            if self._called_back(step, parsed.card):
+                raise IllegalActionError(
+                    f"give a card in exchange for {parsed.card}, not {parsed.card} itself: any other card of your hand",
+                    seat,
+                )
             hand.remove(parsed.card)
             receiver = self.called[1] if self.called else None
             (self.cards.hands[receiver] if receiver is not None else self.cards.talon).append(parsed.card)
             # Only the receiver learns which card it is; the public event tells that a card was given.
             self.emit(type="give", seat=seat, to=receiver)
         self.step += 1
+
+    def _called_back(self, step: Give, card: str) -> bool:
+        """Whether giving `card` would hand back the card just called, where the step forbids it."""
+        return step.other_than_called and self.called is not None and card == self.called[0]
 
     def _keep(self, seat: int, parsed: KeepAction) -> None:
         step = self.current_step()

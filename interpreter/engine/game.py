@@ -31,7 +31,15 @@ from interpreter.engine.deal import DealError, Dealt, explicit_deal, shuffle_and
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Ending, Exchange
 from interpreter.engine.phase import Phase
 from interpreter.engine.play import Trick, TrickPlay
-from interpreter.engine.settlement import Deal, Result, each_other_pays, piles, settle, settle_individual
+from interpreter.engine.settlement import (
+    Deal,
+    Result,
+    each_other_pays,
+    lost_every_trick,
+    piles,
+    settle,
+    settle_individual,
+)
 from interpreter.engine.tricks import TrickRules
 from interpreter.engine.views import view_of
 from interpreter.errors import IllegalActionError, InvalidActionError
@@ -570,7 +578,15 @@ class Game:
 
     def _penalize_breach(self, offender: int, rule: Compulsion) -> None:
         assert rule.breach_pays_each is not None
-        amount = int(rule.breach_pays_each({"players": len(self.seats)}))
+        # Paid "as though they had bid and lost every trick": the compelled bid's lost Marsch in the
+        # game the table plays, to everybody who would have been paid for it.
+        level = next(lv for lv in self.auction.state.phase.ladder if lv.call == rule.call)
+        contract = self.ruleset.contracts.get(level.contract) if level.contract else None
+        lost = lost_every_trick(self.ruleset, contract, len(self.seats)) if contract is not None else 0
+        amount = int(rule.breach_pays_each({"players": len(self.seats), "lost_every_trick": lost}))
+        receivers = list(self.seats)
+        if self.sitting_out is not None and self.ruleset.settlement.sitting_out == "defender":
+            receivers.append(self.sitting_out)
         reason = f'seat {offender} passed against the rule "{rule.reason}"; the deal is abandoned'
         self._emit(type="breach", seat=offender, reason=reason)
         self._finish(
@@ -581,7 +597,7 @@ class Game:
                 None,
                 None,
                 None,
-                each_other_pays(offender, self.seats, self.players, amount),
+                each_other_pays(offender, receivers, self.players, amount),
                 reason=reason,
             )
         )

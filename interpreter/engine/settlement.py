@@ -77,6 +77,8 @@ def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], 
     defender_cards: list[str] = []
     side = lambda seat: declarer_cards if seat == deal.declarer else defender_cards  # noqa: E731
     withheld_by = {card: seat for seat, card in deal.withheld.items()}
+    withhold = deal.ruleset.play.withhold
+    compensated = withhold is not None and withhold.compensation == "lowest_value"
     for trick in tricks:
         if not withheld_by:
             side(trick.winner).extend(trick.cards)
@@ -84,12 +86,13 @@ def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], 
         for _seat, card in zip(trick.seats, trick.cards, strict=False):
             # A withheld card goes to its holder's side, whoever won the trick.
             side(withheld_by.get(card, trick.winner)).append(card)
-    if withheld_by and tricks:
+    if withheld_by and tricks and compensated:
         last = tricks[-1]
         for card, holder in withheld_by.items():
             if card in last.cards and (holder == deal.declarer) != (last.winner == deal.declarer):
                 # The winners of the last trick are a card short: the holder's side gives one of
-                # its cards, a 1-point card if it has one (the least valuable).
+                # its cards, the least valuable (a 1-point card if it has one; the ruleset's
+                # `withhold.compensation`).
                 giver, taker = side(holder), side(last.winner)
                 values = deal.ruleset.deck.points
                 order = deal.ruleset.deck.cards
@@ -126,47 +129,28 @@ def settle(
     liable: bool = True,
 ) -> Result:
     rs, contract = deal.ruleset, deal.contract
-    values = rs.deck.points
-    declarer_points = rs.counting.points(declarer_cards, values)
-    defender_points = rs.counting.points(defender_cards, values)
-    if rs.counting.declarer_bonus is not None:
-        declarer_points += int(
-            rs.counting.declarer_bonus(
-                {
-                    "declarer_tricks": declarer_tricks,
-                    "defender_tricks": defender_tricks,
-                    "tricks": declarer_tricks + defender_tricks,
-                }
-            )
-        )
-    env: dict[str, Any] = {
-        "declarer_points": declarer_points,
-        "defender_points": defender_points,
-        "declarer_tricks": declarer_tricks,
-        "defender_tricks": defender_tricks,
-        "tricks": declarer_tricks + defender_tricks,
-        "players": len(deal.seats),
-        "declarer_cards": len(declarer_cards),
-        "defender_cards": len(defender_cards),
-        "last_trick_won_with": _last_won_with(deal, tricks),
-        "tricks_won_with": frozenset(
-            t.cards[t.seats.index(deal.declarer)]
-            for t in tricks or ()
-            if t.winner == deal.declarer and deal.declarer in t.seats
-        ),
-    }
+    env = _outcome_env(
+        rs, declarer_cards, defender_cards, declarer_tricks, defender_tricks, len(deal.seats), len(deal.bidders)
+    )
+    env["last_trick_won_with"] = _last_won_with(deal, tricks)
+    env["tricks_won_with"] = frozenset(
+        t.cards[t.seats.index(deal.declarer)]
+        for t in tricks or ()
+        if t.winner == deal.declarer and deal.declarer in t.seats
+    )
     won = bool(contract.declarer_wins(env))
     for declaration in deal.declared:
         won = bool(declaration.wins(env))
-    env["declarer_won"] = won
-    own_factor = (contract.factor_won if won else contract.factor_lost) or 0
-    env.update(
-        winner_points=declarer_points if won else defender_points,
-        loser_points=defender_points if won else declarer_points,
-        factor=own_factor if factor is None else factor,
-    )
-    amount = int(contract.amount(env))
+    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
+    drawn = not deal.declared and rs.settlement.drawn is not None and bool(rs.settlement.drawn(env))
+    env = _value_env(contract, env, won, factor)
+    amount = 0 if drawn else int(contract.amount(env))
     for declaration in deal.declared:
+        if declaration.priced == "all_tricks":
+            everything = _outcome_env(
+                rs, declarer_cards + defender_cards, [], declarer_tricks + defender_tricks, 0, len(deal.seats), 0
+            )
+            amount = _value(contract, _value_env(contract, everything, True, factor))
         if declaration.amount is not None:
             amount = int(declaration.amount(env))
         amount *= declaration.multiplier
@@ -181,7 +165,7 @@ def settle(
         payments[seat] -= sign * pay
         payments[deal.declarer] += sign * pay
     pot_change = 0
-    if deal.pot is not None and contract.pot is not None:
+    if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
         payments[deal.declarer] -= pot_change
     announced = _announcements(deal, tricks or [], outcome)
@@ -195,12 +179,79 @@ def settle(
         contract.name,
         deal.declarer,
         won,
-        {"declarer": declarer_points, "defenders": defender_points},
+        {"declarer": env["declarer_points"], "defenders": env["defender_points"]},
         {"declarer": declarer_tricks, "defenders": defender_tricks},
         payments,
+        reason="drawn: nobody scores" if drawn else "",
         announcements=tuple(announced),
         pot=pot_change,
     )
+
+
+def _outcome_env(
+    rs: Ruleset,
+    declarer_cards: list[str],
+    defender_cards: list[str],
+    declarer_tricks: int,
+    defender_tricks: int,
+    players: int,
+    bidders: int,
+) -> dict[str, Any]:
+    """What the conditions on a deal's outcome read (the cards' tricks themselves excepted)."""
+    values = rs.deck.points
+    declarer_points = rs.counting.points(declarer_cards, values)
+    defender_points = rs.counting.points(defender_cards, values)
+    tricks = declarer_tricks + defender_tricks
+    if rs.counting.declarer_bonus is not None:
+        declarer_points += int(
+            rs.counting.declarer_bonus(
+                {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": tricks}
+            )
+        )
+    return {
+        "declarer_points": declarer_points,
+        "defender_points": defender_points,
+        "declarer_tricks": declarer_tricks,
+        "defender_tricks": defender_tricks,
+        "tricks": tricks,
+        "players": players,
+        "declarer_cards": len(declarer_cards),
+        "defender_cards": len(defender_cards),
+        "last_trick_won_with": frozenset(),
+        "tricks_won_with": frozenset(),
+        "bidders": bidders,
+    }
+
+
+def _value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> dict[str, Any]:
+    """`env` and what the value formulas read besides: who won, and the factor."""
+    own_factor = (contract.factor_won if won else contract.factor_lost) or 0
+    return {
+        **env,
+        "declarer_won": won,
+        "winner_points": env["declarer_points"] if won else env["defender_points"],
+        "loser_points": env["defender_points"] if won else env["declarer_points"],
+        "factor": own_factor if factor is None else factor,
+    }
+
+
+def lost_every_trick(rs: Ruleset, contract: Contract, active: int) -> int:
+    """What the declarer of `contract` pays each opponent on losing every trick and every card
+    point: the price of a pass against a duty to bid it ("as though they had bid and lost every
+    trick"), in whatever game (full or half) the table plays."""
+    if contract.amount is None:
+        return 0
+    tricks = sum(p.count for p in rs.deal_plans[active] if p.to == "each")
+    env = _outcome_env(rs, [], list(rs.pack(active)), 0, tricks, active, 1)
+    return _value(contract, _value_env(contract, env, False, None))
+
+
+def _value(contract: Contract, env: dict[str, Any]) -> int:
+    """The contract's amount formula for `env` (the compiler checked that it gives a number)."""
+    assert contract.amount is not None
+    value = contract.amount(env)
+    assert isinstance(value, int)
+    return value
 
 
 def _last_won_with(deal: Deal, tricks: list | None) -> frozenset[str]:

@@ -74,10 +74,13 @@ OUTCOME_NAMES = {
     "tricks_won_with": CARDS,
 }
 AMOUNT_NAMES = {**OUTCOME_NAMES, "winner_points": INT, "loser_points": INT, "factor": INT, "declarer_won": BOOL}
-LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL}
-LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT}
+LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL, "bidders": INT}
+LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT, "bidders": INT}
 POT_NAMES = {**AMOUNT_NAMES, "amount": INT, "pot": INT}
 BREACH_NAMES = {"players": INT}
+# A pass against a compulsion: `lost_every_trick` is what the compelled bid, lost without a trick,
+# would cost the offender with each opponent.
+COMPULSION_BREACH_NAMES = {**BREACH_NAMES, "lost_every_trick": INT}
 CARD_NAMES = {"card": CARD}
 FORCED_NAMES = {"taken": CARDS, "hand": CARDS}
 INDIVIDUAL_NAMES = {
@@ -183,6 +186,22 @@ class Compiler:
             else:
                 self.problem(path, message)
             return None
+
+    def value_expression(self, path: Path, names: dict[str, Type]) -> Formula | None:
+        """A value formula (an amount, a pot, a liable payment). Where the settlement defines
+        `score`, that name stands for the score formula: it is written out in place, so the
+        compiled formula reads only the settlement's own names."""
+        score = self.get(("settlement", "score"))
+        if score is None:
+            return self.expression(path, names, INT)
+        checked = self.expression(path, {**names, "score": INT}, INT)
+        if checked is None or "score" not in checked.names:
+            return checked
+        written_out = re.sub(r"\bscore\b", f"({score})", checked.source)
+        try:
+            return compile_expression(written_out, self.scope(names), INT, place=checked.place)
+        except DslError:
+            return None  # the score formula's own problem is reported where it is written
 
     def scope(self, names: dict[str, Type]) -> Scope:
         return Scope(constants=self.constants, variables=names, card_rank=self.deck.rank, card_points=self.deck.points)
@@ -513,7 +532,7 @@ class Compiler:
     def compile_contracts(self) -> dict[str, Contract]:
         contracts: dict[str, Contract] = {}
         default_wins = self.expression(("settlement", "declarer_wins"), OUTCOME_NAMES, BOOL)
-        default_amount = self.expression(("settlement", "amount"), AMOUNT_NAMES, INT)
+        default_amount = self.value_expression(("settlement", "amount"), AMOUNT_NAMES)
         for name in self.data.get("contracts") or {}:
             data = self.contract_data(name)
             path = ("contracts", name)
@@ -573,7 +592,7 @@ class Compiler:
                 else default_wins
             )
             amount = (
-                self.expression(self.written_at(name, own, "amount"), AMOUNT_NAMES, INT)
+                self.value_expression(self.written_at(name, own, "amount"), AMOUNT_NAMES)
                 if "amount" in data
                 else default_amount
             )
@@ -587,7 +606,7 @@ class Compiler:
                         path, "no settlement: neither this contract nor `settlement` says when the declarer wins"
                     )
                 continue
-            pot = self.expression(self.written_at(name, own, "pot"), POT_NAMES, INT) if "pot" in data else None
+            pot = self.value_expression(self.written_at(name, own, "pot"), POT_NAMES) if "pot" in data else None
             contracts[name] = Contract(
                 name=name,
                 title=data.get("title", name),
@@ -689,7 +708,7 @@ class Compiler:
                 )
                 result.append(CallCard(allowed))
             elif "give" in step:
-                result.append(Give())
+                result.append(Give(bool((step["give"] or {}).get("other_than_called"))))
             elif "forced_discard" in step:
                 cards = self.expression(path + ("forced_discard", "cards"), FORCED_NAMES, CARDS)
                 if cards is not None and cards.max_cards > 1:
@@ -773,7 +792,7 @@ class Compiler:
                         f"'{c.get('call')}' is not a bid of this phase{_hint(str(c.get('call')), calls)}",
                     )
                 when = self.expression(where + ("when",), AUCTION_NAMES, BOOL)
-                breach = self.expression(where + ("breach", "pays_each"), BREACH_NAMES, INT)
+                breach = self.expression(where + ("breach", "pays_each"), COMPULSION_BREACH_NAMES, INT)
                 if when is not None:
                     compulsory.append(
                         Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here"), breach)
@@ -876,10 +895,18 @@ class Compiler:
                 d = a["declares"]
                 wins = self.expression(path + ("declares", "wins"), OUTCOME_NAMES, BOOL)
                 declared_amount = (
-                    self.expression(path + ("declares", "amount"), AMOUNT_NAMES, INT) if d.get("amount") else None
+                    self.value_expression(path + ("declares", "amount"), AMOUNT_NAMES)
+                    if d.get("amount")
+                    else None
                 )
                 declares = (
-                    Declaration(wins, int(d.get("multiplier", 1)), declared_amount, bool(d.get("releases_exposed")))
+                    Declaration(
+                        wins,
+                        int(d.get("multiplier", 1)),
+                        declared_amount,
+                        bool(d.get("releases_exposed")),
+                        d.get("priced", "played"),
+                    )
                     if wins
                     else None
                 )
@@ -936,6 +963,7 @@ class Compiler:
                 w.get("card"),
                 w.get("by", "defenders"),
                 self.expression(("play", "withhold", "when"), CLAIM_NAMES, BOOL),
+                (w.get("compensation") or {}).get("gives", "none"),
             )
         schedule = self.compile_schedule(("play", "schedule"))
         return PlayRules(
@@ -963,12 +991,14 @@ class Compiler:
 
     def compile_settlement(self) -> Settlement:
         s = self.data.get("settlement") or {}
+        # Checked here, where it is written; value formulas read it written out (value_expression).
+        self.expression(("settlement", "score"), AMOUNT_NAMES, INT)
         liable = []
         for i, rule in enumerate(s.get("liable") or []):
             path = ("settlement", "liable", i)
             when = self.expression(path + ("when",), LIABLE_WHEN_NAMES, BOOL)
-            pays = self.expression(path + ("pays",), LIABLE_NAMES, INT)
-            others = self.expression(path + ("others_pay",), LIABLE_NAMES, INT)
+            pays = self.value_expression(path + ("pays",), LIABLE_NAMES)
+            others = self.value_expression(path + ("others_pay",), LIABLE_NAMES)
             if when and pays and others:
                 liable.append(Liability(when, tuple(rule.get("seats") or ()), pays, others))
         return Settlement(
@@ -976,6 +1006,7 @@ class Compiler:
             payment=s.get("payment", "each_defender"),
             sitting_out=s.get("sitting_out", "no_part"),
             liable=tuple(liable),
+            drawn=self.expression(("settlement", "drawn"), OUTCOME_NAMES, BOOL),
         )
 
     def compile_accusation(self, phases: tuple[AuctionPhase, ...]) -> Accusation | None:

@@ -272,6 +272,8 @@ def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, d
         root: NodePath = (section, name, "choices", choice, "rules")
         if isinstance(_get_or_none(doc.data, root), dict):
             result = _merged_onto(result, Document(doc.data, doc.marks, doc.file, doc.key_marks), root)
+    # A choice's patch makes a new document: it still extends what the ruleset extends.
+    result.parents, result.lineage = doc.parents, doc.lineage
     return result, full
 
 

@@ -91,7 +91,7 @@ class AuctionPhase:
     carried_may_hold: bool = True  # False: the bidder carried in drops out when outbid
     style: Literal["duel", "rounds", "declare"] = "duel"
     speakers: Literal["all", "previous_bidders"] = "all"
-    start: Literal["vorhand", "after_holder"] = "vorhand"
+    start: Literal["vorhand", "after_vorhand", "after_holder"] = "vorhand"
     side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()  # (bid, the calls it may be made over); ends the auction
 
     def level_of(self, call: str) -> int | None:
@@ -148,7 +148,10 @@ class CallCard:
 
 @dataclass(frozen=True)
 class Give:
-    """The declarer gives a card of their choice ({give: CARD}) to the holder of the called card."""
+    """The declarer gives a card of their choice ({give: CARD}) to the holder of the called card;
+    `other_than_called`: not the card just called (a Rufer gives one "in exchange")."""
+
+    other_than_called: bool = False
 
 
 ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give
@@ -213,6 +216,9 @@ class Declaration:
     multiplier: int
     amount: Formula | None = None
     releases_exposed: bool = False
+    # all_tricks: worth, won or lost, what the contract pays when the declarer takes every trick
+    # and every card point (a slam's own value); played: the game's value as played.
+    priced: Literal["played", "all_tricks"] = "played"
 
 
 @dataclass(frozen=True)
@@ -239,6 +245,9 @@ class Withhold:
     card: str
     by: Literal["defenders", "anyone"]
     when: Condition | None  # on the holder's hand
+    # When the other side wins the last trick it is a card short: lowest_value: the holder's side
+    # hands over its least valuable card (the withheld card itself if it has no other); none: not.
+    compensation: Literal["lowest_value", "none"] = "lowest_value"
 
 
 @dataclass(frozen=True)
@@ -296,6 +305,7 @@ class Settlement:
     payment: Literal["each_defender"]
     sitting_out: Literal["no_part", "defender"]
     liable: tuple[Liability, ...] = ()
+    drawn: Condition | None = None  # the game is drawn: nobody scores, the pot is untouched
 
 
 @dataclass(frozen=True)
