@@ -51,7 +51,9 @@ def _zwei_leere(keep: list[str], talon: list[str], hand: list[str]) -> Game:
 def test_exposed_cards_may_not_be_discarded_when_the_cego_has_no_trock() -> None:
     hand = ["H4", "H3", "H2", "C10", "C9", "C8", "S10", "S9", "S8", "D4", "D3"]
     talon = ["CK", "SK", "HK", "DK", "CQ", "SQ", "HQ", "DQ", "C7", "S7"]
-    game = Game("cego", players=4, deal=deal({C: hand}, talon))
+    # Vorhand holds Eine Leere and Zwei Leere, so it needs suit cards to keep (two clubs).
+    vorhand = ["T22", "T21", "T20", "T19", "T18", "T17", "T16", "T15", "T14", "CJ", "CN"]
+    game = Game("cego", players=4, deal=deal({C: hand, A: vorhand}, talon))
     for seat, call in [
         (A, "pass"),
         (B, "pass"),

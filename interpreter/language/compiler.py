@@ -605,6 +605,8 @@ class Compiler:
                             requires=self.expression(where + (j, "requires"), AUCTION_NAMES, BOOL),
                             holdable=lv.get("holdable", True),
                             ends=lv.get("ends"),
+                            jump=lv.get("jump", False),
+                            keep=_keep_before_talon(contracts.get(contract)) if contract else None,
                         )
                     )
                 return tuple(result)
@@ -690,6 +692,8 @@ class Compiler:
                     start=p.get("start", "vorhand"),
                     side_bids=side_bids,
                     speakers=p.get("speakers", "all"),
+                    hold_by=p.get("hold_by", "earlier"),
+                    interrupt_priority=p.get("interrupt_priority", "first_call"),
                 )
             )
         # The opening phase first: the engine starts the auction with phases[0].
@@ -823,6 +827,7 @@ class Compiler:
             payment=s.get("payment", "each_defender"),
             sitting_out=s.get("sitting_out", "no_part"),
             liable=tuple(liable),
+            stake=s.get("stake", 1),
         )
 
     def compile_accusation(self, phases) -> Accusation | None:
@@ -874,6 +879,13 @@ class Compiler:
                     ChoiceGroup(name, kind, g.get("question", g.get("title", name)), g.get("default"), choices)
                 )
         return tuple(groups)
+
+
+def _keep_before_talon(contract: Contract | None) -> Keep | None:
+    """The cards a contract keeps from the dealt hand before it takes the talon, if it does."""
+    if contract is None or not contract.exchange or not isinstance(contract.exchange[0], Keep):
+        return None
+    return contract.exchange[0]
 
 
 def _fmt(path: Path) -> str:
