@@ -328,6 +328,10 @@ class Auction:
             bids = [c for c in legal if c != PASS]
             return f"you may not pass: {self._compelled(seat, bids)}"
         if call == st.phase.hold:
+            if st.phase.style == "rounds" and st.holder is not None and not self._may_hold_over(seat):
+                if st.phase.hold_by == "first" and seat != st.order[0]:
+                    return f"only seat {st.order[0]}, who spoke first, may take a bid with '{call}'; you may say: {options}"
+                return f"only a player before the bidder may take the bid with '{call}'; you may say: {options}"
             if st.awaiting != "holder":
                 return (
                     f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
