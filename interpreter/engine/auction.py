@@ -65,6 +65,8 @@ class Auction:
         suit_of: Mapping[str, str] | None = None,
     ):
         self.phases = {p.name: p for p in phases}
+        # Levels that may be bid over any lower one, by phase (few phases have any).
+        self.jumps = {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases}
         self.suit_of = suit_of  # the deck's suits, to tell whether a hand could keep what a bid needs
         self.seats = seats  # active seats in order of play from Vorhand
         self.hands = hands
@@ -146,7 +148,7 @@ class Auction:
         }
 
     def _meets(self, level: Level, seat: int) -> bool:
-        return self._unmet(level, seat) is None
+        return (level.requires is None and level.keep is None) or self._unmet(level, seat) is None
 
     def _unmet(self, level: Level, seat: int) -> str | None:
         """Why `seat`'s hand may not bid `level`, or None: its stated requirement, or no legal
@@ -169,7 +171,8 @@ class Auction:
         if st.phase.raise_any:
             return list(range(from_level + 1, len(ladder)))
         following = [from_level + 1] if from_level + 1 < len(ladder) else []
-        return following + [i for i in range(from_level + 2, len(ladder)) if ladder[i].jump]
+        jumps = self.jumps[st.phase.name]
+        return following + [i for i in jumps if i > from_level + 1] if jumps else following
 
     # -- the rounds style: the turn goes round the table ---------------------------------------
     def _rounds_next(self) -> int | None:
@@ -198,7 +201,7 @@ class Auction:
         ladder = st.phase.ladder
         calls = [PASS]
         calls += [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
-        if self._may_hold_over(seat) and self._can_hold(seat) and self._meets(ladder[st.level], seat):
+        if st.phase.hold and self._may_hold_over(seat) and self._can_hold(seat) and self._meets(ladder[st.level], seat):
             calls.append(st.phase.hold)
         calls += self._side_bids_open_to(seat)
         if self._compelled(seat, calls[1:]):
