@@ -212,3 +212,29 @@ def test_the_schmidt_leaflets_variations_change_all_three_leere_games(option: di
             assert before.opening_leads is None and after.opening_leads is not None, name
             assert not after.opening_leads.replace_same_suit, name
             assert after.opening_leads.together == (name != "eine_leere"), name
+
+
+@pytest.mark.parametrize("name", ["cego", "cego-oberwolfach", "cego-ichenheim", "cego-ministranten", "cego-schmidt"])
+def test_a_bid_is_open_exactly_when_its_keep_would_be(name: str) -> None:
+    """The bid's derived requirement agrees with the exchange's own list of legal keeps."""
+    import random
+
+    from interpreter.engine.exchange import Cards, Exchange
+    from interpreter.language.model import Keep
+
+    rs = load_ruleset(name, {}, 3)
+    rng = random.Random(name)
+    cards = list(rs.deck.cards)
+    for contract in rs.contracts.values():
+        if not contract.exchange or not isinstance(contract.exchange[0], Keep):
+            continue
+        step = contract.exchange[0]
+        exchange = Exchange(
+            rs, contract, 0, [0, 1, 2], Cards({0: []}, []), [], lambda **_: None, may_accuse=False, trump_suit=None
+        )
+        trumps, suits = [c for c in cards if c[0] == "T"], [c for c in cards if c[0] != "T"]
+        for _ in range(300):
+            # Mostly Trocke, so that hands without the cards a game needs come up often.
+            few = rng.randint(0, 4)
+            hand = rng.sample(trumps, 13 - few) + rng.sample(suits, few)
+            assert step.possible(hand, rs.deck.suit) == bool(exchange.keep_choices(step, hand)), (contract.name, hand)
