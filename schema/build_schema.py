@@ -222,8 +222,15 @@ ladder_level = rule(
     {
         "call": described(NAME, "The call that bids this level."),
         "contract": described(NAME, "The contract played if this level wins (default: the call's name)."),
-        "requires": dsl("A condition on the bidder's hand to bid or hold this level. " + DSL_BOOL),
+        "requires": dsl(
+            "A condition on the bidder's hand to bid or hold this level. Besides it, a level whose contract keeps cards before the talon (`exchange: [{keep: ...}]`) may be bid or held only by a hand holding such cards: nobody bids a game they could not carry out. "
+            + DSL_BOOL
+        ),
         "holdable": {"type": "boolean", "description": "Whether an earlier bidder may hold this level (default true)."},
+        "jump": {
+            "type": "boolean",
+            "description": "This level may be bid over any lower one, not only over the level below it (special games that outrank the normal ones at any stage of the bidding).",
+        },
         "ends": {
             "enum": ["phase", "auction", "throw_in"],
             "description": "Bidding this level ends the phase or the whole auction at once; throw_in: the deal is thrown in (a hand of seven empty cards).",
@@ -303,6 +310,14 @@ phase = rule(
                 ["call", "over"],
             ),
         },
+        "hold_by": {
+            "enum": ["earlier", "first"],
+            "description": "rounds style: who may hold the current bid with the hold call: any player earlier in the order (default), or only the player who speaks first in the phase (Vorhand, who opened).",
+        },
+        "interrupt_priority": {
+            "enum": ["first_call", "earlier_turn"],
+            "description": "When a player interrupts (first_call, default: the first interrupt ends the auction at once), or whether the players earlier in the order who have not yet had their turn are first asked, in order, whether they want an interrupting game themselves, the first who does having priority (earlier_turn).",
+        },
         "carried_may_hold": {
             "type": "boolean",
             "description": "Whether the bidder who carried a bid into this phase may hold against a higher bid (default true; false: 'you cannot bid against your own Solo').",
@@ -314,7 +329,7 @@ phase = rule(
         "interrupts": {
             "type": "array",
             "items": ladder_level,
-            "description": "Bids any player may make out of turn, up to and including their own turn in the phase, once the phase has been opened (Cego's Piccolo and Bettel); one ends the auction at once.",
+            "description": "Bids any player may make out of turn, up to and including their own turn in the phase (a turn they still have when the ladder is exhausted), once the phase has been opened (Cego's Piccolo and Bettel); one ends the auction, at once or after the earlier players' answers (see interrupt_priority).",
         },
         "then": rule(
             "What follows the phase.",
@@ -773,6 +788,11 @@ settlement = rule(
             "type": "array",
             "items": liable,
             "description": "Cases where some opponents pay for the whole team; the first that applies is used.",
+        },
+        "stake": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Every payment of a deal is multiplied by this: the money per point (default 1; 10 where the table plays for ten times the stake, as after Cego's round of compulsory Räuber).",
         },
     },
     ["declarer_wins", "amount"],

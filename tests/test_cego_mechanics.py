@@ -51,7 +51,9 @@ def _zwei_leere(keep: list[str], talon: list[str], hand: list[str]) -> Game:
 def test_exposed_cards_may_not_be_discarded_when_the_cego_has_no_trock() -> None:
     hand = ["H4", "H3", "H2", "C10", "C9", "C8", "S10", "S9", "S8", "D4", "D3"]
     talon = ["CK", "SK", "HK", "DK", "CQ", "SQ", "HQ", "DQ", "C7", "S7"]
-    game = Game("cego", players=4, deal=deal({C: hand}, talon))
+    # Vorhand holds Eine Leere and Zwei Leere, so it needs suit cards to keep (two clubs).
+    vorhand = ["T22", "T21", "T20", "T19", "T18", "T17", "T16", "T15", "T14", "CJ", "CN"]
+    game = Game("cego", players=4, deal=deal({C: hand, A: vorhand}, talon))
     for seat, call in [
         (A, "pass"),
         (B, "pass"),
@@ -139,3 +141,100 @@ def test_a_misdeal_in_a_recorded_game_costs_the_dealer_70_each() -> None:
     game = Game(load_ruleset("cego", {"rule_breaches": "penalize"}), players=4, dealer=0, deal=misdealt)
     assert game.is_over and game.result.outcome == "abandoned" and "misdeal" in game.result.reason
     assert game.result.payments == [-210, 70, 70, 70]
+
+
+def _replay(name: str, upto: int) -> Game:
+    """The game of a record in tests/records after its first `upto` actions."""
+    from pathlib import Path
+
+    import yaml
+
+    data = yaml.safe_load((Path(__file__).parent / "records" / f"{name}.yaml").read_text(encoding="utf-8"))
+    game = Game(load_ruleset(data["ruleset"], data.get("options") or {}), players=data["players"], deal=data["deal"])
+    for seat, action in data["actions"][:upto]:
+        game.apply(seat, action)
+    return game
+
+
+def test_the_bidder_sees_the_legage_until_the_end_of_the_first_trick_also_with_a_card_exposed() -> None:
+    # cego-en, The Play: "the bidder is allowed to look at the discarded cards (the Legage) at
+    # any time until the end of the first trick, but not thereafter".
+    discards = ["T15", "T14", "T13", "T12", "T11", "T10", "T9", "CJ", "C9", "C7"]
+    game = _replay("cego-eine-leere-other-card-led", 12)  # seat 2 has kept C8 face up
+    assert game.exposed == ["C8"]
+    bidder = game.view(2)
+    assert sorted(bidder["aside"]) == sorted(discards) and bidder["exposed"] == ["C8"]
+    assert all("aside" not in game.view(seat) for seat in (0, 1, 3))
+    game = _replay("cego-eine-leere-other-card-led", 15)  # trick 1 not yet complete
+    assert sorted(game.view(2)["aside"]) == sorted(discards)
+    game = _replay("cego-eine-leere-other-card-led", 16)  # trick 1 complete
+    assert "aside" not in game.view(2)
+
+
+def test_with_the_ministranten_the_bidder_sees_the_legage_until_the_end_of_the_third_trick() -> None:
+    # cego-en, Ministranten Version, The Play: "until the end of the third trick".
+    talon = ["T22", "T21", "T20", "T19", "T18", "T17", "T16", "T15", "CK", "SK"]
+    game = Game(
+        load_ruleset("cego-ministranten"), players=4, deal=deal({C: ["H4", "H3", "C10", "C9"], D: ["D4"]}, talon)
+    )
+    calls = [(A, "pass"), (B, "pass"), (C, "pass"), (D, "pass"), (A, "cego"), (B, "pass"), (C, "eine")]
+    calls += [(D, "eine_leere"), (A, "pass"), (C, "zwei_leere"), (D, "pass")]
+    for seat, call in calls:
+        game.apply(seat, call)
+    assert game.contract.name == "zwei_leere" and game.declarer == C
+    game.apply(C, {"keep": ["H4", "H3"]})
+    finished = 0
+    while finished < 4:
+        visible = "aside" in game.view(C)
+        assert visible == (finished < 3), finished
+        seat = game.to_act
+        game.apply(seat, game.legal_actions()[0])
+        finished = sum(1 for t in game.tricks if t.winner is not None)
+
+
+@pytest.mark.parametrize(
+    "option, contracts",
+    [
+        ({"leere_substitutes": "substitutes"}, ["eine_leere", "zwei_leere", "zwei_verschiedene"]),
+        ({"leere_lead": "lead_first"}, ["eine_leere", "zwei_leere", "zwei_verschiedene"]),
+    ],
+)
+def test_the_schmidt_leaflets_variations_change_all_three_leere_games(option: dict, contracts: list) -> None:
+    plain, varied = load_ruleset("cego-schmidt", {}, 4), load_ruleset("cego-schmidt", option, 4)
+    for name in contracts:
+        before, after = plain.contracts[name], varied.contracts[name]
+        if "leere_substitutes" in option:
+            keep = after.exchange[0]
+            assert "CJ" in keep.allowed and "CJ" not in before.exchange[0].allowed, name
+            assert keep.prefer is not None and "C7" in keep.prefer, name
+            assert len(after.exchange) == len(before.exchange), name  # the forced discard stays
+        else:
+            assert before.opening_leads is None and after.opening_leads is not None, name
+            assert not after.opening_leads.replace_same_suit, name
+            assert after.opening_leads.together == (name != "eine_leere"), name
+
+
+@pytest.mark.parametrize("name", ["cego", "cego-oberwolfach", "cego-ichenheim", "cego-ministranten", "cego-schmidt"])
+def test_a_bid_is_open_exactly_when_its_keep_would_be(name: str) -> None:
+    """The bid's derived requirement agrees with the exchange's own list of legal keeps."""
+    import random
+
+    from interpreter.engine.exchange import Cards, Exchange
+    from interpreter.language.model import Keep
+
+    rs = load_ruleset(name, {}, 3)
+    rng = random.Random(name)
+    cards = list(rs.deck.cards)
+    for contract in rs.contracts.values():
+        if not contract.exchange or not isinstance(contract.exchange[0], Keep):
+            continue
+        step = contract.exchange[0]
+        exchange = Exchange(
+            rs, contract, 0, [0, 1, 2], Cards({0: []}, []), [], lambda **_: None, may_accuse=False, trump_suit=None
+        )
+        trumps, suits = [c for c in cards if c[0] == "T"], [c for c in cards if c[0] != "T"]
+        for _ in range(300):
+            # Mostly Trocke, so that hands without the cards a game needs come up often.
+            few = rng.randint(0, 4)
+            hand = rng.sample(trumps, 13 - few) + rng.sample(suits, few)
+            assert step.possible(hand, rs.deck.suit) == bool(exchange.keep_choices(step, hand)), (contract.name, hand)

@@ -278,9 +278,6 @@ def test_a_rule_that_fails_in_an_action_is_refused_and_changes_nothing(tmp_path:
     assert ok(session.handle({"op": "legal", "game": gid})) == legal
 
 
-@pytest.mark.xfail(
-    strict=True, reason="language: YAML values PyYAML refuses (!!int abc, 5000 digits, python tags) are RulesetErrors"
-)
 def test_a_record_with_values_yaml_refuses_is_a_bad_record() -> None:
     session = Session()
     for text in [

@@ -13,6 +13,7 @@ Requirements (holds a king) and compulsions (must dappen) are DSL conditions on 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -20,7 +21,7 @@ from interpreter.errors import IllegalActionError
 from interpreter.language.model import AuctionPhase, Level
 
 PASS = "pass"
-Awaiting = Literal["entrant", "holder", "challenger", "choice"]
+Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority"]
 
 
 @dataclass
@@ -38,6 +39,8 @@ class PhaseState:
     last: int = -1  # rounds: index in order of the last speaker
     carried: int | None = None  # the bidder who carried a bid into the phase
     choices: tuple[Level, ...] = ()  # the games the holder chooses from
+    pending: Outcome | None = None  # an interrupt waiting while earlier players may claim priority
+    asking: list[int] = field(default_factory=list)  # those earlier players, still to answer, in order
 
 
 @dataclass(frozen=True)
@@ -59,8 +62,12 @@ class Auction:
         hands: dict[int, list[str]],
         players: int,
         enforce: bool = True,
+        suit_of: Mapping[str, str] | None = None,
     ):
         self.phases = {p.name: p for p in phases}
+        # Levels that may be bid over any lower one, by phase (few phases have any).
+        self.jumps = {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases}
+        self.suit_of = suit_of  # the deck's suits, to tell whether a hand could keep what a bid needs
         self.seats = seats  # active seats in order of play from Vorhand
         self.hands = hands
         self.players = players
@@ -114,6 +121,8 @@ class Auction:
         st = self.state
         if st.awaiting in ("holder", "choice"):
             return st.holder
+        if st.awaiting == "priority":
+            return st.asking[0]
         if st.phase.style == "rounds":
             return self._rounds_next()
         if st.phase.style == "declare":
@@ -141,7 +150,20 @@ class Auction:
         }
 
     def _meets(self, level: Level, seat: int) -> bool:
-        return level.requires is None or bool(level.requires(self._env(seat)))
+        return (level.requires is None and level.keep is None) or self._unmet(level, seat) is None
+
+    def _unmet(self, level: Level, seat: int) -> str | None:
+        """Why `seat`'s hand may not bid `level`, or None: its stated requirement, or no legal
+        keep for the game's exchange (a bid the bidder could not carry out)."""
+        if level.requires is not None and not level.requires(self._env(seat)):
+            return f"your hand does not meet its requirement ({level.requires.source})"
+        if (
+            level.keep is not None
+            and self.suit_of is not None
+            and not level.keep.possible(self.hands[seat], self.suit_of)
+        ):
+            return f"you could not carry it out: {level.keep.reason}"
+        return None
 
     def _bids_open_to(self, seat: int, from_level: int) -> list[int]:
         """Levels `seat` may bid now, before requirements: the next one, or any higher one."""
@@ -150,7 +172,9 @@ class Auction:
             return []
         if st.phase.raise_any:
             return list(range(from_level + 1, len(ladder)))
-        return [from_level + 1] if from_level + 1 < len(ladder) else []
+        following = [from_level + 1] if from_level + 1 < len(ladder) else []
+        jumps = self.jumps[st.phase.name]
+        return following + [i for i in jumps if i > from_level + 1] if jumps else following
 
     # -- the rounds style: the turn goes round the table ---------------------------------------
     def _rounds_next(self) -> int | None:
@@ -167,18 +191,19 @@ class Auction:
         st = self.state
         return -1 if seat == st.carried else st.order.index(seat)
 
+    def _may_hold_over(self, seat: int) -> bool:
+        """Whether `seat` ranks before the holder as the phase's `hold_by` says (before the hand)."""
+        st = self.state
+        if st.holder is None or not st.phase.hold or self._priority(seat) >= self._priority(st.holder):
+            return False
+        return st.phase.hold_by == "earlier" or seat == st.order[0]
+
     def _rounds_legal(self, seat: int) -> list[str]:
         st = self.state
         ladder = st.phase.ladder
         calls = [PASS]
         calls += [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
-        if (
-            st.holder is not None
-            and st.phase.hold
-            and self._priority(seat) < self._priority(st.holder)
-            and self._can_hold(seat)
-            and self._meets(ladder[st.level], seat)
-        ):
+        if st.phase.hold and self._may_hold_over(seat) and self._can_hold(seat) and self._meets(ladder[st.level], seat):
             calls.append(st.phase.hold)
         calls += self._side_bids_open_to(seat)
         if self._compelled(seat, calls[1:]):
@@ -214,10 +239,7 @@ class Auction:
         st = self.state
         others = [s for s in st.order if s not in st.passed and s != st.holder]
         can_change = any(
-            self._bids_open_to(s, st.level)
-            or self._side_bids_open_to(s)
-            or (st.holder is not None and st.phase.hold and self._priority(s) < self._priority(st.holder))
-            for s in others
+            self._bids_open_to(s, st.level) or self._side_bids_open_to(s) or self._may_hold_over(s) for s in others
         )
         if others and (can_change or st.holder is None):
             return None
@@ -234,7 +256,12 @@ class Auction:
         """Interrupting calls `seat` may make now: up to and including its own turn to enter,
         once somebody has opened the phase (or on its own turn)."""
         st = self.state
-        if not st.phase.interrupts or st.awaiting == "choice" or seat not in st.order or seat in st.spoken:
+        if (
+            not st.phase.interrupts
+            or st.awaiting in ("choice", "priority")
+            or seat not in st.order
+            or seat in st.spoken
+        ):
             return []
         if st.holder is None and not (seat == self.to_act() and st.awaiting == "entrant"):
             return []
@@ -247,6 +274,8 @@ class Auction:
             return interrupts
         if st.awaiting == "choice":
             return [lv.call for lv in st.choices]
+        if st.awaiting == "priority":
+            return [PASS, *(lv.call for lv in st.phase.interrupts if self._meets(lv, seat))]
         if st.phase.style == "rounds":
             return self._rounds_legal(seat)
         if st.phase.style == "declare":
@@ -289,6 +318,11 @@ class Auction:
         options = ", ".join(legal) if legal else "nothing"
         if st.awaiting == "choice" and seat == st.holder:
             return f"choose the game to play: {options}"
+        if st.awaiting == "priority" and st.pending is not None:
+            said = f"seat {st.pending.seat} said {st.pending.call}"
+            if seat != self.to_act():
+                return f"{said}; seat {self.to_act()}, whose turn comes earlier, may claim priority first"
+            return f"{said}; your turn comes earlier, so you may claim a special game first or pass: {options}"
         if any(lv.call == call for lv in st.phase.interrupts):
             if seat in st.spoken:
                 return f"{call} may be said only up to your own turn in the {st.phase.title}, which has passed"
@@ -299,6 +333,10 @@ class Auction:
             bids = [c for c in legal if c != PASS]
             return f"you may not pass: {self._compelled(seat, bids)}"
         if call == st.phase.hold:
+            if st.phase.style == "rounds" and st.holder is not None and not self._may_hold_over(seat):
+                if st.phase.hold_by == "first" and seat != st.order[0]:
+                    return f"only seat {st.order[0]}, who spoke first, may take a bid with '{call}'; you may say: {options}"
+                return f"only a player before the bidder may take the bid with '{call}'; you may say: {options}"
             if st.awaiting != "holder":
                 return (
                     f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
@@ -310,8 +348,9 @@ class Auction:
         level = st.phase.ladder[index]
         if st.awaiting == "holder":
             return f"answer the bid {st.phase.ladder[st.level].call} first; you may say: {options}"
-        if not self._meets(level, seat) and index in self._bids_open_to(seat, st.level):
-            return f"you may not bid {call}: your hand does not meet its requirement ({level.requires.source}); you may say: {options}"
+        unmet = self._unmet(level, seat)
+        if unmet is not None and index in self._bids_open_to(seat, st.level):
+            return f"you may not bid {call}: {unmet}; you may say: {options}"
         if st.level >= 0 and index <= st.level:
             return f"{call} does not outbid {st.phase.ladder[st.level].call}; you may say: {options}"
         if st.phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= st.phase.max_bidders:
@@ -330,7 +369,7 @@ class Auction:
             return "you cannot bid against your own earlier bid"
         if not level.holdable:
             return f"{level.call} cannot be held"
-        return f"your hand does not meet its requirement ({level.requires.source})"
+        return self._unmet(level, seat) or "you may not hold it"
 
     # -- applying a call ---------------------------------------------------------------------
     def apply(self, seat: int, call: str) -> Outcome | None:
@@ -340,11 +379,19 @@ class Auction:
         st = self.state
         ladder = st.phase.ladder
         interrupt = next((lv for lv in st.phase.interrupts if lv.call == call), None)
+        if st.awaiting == "priority":
+            return self._answer_priority(seat, interrupt)
         if interrupt is not None and call in self._interrupts_open_to(seat):
             if interrupt.ends == "throw_in":
                 return Outcome(seat, call, None, ends_auction=True, throw_in=True)
             self.bidders.add(seat)
-            return Outcome(seat, call, interrupt.contract, ends_auction=True)
+            outcome = Outcome(seat, call, interrupt.contract, ends_auction=True)
+            earlier = self._earlier_unspoken(seat) if st.phase.interrupt_priority == "earlier_turn" else []
+            if not earlier:
+                return outcome
+            # The players whose turn comes earlier may still want a special game: they come first.
+            st.pending, st.asking, st.awaiting = outcome, earlier, "priority"
+            return None
         if st.awaiting == "choice":
             chosen = next(lv for lv in st.choices if lv.call == call)
             return Outcome(seat, call, chosen.contract, ends_auction=True)
@@ -391,10 +438,28 @@ class Auction:
             return self._outcome(ends_auction=ladder[st.level].ends == "auction")
         return self.settle()
 
+    def _earlier_unspoken(self, seat: int) -> list[int]:
+        """The seats before `seat` in the order that have not had their turn, who may still interrupt."""
+        st = self.state
+        return [s for s in st.order[: st.order.index(seat)] if s not in st.spoken]
+
+    def _answer_priority(self, seat: int, claim: Level | None) -> Outcome | None:
+        """An earlier player answers a later player's interrupt: claims a special game, or passes."""
+        st = self.state
+        assert st.pending is not None
+        if claim is not None:
+            self.bidders.add(seat)
+            return Outcome(seat, claim.call, claim.contract, ends_auction=True)
+        st.asking.pop(0)
+        st.spoken.add(seat)
+        return st.pending if not st.asking else None
+
     def settle(self) -> Outcome | None:
         """Skip turns that cannot change anything; report the outcome once nobody can."""
         st = self.state
         ladder = st.phase.ladder
+        if st.awaiting == "priority":
+            return None
         if st.phase.style == "rounds" and st.awaiting != "choice":
             return self._rounds_settle()
         if st.phase.style == "declare":
@@ -421,11 +486,12 @@ class Auction:
             seat = self.to_act()
             if seat is None:
                 return self._outcome(ends_auction=False)
-            if any(
-                self._bids_open_to(s, st.level)
-                for s in st.order[st.next_entrant :]
-                if s not in st.passed and s != st.holder
-            ):
+            waiting = [s for s in st.order[st.next_entrant :] if s not in st.passed and s != st.holder]
+            if any(self._bids_open_to(s, st.level) for s in waiting):
+                return None
+            # A player whose turn has not yet come may still interrupt on it, even when the
+            # ladder is exhausted (Piccolo after der kleine Mann): the turn is still theirs to say.
+            if st.phase.interrupts and any(s not in st.spoken for s in waiting):
                 return None
             return self._outcome(ends_auction=False)
 

@@ -108,11 +108,19 @@ class Game:
         )
         self.phase = Phase.AUCTION
         self.auction = Auction(
-            ruleset.phases, self.seats, self.cards.hands, len(self.seats), enforce=ruleset.breaches == "refuse"
+            ruleset.phases,
+            self.seats,
+            self.cards.hands,
+            len(self.seats),
+            enforce=ruleset.breaches == "refuse",
+            suit_of=ruleset.deck.suit,
         )
         self._emit(type="phase", phase="auction", name=ruleset.phases[0].name)
         if dealt.misdeal is not None:
             self._penalize_misdeal(dealt.misdeal)
+        else:
+            # An auction in which nobody can change the outcome (compulsory Räuber) is over at once.
+            self._auction_moves_on(self.auction.settle())
 
     def _deal(self, seed: int | None, deal: Mapping[str, Any] | None) -> Dealt:
         if deal is not None:
@@ -289,6 +297,10 @@ class Game:
         if breach is not None:
             self._penalize_breach(seat, breach)
             return
+        self._auction_moves_on(outcome)
+
+    def _auction_moves_on(self, outcome: Outcome | None) -> None:
+        """Into the next phase, or out of the auction, for as long as phases end without a word."""
         while outcome is not None:
             following = self.auction.next_phase(outcome)
             if following is None:
@@ -511,6 +523,10 @@ class Game:
             payments = list(result.payments)
             payments[self.dealer] -= self.ante
             result = dataclasses.replace(result, payments=payments, pot=result.pot + self.ante)
+        stake = self.ruleset.settlement.stake
+        if stake != 1:
+            # Played for a different stake: the same points, more money each.
+            result = dataclasses.replace(result, payments=[p * stake for p in result.payments], pot=result.pot * stake)
         self.result = result
         self.phase = Phase.OVER
         self._emit(type="settlement", **result.as_dict())

@@ -8,10 +8,11 @@ the exchange (Cego's empty cards), which must lead the first tricks and can neve
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from interpreter.engine.tricks import TrickRules
-from interpreter.language.model import Deck, OpeningLeads, PlayRules, ScheduledTrick
+from interpreter.language.model import TRUMP, Deck, OpeningLeads, PlayRules, ScheduledTrick
 
 _NOTHING: list = []  # "no trick completed", shared so the hot loop does not allocate
 
@@ -98,12 +99,12 @@ class TrickPlay:
         return frozenset(self.withheld.values()) | self._exposed
 
     def _suitless(self, number: int) -> frozenset[str]:
-        """Cards that do not fix the suit to follow in trick `number`: a withheld card always,
-        an exposed card once its opening tricks are over."""
-        later = self._exposed if number > self.n_opening else frozenset()
+        """Cards that do not fix the suit to follow in trick `number`: a withheld card. An exposed
+        card does, at any time: it cannot win, but it is still a card of its suit (cego-en, Eine
+        Leere); only when nobody follows it nor trumps does the next card fix the suit."""
         if not self.withheld:
-            return later
-        return frozenset(self.withheld.values()) | later
+            return frozenset()
+        return frozenset(self.withheld.values())
 
     @property
     def powerless(self) -> frozenset[str]:
@@ -152,11 +153,68 @@ class TrickPlay:
                 if allowed:
                     return allowed, scheduled.reason
             return usable, None
-        led = [c for c in trick.cards if c not in self._suitless(number)]
+        if self._together_open():
+            return self._together_duty(seat, usable), "together"
+        led = self._led(trick.cards, usable, number)
         duty = self.rules.legal(usable, led)
         if self._may_withhold(seat, duty, usable):
             return list(usable), None
         return duty, "follow"
+
+    def _led(self, cards: list[str], usable: list[str], number: int) -> list[str]:
+        """The cards of the trick that set `usable`'s duty: from the first one that fixes the suit.
+        An exposed card led fixes its suit; a player who can neither follow it nor trump follows
+        the card after it, which "determines the suit to be followed" (cego-en, Eine Leere)."""
+        led = [c for c in cards if c not in self._suitless(number)]
+        if len(led) > 1 and led[0] in self._exposed:
+            follow, suit = self.rules.follow, self.rules.follow[led[0]]
+            trumps = self.play.must_trump
+            if not any(follow[c] == suit or (trumps and follow[c] == TRUMP) for c in usable):
+                return led[1:]
+        return led
+
+    # -- the tricks played together (Zwei Leere) ------------------------------------------------
+    def _together_open(self) -> bool:
+        return self.together > 1 and len(self.tricks) <= self.together and bool(self.trick.cards)
+
+    def _grade(self, card: str, before: list[str], number: int) -> int:
+        """How well `card` meets the duty of a trick holding the cards `before` it: 3 follows,
+        2 trumps, 1 follows the card that fixes the suit after an exposed lead, 0 does not."""
+        follow = self.rules.follow
+        led = [c for c in before if c not in self._suitless(number)]
+        if self.play.follow_suit and follow[card] == follow[led[0]]:
+            return 3
+        if self.play.must_trump and follow[card] == TRUMP:
+            return 2
+        if len(led) > 1 and led[0] in self._exposed and follow[card] == follow[led[1]]:
+            return 1
+        return 0
+
+    def _together_duty(self, seat: int, usable: list[str]) -> list[str]:
+        """The cards `seat` may add to the trick now being filled, of the tricks played together.
+
+        A player puts one card in each, in the order of the tricks, so the order of the plays says
+        which card goes to which trick. The duty is that of each trick, met together: the cards
+        for the tricks must follow (or trump) in each as far as the hand allows, and no other
+        choice of cards may do better in one trick without doing worse in another. A player with
+        one card of the suit led to both may follow in either trick and trump in the other."""
+        open_tricks = self._open()
+        first = len(self.tricks) - len(open_tricks) + 1
+        position = open_tricks.index(self.trick)
+        placed = [t.cards[t.seats.index(seat)] for t in open_tricks[:position]]
+        hand = placed + usable
+        before = [t.cards[: t.seats.index(seat)] if seat in t.seats else t.cards for t in open_tricks]
+        grades = {(card, i): self._grade(card, before[i], first + i) for card in hand for i in range(len(open_tricks))}
+        choices = [
+            (combo, tuple(grades[card, i] for i, card in enumerate(combo)))
+            for combo in itertools.permutations(hand, len(open_tricks))
+        ]
+        vectors = {v for _, v in choices}
+        best = {
+            v for v in vectors if not any(w != v and all(a >= b for a, b in zip(w, v, strict=True)) for w in vectors)
+        }
+        allowed = {combo[position] for combo, v in choices if v in best and list(combo[:position]) == placed}
+        return [c for c in usable if c in allowed]
 
     def legal(self, seat: int) -> list[str]:
         # Asked twice a card (by the player, then to check the card): computed once per turn.
@@ -191,11 +249,16 @@ class TrickPlay:
             if legal[0] in self.laid:
                 return f"laid-out cards are played highest first: play {legal[0]} before {card}"
             return f"{card} is laid out: it may be played only when nothing else is allowed; you may play {', '.join(legal)}"
+        if why == "together":
+            return (
+                f"in the tricks played together you must follow suit or trump in each as far as your cards "
+                f"allow; to trick {self.number} you may play {', '.join(allowed)}"
+            )
         if why is not None and why != "follow":
             return f"{why}: you hold {', '.join(allowed)}"
         trick, number = self.trick, self.number
-        led = [c for c in trick.cards if c not in self._suitless(number)]
-        return self.rules.refusal(self._usable(seat), led, card)
+        usable = self._usable(seat)
+        return self.rules.refusal(usable, self._led(trick.cards, usable, number), card)
 
     # -- playing a card ---------------------------------------------------------------------
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
@@ -232,7 +295,7 @@ class TrickPlay:
         if rule is not None and card != rule.card and number not in self.schedule:
             usable = self._usable(seat)
             if rule.card in usable:
-                led = [c for c in trick.cards if c not in self._suitless(number)]
+                led = self._led(trick.cards, usable, number)
                 if self._may_withhold(seat, self.rules.legal(usable, led), usable):
                     self.withheld[seat] = rule.card
                     withheld = True

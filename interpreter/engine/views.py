@@ -60,7 +60,9 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
         view["laid_out"] = [card for _, card in game.laid]  # Ulti cards lie face up
     if game.exposed:
         view["exposed"] = list(game.exposed)  # Cego's empty cards lie face up
-    elif seat == game.declarer:
+    if seat == game.declarer:
+        # The bidder may look at their own discards (the Legage) until the rules say so, also
+        # in a game with cards laid face up.
         until = game.ruleset.play.discards_visible_until
         finished = sum(1 for t in game.tricks if t.winner is not None)
         if game.contract and game.contract.exchange and (until is None or finished < until):

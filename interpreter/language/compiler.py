@@ -243,7 +243,7 @@ class Compiler:
         plans = self.section(("deal", "plans"), lambda: self.compile_deal(active, removed))
         contracts = self.section(("contracts",), self.compile_contracts)
         self.section(("contracts",), lambda: self.check_exchanges(contracts, plans))
-        phases = self.section(("auction",), self.compile_auction)
+        phases = self.section(("auction",), lambda: self.compile_auction(contracts or {}))
         claim = self.section(("claim",), self.compile_claim)
         announcements = self.section(("announcements",), self.compile_announcements)
         play = self.section(("play",), self.compile_play)
@@ -734,7 +734,12 @@ class Compiler:
 
     # -- auction -------------------------------------------------------------------------
     def levels(
-        self, phase: dict[str, Any], where: Path, entries: list[Any] | None, intentions: bool = False
+        self,
+        phase: dict[str, Any],
+        where: Path,
+        entries: list[Any] | None,
+        contracts: dict[str, Contract],
+        intentions: bool = False,
     ) -> tuple[Level, ...]:
         """The calls of an auction phase written at `where` (its ladder, interrupts, side bids or
         the games a winning bidder chooses from). `intentions`: calls that only say "I want to
@@ -758,11 +763,13 @@ class Compiler:
                     requires=self.expression(where + (j, "requires"), AUCTION_NAMES, BOOL),
                     holdable=lv.get("holdable", True),
                     ends=lv.get("ends"),
+                    jump=lv.get("jump", False),
+                    keep=_keep_before_talon(contracts.get(contract)) if contract else None,
                 )
             )
         return tuple(result)
 
-    def compile_auction(self) -> tuple[AuctionPhase, ...]:
+    def compile_auction(self, contracts: dict[str, Contract]) -> tuple[AuctionPhase, ...]:
         raw_phases: dict[str, Any] = self.get(("auction", "phases")) or {}
         names = list(raw_phases)
         first = self.get(("auction", "first"), names[0] if names else None)
@@ -775,9 +782,9 @@ class Compiler:
             self.where = path
             declare = p.get("style") == "declare"
 
-            ladder = self.levels(p, path + ("ladder",), p.get("ladder"), intentions=declare)
-            interrupts = self.levels(p, path + ("interrupts",), p.get("interrupts"))
-            side = self.levels(p, path + ("side_bids",), p.get("side_bids"))
+            ladder = self.levels(p, path + ("ladder",), p.get("ladder"), contracts, intentions=declare)
+            interrupts = self.levels(p, path + ("interrupts",), p.get("interrupts"), contracts)
+            side = self.levels(p, path + ("side_bids",), p.get("side_bids"), contracts)
             side_bids = tuple(
                 (lv, frozenset(entry.get("over") or ()))
                 for lv, entry in zip(side, p.get("side_bids") or [], strict=False)
@@ -835,7 +842,7 @@ class Compiler:
                         f"'{call}' is not a bid of this phase{_hint(call, calls)}",
                         at_key=True,
                     )
-                choose[call] = self.levels(p, path + ("then", "choose", call), entries)
+                choose[call] = self.levels(p, path + ("then", "choose", call), entries, contracts)
             phases.append(
                 AuctionPhase(
                     name=name,
@@ -855,6 +862,8 @@ class Compiler:
                     start=p.get("start", "vorhand"),
                     side_bids=side_bids,
                     speakers=p.get("speakers", "all"),
+                    hold_by=p.get("hold_by", "earlier"),
+                    interrupt_priority=p.get("interrupt_priority", "first_call"),
                 )
             )
         # The opening phase first: the engine starts the auction with phases[0].
@@ -1007,6 +1016,7 @@ class Compiler:
             sitting_out=s.get("sitting_out", "no_part"),
             liable=tuple(liable),
             drawn=self.expression(("settlement", "drawn"), OUTCOME_NAMES, BOOL),
+            stake=s.get("stake", 1),
         )
 
     def compile_accusation(self, phases: tuple[AuctionPhase, ...]) -> Accusation | None:
@@ -1063,6 +1073,13 @@ class Compiler:
 def _known(names: list[str]) -> str:
     """The end of a message about a name that is not near any known one."""
     return f"; known: {', '.join(names)}" if names else ""
+
+
+def _keep_before_talon(contract: Contract | None) -> Keep | None:
+    """The cards a contract keeps from the dealt hand before it takes the talon, if it does."""
+    if contract is None or not contract.exchange or not isinstance(contract.exchange[0], Keep):
+        return None
+    return contract.exchange[0]
 
 
 def _hint(word: object, known: list[str]) -> str:

@@ -62,6 +62,10 @@ class Level:
     requires: Condition | None
     holdable: bool
     ends: Literal["phase", "auction", "throw_in"] | None
+    jump: bool = False  # may be bid over any lower level, not only the next
+    # The cards the contract keeps before the talon: a bid is refused when the hand has no legal
+    # keep, so that nobody can bid a game they could not carry out (a Leere game without its cards).
+    keep: Keep | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,10 @@ class AuctionPhase:
     speakers: Literal["all", "previous_bidders"] = "all"
     start: Literal["vorhand", "after_vorhand", "after_holder"] = "vorhand"
     side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()  # (bid, the calls it may be made over); ends the auction
+    hold_by: Literal["earlier", "first"] = "earlier"  # rounds: who may hold (any earlier player, or the first only)
+    # An interrupt by a later player waits while earlier players who have not yet had their turn
+    # may claim a special game first ("earlier_turn"), or stands at once ("first_call").
+    interrupt_priority: Literal["first_call", "earlier_turn"] = "first_call"
 
     def level_of(self, call: str) -> int | None:
         for index, level in enumerate(self.ladder):
@@ -128,6 +136,18 @@ class Keep:
     different_suits: bool
     exposed: bool  # laid face up: they never win a trick
     reason: str
+
+    def possible(self, hand: frozenset[str] | list[str], suit_of: Mapping[str, str]) -> bool:
+        """Whether `hand` holds cards this step could keep (before any preference among them)."""
+        candidates = [c for c in hand if c in self.allowed]
+        if self.same_suit:
+            counts: dict[str, int] = {}
+            for card in candidates:
+                counts[suit_of[card]] = counts.get(suit_of[card], 0) + 1
+            return any(n >= self.count for n in counts.values())
+        if self.different_suits:
+            return len({suit_of[c] for c in candidates}) >= self.count
+        return len(candidates) >= self.count
 
 
 @dataclass(frozen=True)
@@ -306,6 +326,7 @@ class Settlement:
     sitting_out: Literal["no_part", "defender"]
     liable: tuple[Liability, ...] = ()
     drawn: Condition | None = None  # the game is drawn: nobody scores, the pot is untouched
+    stake: int = 1  # every payment of a deal times this (the money per point: 10 Pfennig instead of 1)
 
 
 @dataclass(frozen=True)
