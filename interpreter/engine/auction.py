@@ -14,10 +14,10 @@ Requirements (holds a king) and compulsions (must dappen) are DSL conditions on 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from interpreter.errors import IllegalActionError
-from interpreter.language.model import AuctionPhase, Level
+from interpreter.language.model import AuctionPhase, Compulsion, Level
 
 PASS = "pass"
 Awaiting = Literal["entrant", "holder", "challenger", "choice"]
@@ -96,6 +96,7 @@ class Auction:
                 return None
             self.state = self._start(self.phases[phase.pass_out], carried=None)
             return phase.pass_out
+        assert outcome.call is not None  # somebody won the phase with a call
         target = phase.after.get(outcome.call)
         if target is None:
             return None
@@ -127,7 +128,7 @@ class Auction:
         return None
 
     # -- legal calls -----------------------------------------------------------------------
-    def _env(self, seat: int) -> dict:
+    def _env(self, seat: int) -> dict[str, Any]:
         st = self.state
         position = st.order.index(seat) if seat in st.order else -1
         return {
@@ -201,7 +202,7 @@ class Auction:
         elif call == st.phase.hold:
             st.holder = seat
         else:
-            st.level, st.holder = st.phase.level_of(call), seat
+            st.level, st.holder = self._rung(call), seat
             st.bidders.add(seat)
             self.bidders.add(seat)
             if st.phase.ladder[st.level].ends is not None:
@@ -252,14 +253,14 @@ class Auction:
         ladder = st.phase.ladder
         if st.awaiting == "holder":
             can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
-            return [PASS, st.phase.hold] if can_hold else [PASS]
+            return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
         bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
         calls = [PASS, *bids, *(c for c in interrupts if c not in bids)]
         if st.awaiting == "entrant" and self._compelled(seat, bids):
             calls.remove(PASS)
         return calls
 
-    def breach(self, seat: int, call: str):
+    def breach(self, seat: int, call: str) -> Compulsion | None:
         """The compulsion a pass by `seat` now would break, if any (checked before applying it)."""
         st = self.state
         if call != PASS or st.awaiting != "entrant" or seat != self.to_act():
@@ -308,7 +309,7 @@ class Auction:
         level = st.phase.ladder[index]
         if st.awaiting == "holder":
             return f"answer the bid {st.phase.ladder[st.level].call} first; you may say: {options}"
-        if not self._meets(level, seat) and index in self._bids_open_to(seat, st.level):
+        if level.requires is not None and not self._meets(level, seat) and index in self._bids_open_to(seat, st.level):
             return f"you may not bid {call}: your hand does not meet its requirement ({level.requires.source}); you may say: {options}"
         if st.level >= 0 and index <= st.level:
             return f"{call} does not outbid {st.phase.ladder[st.level].call}; you may say: {options}"
@@ -328,6 +329,7 @@ class Auction:
             return "you cannot bid against your own earlier bid"
         if not level.holdable:
             return f"{level.call} cannot be held"
+        assert level.requires is not None  # the only other reason a hold is refused
         return f"your hand does not meet its requirement ({level.requires.source})"
 
     # -- applying a call ---------------------------------------------------------------------
@@ -357,9 +359,10 @@ class Auction:
                 st.bidders.add(seat)
                 self.bidders.add(seat)
                 if st.holder is None:
-                    st.holder, st.level = seat, st.phase.level_of(call)
+                    st.holder, st.level = seat, self._rung(call)
             return self._declare_settle()
         if st.awaiting == "holder":
+            assert st.holder is not None
             if call == PASS:
                 st.passed.add(st.holder)
                 st.holder, st.challenger, st.awaiting = st.challenger, None, "entrant"
@@ -378,7 +381,7 @@ class Auction:
             if call == PASS:
                 st.passed.add(seat)
             else:
-                st.level = st.phase.level_of(call)
+                st.level = self._rung(call)
                 st.bidders.add(seat)
                 self.bidders.add(seat)
                 if st.holder is None:
@@ -401,6 +404,7 @@ class Auction:
             if st.awaiting == "choice":
                 return None
             if st.awaiting == "holder":
+                assert st.holder is not None
                 level = ladder[st.level]
                 if self._can_hold(st.holder):
                     return None
@@ -411,6 +415,7 @@ class Auction:
                     return self._outcome(ends_auction=level.ends == "auction")
                 continue
             if st.awaiting == "challenger":
+                assert st.challenger is not None
                 if self._bids_open_to(st.challenger, st.level):
                     return None
                 st.passed.add(st.challenger)
@@ -426,6 +431,12 @@ class Auction:
             ):
                 return None
             return self._outcome(ends_auction=False)
+
+    def _rung(self, call: str) -> int:
+        """The index in the ladder of `call`, a bid of the ladder."""
+        index = self.state.phase.level_of(call)
+        assert index is not None
+        return index
 
     def _outcome(self, ends_auction: bool) -> Outcome | None:
         st = self.state
