@@ -255,10 +255,6 @@ def test_refusals_change_nothing() -> None:
     assert refusals > 100
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: Game.apply atomic; language: a formula failing at run time raises RuleError (a TarockError)",
-)
 def test_a_rule_that_fails_in_an_action_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     """A payment formula that divides by zero at the end of the deal: the last card is refused
     with the rule's place, the game stays as it was before it, and the session answers on."""

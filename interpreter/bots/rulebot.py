@@ -33,11 +33,16 @@ from __future__ import annotations
 import math
 import random
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from interpreter.engine.actions import ActionJson
+from interpreter.engine.game import Game
 from interpreter.engine.tricks import TrickRules
-from interpreter.language.model import TRUMP, Discard, Ruleset, TakeTalon
+from interpreter.language.model import TRUMP, Contract, Discard, Ruleset, TakeTalon
+
+View = dict[str, Any]  # what a seat sees: `Game.view(seat)`
 
 SAMPLES = 6  # talons drawn when a contract takes up the talon
 SCALE = 6.5  # card points over which the chance of winning goes from 27% to 73%
@@ -91,7 +96,7 @@ class RulesetFacts:
             pack = self._packs[active] = self.ruleset.pack(active)
         return pack
 
-    def top_by_suit(self, cards) -> dict[str, int]:
+    def top_by_suit(self, cards: Iterable[str]) -> dict[str, int]:
         """The highest power among `cards` in each suit (trumps included)."""
         top: dict[str, int] = {}
         power, follow = self.power, self.follow
@@ -135,8 +140,11 @@ class RulesetFacts:
             self._misere(contract, active),
         )
 
-    def _misere(self, contract, active: int) -> bool:
+    def _misere(self, contract: Contract, active: int) -> bool:
         """Whether the lone player wins with no trick and no point, and loses with them all."""
+        declarer_wins = contract.declarer_wins
+        if declarer_wins is None:
+            return False
         pack = self.ruleset.pack(active)
         total = self.ruleset.counting.points(list(pack), self.points)
         n_tricks = sum(p.count for p in self.ruleset.deal_plans.get(active, ()) if p.to == "each") or 1
@@ -153,16 +161,19 @@ class RulesetFacts:
                 "declarer_cards": tricks * active,
                 "defender_cards": (n_tricks - tricks) * active,
             }
-            return bool(contract.declarer_wins(env))
+            return bool(declarer_wins(env))
 
         try:
             return wins(0) and not wins(1)
         except Exception:
             return False
 
-    def _needs(self, contract, active: int) -> int | None:
+    def _needs(self, contract: Contract, active: int) -> int | None:
         """The fewest card points that win, by the contract's own rule; None if winning does not
         grow with points (a contract to lose every trick, say)."""
+        declarer_wins = contract.declarer_wins
+        if declarer_wins is None:
+            return None
         pack = self.ruleset.pack(active)
         counting = self.ruleset.counting
         total = counting.points(list(pack), self.points)
@@ -180,7 +191,7 @@ class RulesetFacts:
                 "declarer_cards": share * active,
                 "defender_cards": (n_tricks - share) * active,
             }
-            return bool(contract.declarer_wins(env))
+            return bool(declarer_wins(env))
 
         try:
             if not wins(total) or wins(0):
@@ -207,9 +218,9 @@ class RuleBot:
 
     def __init__(self, caution: float = CAUTION):
         self.caution = caution
-        self._estimates: dict[tuple, float] = {}
+        self._estimates: dict[tuple[Any, ...], tuple[float, ...]] = {}
 
-    def choose(self, game: Any, seat: int) -> Any:
+    def choose(self, game: Game, seat: int) -> ActionJson:
         legal = game.legal_actions(seat)
         if not legal:
             raise ValueError(f"seat {seat} has nothing to do now")
@@ -218,25 +229,31 @@ class RuleBot:
         view = game.view(seat)
         facts = facts_of(game.ruleset)
         phase = view["phase"]
-        if all(isinstance(a, str) for a in legal):
+        calls = [a for a in legal if isinstance(a, str)]
+        if len(calls) == len(legal):
             if phase == "auction":
-                return self._bid(view, legal, facts)
-            return "pass" if "pass" in legal else legal[0]
-        if all(isinstance(a, dict) and "play" in a for a in legal):
-            return {"play": self._play(view, [a["play"] for a in legal], facts)}
-        if all(isinstance(a, dict) and "discard" in a for a in legal):
-            return self._discard(view, legal, facts)
-        if all(isinstance(a, dict) and "keep" in a for a in legal):
-            return self._keep(view, legal, facts)
-        if all(isinstance(a, dict) and "give" in a for a in legal):
+                return self._bid(view, calls, facts)
+            return "pass" if "pass" in calls else calls[0]
+        mappings = [a for a in legal if isinstance(a, dict)]
+        if len(mappings) < len(legal):
+            return "pass" if "pass" in legal else _concrete(legal[0])  # a choice or pass
+        if all("play" in a for a in mappings):
+            return {"play": self._play(view, [a["play"] for a in mappings], facts)}
+        if all("discard" in a for a in mappings):
+            return self._discard(view, mappings, facts)
+        if all("keep" in a for a in mappings):
+            return self._keep(view, mappings, facts)
+        if all("give" in a for a in mappings):
             # Hand over the least useful card: fewest points, then weakest.
-            return min(legal, key=lambda a: (facts.points[a["give"]], facts.power[a["give"]], facts.order[a["give"]]))
+            return min(
+                mappings, key=lambda a: (facts.points[a["give"]], facts.power[a["give"]], facts.order[a["give"]])
+            )
         suits = {name: suit for suit, name in facts.ruleset.deck.suit_names.items()}
-        if all(isinstance(a, dict) and a.get("choose") in suits for a in legal):
+        if all(a.get("choose") in suits for a in mappings):
             # Name as trumps the suit this hand is longest and strongest in.
             hand = view["hand"]
             return max(
-                legal,
+                mappings,
                 key=lambda a: (
                     sum(1 for c in hand if facts.ruleset.deck.suit[c] == suits[a["choose"]]),
                     sum(facts.ruleset.deck.rank[c] for c in hand if facts.ruleset.deck.suit[c] == suits[a["choose"]]),
@@ -247,10 +264,10 @@ class RuleBot:
 
     # -- what the seat knows ---------------------------------------------------------------
     @staticmethod
-    def _active(view: dict) -> list[int]:
+    def _active(view: View) -> list[int]:
         return [s for s in range(view["players"]) if s != view["sitting_out"]]
 
-    def _unseen(self, view: dict, facts: RulesetFacts) -> list[str]:
+    def _unseen(self, view: View, facts: RulesetFacts) -> list[str]:
         """Cards this seat has not seen: in other hands, in the talon or face down."""
         seen = set(view["hand"])
         for trick in view["tricks"]:
@@ -260,7 +277,7 @@ class RuleBot:
         return [c for c in facts.pack(len(self._active(view))) if c not in seen]
 
     # -- bidding ---------------------------------------------------------------------------
-    def _bid(self, view: dict, legal: list[str], facts: RulesetFacts) -> str:
+    def _bid(self, view: View, legal: list[str], facts: RulesetFacts) -> str:
         bids = [c for c in legal if c != "pass"]
         if not bids:
             return "pass"
@@ -285,14 +302,14 @@ class RuleBot:
         return min(bids, key=lambda c: (facts.call_rank.get(c, 0), bids.index(c)))
 
     @staticmethod
-    def _held_contract(view: dict, facts: RulesetFacts) -> str | None:
+    def _held_contract(view: View, facts: RulesetFacts) -> str | None:
         """The contract of the last bid made: what a hold call (such as "selber") takes over."""
         for _, call in reversed(view["calls"]):
             if call in facts.call_contract:
                 return facts.call_contract[call]
         return None
 
-    def _worth_it(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> bool:
+    def _worth_it(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> bool:
         if contract.needs_points is None or contract.factor_won + contract.factor_lost == 0:
             return False
         break_even = contract.factor_lost / (contract.factor_won + contract.factor_lost)
@@ -301,7 +318,7 @@ class RuleBot:
         rivals = {s for s, call in view["calls"] if s != view["seat"] and call != "pass"}
         return self.chance(view, facts, contract) - RIVAL * len(rivals) > break_even + caution
 
-    def chance(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> float:
+    def chance(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> float:
         """The estimated chance that this seat wins `contract` as the lone player."""
         if contract.needs_points is None:
             return 0.0
@@ -311,11 +328,11 @@ class RuleBot:
             sum(_logistic((p - contract.needs_points) / scale) for p in self.estimates(view, facts, contract)) / SAMPLES
         )
 
-    def estimate(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> float:
+    def estimate(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> float:
         """The card points this seat would expect to take as the lone player of `contract`."""
         return sum(self.estimates(view, facts, contract)) / SAMPLES
 
-    def estimates(self, view: dict, facts: RulesetFacts, contract: ContractFacts) -> tuple[float, ...]:
+    def estimates(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> tuple[float, ...]:
         """`SAMPLES` estimates of the card points this seat would take as the lone player of
         `contract`: one per talon drawn from the unseen cards where the contract takes it up."""
         hand = sorted(view["hand"], key=facts.order.__getitem__)
@@ -437,7 +454,7 @@ class RuleBot:
         return won, len(won)
 
     # -- the exchange ----------------------------------------------------------------------
-    def _discard(self, view: dict, legal: list, facts: RulesetFacts) -> dict:
+    def _discard(self, view: View, legal: list[Any], facts: RulesetFacts) -> dict[str, Any]:
         hand = list(view["hand"])
         unseen = self._unseen(view, facts)
         if len(legal) == 1 and isinstance(legal[0]["discard"], dict):
@@ -453,11 +470,14 @@ class RuleBot:
         keep_value = self._keep_values(hand, unseen, facts)
         return {"discard": list(min(options, key=lambda o: sum(keep_value[c] for c in o)))}
 
-    def _keep(self, view: dict, legal: list, facts: RulesetFacts) -> dict:
+    def _keep(self, view: View, legal: list[Any], facts: RulesetFacts) -> dict[str, Any]:
         """Keep the cards most worth keeping (the strongest)."""
         hand = list(view["hand"])
         value = self._keep_values(hand, self._unseen(view, facts), facts)
-        worth = lambda c: (value.get(c, 0), -facts.order[c])  # noqa: E731
+
+        def worth(c: str) -> tuple[float, int]:
+            return (value.get(c, 0), -facts.order[c])
+
         if len(legal) == 1 and isinstance(legal[0]["keep"], dict):
             template = legal[0]["keep"]
             return {"keep": sorted(template["from"], key=worth, reverse=True)[: template["count"]]}
@@ -478,7 +498,7 @@ class RuleBot:
         suit_count: dict[str, int] = {}
         for c in hand:
             suit_count[follow[c]] = suit_count.get(follow[c], 0) + 1
-        values = {}
+        values: dict[str, float] = {}
         top = facts.top_by_suit(unseen)
         for card in hand:
             if follow[card] == TRUMP:
@@ -491,7 +511,7 @@ class RuleBot:
         return values
 
     # -- trick play ------------------------------------------------------------------------
-    def _play(self, view: dict, cards: list[str], facts: RulesetFacts) -> str:
+    def _play(self, view: View, cards: list[str], facts: RulesetFacts) -> str:
         power, follow, points = facts.power, facts.follow, facts.points
         if len(cards) == 1:
             return cards[0]
@@ -515,7 +535,10 @@ class RuleBot:
                 return min(cards, key=lambda c: (power[c], points[c], facts.order[c]))
             return self._lead(view, cards, unseen, facts, seat == declarer) or lowest
         led = follow[trick["cards"][0]]
-        strength = lambda c: power[c] if follow[c] == TRUMP or follow[c] == led else -1  # noqa: E731
+
+        def strength(c: str) -> int:
+            return power[c] if follow[c] == TRUMP or follow[c] == led else -1
+
         best_index = max(range(len(trick["cards"])), key=lambda i: strength(trick["cards"][i]))
         best = strength(trick["cards"][best_index])
         winner = trick["seats"][best_index]
@@ -535,7 +558,7 @@ class RuleBot:
         top_unseen = max((strength(c) for c in unseen), default=-1)
         if winner in partners and (not opponents_after or best > top_unseen):
             # The trick is ours: smear the most points, keeping sure winners for later.
-            def smear(c: str) -> tuple:
+            def smear(c: str) -> tuple[int, int]:
                 return (points[c] - (10 if strength(c) > top_unseen and follow[c] == TRUMP else 0), -power[c])
 
             return max(cards, key=smear)
@@ -551,7 +574,7 @@ class RuleBot:
             return min(winners, key=lambda c: (points[c], power[c]))
         return lowest
 
-    def _lead(self, view: dict, cards: list[str], unseen: list[str], facts: RulesetFacts, lone: bool) -> str | None:
+    def _lead(self, view: View, cards: list[str], unseen: list[str], facts: RulesetFacts, lone: bool) -> str | None:
         power, follow, points = facts.power, facts.follow, facts.points
         their_trumps = [c for c in unseen if follow[c] == TRUMP]
         top_trump = max((power[c] for c in their_trumps), default=-1)

@@ -6,11 +6,11 @@ an unknown card id or call); whether the action is legal now is the game's busin
 
 from __future__ import annotations
 
-import difflib
+import reprlib
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.errors import InvalidActionError
+from interpreter.errors import InvalidActionError, did_you_mean
 from interpreter.language.model import Ruleset
 
 KINDS = ("play", "discard", "keep", "announce", "choose", "call_card", "give")
@@ -29,7 +29,7 @@ class FrozenAction(dict[str, Any]):
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("an action handed out by the game is read-only; copy it with dict(action) to change it")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (FrozenAction, (dict(self),))
@@ -67,7 +67,7 @@ class PlayCard:
     def describe(self) -> str:
         return f"playing {self.card}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"play": self.card}
 
 
@@ -78,7 +78,7 @@ class DiscardAction:
     def describe(self) -> str:
         return "a discard"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"discard": list(self.cards)}
 
 
@@ -89,7 +89,7 @@ class KeepAction:
     def describe(self) -> str:
         return "keeping cards"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"keep": list(self.cards)}
 
 
@@ -101,7 +101,7 @@ class Announce:
     def describe(self) -> str:
         return f"the announcement '{self.name}'"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"announce": self.name, "cards": list(self.cards)}
 
 
@@ -112,7 +112,7 @@ class Choose:
     def describe(self) -> str:
         return f"the choice '{self.name}'"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"choose": self.name}
 
 
@@ -126,7 +126,7 @@ class CardAction:
     def describe(self) -> str:
         return f"{self.kind} {self.card}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {self.kind: self.card}
 
 
@@ -152,64 +152,104 @@ def _calls_of(ruleset: Ruleset) -> list[str]:
     return list(dict.fromkeys(calls))
 
 
-def parse_action(action: Any, ruleset: Ruleset) -> Action:
+def parse_action(action: object, ruleset: Ruleset) -> Action:
+    """The action `action` is, or InvalidActionError saying why it is none: total over any value
+    (any JSON value, and any Python value a caller may pass)."""
     if isinstance(action, str):
         calls = known_calls(ruleset)
         if action not in calls:
-            calls = list(calls)
-            close = difflib.get_close_matches(action, calls, n=1)
-            hint = (
-                f"; did you mean '{close[0]}'?" if close else f"; the calls of {ruleset.name} are: {', '.join(calls)}"
-            )
-            raise InvalidActionError(f"unknown call '{action}'{hint}")
+            hint = did_you_mean(action, calls, otherwise=f"; the calls of {ruleset.name} are: {', '.join(calls)}")
+            raise InvalidActionError(f"unknown call {shown(action)}{hint}")
         return Call(action)
     if not isinstance(action, dict):
         raise InvalidActionError(
             f"an action is a call (text) or a mapping such as {{play: T21}}, not {type(action).__name__}"
         )
-    kinds = [k for k in action if k in KINDS]
+    kinds = [k for k in action if isinstance(k, str) and k in KINDS]
     if len(kinds) != 1:
-        raise InvalidActionError(
-            f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {', '.join(map(str, action)) or 'none'}"
-        )
+        keys = ", ".join(_key(k) for k in list(action)[:10]) or "none"
+        raise InvalidActionError(f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {keys}")
     kind = kinds[0]
     extra = [k for k in action if k != kind and not (kind == "announce" and k == "cards")]
     if extra:
-        raise InvalidActionError(f"unexpected key(s) in a {kind} action: {', '.join(map(str, extra))}")
+        raise InvalidActionError(f"unexpected key(s) in a {kind} action: {', '.join(_key(k) for k in extra[:10])}")
     value = action[kind]
     if kind == "play":
         return PlayCard(_card(value, ruleset))
     if kind in ("discard", "keep"):
         if not isinstance(value, list):
-            raise InvalidActionError(f"{kind} takes a list of cards, not {value!r}")
-        cards = tuple(_card(c, ruleset) for c in value)
+            raise InvalidActionError(f"{kind} takes a list of cards, not {shown(value)}")
+        cards = _cards(value, ruleset)
         return DiscardAction(cards) if kind == "discard" else KeepAction(cards)
     if kind == "announce":
-        if value not in ruleset.announcements:
-            known = list(ruleset.announcements)
-            close = difflib.get_close_matches(str(value), known, n=1)
-            hint = (
-                f"; did you mean '{close[0]}'?"
-                if close
-                else (f"; it has: {', '.join(known)}" if known else "; it has none")
+        known = list(ruleset.announcements)
+        if not isinstance(value, str):
+            raise InvalidActionError(
+                f"announce takes the name of an announcement, not {shown(value)}"
+                + (f"; {ruleset.name} has: {', '.join(known)}" if known else f"; {ruleset.name} has none")
             )
-            raise InvalidActionError(f"{ruleset.name} has no announcement {value!r}{hint}")
+        if value not in ruleset.announcements:
+            hint = did_you_mean(value, known, otherwise=f"; it has: {', '.join(known)}" if known else "; it has none")
+            raise InvalidActionError(f"{ruleset.name} has no announcement {shown(value)}{hint}")
         cards = action.get("cards", [])
         if not isinstance(cards, list):
-            raise InvalidActionError(f"announce takes `cards: [...]`, a list, not {cards!r}")
-        return Announce(value, tuple(_card(c, ruleset) for c in cards))
+            raise InvalidActionError(f"announce takes `cards: [...]`, a list, not {shown(cards)}")
+        return Announce(value, _cards(cards, ruleset))
     if kind in ("call_card", "give"):
         return CardAction(kind, _card(value, ruleset))
-    if kind == "choose":
-        if not isinstance(value, str):
-            raise InvalidActionError(f"choose takes a name, not {value!r}")
-        return Choose(value)
-    raise InvalidActionError(f"'{kind}' actions are not used by {ruleset.name}")
+    if not isinstance(value, str):
+        raise InvalidActionError(f"choose takes a name, not {shown(value)}")
+    return Choose(value)
 
 
-def _card(value: Any, ruleset: Ruleset) -> str:
-    if not isinstance(value, str) or value not in ruleset.deck.points:
-        close = difflib.get_close_matches(str(value).upper(), ruleset.deck.cards, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise InvalidActionError(f"unknown card {value!r}{hint}")
+def _cards(values: list[Any], ruleset: Ruleset) -> tuple[str, ...]:
+    if len(values) > len(ruleset.deck.cards):
+        raise InvalidActionError(f"{len(values):,} cards named, more than the pack has ({len(ruleset.deck.cards)})")
+    return tuple(_card(c, ruleset) for c in values)
+
+
+def _card(value: object, ruleset: Ruleset) -> str:
+    if not isinstance(value, str):
+        raise InvalidActionError(f"a card is named by its id (text such as 'T21'), not {shown(value)}")
+    if value not in ruleset.deck.points:
+        # Card ids are short: a long text is no misspelling, and comparing it would be slow.
+        hint = did_you_mean(value.upper(), ruleset.deck.cards) if len(value) <= 20 else ""
+        raise InvalidActionError(f"unknown card {shown(value)}{hint}")
     return value
+
+
+def _key(key: object) -> str:
+    return key if isinstance(key, str) and len(key) <= 40 and key.isprintable() else shown(key)
+
+
+class _Shown(reprlib.Repr):
+    """repr() bounded in length and depth, safe for any value a client may send: a text with
+    lone surrogates, a number of thousands of digits, lists nested thousands deep."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = 60
+        self.maxlist = self.maxdict = self.maxtuple = self.maxset = 6
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() <= 64:
+            return repr(x)
+        if x.bit_length() < 10_000:  # str() of a longer one is refused (or slow)
+            return f"<an integer of {len(str(abs(x))):,} digits>"
+        return f"<an integer of {x.bit_length():,} bits>"
+
+    def repr_str(self, x: str, level: int) -> str:
+        text = repr(x[: self.maxstring])
+        return text if len(x) <= self.maxstring else f"{text[:-1]}…{text[-1]} ({len(x):,} characters)"
+
+
+_SHOWN = _Shown()
+
+
+def shown(value: object) -> str:
+    """A value as a message may quote it: short, printable and never failing."""
+    try:
+        return _SHOWN.repr(value)
+    except Exception:
+        return f"<a {type(value).__name__}>"

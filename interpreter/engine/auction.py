@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from interpreter.errors import IllegalActionError
-from interpreter.language.model import AuctionPhase, Level
+from interpreter.language.model import AuctionPhase, Compulsion, Level
 
 PASS = "pass"
 Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority"]
@@ -105,6 +105,7 @@ class Auction:
                 return None
             self.state = self._start(self.phases[phase.pass_out], carried=None)
             return phase.pass_out
+        assert outcome.call is not None  # somebody won the phase with a call
         target = phase.after.get(outcome.call)
         if target is None:
             return None
@@ -138,7 +139,7 @@ class Auction:
         return None
 
     # -- legal calls -----------------------------------------------------------------------
-    def _env(self, seat: int) -> dict:
+    def _env(self, seat: int) -> dict[str, Any]:
         st = self.state
         position = st.order.index(seat) if seat in st.order else -1
         return {
@@ -150,19 +151,17 @@ class Auction:
         }
 
     def _meets(self, level: Level, seat: int) -> bool:
-        return (level.requires is None and level.keep is None) or self._unmet(level, seat) is None
+        return (level.requires is None and level.needs is None) or self._unmet(level, seat) is None
 
     def _unmet(self, level: Level, seat: int) -> str | None:
-        """Why `seat`'s hand may not bid `level`, or None: its stated requirement, or no legal
-        keep for the game's exchange (a bid the bidder could not carry out)."""
+        """Why `seat`'s hand may not bid `level`, or None: its stated requirement, or the first step
+        of the game's exchange it could not take (a bid the bidder could not carry out)."""
         if level.requires is not None and not level.requires(self._env(seat)):
             return f"your hand does not meet its requirement ({level.requires.source})"
-        if (
-            level.keep is not None
-            and self.suit_of is not None
-            and not level.keep.possible(self.hands[seat], self.suit_of)
-        ):
-            return f"you could not carry it out: {level.keep.reason}"
+        if level.needs is not None and self.suit_of is not None:
+            missing = level.needs.why_not(self.hands[seat], self.suit_of)
+            if missing is not None:
+                return f"you could not carry it out: {missing}"
         return None
 
     def _bids_open_to(self, seat: int, from_level: int) -> list[int]:
@@ -228,7 +227,7 @@ class Auction:
         elif call == st.phase.hold:
             st.holder = seat
         else:
-            st.level, st.holder = st.phase.level_of(call), seat
+            st.level, st.holder = self._rung(call), seat
             st.bidders.add(seat)
             self.bidders.add(seat)
             if st.phase.ladder[st.level].ends is not None:
@@ -283,14 +282,14 @@ class Auction:
         ladder = st.phase.ladder
         if st.awaiting == "holder":
             can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
-            return [PASS, st.phase.hold] if can_hold else [PASS]
+            return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
         bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
         calls = [PASS, *bids, *(c for c in interrupts if c not in bids)]
         if st.awaiting == "entrant" and self._compelled(seat, bids):
             calls.remove(PASS)
         return calls
 
-    def breach(self, seat: int, call: str):
+    def breach(self, seat: int, call: str) -> Compulsion | None:
         """The compulsion a pass by `seat` now would break, if any (checked before applying it)."""
         st = self.state
         if call != PASS or st.awaiting != "entrant" or seat != self.to_act():
@@ -406,9 +405,10 @@ class Auction:
                 st.bidders.add(seat)
                 self.bidders.add(seat)
                 if st.holder is None:
-                    st.holder, st.level = seat, st.phase.level_of(call)
+                    st.holder, st.level = seat, self._rung(call)
             return self._declare_settle()
         if st.awaiting == "holder":
+            assert st.holder is not None
             if call == PASS:
                 st.passed.add(st.holder)
                 st.holder, st.challenger, st.awaiting = st.challenger, None, "entrant"
@@ -427,7 +427,7 @@ class Auction:
             if call == PASS:
                 st.passed.add(seat)
             else:
-                st.level = st.phase.level_of(call)
+                st.level = self._rung(call)
                 st.bidders.add(seat)
                 self.bidders.add(seat)
                 if st.holder is None:
@@ -468,6 +468,7 @@ class Auction:
             if st.awaiting == "choice":
                 return None
             if st.awaiting == "holder":
+                assert st.holder is not None
                 level = ladder[st.level]
                 if self._can_hold(st.holder):
                     return None
@@ -478,6 +479,7 @@ class Auction:
                     return self._outcome(ends_auction=level.ends == "auction")
                 continue
             if st.awaiting == "challenger":
+                assert st.challenger is not None
                 if self._bids_open_to(st.challenger, st.level):
                     return None
                 st.passed.add(st.challenger)
@@ -494,6 +496,12 @@ class Auction:
             if st.phase.interrupts and any(s not in st.spoken for s in waiting):
                 return None
             return self._outcome(ends_auction=False)
+
+    def _rung(self, call: str) -> int:
+        """The index in the ladder of `call`, a bid of the ladder."""
+        index = self.state.phase.level_of(call)
+        assert index is not None
+        return index
 
     def _outcome(self, ends_auction: bool) -> Outcome | None:
         st = self.state

@@ -4,20 +4,33 @@ An explicit deal (from a record or a frontend) is checked card by card against t
 number of players; each problem names its place in the deal. In a game recorded in the field a
 deal of the wrong sizes may be a misdeal the table played with: when the ruleset penalises
 misdeals, the deal stands as dealt and the misdeal is reported instead of refused.
+
+A deal shuffled without a seed must be unguessable by a player who knows their own hand: it is
+shuffled with the operating system's randomness, and there is no seed to search for. A seed
+makes a deal reproducible (tests, simulations, records), and is as public as the deal it makes.
 """
 
 from __future__ import annotations
 
-import difflib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.errors import Problem, RecordError
+from interpreter.engine.actions import shown
+from interpreter.errors import Problem, RecordError, did_you_mean
 from interpreter.language.model import Packet, Ruleset
 
 DealPlace = tuple[str | int, ...]
+
+SEEDS = range(2**64)  # the seeds a deal may be shuffled from; records and the protocol say the same
+
+
+def seed_problem(seed: object) -> str | None:
+    """Why `seed` is not a seed to shuffle from, or None when it is one."""
+    if type(seed) is not int or seed not in SEEDS:
+        return f"a seed is a whole number from 0 to 2**64 - 1, not {shown(seed)}"
+    return None
 
 
 class DealError(RecordError):
@@ -47,11 +60,12 @@ class Dealt:
     misdeal: str | None = None  # what was wrong with a misdeal the table played
 
 
-def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int) -> Dealt:
-    """The pack shuffled from `seed` and dealt in packets by the plan, in the order of play."""
+def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int | None) -> Dealt:
+    """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt in
+    packets by the plan, in the order of play."""
     plan = ruleset.deal_plans[len(seats)]
     cards = list(ruleset.pack(len(seats)))
-    random.Random(seed).shuffle(cards)
+    (random.Random(seed) if seed is not None else random.SystemRandom()).shuffle(cards)
     hands: dict[int, list[str]] = {s: [] for s in range(players)}
     talon: list[str] = []
     position = 0
@@ -72,6 +86,8 @@ def explicit_deal(
     plan: tuple[Packet, ...] = ruleset.deal_plans[len(seats)]
     hand_size = sum(p.count for p in plan if p.to == "each")
     talon_size = sum(p.count for p in plan if p.to == "talon")
+    if not isinstance(deal, Mapping):
+        raise DealError([((), f"a deal is a mapping of hands and talon, not {shown(deal)}")])
     hands_given, talon_given = deal.get("hands"), deal.get("talon", [])
     if not isinstance(hands_given, list) or len(hands_given) != players:
         raise DealError(
@@ -89,13 +105,13 @@ def explicit_deal(
     problems: list[tuple[DealPlace, str]] = []
 
     def check(card: Any, where: str, place: DealPlace) -> None:
-        card = str(card)
-        if card in removed:
+        if not isinstance(card, str):
+            problems.append((place, f"{where}: a card is named by its id (text such as 'T21'), not {shown(card)}"))
+        elif card in removed:
             problems.append((place, f"{where}: {card} is taken out of the pack with {len(seats)} players"))
         elif card not in known:
-            close = difflib.get_close_matches(card.upper(), sorted(known), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            problems.append((place, f"{where}: unknown card '{card}'{hint}"))
+            hint = did_you_mean(card.upper(), sorted(known)) if len(card) <= 20 else ""
+            problems.append((place, f"{where}: unknown card {shown(card)}{hint}"))
         elif card in seen:
             problems.append((place, f"{card} is dealt twice: to {seen[card]} and to {where}"))
         else:
@@ -110,26 +126,29 @@ def explicit_deal(
                 (
                     ("hands", seat),
                     f"seat {seat} must be dealt {want} cards{why}, "
-                    f"got {len(hand) if isinstance(hand, list) else hand!r}",
+                    f"got {len(hand) if isinstance(hand, list) else shown(hand)}",
                 )
             )
+        if not isinstance(hand, list) or len(hand) > len(known):
             continue
+        # Cards of a hand of the wrong size are checked too: a misdeal the table played holds
+        # cards of the pack, each once.
         for i, card in enumerate(hand):
             check(card, f"seat {seat}", ("hands", seat, i))
-        hands[seat] = [str(c) for c in hand]
+        hands[seat] = list(hand)
     talon: list[str] = []
     if not isinstance(talon_given, list) or len(talon_given) != talon_size:
         problems.append(
             (
                 ("talon",),
                 f"the talon must have {talon_size} cards, "
-                f"got {len(talon_given) if isinstance(talon_given, list) else talon_given!r}",
+                f"got {len(talon_given) if isinstance(talon_given, list) else shown(talon_given)}",
             )
         )
-    else:
+    if isinstance(talon_given, list) and len(talon_given) <= len(known):
         for i, card in enumerate(talon_given):
             check(card, "the talon", ("talon", i))
-        talon = [str(c) for c in talon_given]
+        talon = list(talon_given)
     if not problems and len(seen) != len(known):
         missing = sorted(known - set(seen), key=list(ruleset.deck.cards).index)
         problems.append(((), f"cards not dealt: {', '.join(missing)}"))
@@ -139,7 +158,5 @@ def explicit_deal(
     sizes_only = all(place and place[0] in ("hands", "talon") and len(place) <= 2 for place, _ in problems)
     if rule is not None and rule.mode == "penalize" and "misdeal" in rule.offences and sizes_only:
         # A misdeal in a game recorded in the field: the deal stands as dealt, the dealer pays.
-        hands.update({s: [str(c) for c in h] for s, h in enumerate(hands_given) if isinstance(h, list)})
-        talon = [str(c) for c in talon_given] if isinstance(talon_given, list) else []
         return Dealt(hands, talon, None, misdeal="; ".join(message for _, message in problems))
     raise DealError(problems)

@@ -5,15 +5,21 @@
 what they may do and what their action changes: the `Auction`, the `Exchange`, the declarer's
 announcement and the `TrickPlay`. The game deals, moves from stage to stage, settles, and keeps
 the history and the events. Every turn is one action; steps nobody decides (dealing, picking up
-the talon, settling) are done by the engine and reported as events. A refused action raises and
-changes nothing: every check happens before the first change.
+the talon, settling) are done by the engine and reported as events.
+
+An action is applied whole or not at all. A refused action raises before the first change. A
+failure while its consequences are worked out (a rule's formula failing at the last card, a deal
+whose cards no longer add up) undoes it: the game is dealt again from the same cards and its
+earlier actions replayed, since a deal is fully determined by them. That costs nothing on the
+normal path.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import random
+from collections import Counter
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from interpreter.engine.actions import (
@@ -24,11 +30,13 @@ from interpreter.engine.actions import (
     PlayCard,
     parse_action,
     play_actions,
+    shown,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
 from interpreter.engine.auction import Auction, Outcome
-from interpreter.engine.deal import DealError, Dealt, explicit_deal, shuffle_and_deal
+from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Ending, Exchange
+from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.phase import Phase
 from interpreter.engine.play import Trick, TrickPlay
 from interpreter.engine.settlement import (
@@ -65,31 +73,35 @@ class Game:
             from interpreter.language.loader import load_ruleset
 
             ruleset = load_ruleset(ruleset, options)
-        self.players = players if players is not None else ruleset.table_sizes[0]
-        if self.players not in ruleset.table_sizes:
-            raise InvalidActionError(
-                f"{ruleset.name} is played by {_counts(ruleset.table_sizes)} at the table, not {self.players}"
+        self.table_ruleset = ruleset  # as loaded, before the rules for a number of players
+        self.players = players = players if players is not None else ruleset.table_sizes[0]
+        if type(players) is not int or players not in ruleset.table_sizes:
+            raise TableError(
+                "players",
+                f"{ruleset.name} is played by {_counts(ruleset.table_sizes)} at the table, not {shown(players)}",
             )
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.players:
-            raise InvalidActionError(f"the dealer must be a seat from 0 to {self.players - 1}, not {dealer!r}")
+        if type(dealer) is not int or not 0 <= dealer < players:
+            raise TableError("dealer", f"the dealer must be a seat from 0 to {players - 1}, not {shown(dealer)}")
+        if seed is not None and (problem := seed_problem(seed)) is not None:
+            raise TableError("seed", problem)
+        if pot is not None and (type(pot) is not int or pot < 0):
+            raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
         self.dealer = dealer
-        self.sitting_out = dealer if self.players in ruleset.dealer_sits_out else None
-        first = (dealer + 1) % self.players
-        self.seats = [
-            s % self.players for s in range(first, first + self.players) if s % self.players != self.sitting_out
-        ]
+        self.sitting_out = dealer if players in ruleset.dealer_sits_out else None
+        first = (dealer + 1) % players
+        self.seats = [s % players for s in range(first, first + players) if s % players != self.sitting_out]
         # Some rulesets have rules of their own for a number of players (Cego for three).
         self.ruleset = ruleset = ruleset.for_players(len(self.seats))
         self.vorhand = self.seats[0]
         self.events: list[dict[str, Any]] = []
         self._history: list[tuple[int, ActionJson]] = []
         self._plays = play_actions(ruleset)
-        self._legal_plays: list[FrozenAction] | None = None  # the legal plays of this turn, once asked
+        self._legal_plays: list[ActionJson] | None = None  # the legal plays of this turn, once asked
 
         dealt = self._deal(seed, deal)
-        self.seed = dealt.seed
+        self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
         self.cards = Cards(dealt.hands, dealt.talon)
-        self.initial_hands = [list(self.cards.hands[s]) for s in range(self.players)]
+        self.initial_hands = [list(self.cards.hands[s]) for s in range(players)]
         self.initial_talon = list(self.cards.talon)
 
         self.contract: Contract | None = None
@@ -101,11 +113,6 @@ class Game:
         self.result: Result | None = None
         # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
         self.pot_start = pot if pot is not None else (0 if ruleset.pot_ante is not None else None)
-        self.ante = (
-            int(ruleset.pot_ante({"players": len(self.seats)}))
-            if ruleset.pot_ante is not None and self.pot_start is not None
-            else 0
-        )
         self.phase = Phase.AUCTION
         self.auction = Auction(
             ruleset.phases,
@@ -115,22 +122,47 @@ class Game:
             enforce=ruleset.breaches == "refuse",
             suit_of=ruleset.deck.suit,
         )
-        self._emit(type="phase", phase="auction", name=ruleset.phases[0].name)
-        if dealt.misdeal is not None:
-            self._penalize_misdeal(dealt.misdeal)
-        else:
-            # An auction in which nobody can change the outcome (compulsory Räuber) is over at once.
-            self._auction_moves_on(self.auction.settle())
+        try:
+            self.ante = (
+                int(ruleset.pot_ante({"players": len(self.seats)}))
+                if ruleset.pot_ante is not None and self.pot_start is not None
+                else 0
+            )
+            self._emit(type="phase", phase="auction", name=ruleset.phases[0].name)
+            if dealt.misdeal is not None:
+                self._penalize_misdeal(dealt.misdeal)
+            else:
+                # An auction in which nobody can change the outcome (compulsory Räuber) is over at once.
+                self._auction_moves_on(self.auction.settle())
+        except Exception as exc:
+            if (failure := _failure(exc, "setting up the deal")) is exc:
+                raise
+            raise failure from exc
 
     def _deal(self, seed: int | None, deal: Mapping[str, Any] | None) -> Dealt:
         if deal is not None:
+            if seed is not None:
+                raise TableError("seed", "give a seed or a deal, not both")
             dealt = explicit_deal(self.ruleset, self.seats, self.players, self.sitting_out, deal)
             self._emit(type="deal", dealer=self.dealer, explicit=True)
             return dealt
         if seed is None:
-            seed = random.SystemRandom().randrange(2**32)
-        self._emit(type="deal", dealer=self.dealer, seed=seed)
+            # No seed to search for: the deal is as secret as the operating system's randomness.
+            self._emit(type="deal", dealer=self.dealer)
+        else:
+            self._emit(type="deal", dealer=self.dealer, seed=seed)
         return shuffle_and_deal(self.ruleset, self.seats, self.players, seed)
+
+    @property
+    def ruleset_ref(self) -> str:
+        """How a record names the ruleset: its name where that finds the same file (a ruleset
+        under rulesets/), else the path of its file."""
+        from interpreter.language.loader import find_ruleset_file
+
+        rs = self.table_ruleset
+        bundled = find_ruleset_file(rs.name)
+        here = Path(rs.file).resolve()
+        return rs.name if bundled is not None and bundled.resolve() == here else str(here)
 
     # -- the cards, as the stages share them ---------------------------------------------------
     @property
@@ -166,20 +198,25 @@ class Game:
     @property
     def history(self) -> list[tuple[int, ActionJson]]:
         """Every action taken, as (seat, action), in order; a copy, safe to keep and change."""
-        return list(self._history)
+        return [(seat, _copy(action)) for seat, action in self._history]
+
+    @property
+    def calls(self) -> list[tuple[int, str]]:
+        """The calls of the auction (and passes after it), as (seat, call), in order."""
+        return [(seat, action) for seat, action in self._history if isinstance(action, str)]
 
     # -- whose turn, what may be done ----------------------------------------------------------
     @property
     def to_act(self) -> int | None:
         phase = self.phase
-        if phase is Phase.PLAY:
-            return self.trickplay.to_act  # type: ignore[union-attr]
+        if phase is Phase.PLAY and (play := self.trickplay) is not None:
+            return play.to_act
         if phase is Phase.AUCTION:
             return self.auction.to_act()
-        if phase is Phase.EXCHANGE:
-            return self.exchange.to_act  # type: ignore[union-attr]
-        if phase is Phase.ANNOUNCE:
-            return self.announcement.to_act  # type: ignore[union-attr]
+        if phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+            return exchange.to_act
+        if phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+            return announcement.to_act
         return None
 
     @property
@@ -187,81 +224,127 @@ class Game:
         return self.phase is Phase.OVER
 
     def legal_actions(self, seat: int | None = None) -> list[ActionJson]:
-        """The actions `seat` may take now (default: the seat to act), in protocol form. A
-        choice too large to list (a 12-card discard) comes as a template."""
-        if self.phase is Phase.PLAY:
-            # Trick play first: it is most of a deal's turns.
-            play = self.trickplay
-            assert play is not None
+        """The actions `seat` may take now (default: the seat to act), in protocol form; a new
+        list each time, of actions that are read-only or new. A choice too large to list (a
+        12-card discard) comes as a template."""
+        try:
+            if self.phase is Phase.PLAY and (play := self.trickplay) is not None:
+                # Trick play first: it is most of a deal's turns.
+                if seat is None:
+                    seat = play.to_act
+                    if seat is None:
+                        return []
+                elif seat != play.to_act:
+                    self._check_seat(seat)
+                    return []
+                legal = self._legal_plays
+                if legal is None:
+                    plays = self._plays
+                    legal = self._legal_plays = [plays[c] for c in play.legal(seat)]
+                return legal.copy()
+            if seat is not None:
+                self._check_seat(seat)
+            if self.phase is Phase.AUCTION:
+                if seat is None:
+                    seat = self.auction.to_act()
+                # Another seat than the one to act may have an interrupting call.
+                return [*self.auction.legal(seat)] if seat is not None else []
             if seat is None:
-                seat = play.to_act
-            elif seat != play.to_act:
+                seat = self.to_act
+            if seat is None:
                 return []
-            legal = self._legal_plays
-            if legal is None:
-                plays = self._plays
-                legal = self._legal_plays = [plays[c] for c in play.legal(seat)]  # type: ignore[arg-type]
-            return legal.copy()
-        if self.phase is Phase.AUCTION:
-            if seat is None:
-                seat = self.auction.to_act()
-            # Another seat than the one to act may have an interrupting call.
-            return self.auction.legal(seat) if seat is not None else []  # a new list each time
-        if seat is None:
-            seat = self.to_act
-        if seat is None:
+            if self.phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+                return exchange.legal(seat)
+            if self.phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+                return announcement.legal(seat)
             return []
-        if self.phase is Phase.EXCHANGE:
-            return self.exchange.legal(seat)  # type: ignore[union-attr]
-        if self.phase is Phase.ANNOUNCE:
-            return self.announcement.legal(seat)  # type: ignore[union-attr]
-        return []
+        except Exception as exc:
+            if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
+                raise
+            raise failure from exc
+
+    def _check_seat(self, seat: object) -> None:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise InvalidActionError(f"no seat {shown(seat)}: seats are 0 to {self.players - 1}")
 
     # -- applying actions ----------------------------------------------------------------------
-    def apply(self, seat: int, action: Any) -> list[dict[str, Any]]:
+    def apply(self, seat: int, action: object) -> list[dict[str, Any]]:
         """Apply `action` by `seat`. Returns the events it caused. Raises InvalidActionError
-        (malformed) or IllegalActionError (not allowed now); the game is then unchanged."""
-        if self.phase is Phase.PLAY and type(seat) is int and seat == self.trickplay.to_act:  # type: ignore[union-attr]
+        (malformed) or IllegalActionError (not allowed now), and the game is unchanged; or, if
+        the rules fail on the action's consequences, RuleFailure or BrokenDealError, and the
+        action is undone."""
+        if self.phase is Phase.PLAY and (play := self.trickplay) is not None and seat == play.to_act:
             # The common case in simulations, without the general checks below: a legal card by
             # the seat to play, most often the very action `legal_actions()` handed out.
-            kind = type(action)
-            legal = self._legal_plays
-            if (kind is FrozenAction and legal is not None and action in legal) or (
-                (kind is dict or kind is FrozenAction)
-                and len(action) == 1
-                and action.get("play") in self.trickplay.legal(seat)
-            ):  # type: ignore[union-attr]
+            card = None
+            if type(action) is FrozenAction:
+                legal = self._legal_plays
+                if (legal is not None and action in legal) or (
+                    len(action) == 1 and action.get("play") in play.legal(seat)
+                ):
+                    card = action["play"]
+            elif type(action) is dict and len(action) == 1 and action.get("play") in play.legal(seat):
+                card = action["play"]
+            if card is not None and type(seat) is int:
                 start = len(self.events)
-                self._play_card(seat, action["play"])
+                try:
+                    self._play_card(seat, card)
+                except BaseException as exc:
+                    # A card is played once in a deal: the history ends with this play if the
+                    # failure came after it was written down.
+                    history = self._history
+                    done = len(history) - (bool(history) and history[-1] == (seat, self._plays[card]))
+                    raise self._undo(exc, done, start, seat, action)  # noqa: B904 (it chains what it must)
                 return self.events[start:]
         parsed = parse_action(action, self.ruleset)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
+        self._check_seat(seat)
         if self.phase is Phase.OVER:
             raise IllegalActionError("the deal is over", seat)
         if seat != self.to_act and not (
             self.phase is Phase.AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
         ):
             raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
-        start = len(self.events)
-        offence = self._offence(seat, parsed)
-        if offence is not None:
-            self._penalize_offence(seat, parsed, offence)  # type: ignore[arg-type]
+        start, done = len(self.events), len(self._history)
+        try:
+            self._apply(seat, parsed)
+        except (IllegalActionError, InvalidActionError) as refusal:
+            if len(self.events) == start and len(self._history) == done:
+                raise  # refused before the first change, as every refusal should be
+            raise self._undo(refusal, done, start, seat, action)  # noqa: B904
+        except BaseException as exc:
+            raise self._undo(exc, done, start, seat, action)  # noqa: B904
+        return self.events[start:]
+
+    def _apply(self, seat: int, parsed: Action) -> None:
+        if isinstance(parsed, PlayCard) and (offence := self._offence(seat, parsed)) is not None:
+            self._penalize_offence(seat, parsed, offence)
         elif self.phase is Phase.AUCTION:
             self._apply_call(seat, parsed)
-        elif self.phase is Phase.EXCHANGE:
-            assert self.exchange is not None
-            self.exchange.apply(seat, parsed)  # raises before any change if illegal
+        elif self.phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+            exchange.apply(seat, parsed)  # raises before any change if illegal
             self._history.append((seat, parsed.as_json()))
-            self._after_exchange(self.exchange.advance())
-        elif self.phase is Phase.ANNOUNCE:
-            assert self.announcement is not None
-            self.announcement.apply(seat, parsed)
+            self._after_exchange(exchange.advance())
+        elif self.phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+            announcement.apply(seat, parsed)
             self._history.append((seat, parsed.as_json()))
             self._start_play()
         else:
             self._apply_play(seat, parsed)
-        return self.events[start:]
+
+    def _undo(self, exc: BaseException, done: int, events: int, seat: int, action: object) -> BaseException:
+        """Undo an action that failed half-way: the game as it was after its first `done`
+        actions, with its first `events` events. Returns the error to raise: the project's
+        error naming the rule that failed, or `exc` itself when no rule did."""
+        history, kept, seed = self._history[:done], self.events, self.seed
+        deal = {"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)}
+        Game.__init__(self, self.table_ruleset, self.players, self.dealer, deal=deal, pot=self.pot_start)
+        for earlier_seat, earlier in history:
+            self.apply(earlier_seat, earlier)
+        del kept[events:]
+        self.events, self.seed = kept, seed
+        if not isinstance(exc, Exception):
+            return exc  # an interrupt: the game is whole again, and the interrupt goes on
+        return _failure(exc, f"applying seat {seat}'s {shown(action)}")
 
     def _not_your_turn(self, seat: int, parsed: Action) -> str:
         if seat == self.sitting_out:
@@ -372,15 +455,13 @@ class Game:
                     reason=ending.reason,
                 )
             )
-        elif self.declarer is not None and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer]):  # type: ignore[arg-type]
+        elif (
+            self.declarer is not None
+            and self.contract is not None
+            and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer])
+        ):
             self.phase = Phase.ANNOUNCE
-            self.announcement = DeclarerAnnouncement(
-                self.ruleset,
-                self.contract,
-                self.declarer,  # type: ignore[arg-type]
-                self.cards,
-                self._emit,
-            )
+            self.announcement = DeclarerAnnouncement(self.ruleset, self.contract, self.declarer, self.cards, self._emit)
             self._emit(type="phase", phase="announce", seat=self.declarer)
         else:
             self._start_play()
@@ -388,11 +469,11 @@ class Game:
     # -- trick play ----------------------------------------------------------------------------
     def _start_play(self) -> None:
         assert self.contract is not None
+        n_tricks = self._check_cards()
         self.phase = Phase.PLAY
         leader = (
             self.declarer if self.ruleset.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
         )
-        n_tricks = len(self.hands[self.seats[0]])
         self.trickplay = TrickPlay(
             TrickRules.of(self.ruleset, self.trump_suit),
             self.ruleset.play,
@@ -411,6 +492,35 @@ class Game:
         if self.contract.open_hand and self.declarer is not None:
             deck = self.ruleset.deck
             self._emit(type="open_hand", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=deck.sort_key))
+
+    def _check_cards(self) -> int:
+        """Before the first lead: every card of the pack in exactly one place (a hand, the
+        talon, the discards), and every active hand the size the deal plan gives, which is the
+        number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
+        size, pack = _pack_of(self.ruleset, len(self.seats))
+        cards = self.cards
+        everywhere = cards.talon + cards.aside
+        for hand in cards.hands.values():
+            everywhere += hand
+        wrong = [s for s in self.seats if len(cards.hands[s]) != size]
+        if not wrong and len(everywhere) == len(pack) and pack.issuperset(everywhere):
+            return size  # as many cards as the pack has, each of the pack: each exactly once
+        counted = Counter(everywhere)
+        problems = [f"seat {s} holds {len(cards.hands[s])} cards" for s in wrong]
+        if wrong:
+            problems[-1] += f" where the deal plan gives each player {size}"
+        found = (
+            ("cards in two places", sorted(c for c, n in counted.items() if n > 1)),
+            ("cards lost", sorted(pack - counted.keys())),
+            ("cards not of the pack", sorted(counted.keys() - pack)),
+        )
+        problems += [f"{what}: {', '.join(cards)}" for what, cards in found if cards]
+        contract = self.contract.name if self.contract else "?"
+        raise BrokenDealError(
+            f"the deal no longer adds up when play would start ({'; '.join(problems)}): the exchange of "
+            f"{contract!r} moves cards wrongly; this is a fault of the ruleset (or of the interpreter), "
+            "and the deal stops here rather than be settled"
+        )
 
     def _apply_play(self, seat: int, parsed: Action) -> None:
         if not isinstance(parsed, PlayCard):
@@ -454,7 +564,7 @@ class Game:
             self.contract,
             self.declarer,
             self.seats,
-            self.players,  # type: ignore[arg-type]
+            self.players,
             self.sitting_out,
             frozenset(self.auction.bidders),
             dict(self.trickplay.withheld) if self.trickplay else {},
@@ -507,7 +617,7 @@ class Game:
         amount = -lost.payments[self.declarer] // max(1, receivers)
         payments = [0] * self.players
         for loser in ending.guilty or (ending.accuser,):
-            payments = [a + b for a, b in zip(payments, each_other_pays(loser, self.seats, self.players, amount), strict=False)]
+            each_other_pays(loser, self.seats, self.players, amount, payments)
         guilty = list(ending.guilty)
         reason = f"seat {ending.accuser} accused the others of skinning a Solo: " + (
             f"seat(s) {', '.join(map(str, guilty))} passed with a Solo hand"
@@ -532,14 +642,20 @@ class Game:
         self._emit(type="settlement", **result.as_dict())
 
     # -- games recorded in the field: offences and their penalties -------------------------------
-    def _offence(self, seat: int, parsed: Action) -> str | None:
+    def _offence(self, seat: int, parsed: PlayCard) -> str | None:
         """The offence `parsed` would be, when the ruleset penalises it instead of refusing it."""
         rule = self.ruleset.penalties
-        if rule is None or rule.mode != "penalize" or not isinstance(parsed, PlayCard):
+        if rule is None or rule.mode != "penalize":
             return None
         if parsed.card not in self.hands[seat]:
             return None
-        if self.phase is Phase.PLAY and "revoke" in rule.offences and parsed.card not in self.trickplay.legal(seat):  # type: ignore[union-attr]
+        play = self.trickplay
+        if (
+            self.phase is Phase.PLAY
+            and play is not None
+            and "revoke" in rule.offences
+            and parsed.card not in play.legal(seat)
+        ):
             return "revoke"
         if self.phase is Phase.EXCHANGE and "discard" in rule.offences and seat == self.declarer:
             return "discard"
@@ -630,7 +746,7 @@ class Game:
         """The game record so far (DESIGN.md): enough to replay this deal exactly, with the
         explicit deal and, when the deal is over, its outcome as `expect`."""
         rs = self.ruleset
-        record: dict[str, Any] = {"ruleset": rs.name}
+        record: dict[str, Any] = {"ruleset": self.ruleset_ref}
         changed = {k: v for k, v in rs.choices.items() if v != next(g.default for g in rs.groups if g.name == k)}
         if changed:
             record["options"] = changed
@@ -639,7 +755,8 @@ class Game:
             dealer=self.dealer,
             deal={"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)},
             actions=[
-                [seat, dict(action) if isinstance(action, FrozenAction) else action] for seat, action in self._history
+                [seat, dict(action) if type(action) is FrozenAction else _copy(action)]
+                for seat, action in self._history
             ],
         )
         if self.pot_start:
@@ -651,9 +768,10 @@ class Game:
                 expect["contract"] = r.contract
             if r.declarer is not None:
                 expect["declarer"] = r.declarer
+            as_dict = r.as_dict()  # new lists and mappings, not the result's own
             if r.points:
-                expect.update(points=r.points)
-            expect["payments"] = r.payments
+                expect["points"] = as_dict["points"]
+            expect["payments"] = as_dict["payments"]
             if r.pot:
                 expect["pot"] = r.pot
             record["expect"] = expect
@@ -662,3 +780,28 @@ class Game:
 
 def _counts(sizes: tuple[int, ...]) -> str:
     return " or ".join(str(n) for n in sizes)
+
+
+def _failure(exc: Exception, doing: str) -> Exception:
+    """The error to raise for `exc`: the project's own, or `exc` itself for a fault of the
+    interpreter (no rule failed), which is not to be disguised."""
+    return as_rule_failure(exc, doing) or exc
+
+
+def _pack_of(ruleset: Ruleset, active: int) -> tuple[int, frozenset[str]]:
+    """The size of each hand by the deal plan, and the cards of the pack, for `active` players
+    (worked out once per ruleset)."""
+    key = ("pack_check", active)
+    found: tuple[int, frozenset[str]] | None = ruleset.derived.get(key)
+    if found is None:
+        size = sum(p.count for p in ruleset.deal_plans[active] if p.to == "each")
+        found = ruleset.derived[key] = (size, frozenset(ruleset.pack(active)))
+    return found
+
+
+def _copy(action: ActionJson) -> ActionJson:
+    """An action of the history as a caller may keep and change it. A card played is shared and
+    read-only already; the rest (a discard's list of cards) is copied."""
+    if type(action) is dict:
+        return {k: list(v) if isinstance(v, list) else v for k, v in action.items()}
+    return action

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from interpreter.engine.tricks import TrickRules
 from interpreter.language.model import TRUMP, Deck, OpeningLeads, PlayRules, ScheduledTrick
 
-_NOTHING: list = []  # "no trick completed", shared so the hot loop does not allocate
+_NOTHING: list[Trick] = []  # "no trick completed", shared so the hot loop does not allocate
 
 
 @dataclass(eq=False)  # compared by identity: `tricks.index(trick)` must not compare fields
@@ -23,6 +23,12 @@ class Trick:
     seats: list[int] = field(default_factory=list)
     cards: list[str] = field(default_factory=list)
     winner: int | None = None
+
+    @property
+    def won_by(self) -> int:
+        """The winner of a complete trick."""
+        assert self.winner is not None, "the trick is not complete"
+        return self.winner
 
 
 class TrickPlay:
@@ -131,11 +137,11 @@ class TrickPlay:
         )
 
     def _opening_leads(self, usable: list[str]) -> list[str]:
+        opening = self.opening
+        assert opening is not None  # leads are pending only in a contract with opening leads
         suits = {self.deck.suit[e] for e in self.pending_leads}
         return [
-            c
-            for c in usable
-            if c in self.pending_leads or (self.opening.replace_same_suit and self.deck.suit[c] in suits)
+            c for c in usable if c in self.pending_leads or (opening.replace_same_suit and self.deck.suit[c] in suits)
         ]
 
     def _duty(self, seat: int) -> tuple[list[str], str | None]:
@@ -311,7 +317,12 @@ class TrickPlay:
     def next_trick(self) -> None:
         completed = self._open()
         leader = self._next_leader(completed)
-        if self.opening and self.opening.declarer_leads_after and len(self.tricks) <= self.n_opening:
+        if (
+            self.opening
+            and self.opening.declarer_leads_after
+            and len(self.tricks) <= self.n_opening
+            and self.declarer is not None
+        ):
             leader = self.declarer
         self.tricks.append(Trick(leader))
         self.together = 1
@@ -320,17 +331,17 @@ class TrickPlay:
 
     def _next_leader(self, completed: list[Trick]) -> int:
         if len(completed) == 1:
-            return completed[0].winner
+            return completed[0].won_by
         # Tricks played together: the winner with the higher card leads; equal cards go by suit.
         order = self.opening.suit_order if self.opening else ()
 
         def strength(t: Trick) -> tuple[int, int]:
-            card = t.cards[t.seats.index(t.winner)]
+            card = t.cards[t.seats.index(t.won_by)]
             suit = self.deck.suit[card]
             rank_of_suit = len(order) - order.index(suit) if suit in order else 0
             return (self.rules.power[card], rank_of_suit)
 
-        return max(completed, key=strength).winner
+        return max(completed, key=strength).won_by
 
     @property
     def over(self) -> bool:

@@ -1,19 +1,31 @@
-"""Game records (DESIGN.md): load, replay, compare with `expect`, and write."""
+"""Game records (DESIGN.md): load, replay, compare with `expect`, and write.
+
+A record holds one deal, so it is small: a file far larger than any deal is refused before it
+is parsed, and a record with more actions than its deal could have before any is applied.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from interpreter.engine.actions import shown
+from interpreter.engine.faults import TableError
 from interpreter.engine.game import DealError, Game
-from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError
+from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError, TarockError
 from interpreter.language.loader import display_path, find_ruleset_file, load_ruleset
 from interpreter.language.source import Document, load_yaml
 from interpreter.language.validation import schema_problems
+
+# The largest record of a real deal is a few kilobytes; these bounds are far above any.
+MAX_RECORD_CHARS = 200_000
+MAX_ACTIONS = 10_000  # whatever the ruleset; the deal's own bound (`actions_bound`) is tighter
+ACTIONS_PER_CARD = 10  # a deal has about one action per card (calls, the exchange, the cards played)
 
 
 @dataclass
@@ -21,7 +33,7 @@ class Replay:
     """What replaying a record found: `ok` when it matched `expect` (and was not refused unexpectedly)."""
 
     file: str
-    game: Any = None
+    game: Game | None = None
     failures: list[str] = field(default_factory=list)
     refused_at: int | None = None
 
@@ -34,23 +46,65 @@ def read_record(file: str | Path) -> Document:
     path = Path(file)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise RecordError([Problem(str(file), None, None, "", f"cannot read the record: {exc}")]) from None
+    return parse_record(text, display_path(path))
+
+
+def parse_record(text: str, file: str) -> Document:
+    """A record from its text (YAML or JSON), checked against the record schema. Raises
+    RecordError naming every problem."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(
+            [
+                Problem(
+                    file,
+                    None,
+                    None,
+                    "",
+                    f"a record holds one deal, at most {MAX_RECORD_CHARS:,} characters; this one has {len(text):,}",
+                )
+            ]
+        )
     try:
-        doc = load_yaml(text, display_path(path))  # YAML is a superset of JSON
+        doc = load_yaml(text, file)  # YAML is a superset of JSON
     except RulesetError as exc:
         raise RecordError(exc.problems) from None
-    problems = schema_problems(doc, "record.schema.json")
-    if problems:
-        raise RecordError(problems)
+    check_record(doc)
     return doc
 
 
-def game_from_record(doc: Document, base_dir: Path | None = None):
+def check_record(doc: Document) -> None:
+    """Check a record's data against the record schema (seeds, seats, actions...). Raises
+    RecordError naming every problem."""
+    data = doc.data
+    actions = data.get("actions") if isinstance(data, dict) else None
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
+        # Before the schema, which would check every one of them.
+        raise RecordError([doc.problem(("actions",), _too_many(len(actions), MAX_ACTIONS))])
+    problems = schema_problems(doc, "record.schema.json")
+    if problems:
+        raise RecordError(problems)
+
+
+def _too_many(count: int, bound: int, why: str = "") -> str:
+    return f"a record holds one deal, at most {bound:,} actions{why}; this one has {count:,}"
+
+
+def actions_bound(game: Game) -> int:
+    """More actions than any deal of `game`'s size can have."""
+    return ACTIONS_PER_CARD * len(game.ruleset.pack(len(game.seats)))
+
+
+def game_from_record(doc: Document, base_dir: Path | None = None) -> Game:
+    """The game a checked record starts, before its actions. `base_dir`: where the record lies,
+    where a ruleset path in it is looked for first. Raises RecordError naming the place."""
     data = doc.data
     ref = data["ruleset"]
-    if base_dir is not None and ("/" in ref or ref.endswith((".yaml", ".yml"))) and find_ruleset_file(ref) is None:
-        ref = str(base_dir / ref)
+    if base_dir is not None and _is_path(ref):
+        found = find_ruleset_file(ref, relative_to=base_dir)
+        if found is not None:
+            ref = str(found)
     try:
         ruleset = load_ruleset(ref, data.get("options") or {})
     except RulesetError as exc:
@@ -64,7 +118,7 @@ def game_from_record(doc: Document, base_dir: Path | None = None):
 
         raise RecordError([place(p) for p in exc.problems]) from None
     try:
-        return Game(
+        game = Game(
             ruleset,
             players=data["players"],
             dealer=data.get("dealer", 0),
@@ -74,9 +128,19 @@ def game_from_record(doc: Document, base_dir: Path | None = None):
         )
     except DealError as exc:
         raise RecordError([doc.problem(("deal", *place), message) for place, message in exc.places]) from None
-    except InvalidActionError as exc:
-        key = "dealer" if "dealer" in str(exc) else "players"
-        raise RecordError([doc.problem((key,), str(exc))]) from None
+    except TableError as exc:
+        raise RecordError([doc.problem((exc.key,), str(exc))]) from None
+    except TarockError as exc:  # a rule that fails as the deal is set up (the dealer's ante, say)
+        raise RecordError([doc.problem(("ruleset",), str(exc))]) from None
+    bound = actions_bound(game)
+    if len(data["actions"]) > bound:
+        why = f" (ten per card of this deal's {bound // ACTIONS_PER_CARD})"
+        raise RecordError([doc.problem(("actions",), _too_many(len(data["actions"]), bound, why))])
+    return game
+
+
+def _is_path(ref: str) -> bool:
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
 def replay(file: str | Path) -> Replay:
@@ -86,7 +150,7 @@ def replay(file: str | Path) -> Replay:
     return replay_document(doc, game)
 
 
-def replay_document(doc: Document, game) -> Replay:
+def replay_document(doc: Document, game: Game) -> Replay:
     report = Replay(doc.file, game)
     data = doc.data
     expect = data.get("expect") or {}
@@ -96,8 +160,7 @@ def replay_document(doc: Document, game) -> Replay:
             game.apply(seat, action)
         except (IllegalActionError, InvalidActionError) as exc:
             report.refused_at = index
-            place = doc.problem(("actions", index), "")
-            where = f"{place.file}:{place.line}:{place.column}" if place.line else doc.file
+            where = _where(doc, index)
             if illegal is None or illegal.get("at") != index:
                 report.failures.append(f"{where}: action {index} {_show(seat, action)} was refused: {exc}")
             elif illegal.get("reason") and illegal["reason"] not in str(exc):
@@ -106,6 +169,12 @@ def replay_document(doc: Document, game) -> Replay:
                     f'"{exc}", not containing "{illegal["reason"]}"'
                 )
             _compare(expect, game, report, doc)  # the rest of `expect` still holds at that point
+            return report
+        except TarockError as exc:
+            # The ruleset failed on it (a formula, a deal that no longer adds up): not the
+            # record's fault, but the deal cannot go on.
+            report.refused_at = index
+            report.failures.append(f"{_where(doc, index)}: action {index} {_show(seat, action)} failed: {exc}")
             return report
     if illegal is not None:
         report.failures.append(
@@ -116,11 +185,22 @@ def replay_document(doc: Document, game) -> Replay:
     return report
 
 
-def _show(seat: Any, action: Any) -> str:
-    return json.dumps([seat, action], ensure_ascii=False)
+def _where(doc: Document, index: int) -> str:
+    place = doc.problem(("actions", index), "")
+    return f"{place.file}:{place.line}:{place.column}" if place.line else doc.file
 
 
-def _compare(expect: dict, game, report: Replay, doc: Document) -> None:
+def _show(seat: object, action: object) -> str:
+    """[seat, action] as JSON for a message: short, and whatever the values."""
+    try:
+        text = json.dumps([seat, action], ensure_ascii=False)
+        text.encode("utf-8")  # a lone surrogate cannot be written out
+    except (ValueError, TypeError, RecursionError):
+        return shown([seat, action])
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+def _compare(expect: dict[str, Any], game: Game, report: Replay, doc: Document) -> None:
     result = game.result
     actual: dict[str, Any] = {
         "contract": game.contract.name if game.contract else None,
@@ -157,5 +237,11 @@ def _place(doc: Document, key: str) -> str:
     return f"{p.file}:{p.line}:{p.column}" if p.line else p.file
 
 
-def dump_record(record: dict[str, Any]) -> str:
+def dump_record(record: dict[str, Any], to: str | Path | None = None) -> str:
+    """The record as YAML. `to`: where it will be written; a ruleset file it names is then
+    named by its path from there, so that the record replays wherever the two are moved together."""
+    ref = record.get("ruleset")
+    if to is not None and isinstance(ref, str) and _is_path(ref):
+        here = Path(to).resolve().parent
+        record = {**record, "ruleset": Path(os.path.relpath(Path(ref).resolve(), here)).as_posix()}
     return yaml.safe_dump(record, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)

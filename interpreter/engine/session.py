@@ -32,7 +32,9 @@ class Session:
         self.ruleset = ruleset
         self.players = players if players is not None else ruleset.table_sizes[0]
         self.dealer = dealer
-        self.rng = random.Random(seed)
+        # A session given a seed deals reproducibly; without one, every deal is shuffled from the
+        # operating system's randomness (seeds drawn from one generator could be searched).
+        self.rng = random.Random(seed) if seed is not None else None
         self.scores = [0] * self.players
         self.deals: list[Game] = []
         self.ending_requested_by: int | None = None
@@ -47,7 +49,7 @@ class Session:
             return True
         return (
             self.last_dealer is not None
-            and self.deals
+            and bool(self.deals)
             and self.deals[-1].dealer == self.last_dealer
             and self.deals[-1].is_over
         )
@@ -64,7 +66,7 @@ class Session:
             self.ruleset,
             players=self.players,
             dealer=self.dealer,
-            seed=None if deal else self.rng.randrange(2**32),
+            seed=None if deal or self.rng is None else self.rng.randrange(2**32),
             deal=deal,
             pot=self.pot,
         )
@@ -78,7 +80,9 @@ class Session:
 
     def finish_deal(self) -> None:
         """Add the deal's payments to the scores."""
-        result = self.game.result
+        result = self.game.result if self.game is not None else None
+        if result is None:
+            raise IllegalActionError("the deal is not over: there is nothing to add up yet")
         self.scores = [a + b for a, b in zip(self.scores, result.payments, strict=False)]
         if self.pot is not None:
             self.pot += result.pot

@@ -6,10 +6,14 @@ each side took, who announced and bid what, and the ruleset's formulas.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from interpreter.language.model import Contract, Ruleset
+from interpreter.language.model import Contract, Declaration, Ruleset
+
+if TYPE_CHECKING:
+    from interpreter.engine.play import Trick
 
 
 @dataclass(frozen=True)
@@ -18,22 +22,23 @@ class Result:
     contract: str | None
     declarer: int | None
     declarer_won: bool | None
-    points: dict[str, int] | None  # {"declarer": …, "defenders": …}
-    tricks: dict[str, int] | None
+    points: dict[str, Any] | None  # {"declarer": …, "defenders": …}, or {"seats": [...]}
+    tricks: dict[str, Any] | None
     payments: list[int]
     reason: str = ""
     announcements: tuple[dict[str, Any], ...] = ()  # each laid card: {name, card, won, value}
     pot: int = 0  # what the pot gained in this deal (payments + pot = 0)
 
     def as_dict(self) -> dict[str, Any]:
-        result = {
+        """The result as events and views show it: new lists and mappings, safe to change."""
+        result: dict[str, Any] = {
             "outcome": self.outcome,
             "contract": self.contract,
             "declarer": self.declarer,
             "declarer_won": self.declarer_won,
-            "points": self.points,
-            "tricks": self.tricks,
-            "payments": self.payments,
+            "points": _copy(self.points),
+            "tricks": _copy(self.tricks),
+            "payments": list(self.payments),
         }
         if self.reason:
             result["reason"] = self.reason
@@ -50,32 +55,48 @@ class Deal:
 
     ruleset: Ruleset
     contract: Contract
-    declarer: int
+    declarer: int | None  # None where everyone plays for themselves
     seats: list[int]  # active seats
     players: int  # people at the table
     sitting_out: int | None
     bidders: frozenset[int]  # seats that bid in the auction
     withheld: dict[int, str]  # seat -> the card it withheld
     laid: tuple[tuple[str, str], ...]  # (announcement, card) the declarer laid out
-    declared: tuple = ()  # declarations made (Tout): each changes the aim and the value
+    declared: tuple[Declaration, ...] = ()  # declarations made (Tout): each changes the aim and the value
     pot: int | None = None  # the pot's size before the deal, when one is kept
 
 
-def each_other_pays(payer: int, seats: list[int], players: int, amount: int) -> list[int]:
-    """Payments by seat when `payer` pays `amount` to each other active seat."""
-    payments = [0] * players
+def each_other_pays(
+    payer: int,
+    seats: Iterable[int],
+    players: int,
+    amount: int | Callable[[int], int],
+    into: list[int] | None = None,
+) -> list[int]:
+    """Payments by seat when `payer` pays each other seat of `seats` `amount` (or `amount(seat)`;
+    a negative amount is received), added to `into` when given. The one place where money moves
+    between seats."""
+    payments = into if into is not None else [0] * players
     for seat in seats:
         if seat != payer:
-            payments[seat] += amount
-            payments[payer] -= amount
+            pay = amount if isinstance(amount, int) else amount(seat)
+            payments[seat] += pay
+            payments[payer] -= pay
     return payments
 
 
-def piles(deal: Deal, tricks: list, out_of_play: list[str]) -> tuple[list[str], list[str], int, int]:
+def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if table is None else {k: list(v) if isinstance(v, list) else v for k, v in table.items()}
+
+
+def piles(deal: Deal, tricks: Sequence[Trick], out_of_play: list[str]) -> tuple[list[str], list[str], int, int]:
     """The declarer's and the defenders' cards, and their trick counts."""
     declarer_cards: list[str] = []
     defender_cards: list[str] = []
-    side = lambda seat: declarer_cards if seat == deal.declarer else defender_cards  # noqa: E731
+
+    def side(seat: int | None) -> list[str]:
+        return declarer_cards if seat == deal.declarer else defender_cards
+
     withheld_by = {card: seat for seat, card in deal.withheld.items()}
     withhold = deal.ruleset.play.withhold
     compensated = withhold is not None and withhold.compensation == "lowest_value"
@@ -123,12 +144,13 @@ def settle(
     declarer_tricks: int,
     defender_tricks: int,
     outcome: str,
-    tricks: list | None = None,
+    tricks: Sequence[Trick] | None = None,
     *,
     factor: int | None = None,
     liable: bool = True,
 ) -> Result:
     rs, contract = deal.ruleset, deal.contract
+    assert deal.declarer is not None and contract.declarer_wins is not None and contract.amount is not None
     env = _outcome_env(
         rs, declarer_cards, defender_cards, declarer_tricks, defender_tricks, len(deal.seats), len(deal.bidders)
     )
@@ -160,10 +182,9 @@ def settle(
         defenders.append(deal.sitting_out)
     sign = 1 if won else -1
     shares = _shares(deal, env, amount, defenders) if liable else None
-    for seat in defenders:
-        pay = amount if shares is None else shares[seat]
-        payments[seat] -= sign * pay
-        payments[deal.declarer] += sign * pay
+    each_other_pays(
+        deal.declarer, defenders, deal.players, lambda s: -sign * (shares[s] if shares else amount), payments
+    )
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
@@ -171,9 +192,7 @@ def settle(
     announced = _announcements(deal, tricks or [], outcome)
     for item in announced:
         value = item["value"] if item["won"] else -item["value"]
-        for seat in defenders:
-            payments[seat] -= value
-            payments[deal.declarer] += value
+        each_other_pays(deal.declarer, defenders, deal.players, -value, payments)
     return Result(
         outcome,
         contract.name,
@@ -254,25 +273,28 @@ def _value(contract: Contract, env: dict[str, Any]) -> int:
     return value
 
 
-def _last_won_with(deal: Deal, tricks: list | None) -> frozenset[str]:
+def _last_won_with(deal: Deal, tricks: Sequence[Trick] | None) -> frozenset[str]:
     """The declarer's card in the last trick, if the declarer won it (Ulti: won with the 1)."""
-    if not tricks or tricks[-1].winner != deal.declarer:
+    if not tricks or deal.declarer is None or tricks[-1].winner != deal.declarer:
         return frozenset()
     last = tricks[-1]
     return frozenset({last.cards[last.seats.index(deal.declarer)]})
 
 
-def settle_individual(deal: Deal, tricks: list, vorhand: int, talon: list[str] | None = None) -> Result:
+def settle_individual(deal: Deal, tricks: Sequence[Trick], vorhand: int, talon: list[str] | None = None) -> Result:
     """Everyone for themselves: each player's own tricks are counted (and the talon, by whoever
     takes the last trick, where the contract says so)."""
     rule = deal.contract.individual
+    assert rule is not None
     rs = deal.ruleset
     own = {seat: [c for t in tricks if t.winner == seat for c in t.cards] for seat in deal.seats}
+    last = tricks[-1].winner
+    assert last is not None
     if deal.contract.talon_to_last_trick and talon:
-        own[tricks[-1].winner] += talon
+        own[last] += talon
     points = {seat: rs.counting.points(cards, rs.deck.points) if cards else 0 for seat, cards in own.items()}
     if rule.loser == "last_trick":
-        losers = [tricks[-1].winner]
+        losers = [last]
     else:
         most = max(points.values())
         losers = [seat for seat in deal.seats if points[seat] == most]
@@ -285,23 +307,18 @@ def settle_individual(deal: Deal, tricks: list, vorhand: int, talon: list[str] |
         everyone.append(deal.sitting_out)
     tricks_of = {seat: sum(1 for t in tricks if t.winner == seat) for seat in everyone}
     for loser in losers:
-        for seat in everyone:
-            if seat == loser:
-                continue
-            pay = int(
-                rule.pays_each(
-                    {
-                        "loser_points": points[loser],
-                        "loser_is_vorhand": loser == vorhand,
-                        "without_tricks": without,
-                        "losers": len(losers),
-                        "players": len(deal.seats),
-                        "receiver_tricks": tricks_of[seat],
-                    }
-                )
-            )
-            payments[seat] += pay
-            payments[loser] -= pay
+        scope: dict[str, object] = {
+            "loser_points": points[loser],
+            "loser_is_vorhand": loser == vorhand,
+            "without_tricks": without,
+            "losers": len(losers),
+            "players": len(deal.seats),
+        }
+
+        def pays(seat: int, scope: dict[str, object] = scope) -> int:
+            return int(rule.pays_each({**scope, "receiver_tricks": tricks_of[seat]}))
+
+        each_other_pays(loser, everyone, deal.players, pays, payments)
     seat_points = [points.get(seat, 0) for seat in range(deal.players)]
     return Result(
         "played",
@@ -333,7 +350,7 @@ def _shares(deal: Deal, env: dict[str, Any], amount: int, defenders: list[int]) 
     return None
 
 
-def _announcements(deal: Deal, tricks: list, outcome: str) -> list[dict[str, Any]]:
+def _announcements(deal: Deal, tricks: Sequence[Trick], outcome: str) -> list[dict[str, Any]]:
     """Each laid card commits to one of the last tricks: the lowest the last, the next the one before."""
     if not deal.laid:
         return []
@@ -346,6 +363,8 @@ def _announcements(deal: Deal, tricks: list, outcome: str) -> list[dict[str, Any
             won = True
         else:
             won = 0 <= target < len(tricks) and card in tricks[target].cards and tricks[target].winner == deal.declarer
-        value = int(deal.ruleset.announcements[name].value({"card": card}))
+        formula = deal.ruleset.announcements[name].value
+        assert formula is not None  # cards are laid only for an announcement with a value
+        value = int(formula({"card": card}))
         result.append({"name": name, "card": card, "trick": target + 1, "won": won, "value": value})
     return result

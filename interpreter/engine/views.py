@@ -34,7 +34,7 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
         "phase": game.phase.value,
         "to_act": game.to_act,
         "hand_sizes": [len(game.hands[s]) for s in range(game.players)],
-        "calls": [[s, a] for s, a in game.history if isinstance(a, str)],
+        "calls": [[s, call] for s, call in game.calls],
         "contract": game.contract.name if game.contract else None,
         "declarer": game.declarer,
         "talon_size": len(game.talon),

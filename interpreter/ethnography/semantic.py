@@ -332,7 +332,9 @@ class Side:
         node: Any = self.data
         here: Path = ()
         for part in dpath:
-            if (isinstance(node, dict) and part in node) or (isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
+            if (isinstance(node, dict) and part in node) or (
+                isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+            ):
                 chain.append((here, node, part))
                 node = node[part]
             else:

@@ -764,7 +764,7 @@ class Compiler:
                     holdable=lv.get("holdable", True),
                     ends=lv.get("ends"),
                     jump=lv.get("jump", False),
-                    keep=_keep_before_talon(contracts.get(contract)) if contract else None,
+                    needs=_first_need(contracts.get(contract)) if contract else None,
                 )
             )
         return tuple(result)
@@ -904,9 +904,7 @@ class Compiler:
                 d = a["declares"]
                 wins = self.expression(path + ("declares", "wins"), OUTCOME_NAMES, BOOL)
                 declared_amount = (
-                    self.value_expression(path + ("declares", "amount"), AMOUNT_NAMES)
-                    if d.get("amount")
-                    else None
+                    self.value_expression(path + ("declares", "amount"), AMOUNT_NAMES) if d.get("amount") else None
                 )
                 declares = (
                     Declaration(
@@ -1075,9 +1073,10 @@ def _known(names: list[str]) -> str:
     return f"; known: {', '.join(names)}" if names else ""
 
 
-def _keep_before_talon(contract: Contract | None) -> Keep | None:
-    """The cards a contract keeps from the dealt hand before it takes the talon, if it does."""
-    if contract is None or not contract.exchange or not isinstance(contract.exchange[0], Keep):
+def _first_need(contract: Contract | None) -> Keep | CallCard | None:
+    """The contract's exchange step that depends on the dealt hand, if its exchange begins with
+    one: the cards it keeps before the talon, or the card it calls."""
+    if contract is None or not contract.exchange or not isinstance(contract.exchange[0], Keep | CallCard):
         return None
     return contract.exchange[0]
 

@@ -63,9 +63,10 @@ class Level:
     holdable: bool
     ends: Literal["phase", "auction", "throw_in"] | None
     jump: bool = False  # may be bid over any lower level, not only the next
-    # The cards the contract keeps before the talon: a bid is refused when the hand has no legal
-    # keep, so that nobody can bid a game they could not carry out (a Leere game without its cards).
-    keep: Keep | None = None
+    # The contract's first step that depends on the dealt hand (a keep before the talon, a card
+    # to call): a bid is refused when the hand could not take it, so that nobody can bid a game
+    # they could not carry out (a Leere game without its cards, a Rufer holding every card to call).
+    needs: Keep | CallCard | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,10 @@ class Keep:
             return len({suit_of[c] for c in candidates}) >= self.count
         return len(candidates) >= self.count
 
+    def why_not(self, hand: frozenset[str] | list[str], suit_of: Mapping[str, str]) -> str | None:
+        """Why `hand` could not take this step, or None when it could."""
+        return None if self.possible(hand, suit_of) else self.reason
+
 
 @dataclass(frozen=True)
 class ForcedDiscard:
@@ -164,6 +169,12 @@ class CallCard:
     holder (Rufer); a `give` step then hands a card of their choice back."""
 
     allowed: frozenset[str]
+
+    def why_not(self, hand: frozenset[str] | list[str], suit_of: Mapping[str, str]) -> str | None:
+        """Why `hand` could not call a card, or None when it could: it holds every card allowed."""
+        if not self.allowed.issubset(hand):
+            return None
+        return f"you hold every card you could call ({', '.join(sorted(self.allowed))})"
 
 
 @dataclass(frozen=True)
