@@ -101,6 +101,7 @@ class Compiler:
         self.source_ref = source_ref or name
         self.problems: list[Problem] = []
         self.reported_cycles: set[frozenset[str]] = set()
+        self.settlement_formulas: tuple[Expression | None, Expression | None] = (None, None)
 
     # -- helpers -------------------------------------------------------------------------
     def problem(self, path: Path, message: str, *, at_key: bool = False) -> None:
@@ -191,6 +192,7 @@ class Compiler:
             penalties=self.compile_penalties(),
             pot_ante=self.expression(("pot_ante",), BREACH_NAMES, INT),
             by_players=tuple(sorted(int(k) for k in (self.data.get("by_players") or {}) if str(k).isdigit())),
+            direction=self.data.get("direction"),
         )
 
     # -- provenance ----------------------------------------------------------------------
@@ -410,6 +412,7 @@ class Compiler:
         contracts: dict[str, Contract] = {}
         default_wins = self.expression(("settlement", "declarer_wins"), OUTCOME_NAMES, BOOL)
         default_amount = self.expression(("settlement", "amount"), AMOUNT_NAMES, INT)
+        self.settlement_formulas = (default_wins, default_amount)  # kept in the Settlement, to describe it
         for name in self.data.get("contracts") or {}:
             data = self.contract_data(name)
             path = ("contracts", name)
@@ -823,6 +826,8 @@ class Compiler:
             payment=s.get("payment", "each_defender"),
             sitting_out=s.get("sitting_out", "no_part"),
             liable=tuple(liable),
+            declarer_wins=self.settlement_formulas[0],
+            amount=self.settlement_formulas[1],
         )
 
     def compile_accusation(self, phases) -> Accusation | None:

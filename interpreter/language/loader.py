@@ -17,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from interpreter.errors import Problem, RulesetError, UsageError
 from interpreter.language.paths import rulesets_dir
 from interpreter.language.source import Document, Mark, load_yaml
@@ -37,10 +39,20 @@ def ruleset_names(include_bases: bool = False) -> list[str]:
 
 def _is_base(file: Path) -> bool:
     try:
-        doc = load_yaml(file.read_text(encoding="utf-8"), str(file))
-    except RulesetError:
+        return _is_base_cached(str(file), file.stat().st_mtime_ns)
+    except OSError:
         return False
-    return isinstance(doc.data, dict) and doc.data.get("base") is True
+
+
+@lru_cache(maxsize=256)
+def _is_base_cached(file: str, stamp: int) -> bool:
+    # Only one top-level flag is wanted, of a built-in file: PyYAML's C parser, where it has one,
+    # reads it many times faster than the positions-keeping reader.
+    try:
+        data = yaml.load(Path(file).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and data.get("base") is True
 
 
 def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
@@ -283,7 +295,7 @@ def apply_players(doc: Document, active: int | None) -> Document:
 
 
 def _compile(
-    doc: Document, name: str, chosen: Mapping[str, str], active: int | None = None
+    doc: Document, name: str, chosen: Mapping[str, str], active: int | None = None, check: bool = True
 ) -> tuple[Ruleset | None, list[Problem]]:
     from interpreter.language.compiler import Compiler
     from interpreter.language.validation import schema_problems
@@ -292,7 +304,7 @@ def _compile(
     applied = apply_players(applied, active)
     # The document as written is checked too: a reading's patch could otherwise mend a mistake
     # (a contract written as text would become a mapping once a reading sets its factor).
-    problems = _unique(schema_problems(doc) + schema_problems(applied) + overridden_by_choices(doc))
+    problems = _unique(schema_problems(doc) + schema_problems(applied) + overridden_by_choices(doc)) if check else []
     compiler = Compiler(applied, name, full, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
     try:
         ruleset = compiler.compile()
@@ -320,19 +332,29 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 
 @lru_cache(maxsize=128)
 def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None) -> Ruleset:
-    doc = resolve(ref, playable=True)
+    return compile_document(resolve(ref, playable=True), ref, dict(chosen), active)
+
+
+def compile_document(
+    doc: Document, ref: str, chosen: Mapping[str, str] | None = None, active: int | None = None, *, check: bool = True
+) -> Ruleset:
+    """A resolved ruleset document (`resolve`) compiled with these readings and options, as
+    `load_ruleset` compiles it. `check=False` leaves out the schema's checks, for tools that
+    compile many choices of a ruleset that has been checked (`tarock diff` and `doc` describe
+    each reading by the rules it makes). Raises RulesetError listing every problem found."""
     if doc.data.get("base") is True:
         raise UsageError(
             [Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")]
         )
-    ruleset, problems = _compile(doc, _name_of(ref), dict(chosen), active)
-    if problems:
+    ruleset, problems = _compile(doc, _name_of(ref), dict(chosen or {}), active, check)
+    if problems or ruleset is None:
         raise RulesetError(problems)
     if active is None and ruleset.by_players:
         # The rules for each number of players with rules of its own, compiled now, so that a
         # game started with that number reads them without going back to the files.
         ruleset = dataclasses.replace(
-            ruleset, player_rules={n: _load_cached(ref, chosen, stamp, n) for n in ruleset.by_players}
+            ruleset,
+            player_rules={n: compile_document(doc, ref, chosen, n, check=check) for n in ruleset.by_players},
         )
     return ruleset
 

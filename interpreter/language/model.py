@@ -292,6 +292,10 @@ class Settlement:
     payment: Literal["each_defender"]
     sitting_out: Literal["no_part", "defender"]
     liable: tuple[Liability, ...] = ()
+    # The settlement's own formulas, which every contract without its own takes. The engine reads
+    # each contract's; these describe the ruleset (`tarock diff`, `doc`) as it is written.
+    declarer_wins: Expression | None = None
+    amount: Expression | None = None
 
 
 @dataclass(frozen=True)
@@ -363,6 +367,7 @@ class Ruleset:
     pot_ante: Expression | None = None  # what the dealer pays into the pot at each deal
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
+    direction: str | None = None  # the direction of play at the table (display only)
     # The ruleset as played by each of those numbers, compiled with it (by the loader).
     player_rules: Mapping[int, Ruleset] = field(default_factory=dict, repr=False, compare=False)
     # Tables the engine derives from the ruleset once (trick power, shared actions), kept here

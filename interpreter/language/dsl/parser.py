@@ -45,8 +45,12 @@ def _lark() -> Lark:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Node:
-    """Parse expression text into a Node tree; any malformed text raises DslError."""
+    """Parse expression text into a Node tree; any malformed text raises DslError.
+
+    Remembered by text (nodes are immutable): a ruleset compiled with each of its readings, and
+    its bases, repeat the same expressions."""
     if not text.strip():
         raise DslError("the expression is empty", 1)
     try:
