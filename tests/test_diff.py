@@ -145,7 +145,9 @@ SPELLED = ["breitnau", "furtwangen", "cego", "cego-ministranten", "tapp-modern",
 
 
 @pytest.mark.parametrize("name", SPELLED)
-def test_a_copy_that_writes_out_its_defaults_is_empty(name: str, tmp_path: Path) -> None:
+def test_a_copy_that_writes_out_its_defaults_is_empty(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The merged rules in one file, keys shuffled, flow or block style, every default written
     out: the same ruleset."""
     data = resolve(name).data
@@ -161,6 +163,7 @@ def test_a_copy_that_writes_out_its_defaults_is_empty(name: str, tmp_path: Path)
         encoding="utf-8",
     )
     assert changes(name, str(copy_file)) == []
+    assert tarock(capsys, "diff", name, str(copy_file)) == (0, "", "")
 
 
 def test_the_copies_really_write_the_defaults_out() -> None:

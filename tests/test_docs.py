@@ -159,6 +159,20 @@ def test_each_rule_is_credited_to_the_file_that_states_it(tmp_path: Path) -> Non
         "- **Exchange:** takes up the talon; discards 12 cards, not a card for which `card in five_pointers` *(dappen-en: Breitnau version; dappen-de §8; reported)*"
         in dappen
     )
+    # A variant that changes one field and says nothing about the contract: the contract is still
+    # its base's, the one field the variant's.
+    file.write_text(
+        "title: One field\nextends: breitnau\nsources: {notes: {title: Notes}}\n"
+        'source: "notes: p. 1"\nstatus: attested\ncontracts:\n  dappen: {factor: 3}\n',
+        encoding="utf-8",
+    )
+    dappen = render(str(file)).split("### Dappen\n", 1)[1].split("\n### ", 1)[0]
+    assert "*Source: dappen-en: Breitnau version; dappen-de §8; reported.*" in dappen
+    assert "- **Factor:** ×3 *(notes: p. 1; attested)*" in dappen
+    assert (
+        "- **Exchange:** takes up the talon; discards 12 cards, not a card for which `card in five_pointers`\n"
+        in dappen
+    )
     # A variant that inherits without restating: its base's source, the status it gives inherited rules.
     schollach = render("schollach")
     assert (

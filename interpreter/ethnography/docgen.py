@@ -33,8 +33,8 @@ from interpreter.ethnography.diff import (
     packet_text,
     plan_text,
     sits_out_text,
-    the,
     template_for,
+    the,
     value_text,
     words,
 )
@@ -911,8 +911,8 @@ def render_summary(side: Side) -> str:
     play = side.tree.get("play", {})
     lines.append(
         "- **Play:** "
-        + ", ".join(
-            value_text(("play", key), play[key]) + f" ({label_of(('play', key), titles).lower()})"
+        + "; ".join(
+            f"{label_of(('play', key), titles).lower()}: {value_text(('play', key), play[key])}"
             for key in ("first_lead", "follow_suit", "when_void", "must_beat")
             if key in play
         )

@@ -58,7 +58,7 @@ def add_diff_arguments(parser: argparse.ArgumentParser) -> None:
         "--brief", action="store_true", help="one line per rule: the sentences alone, without sources or sections"
     )
     parser.add_argument(
-        "--width", type=int, metavar="N", help="wrap lines at N characters (default: the terminal's width)"
+        "--width", type=_width, metavar="N", help="wrap lines at N characters (default: the terminal's width)"
     )
     parser.add_argument(
         "--option-a",
@@ -70,6 +70,16 @@ def add_diff_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option-b", action="append", default=[], metavar="NAME=CHOICE", help="a reading or option of B"
     )
+
+
+def _width(text: str) -> int:
+    try:
+        width = int(text)
+    except ValueError:
+        width = 0
+    if not 20 <= width <= 10_000:
+        raise argparse.ArgumentTypeError(f"a width is a number of characters from 20 to 10000, not '{text}'")
+    return width
 
 
 def names_for(ref_a: str, ref_b: str) -> tuple[str, str]:
