@@ -185,8 +185,11 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_deal(tmp_path: Pa
 def test_output_that_cannot_be_written_names_the_file_and_the_reason(tmp_path: Path) -> None:
     # `doc -o` lives in another module: the command line's boundary covers it all the same.
     for args, shown in [
-        (["doc", "breitnau", "-o", "/proc/no/such/file.md"], "/proc/no/such/file.md: No such file or directory"),
-        (["matrix", "breitnau", "-o", str(tmp_path)], f"{tmp_path}: Is a directory"),
+        (
+            ["doc", "breitnau", "-o", "/proc/no/such/file.md"],
+            "cannot write /proc/no/such/file.md: No such file or directory",
+        ),
+        (["matrix", "breitnau", "-o", str(tmp_path)], f"cannot write {tmp_path}: Is a directory"),
     ]:
         out = tarock(*args)
         assert out.returncode == 2, out

@@ -1,29 +1,36 @@
 """The rule-by-rule differences between two rulesets, in words.
 
-Both rulesets are read after inheritance, with their default readings and options, and compared
-by what they mean, not how they are written: reordering keys, changing YAML style or moving a
-rule into a base file shows no difference; renaming a call does. Each difference is one
-sentence, with the source and status of each side:
+Both rulesets are compiled (after inheritance, with their default readings and options unless
+others are chosen) and compared by what they mean, not how they are written: reordering keys,
+changing YAML style, moving a rule into a base file or writing out a default shows no difference;
+renaming a call does. Each difference is one sentence with both sides' values, grouped by section,
+and followed by each side's source, status and place:
 
-  Solo factor: won ×1, lost ×2 (old-village) vs ×2 (my-village)
-      old-village: dappen-de §10: …; reported; reading solo_factor: leaflet (rulesets/old-village.yaml:131)
-      my-village: my-notes: interview of 3 May; reported (my-village.yaml:12)
+  Contracts
+    Solo factor: won ×1, lost ×2 (old-village) vs ×2 (my-village)
+        old-village: dappen-de §10: …; reported; reading solo_factor: leaflet (rulesets/old-village.yaml:131)
+        my-village: my-notes: interview of 3 May; reported (my-village.yaml:12)
 
+`--brief` prints one line per rule (the sentences alone); `--json` the same as data.
 Exit status: 0 the same, 1 they differ, 2 bad usage or a ruleset that does not load.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.ethnography.semantic import MISSING, Expr, Path, Provenance, Side, differences, matches
+from interpreter.ethnography.semantic import MISSING, Cards, Expr, Path, Provenance, Side, differences, matches
 
 # -- values in words -----------------------------------------------------------------------------
 
 
 def code(value: Any) -> str:
+    """An expression as written, marked as code (Markdown)."""
+    if isinstance(value, Cards):
+        return cards_text(value)
     return f"`{value}`"
 
 
@@ -40,6 +47,8 @@ def generic_text(value: Any) -> str:
         return "none"
     if isinstance(value, Expr):
         return code(value)
+    if isinstance(value, Cards):
+        return cards_text(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
@@ -47,12 +56,22 @@ def generic_text(value: Any) -> str:
     if isinstance(value, dict):
         if not value:
             return "none"
-        return "{" + "; ".join(f"{_key_text(k)}: {generic_text(v)}" for k, v in value.items()) + "}"
+        return "; ".join(f"{_key_text(k)}: {generic_text(v)}" for k, v in value.items())
     return str(value)
 
 
 def _key_text(key: Any) -> str:
-    return ".".join(map(str, key)) if isinstance(key, tuple) else str(key)
+    text = ".".join(map(str, key)) if isinstance(key, tuple) else str(key)
+    return text.replace("_", " ")
+
+
+def cards_text(cards: Any) -> str:
+    """A set of cards: the name the pack gives it, or the cards."""
+    if isinstance(cards, Cards) and cards.name:
+        return cards.name
+    if isinstance(cards, (list, tuple)):
+        return " ".join(map(str, cards)) if cards else "none"
+    return generic_text(cards)
 
 
 def factor_text(value: Any) -> str:
@@ -90,12 +109,6 @@ def plan_text(plan: Any) -> str:
     return f"{', '.join(parts)} ({total})"
 
 
-def cards_text(cards: Any) -> str:
-    if isinstance(cards, list):
-        return " ".join(map(str, cards)) if cards else "none"
-    return generic_text(cards)
-
-
 def suit_text(cards: Any) -> str:
     if (
         isinstance(cards, list)
@@ -108,57 +121,60 @@ def suit_text(cards: Any) -> str:
     return cards_text(cards)
 
 
+def _rest(value: dict[str, Any], known: tuple[str, ...]) -> str:
+    rest = {k: v for k, v in value.items() if k not in known}
+    return f" ({generic_text(rest)})" if rest else ""
+
+
+def step_text(step: Any) -> str:
+    if not isinstance(step, dict):
+        return generic_text(step)
+    if "take_talon" in step:
+        return "takes up the talon"
+    if isinstance(step.get("discard"), dict):
+        d = step["discard"]
+        count = (
+            "as many cards as the talon had"
+            if d.get("count") == "talon"
+            else f"{d.get('count')} card{'' if d.get('count') == 1 else 's'}"
+        )
+        text = f"discards {count}"
+        forbid = d.get("forbid")
+        if isinstance(forbid, dict) and forbid.get("when") is not None:
+            text += f", not a card for which {code(forbid['when'])}"
+        return text + _rest(d, ("count", "forbid"))
+    if isinstance(step.get("keep"), dict):
+        k = step["keep"]
+        text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"
+        if k.get("from") is not None:
+            text += f" from {cards_text(k['from'])}"
+        if k.get("prefer") is not None:
+            text += f", {cards_text(k['prefer'])} if possible"
+        if k.get("same_suit"):
+            text += ", of one suit"
+        if k.get("different_suits"):
+            text += ", of different suits"
+        if k.get("exposed"):
+            text += ", face up"
+        return text + _rest(k, ("count", "from", "prefer", "same_suit", "different_suits", "exposed"))
+    if isinstance(step.get("forced_discard"), dict):
+        f = step["forced_discard"]
+        text = f"discards {code(f.get('cards'))}" + (" face up" if f.get("shown") else "")
+        return text + _rest(f, ("cards", "shown"))
+    if isinstance(step.get("call_card"), dict):
+        c = step["call_card"]
+        return "calls a card they do not hold" + (f" (of {cards_text(c['from'])})" if c.get("from") else "")
+    if "give" in step:
+        return "gives a card to the holder of the called card"
+    return generic_text(step)
+
+
 def exchange_text(steps: Any) -> str:
     if not steps:
         return "none (the talon stays aside)"
     if not isinstance(steps, list):
         return generic_text(steps)
-    parts = []
-    for step in steps:
-        if isinstance(step, dict) and "take_talon" in step:
-            parts.append("takes up the talon")
-        elif isinstance(step, dict) and isinstance(step.get("discard"), dict):
-            d = step["discard"]
-            count = (
-                "as many cards as the talon had"
-                if d.get("count") == "talon"
-                else f"{d.get('count')} card{'' if d.get('count') == 1 else 's'}"
-            )
-            text = f"discards {count}"
-            forbid = d.get("forbid")
-            if isinstance(forbid, dict) and forbid.get("when") is not None:
-                text += f", not a card for which {code(forbid['when'])}"
-            rest = {k: v for k, v in d.items() if k not in ("count", "forbid")}
-            if rest:
-                text += f" ({generic_text(rest)})"
-            parts.append(text)
-        elif isinstance(step, dict) and isinstance(step.get("keep"), dict):
-            k = step["keep"]
-            text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"
-            if k.get("from") is not None:
-                text += f" of {code(k['from'])}"
-            if k.get("prefer") is not None:
-                text += f", {code(k['prefer'])} if possible"
-            if k.get("same_suit"):
-                text += ", of one suit"
-            if k.get("different_suits"):
-                text += ", of different suits"
-            if k.get("exposed"):
-                text += ", face up"
-            rest = {
-                key: v
-                for key, v in k.items()
-                if key not in ("count", "from", "prefer", "same_suit", "different_suits", "exposed")
-            }
-            parts.append(text + (f" ({generic_text(rest)})" if rest else ""))
-        elif isinstance(step, dict) and isinstance(step.get("forced_discard"), dict):
-            f = step["forced_discard"]
-            text = f"discards {code(f.get('cards'))}" + (" face up" if f.get("shown") else "")
-            rest = {key: v for key, v in f.items() if key not in ("cards", "shown")}
-            parts.append(text + (f" ({generic_text(rest)})" if rest else ""))
-        else:
-            parts.append(generic_text(step))
-    return "; ".join(parts)
+    return "; ".join(step_text(s) for s in steps)
 
 
 def level_text(level: Any) -> str:
@@ -172,17 +188,30 @@ def level_text(level: Any) -> str:
     if level.get("holdable") is False:
         text += " (cannot be held)"
     if level.get("ends"):
-        text += f" (ends the {level['ends']})"
-    rest = {k: v for k, v in level.items() if k not in ("call", "contract", "requires", "holdable", "ends")}
-    if rest:
-        text += f" ({generic_text(rest)})"
-    return text
+        text += f" (ends the {str(level['ends']).replace('_', ' ')})"
+    if level.get("over"):
+        text += f" (over {words([str(c) for c in level['over']], 'or')})"
+    if level.get("jump"):
+        text += " (may be bid over any lower bid)"
+    return text + _rest(level, ("call", "contract", "requires", "holdable", "ends", "over", "jump"))
 
 
 def ladder_text(ladder: Any) -> str:
     if not isinstance(ladder, list):
         return generic_text(ladder)
     return " < ".join(level_text(lv) for lv in ladder) if ladder else "none"
+
+
+def calls_text(levels: Any) -> str:
+    if not isinstance(levels, list):
+        return generic_text(levels)
+    return ", ".join(level_text(lv) for lv in levels) if levels else "none"
+
+
+def choose_text(choose: Any) -> str:
+    if not isinstance(choose, dict) or not choose:
+        return generic_text(choose)
+    return "; ".join(f"after {call}, the bidder chooses from {calls_text(levels)}" for call, levels in choose.items())
 
 
 def compulsory_text(rules: Any) -> str:
@@ -203,12 +232,17 @@ def compulsory_text(rules: Any) -> str:
     return "; ".join(parts)
 
 
-def after_text(after: Any, titles: Any = None) -> str:
+def the(title: str) -> str:
+    """A title with its article, once: "the Dappen round", "the contracts" (from "The contracts")."""
+    return f"t{title[1:]}" if title.startswith("The ") else f"the {title}"
+
+
+def after_text(after: Any, titles: Titles | None = None) -> str:
     if not after:
         return "the auction ends"
     if isinstance(after, dict):
-        name = titles.phase if titles is not None else str
-        return "; ".join(f"after {call}, the {name(phase)} follows" for call, phase in after.items())
+        name: Callable[[str], str] = titles.phase if titles is not None else str
+        return "; ".join(f"after {call}, {the(name(phase))} follows" for call, phase in after.items())
     return generic_text(after)
 
 
@@ -224,10 +258,7 @@ def claim_text(claim: Any) -> str:
         text += f", factor ×{claim['factor']}"
     if claim.get("liable") is False:
         text += ", each opponent pays their own share"
-    rest = {k: v for k, v in claim.items() if k not in ("when", "scores_as", "factor", "liable")}
-    if rest:
-        text += f" ({generic_text(rest)})"
-    return text
+    return text + _rest(claim, ("when", "scores_as", "factor", "liable"))
 
 
 def announcement_text(a: Any) -> str:
@@ -235,7 +266,7 @@ def announcement_text(a: Any) -> str:
         return generic_text(a)
     parts = []
     if a.get("cards") is not None:
-        text = f"lay out cards of {code(a['cards'])}"
+        text = f"lay out cards of {cards_text(a['cards'])}"
         if a.get("value") is not None:
             text += f", each worth {code(a['value'])} to or from each opponent"
         parts.append(text)
@@ -244,10 +275,13 @@ def announcement_text(a: Any) -> str:
         text = "declare it"
         if declares.get("wins") is not None:
             text += f", won when {code(declares['wins'])}"
-        if declares.get("multiplier") is not None:
+        if declares.get("amount") is not None:
+            text += f", worth {code(declares['amount'])}"
+        elif declares.get("multiplier") is not None:
             text += f", the game multiplied by {declares['multiplier']}"
-        rest = {k: v for k, v in declares.items() if k not in ("wins", "multiplier")}
-        parts.append(text + (f" ({generic_text(rest)})" if rest else ""))
+        if declares.get("releases_exposed"):
+            text += ", taking back the cards laid face up"
+        parts.append(text + _rest(declares, ("wins", "multiplier", "amount", "releases_exposed")))
     if a.get("contracts"):
         parts.append(f"in {words([str(c) for c in a['contracts']], 'or')}")
     rest = {k: v for k, v in a.items() if k not in ("cards", "value", "declares", "contracts")}
@@ -261,7 +295,7 @@ def withhold_text(w: Any) -> str:
         return "not allowed"
     if not isinstance(w, dict):
         return generic_text(w)
-    who = {"defenders": "the opponents", "anyone": "anyone"}.get(w.get("by"), str(w.get("by")))
+    who = {"defenders": "the opponents", "anyone": "anyone"}.get(str(w.get("by")), str(w.get("by")))
     text = f"allowed: {w.get('card')} by {who}"
     if w.get("when") is not None:
         text += f" when {code(w['when'])}"
@@ -276,11 +310,53 @@ def schedule_text(schedule: Any) -> str:
     parts = []
     for entry in schedule:
         if isinstance(entry, dict):
-            sets = " else ".join(code(s) for s in entry.get("play_from") or [])
+            sets = " else ".join(cards_text(s) for s in entry.get("play_from") or [])
             parts.append(f"trick {entry.get('trick')}: from {sets}")
         else:
             parts.append(generic_text(entry))
     return "; ".join(parts)
+
+
+def trumps_text(trumps: Any) -> str:
+    if not isinstance(trumps, dict) or not trumps:
+        return "the permanent trumps only"
+    if trumps.get("none"):
+        return "no trumps at all"
+    if trumps.get("suit"):
+        return f"{trumps['suit']} as well as the permanent trumps"
+    if trumps.get("choose"):
+        return f"a suit the lone player names: {words([str(s) for s in trumps['choose']], 'or')}"
+    return generic_text(trumps)
+
+
+def leads_text(leads: Any) -> str:
+    if not isinstance(leads, dict):
+        return generic_text(leads)
+    text = "the lone player leads the first tricks with the cards laid face up"
+    if leads.get("replace_same_suit"):
+        text += " (or other cards of their suits)"
+    if leads.get("together"):
+        text += ", those tricks played at once"
+    if leads.get("suit_order"):
+        text += f"; equal winners ranked {' > '.join(map(str, leads['suit_order']))}"
+    if leads.get("declarer_leads_after"):
+        text += "; the lone player also leads the trick after them"
+    return text + _rest(leads, ("replace_same_suit", "together", "suit_order", "declarer_leads_after"))
+
+
+def individual_text(ind: Any) -> str:
+    if not isinstance(ind, dict):
+        return generic_text(ind)
+    loser = {"most_points": "most card points", "last_trick": "the last trick"}.get(
+        str(ind.get("loser")), str(ind.get("loser"))
+    )
+    ties = {"vorhand_else_all": "Vorhand if among them, else all", "all": "all of them"}.get(
+        str(ind.get("ties")), str(ind.get("ties"))
+    )
+    return (
+        f"everyone for themselves: the player with {loser} loses (ties: {ties}) "
+        f"and pays {code(ind.get('pays_each'))} to each other player"
+    )
 
 
 def packet_text(n: Any) -> str:
@@ -291,7 +367,7 @@ def aside_text(aside: Any) -> str:
     if not isinstance(aside, dict):
         return generic_text(aside)
     side = {"declarer": "the lone player", "defenders": "the opponents", "nobody": "nobody"}.get(
-        aside.get("counts_for"), str(aside.get("counts_for"))
+        str(aside.get("counts_for")), str(aside.get("counts_for"))
     )
     text = side
     if aside.get("unless") is not None:
@@ -307,16 +383,58 @@ def liable_text(rules: Any) -> str:
     parts = []
     for rule in rules:
         if isinstance(rule, dict):
+            seats = words([str(s).replace("_", " ") for s in rule.get("seats") or []], "and")
             parts.append(
-                f"when {code(rule.get('when'))}, the {words([str(s).replace('_', ' ') for s in rule.get('seats') or []], 'and')} "
-                f"each pay {code(rule.get('pays'))}, the other opponents {code(rule.get('others_pay'))}"
+                f"when {code(rule.get('when'))}, the {seats} each pay {code(rule.get('pays'))}, "
+                f"the other opponents {code(rule.get('others_pay'))}"
             )
         else:
             parts.append(generic_text(rule))
     return "; ".join(parts)
 
 
-def mapping(table: dict) -> Callable[[Any], str]:
+def accusation_text(rule: Any) -> str:
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    return (
+        f"after everybody passed the {rule.get('phase')}, the lone player may accuse the others "
+        f"of passing with a hand for which {code(rule.get('strong'))}"
+    )
+
+
+def penalties_text(rule: Any) -> str:
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    mode = {"refuse": "refused", "penalize": "accepted and penalised"}.get(str(rule.get("mode")), str(rule.get("mode")))
+    offences = words([str(o) for o in rule.get("offences") or []], "and")
+    return f"{offences or 'offences'} {mode}; the offender pays {code(rule.get('pays_each'))} to each other player"
+
+
+def contract_text(c: Any) -> str:
+    """A whole contract, briefly (where the other ruleset has no such contract)."""
+    if not isinstance(c, dict):
+        return generic_text(c)
+    parts = []
+    if c.get("individual"):
+        parts.append("everyone for themselves")
+    if c.get("factor") is not None:
+        parts.append(f"factor {factor_text(c['factor'])}")
+    parts.append(f"exchange: {exchange_text(c.get('exchange'))}")
+    return "a contract: " + "; ".join(parts)
+
+
+def phase_text(p: Any) -> str:
+    if not isinstance(p, dict):
+        return generic_text(p)
+    if p.get("ladder"):
+        return f"a phase with the bids {ladder_text(p['ladder'])}"
+    then = p.get("then") or {}
+    if then.get("pass_out") == "play" and then.get("play"):
+        return f"a phase without bids: {then['play']} is played"
+    return "a phase without bids"
+
+
+def mapping(table: dict[Any, str]) -> Callable[[Any], str]:
     return lambda value: (
         table.get(value, generic_text(value)) if not isinstance(value, (dict, list)) else generic_text(value)
     )
@@ -328,7 +446,7 @@ def mapping(table: dict) -> Callable[[Any], str]:
 class Titles:
     """Display names of contracts, phases and calls, from whichever ruleset has them."""
 
-    def __init__(self, *sides: Side):
+    def __init__(self, *sides: Side | None):
         self.sides = [s for s in sides if s is not None]
 
     def _first(self, fn: Callable[[Side], str | None], default: str) -> str:
@@ -349,44 +467,46 @@ class Titles:
         return f'{name} ("{title}")' if title and title != name else name
 
     def entry(self, section: str, name: str) -> str:
-        title = self._first(lambda s: s.entry_title(section, name), "")
-        return title or name
+        return self._first(lambda s: s.entry_title(section, name), "") or name
 
     def question(self, section: str, name: str) -> str:
         question = self._first(lambda s: s.question(section, name), "")
-        return f"{name} ({question})" if question else name
+        return f"{name} ({question})" if question and question != name else name
+
+
+Label = Callable[[Path, Titles], str]
 
 
 @dataclass(frozen=True)
 class Template:
     pattern: Path
     rule: str  # a stable name for the kind of rule, for programs
-    label: Callable[[Path, Titles], str]
+    label: Label
     text: Callable[..., str] = generic_text
-    missing: str | None = None  # how a rule one side leaves out reads; None: "absent"
+    missing: str = "none"  # how a rule one side does not have reads
     titled: bool = False  # text takes (value, titles)
 
 
 def _t(
-    pattern: tuple,
+    pattern: Path,
     rule: str,
-    label: str | Callable[[Path, Titles], str],
+    label: str | Label,
     text: Callable[..., str] = generic_text,
-    missing: str | None = None,
+    missing: str = "none",
     titled: bool = False,
 ) -> Template:
     if isinstance(label, str):
         fixed = label
-        label = lambda path, titles: fixed  # noqa: E731
+        return Template(pattern, rule, lambda path, titles: fixed, text, missing, titled)
     return Template(pattern, rule, label, text, missing, titled)
 
 
-def _phase(suffix: str) -> Callable[[Path, Titles], str]:
-    return lambda path, t: f"{t.phase(path[2])}: {suffix}"
+def _phase(suffix: str) -> Label:
+    return lambda path, t: f"{t.phase(str(path[2]))}: {suffix}"
 
 
-def _contract(suffix: str) -> Callable[[Path, Titles], str]:
-    return lambda path, t: f"{t.contract(path[1])} {suffix}".rstrip()
+def _contract(suffix: str) -> Label:
+    return lambda path, t: f"{t.contract(str(path[1]))} {suffix}".rstrip()
 
 
 def choice_text(effects: Any, titles: Titles | None = None) -> str:
@@ -398,34 +518,49 @@ def choice_text(effects: Any, titles: Titles | None = None) -> str:
     return "; ".join(f"{label}: {value}" for label, value in describe_effects(effects, titles))
 
 
+def _yes_no(yes: str, no: str) -> Callable[[Any], str]:
+    return mapping({True: yes, False: no})
+
+
 TEMPLATES: list[Template] = [
-    _t(("family",), "family", "Family"),
-    _t(("players",), "players", "Players"),
+    _t(("family",), "family", "Family", missing="not stated"),
     _t(("players", "active"), "players.active", "Active players", players_text),
     _t(("players", "dealer_sits_out"), "players.dealer_sits_out", "The dealer sits out", sits_out_text, "never"),
     _t(("direction",), "direction", "Direction of play", missing="not stated"),
-    _t(("deck",), "deck", "Pack"),
     _t(
         ("deck", "suits", "*"),
         "deck.suit",
         lambda p, t: "Trumps, high to low" if p[2] == "T" else f"Suit {p[2]}, high to low",
         suit_text,
+        "no such suit",
     ),
-    _t(("deck", "suit_names", "*"), "deck.suit_name", lambda p, t: f"Name of suit {p[2]} in rules"),
+    _t(("deck", "suit_names", "*"), "deck.suit_name", lambda p, t: f"Name of suit {p[2]} in rules", missing="none"),
     _t(("deck", "points"), "deck.points", "Card points"),
-    _t(("deck", "sets", "*"), "deck.set", lambda p, t: f"Card set {p[2]}", cards_text),
+    _t(("deck", "sets", "*"), "deck.set", lambda p, t: f"Card set {p[2]}", cards_text, "no such set"),
     _t(("deal", "plans", "*"), "deal.plan", lambda p, t: f"Deal with {p[2]} players", plan_text),
-    _t(("deal", "remove", "*"), "deal.remove", lambda p, t: f"Cards removed with {p[2]} players", cards_text, "none"),
-    _t(("calls", "*"), "call", lambda p, t: f"Call {t.call(p[1])}"),
-    _t(("auction", "first"), "auction.first", "The auction opens with", lambda v, t: f"the {t.phase(v)}", titled=True),
+    _t(("deal", "remove", "*"), "deal.remove", lambda p, t: f"Cards removed with {p[2]} players", cards_text),
+    _t(("calls", "*"), "call", lambda p, t: f"Call {t.call(str(p[1]))}", lambda v: "a call", "no such call"),
+    _t(
+        ("auction", "first"),
+        "auction.first",
+        "The auction opens with",
+        lambda v, t: the(t.phase(v)),
+        titled=True,
+    ),
     _t(
         ("auction", "breaches"),
         "auction.breaches",
         "A pass where a bid is compulsory",
         mapping({"refuse": "is refused", "penalize": "is accepted and penalised"}),
     ),
-    _t(("auction", "phases", "*"), "auction.phase", lambda p, t: f"Auction phase {t.phase(p[2])}"),
-    _t(("auction", "phases", "*", "ladder"), "auction.ladder", _phase("bids, lowest first"), ladder_text, "none"),
+    _t(
+        ("auction", "phases", "*"),
+        "auction.phase",
+        lambda p, t: f"Auction phase {t.phase(str(p[2]))}",
+        phase_text,
+        "no such phase",
+    ),
+    _t(("auction", "phases", "*", "ladder"), "auction.ladder", _phase("bids, lowest first"), ladder_text),
     _t(
         ("auction", "phases", "*", "hold"),
         "auction.hold",
@@ -446,18 +581,32 @@ TEMPLATES: list[Template] = [
         lambda v: f"at most {v}",
         "no limit",
     ),
+    _t(("auction", "phases", "*", "compulsory"), "auction.compulsory", _phase("compulsory bids"), compulsory_text),
     _t(
-        ("auction", "phases", "*", "compulsory"),
-        "auction.compulsory",
-        _phase("compulsory bids"),
-        compulsory_text,
-        "none",
+        ("auction", "phases", "*", "interrupts"),
+        "auction.interrupts",
+        _phase("calls anyone may make until their own turn"),
+        calls_text,
     ),
+    _t(("auction", "phases", "*", "side_bids"), "auction.side_bids", _phase("side bids"), calls_text),
     _t(
         ("auction", "phases", "*", "then", "pass_out"),
         "auction.pass_out",
         _phase("when everybody passes"),
-        lambda v, t: "the deal is thrown in" if v == "throw_in" else f"the {t.phase(v)} follows",
+        lambda v, t: (
+            "the deal is thrown in"
+            if v == "throw_in"
+            else "a contract is played without a lone player"
+            if v == "play"
+            else f"{the(t.phase(v))} follows"
+        ),
+        titled=True,
+    ),
+    _t(
+        ("auction", "phases", "*", "then", "play"),
+        "auction.pass_out_play",
+        _phase("the game when everybody passes"),
+        lambda v, t: t.contract(v),
         titled=True,
     ),
     _t(
@@ -468,8 +617,67 @@ TEMPLATES: list[Template] = [
         "the auction ends",
         titled=True,
     ),
-    _t(("contracts", "*"), "contract", lambda p, t: t.contract(p[1])),
-    _t(("contracts", "*", "factor"), "contract.factor", _contract("factor"), factor_text, "none"),
+    _t(
+        ("auction", "phases", "*", "then", "choose"),
+        "auction.choose",
+        _phase("the uncontested bidder's choice"),
+        choose_text,
+    ),
+    _t(
+        ("auction", "phases", "*", "carried_may_hold"),
+        "auction.carried_may_hold",
+        _phase("a bid carried in from the phase before"),
+        _yes_no("may hold", "drops out when outbid"),
+    ),
+    _t(
+        ("auction", "phases", "*", "style"),
+        "auction.style",
+        _phase("how the turn goes"),
+        mapping(
+            {
+                "duel": "the holder answers at once",
+                "rounds": "in rounds, each in turn",
+                "declare": 'first "ich spiele" or "weg", then the game',
+            }
+        ),
+    ),
+    _t(
+        ("auction", "phases", "*", "speakers"),
+        "auction.speakers",
+        _phase("who speaks"),
+        mapping({"all": "everybody", "previous_bidders": "only those who bid before"}),
+    ),
+    _t(
+        ("auction", "phases", "*", "start"),
+        "auction.start",
+        _phase("who speaks first"),
+        mapping(
+            {
+                "vorhand": "Vorhand",
+                "after_vorhand": "the player after Vorhand",
+                "after_holder": "the player after the holder",
+            }
+        ),
+    ),
+    _t(
+        ("auction", "phases", "*", "hold_by"),
+        "auction.hold_by",
+        _phase("who may hold"),
+        mapping({"earlier": "any player before the bidder", "first": "only the player who spoke first"}),
+    ),
+    _t(
+        ("auction", "phases", "*", "interrupt_priority"),
+        "auction.interrupt_priority",
+        _phase("when several want an interrupting game"),
+        mapping(
+            {
+                "first_call": "the first to call it has it",
+                "earlier_turn": "the player whose turn comes earlier has priority",
+            }
+        ),
+    ),
+    _t(("contracts", "*"), "contract", lambda p, t: t.contract(str(p[1])), contract_text, "no such contract"),
+    _t(("contracts", "*", "factor"), "contract.factor", _contract("factor"), factor_text),
     _t(
         ("contracts", "*", "exchange"),
         "contract.exchange",
@@ -491,12 +699,42 @@ TEMPLATES: list[Template] = [
         code,
         "as the settlement says",
     ),
+    _t(("contracts", "*", "trumps"), "contract.trumps", _contract("trumps"), trumps_text, trumps_text(None)),
+    _t(("contracts", "*", "opening_leads"), "contract.opening_leads", _contract("opening leads"), leads_text),
+    _t(("contracts", "*", "individual"), "contract.individual", _contract("scoring"), individual_text),
+    _t(("contracts", "*", "pot"), "contract.pot", _contract("payment into the pot"), code),
+    _t(
+        ("contracts", "*", "schedule"),
+        "contract.schedule",
+        _contract("rules for particular tricks"),
+        schedule_text,
+        "as in play",
+    ),
+    _t(
+        ("contracts", "*", "talon_counts"),
+        "contract.talon_counts",
+        _contract("talon and discards"),
+        _yes_no("count as counting says", "count for nobody"),
+    ),
+    _t(
+        ("contracts", "*", "open_hand"),
+        "contract.open_hand",
+        _contract("lone player's hand"),
+        _yes_no("shown to all from the first lead", "hidden"),
+    ),
+    _t(
+        ("contracts", "*", "talon_to_last_trick"),
+        "contract.talon_to_last_trick",
+        _contract("talon"),
+        _yes_no("goes to the winner of the last trick", "as counting says"),
+    ),
     _t(("claim",), "claim", "Showing the hand instead of playing it", claim_text, "not allowed"),
     _t(
         ("announcements", "*"),
         "announcement",
-        lambda p, t: f"Announcement {t.entry('announcements', p[1])}",
+        lambda p, t: f"Announcement {t.entry('announcements', str(p[1]))}",
         announcement_text,
+        "no such announcement",
     ),
     _t(
         ("play", "first_lead"),
@@ -504,19 +742,14 @@ TEMPLATES: list[Template] = [
         "First lead",
         mapping({"declarer": "by the lone player", "vorhand": "by Vorhand"}),
     ),
-    _t(
-        ("play", "follow_suit"),
-        "play.follow_suit",
-        "Following suit",
-        mapping({True: "compulsory", False: "not required"}),
-    ),
+    _t(("play", "follow_suit"), "play.follow_suit", "Following suit", _yes_no("compulsory", "not required")),
     _t(
         ("play", "when_void"),
         "play.when_void",
         "A player void in the suit led",
         mapping({"trump": "must trump", "any": "may play any card"}),
     ),
-    _t(("play", "must_beat"), "play.must_beat", "Duty to head the trick", mapping({True: "yes", False: "no"})),
+    _t(("play", "must_beat"), "play.must_beat", "Duty to head the trick", _yes_no("yes", "no")),
     _t(
         ("play", "withhold"),
         "play.withhold",
@@ -524,14 +757,30 @@ TEMPLATES: list[Template] = [
         withhold_text,
         "not allowed",
     ),
-    _t(("play", "schedule"), "play.schedule", "Rules for particular tricks", schedule_text, "none"),
+    _t(("play", "trump_suit"), "play.trump_suit", "A suit that is always trumps", missing="none"),
+    _t(("play", "schedule"), "play.schedule", "Rules for particular tricks", schedule_text),
+    _t(
+        ("play", "discards_visible_until"),
+        "play.discards_visible_until",
+        "The lone player may look at the discards",
+        lambda v: f"until the end of trick {v}",
+        "no",
+    ),
     _t(("counting", "packet"), "counting.packet", "Counting", packet_text),
     _t(("counting", "packet_deduct"), "counting.packet_deduct", "Points taken off each packet"),
     _t(("counting", "remainder_deduct"), "counting.remainder_deduct", "Points taken off the cards left over"),
     _t(("counting", "aside"), "counting.aside", "The talon and discards count for", aside_text),
+    _t(("counting", "declarer_bonus"), "counting.declarer_bonus", "Points added to the lone player's", code),
     _t(("settlement", "unit"), "settlement.unit", "Unit of payment"),
     _t(("settlement", "declarer_wins"), "settlement.declarer_wins", "The lone player wins when", code, "not stated"),
     _t(("settlement", "amount"), "settlement.amount", "Amount per opponent", code, "not stated"),
+    _t(("settlement", "drawn"), "settlement.drawn", "The game is drawn when", code, "never"),
+    _t(
+        ("settlement", "stake"),
+        "settlement.stake",
+        "Every payment is multiplied by",
+        lambda v: "1 (paid as reckoned)" if v == 1 else str(v),
+    ),
     _t(
         ("settlement", "payment"),
         "settlement.payment",
@@ -544,25 +793,67 @@ TEMPLATES: list[Template] = [
         "A dealer who sits out",
         mapping({"no_part": "takes no part in the settlement", "defender": "pays and receives like an opponent"}),
     ),
-    _t(("settlement", "liable"), "settlement.liable", "Opponents who pay for the whole team", liable_text, "none"),
+    _t(("settlement", "liable"), "settlement.liable", "Opponents who pay for the whole team", liable_text),
+    _t(("pot_ante",), "pot_ante", "The dealer pays into the pot", code),
+    _t(("accusation",), "accusation", "Accusing a skinned Solo", accusation_text, "not allowed"),
+    _t(("penalties",), "penalties", "Offences at the table", penalties_text, "refused"),
+    _t(("session", "deals"), "session.deals", "A session ends after", lambda v: f"{v} deals", "not stated"),
+    _t(
+        ("session", "holder_of"),
+        "session.holder_of",
+        "A player may end the session",
+        lambda v: f"on request, once the holder of {v} in the next deal has dealt",
+        "no",
+    ),
 ]
+
+
+def _choices_label(kind: str) -> Label:
+    return lambda p, t: f"{kind} {t.question(str(p[0]), str(p[1]))}"
+
+
+def _choices_text(value: Any) -> str:
+    return "choices " + " / ".join(map(str, value.get("choices") or {})) if isinstance(value, dict) else ""
+
+
+def _default_label(kind: str) -> Label:
+    return lambda p, t: f"{kind} {p[1]}: default"
+
+
+def _choice_label(kind: str) -> Label:
+    return lambda p, t: f"{kind} {p[1]}, choice {p[3]}"
+
+
+def _effect_label(kind: str) -> Label:
+    return lambda p, t: f"{kind} {p[1]}, choice {p[3]}: {label_of(p[4], t)}"
+
+
 for _section in ("readings", "options"):
     _kind = _section[:-1].capitalize()
     TEMPLATES += [
-        _t((_section, "*"), _section[:-1], lambda p, t, k=_kind: f"{k} {t.question(p[0], p[1])}"),
-        _t((_section, "*", "default"), f"{_section[:-1]}.default", lambda p, t, k=_kind: f"{k} {p[1]}: default"),
+        _t((_section, "*"), _section[:-1], _choices_label(_kind), _choices_text, f"no such {_section[:-1]}"),
+        _t((_section, "*", "default"), f"{_section[:-1]}.default", _default_label(_kind)),
         _t(
             (_section, "*", "choices", "*"),
             f"{_section[:-1]}.choice",
-            lambda p, t, k=_kind: f"{k} {p[1]}, choice {p[3]}",
+            _choice_label(_kind),
             choice_text,
+            "no such choice",
             titled=True,
         ),
+        _t((_section, "*", "choices", "*", "*"), f"{_section[:-1]}.effect", _effect_label(_kind)),
     ]
 
 
 TEMPLATES += [
-    _t(("by_players", "*"), "by_players", lambda p, t: f"Rules of their own with {p[1]} players"),
+    _t(
+        ("by_players", "*"),
+        "by_players",
+        lambda p, t: f"Rules of their own with {p[1]} players",
+        lambda v, t: choice_text(v.get("effects"), t) if isinstance(v, dict) else generic_text(v),
+        "none",
+        titled=True,
+    ),
     _t(
         ("by_players", "*", "effects"),
         "by_players.effects",
@@ -571,7 +862,19 @@ TEMPLATES += [
         "nothing changes",
         titled=True,
     ),
+    _t(
+        ("by_players", "*", "effects", "*"),
+        "by_players.effect",
+        lambda p, t: f"With {p[1]} players: {label_of(p[3], t)}",
+        missing="as with other numbers",
+    ),
 ]
+# A place inside a choice's effects: the rule it changes, in that rule's words.
+EFFECTS = (
+    ("readings", "*", "choices", "*", "*"),
+    ("options", "*", "choices", "*", "*"),
+    ("by_players", "*", "effects", "*"),
+)
 
 
 def template_for(path: Path) -> Template | None:
@@ -602,21 +905,54 @@ def label_of(path: Path, titles: Titles) -> str:
 
 def value_text(path: Path, value: Any, titles: Titles | None = None) -> str:
     """A rule's value in words, as the templates phrase it (generic where none does)."""
+    if any(matches(pattern, path) for pattern in EFFECTS) and isinstance(path[-1], tuple):
+        # a rule as one choice makes it (MISSING: this side's choice does not touch it)
+        return value_text(path[-1], value, titles) if value is not MISSING else "as with other numbers"
     template = template_for(path)
     if value is MISSING:
-        return template.missing if template and template.missing else "absent"
+        return template.missing if template else "none"
     try:
         if template is not None and template.titled:
             return template.text(value, titles or Titles())
         return template.text(value) if template else generic_text(value)
-    except Exception:  # a shape the template does not know (a newer language): say it plainly
+    except (TypeError, ValueError, KeyError, AttributeError):  # a shape the template does not know
         return generic_text(value)
 
 
-def describe_effects(effects: dict, titles: Titles | None = None) -> list[tuple[str, str]]:
+def describe_effects(effects: dict[Path, Any], titles: Titles | None = None) -> list[tuple[str, str]]:
     """What a reading's or option's choice sets, as (label, value) pairs."""
     titles = titles or Titles()
     return [(label_of(path, titles), value_text(path, value, titles)) for path, value in effects.items()]
+
+
+# -- the sections ---------------------------------------------------------------------------------
+
+SECTIONS: dict[str, str] = {
+    "family": "The ruleset",
+    "players": "Players and deal",
+    "direction": "Players and deal",
+    "deal": "Players and deal",
+    "deck": "The pack",
+    "calls": "Calls",
+    "auction": "The auction",
+    "contracts": "Contracts",
+    "claim": "Showing the hand and announcements",
+    "announcements": "Showing the hand and announcements",
+    "play": "Play",
+    "counting": "Counting",
+    "settlement": "Scoring",
+    "pot_ante": "Scoring",
+    "accusation": "Scoring",
+    "penalties": "Games recorded in the field",
+    "session": "Sessions",
+    "by_players": "Rules for a number of players",
+    "readings": "Readings",
+    "options": "Options",
+}
+
+
+def section_of(path: Path) -> str:
+    return SECTIONS.get(str(path[0]), generic_label(path[:1])) if path else "The ruleset"
 
 
 # -- the changes ----------------------------------------------------------------------------------
@@ -635,16 +971,26 @@ class Change:
     b: Any
     a_provenance: Provenance
     b_provenance: Provenance
-    message: str
+    message: str  # the rule and both sides' values, one line
+    label: str = ""
+    a_text: str = ""
+    b_text: str = ""
+
+    @property
+    def section(self) -> str:
+        return section_of(self.path)
 
     def as_json(self, a_name: str, b_name: str) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "rule": self.rule,
+            "section": self.section,
             "path": ".".join(map(str, self.path)),
             "message": self.message,
             "a": to_json(self.a),
             "b": to_json(self.b),
+            "a_text": self.a_text,
+            "b_text": self.b_text,
             "a_source": self.a_provenance.source,
             "a_status": self.a_provenance.status,
             "b_source": self.b_provenance.source,
@@ -664,40 +1010,57 @@ def to_json(value: Any) -> Any:
     if isinstance(value, Expr):
         return value.text
     if isinstance(value, dict):
-        return {_key_text(k): to_json(v) for k, v in value.items()}
+        return {_json_key(k): to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [to_json(v) for v in value]
     return value
 
 
-def compare(a: Side, b: Side) -> list[Change]:
-    """Every difference in meaning between two rulesets, in the order of the rules."""
-    titles = Titles(a, b)
-    changes = []
-    for path, va, vb in differences(a.tree, b.tree):
-        if (
+def _json_key(key: Any) -> str:
+    return ".".join(map(str, key)) if isinstance(key, tuple) else str(key)
+
+
+def rule_differences(a: Side, b: Side) -> list[tuple[Path, Any, Any]]:
+    """Where two rulesets' rules differ: (path, value in a, value in b)."""
+    return [
+        (path, va, vb)
+        for path, va, vb in differences(a.tree, b.tree)
+        # cards one pack lacks are said by its suits, not again by their points
+        if not (
             path == ("deck", "points")
             and isinstance(va, dict)
             and isinstance(vb, dict)
             and all(va[c] == vb[c] for c in va if c in vb)
-        ):
-            continue  # only cards one pack lacks, which its suits already say
-        changes.append(_change(path, va, vb, a, b, titles))
-    return changes
+        )
+    ]
+
+
+def compare(a: Side, b: Side) -> list[Change]:
+    """Every difference in meaning between two rulesets, in the order of the rules."""
+    titles = Titles(a, b)
+    changes = [_change(path, va, vb, a, b, titles) for path, va, vb in rule_differences(a, b)]
+    order = {title: i for i, title in enumerate(dict.fromkeys(SECTIONS.values()))}
+    return sorted(changes, key=lambda c: order.get(c.section, len(order)))  # stable: rules keep their order
 
 
 def _change(path: Path, va: Any, vb: Any, a: Side, b: Side, titles: Titles) -> Change:
     template = template_for(path)
     label = template.label(path, titles) if template else fallback_label(path, titles)
-    if (va is MISSING or vb is MISSING) and not (template and template.missing):
-        kind = ONLY_IN_A if vb is MISSING else ONLY_IN_B
-        message = f"{label}: absent in {b.name if vb is MISSING else a.name}"
-    else:
-        kind = CHANGED
-        ta, tb = _texts(path, va, vb, titles)
-        message = f"{label}: {ta} ({a.name}) vs {tb} ({b.name})"
+    kind = ONLY_IN_A if vb is MISSING else ONLY_IN_B if va is MISSING else CHANGED
+    ta, tb = _texts(path, va, vb, titles)
+    message = f"{label}: {ta} ({a.name}) vs {tb} ({b.name})"
     return Change(
-        kind, template.rule if template else "other", path, va, vb, a.provenance(path), b.provenance(path), message
+        kind,
+        template.rule if template else "other",
+        path,
+        va,
+        vb,
+        a.provenance(path),
+        b.provenance(path),
+        message,
+        label,
+        ta,
+        tb,
     )
 
 
@@ -711,15 +1074,32 @@ def _texts(path: Path, va: Any, vb: Any, titles: Titles) -> tuple[str, str]:
     return ta, tb
 
 
-def report(changes: list[Change], a: Side, b: Side) -> str:
-    lines = []
+def report(changes: list[Change], a: Side, b: Side, width: int = 100, brief: bool = False) -> str:
+    """The changes as text: with `brief`, one line per rule; else grouped by section, each rule
+    wrapped to `width` and followed by both sides' sources."""
+    if brief:
+        return "\n".join(change.message for change in changes)
+    lines: list[str] = []
+    section = None
     for change in changes:
-        lines.append(change.message)
+        if change.section != section:
+            if lines:
+                lines.append("")
+            section = change.section
+            lines.append(section)
+        lines += textwrap.wrap(
+            change.message, width, initial_indent="  ", subsequent_indent="      ", break_long_words=False
+        )
         for side, prov in ((a, change.a_provenance), (b, change.b_provenance)):
-            lines.append(f"    {side.name}: {prov.describe()}")
+            lines += textwrap.wrap(
+                f"{side.name}: {prov.describe()}",
+                width,
+                initial_indent="      ",
+                subsequent_indent="          ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
     return "\n".join(lines)
 
 
-# -- the command ----------------------------------------------------------------------------------
-
-__all__ = ["TEMPLATES", "Change", "Template", "compare", "describe_effects", "label_of", "value_text"]
+__all__ = ["TEMPLATES", "Change", "Template", "compare", "describe_effects", "label_of", "report", "value_text"]

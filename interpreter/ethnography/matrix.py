@@ -1,12 +1,13 @@
-"""A feature table across rulesets: one row per ruleset, one column per feature.
+"""A feature table across rulesets: one row per ruleset, one column per concept.
 
-Players, pack, deal, talon, contracts, holds and overcalls, compulsory bids, special cards and
-play constraints, counting, multipliers, settlement, announcements, readings and options, and a
-column for any section of the language without one of its own. Read from each ruleset after
-inheritance, with its default readings and options. Markdown by default; `--format csv` for
-spreadsheets; `--format html` for a standalone page that marks each cell's provenance (attested,
-reported, reconstructed, assumed: the least certain of the rules in the cell) and gives the
-sources on hover.
+Players, pack, deal, talon, contracts, bidding, compulsory bids, discarding, special cards, play,
+showing the hand, counting, multipliers, scoring, announcements, readings and options, and a
+column for any other rule a ruleset has (the pot, accusations, penalties, sessions). Read from
+each compiled ruleset with its default readings and options; each cell is short text, and its
+sources are numbered notes under the table. With `--base NAME`, the cells that differ from that
+ruleset's are marked. Markdown by default; `--format csv` for spreadsheets; `--format html` for
+a standalone page whose cells are coloured by provenance (attested, reported, reconstructed,
+assumed: the least certain of the rules in the cell).
 """
 
 from __future__ import annotations
@@ -20,17 +21,22 @@ from dataclasses import dataclass, field
 from interpreter.ethnography.diff import (
     Titles,
     aside_text,
-    code,
     compulsory_text,
     factor_text,
-    label_of,
     packet_text,
     schedule_text,
+    step_text,
     value_text,
     withhold_text,
     words,
 )
+from interpreter.ethnography.docgen import phase_order, totals_text
 from interpreter.ethnography.semantic import MISSING, STATUSES, Path, Side, get_path, least_certain
+
+
+def plain(text: str) -> str:
+    """A cell's text without Markdown's code marks: a table cell is read, not copied."""
+    return text.replace("`", "")
 
 
 @dataclass
@@ -38,123 +44,103 @@ class Cell:
     text: str
     paths: list[Path] = field(default_factory=list)  # the rules it is made of, for provenance
     status: str | None = None
-    sources: list[str] = field(default_factory=list)
+    notes: list[int] = field(default_factory=list)  # numbers of the notes (sources) under the table
+    differs: bool = False  # from the base ruleset's cell
 
 
-def _talons(tree: dict) -> dict[str, int]:
-    return {
-        n: sum(int(p.get("talon", 0)) for p in plan if isinstance(p, dict))
-        for n, plan in (get_path(tree, ("deal", "plans")) or {}).items()
-        if isinstance(plan, list)
-    }
+NONE = "—"
 
 
 def players_cell(side: Side) -> Cell:
-    active = get_path(side.tree, ("players", "active"))
-    sits = get_path(side.tree, ("players", "dealer_sits_out"))
-    if active is MISSING:
-        return Cell("—")
-    text = words([str(n) for n in active], "or")
-    if sits:
-        text += f" (at {words([str(n) for n in sits], 'or')} the dealer sits out)"
+    rs = side.ruleset
+    text = words([str(n) for n in rs.active_players], "or")
+    if rs.dealer_sits_out:
+        text += f" (at {words([str(n) for n in rs.dealer_sits_out], 'or')} the dealer sits out)"
     return Cell(text, [("players",)])
 
 
 def pack_cell(side: Side) -> Cell:
-    deck = side.deck
-    if deck is None:
-        return Cell("—", [("deck",)])
+    deck = side.ruleset.deck
     trumps = len(deck.sets.get("trumps", ()))
-    title = (side.data.get("deck") or {}).get("title")
     text = f"{len(deck.cards)} cards" + (f", {trumps} trumps" if trumps else ", no trumps")
-    if title:
-        text = f"{title}: {text}"
-    if side.removed:
-        text += "; " + ", ".join(f"{n} players: without {' '.join(cards)}" for n, cards in side.removed.items())
-    return Cell(text, [("deck",)] + ([("deal", "remove")] if side.removed else []))
+    if deck.title:
+        text = f"{deck.title}: {text}"
+    return Cell(text, [("deck", "suits")])
+
+
+def removed_cell(side: Side) -> Cell:
+    removed = get_path(side.tree, ("deal", "remove"))
+    if not isinstance(removed, dict) or not removed:
+        return Cell(NONE)
+    return Cell(
+        "; ".join(f"{n} players: {' '.join(cards)}" for n, cards in removed.items()),
+        [("deal", "remove", n) for n in removed],
+    )
 
 
 def deal_cell(side: Side) -> Cell:
     plans = get_path(side.tree, ("deal", "plans"))
     if not isinstance(plans, dict) or not plans:
-        return Cell("—")
+        return Cell(NONE)
     parts = []
     for n, plan in plans.items():
         steps = [f"{p['each']}" if "each" in p else f"T{p['talon']}" for p in plan if isinstance(p, dict)]
         parts.append(f"{n}: {'-'.join(steps)}")
-    return Cell("; ".join(parts), [("deal", "plans")])
+    return Cell("; ".join(parts), [("deal", "plans", n) for n in plans])
 
 
 def talon_cell(side: Side) -> Cell:
-    talons = _talons(side.tree)
-    if not talons:
-        return Cell("—")
+    plans = get_path(side.tree, ("deal", "plans"))
+    if not isinstance(plans, dict) or not plans:
+        return Cell(NONE)
+    talons = {n: sum(int(p.get("talon", 0)) for p in plan if isinstance(p, dict)) for n, plan in plans.items()}
+    paths: list[Path] = [("deal", "plans", n) for n in plans]
     if len(set(talons.values())) == 1:
-        return Cell(str(next(iter(talons.values()))), [("deal", "plans")])
-    return Cell("; ".join(f"{n}: {t}" for n, t in talons.items()), [("deal", "plans")])
+        return Cell(str(next(iter(talons.values()))), paths)
+    return Cell("; ".join(f"{n}: {t}" for n, t in talons.items()), paths)
 
 
 def contracts_cell(side: Side) -> Cell:
     contracts = get_path(side.tree, ("contracts",))
     if not isinstance(contracts, dict) or not contracts:
-        return Cell("—")
+        return Cell(NONE)
     titles = Titles(side)
-    parts = []
-    for name, c in contracts.items():
-        exchange = c.get("exchange") if isinstance(c, dict) else None
-        parts.append(f"{titles.contract(name)}" + ("" if exchange else " (no exchange)"))
-    return Cell(", ".join(parts), [("contracts", n) for n in contracts])
+    return Cell(", ".join(titles.contract(n) for n in contracts), [("contracts", n) for n in contracts])
 
 
-def holds_cell(side: Side) -> Cell:
+def bidding_cell(side: Side) -> Cell:
     phases = get_path(side.tree, ("auction", "phases"))
     if not isinstance(phases, dict) or not phases:
-        return Cell("—")
+        return Cell(NONE)
     titles = Titles(side)
-    order = _phase_order(side)
-    parts, paths = [], []
-    for name in order:
+    parts: list[str] = []
+    paths: list[Path] = []
+    for name in phase_order(side):
         p = phases[name]
         ladder = p.get("ladder") or []
         calls = " < ".join(str(lv.get("call")) for lv in ladder if isinstance(lv, dict))
         bits = [calls or "no bids"]
-        bits.append(f"held with {p['hold']}" if p.get("hold") else "no holding")
+        if p.get("hold"):
+            bits.append(f"held with {p['hold']}")
         if p.get("raise") == "any":
             bits.append("jumps allowed")
         if p.get("max_bidders"):
             bits.append(f"at most {p['max_bidders']} bidders")
+        if p.get("interrupts"):
+            bits.append("any time: " + ", ".join(str(lv.get("call")) for lv in p["interrupts"]))
         parts.append(f"{titles.phase(name)}: {', '.join(bits)}")
-        paths += [
-            ("auction", "phases", name, "ladder"),
-            ("auction", "phases", name, "hold"),
-            ("auction", "phases", name, "max_bidders"),
-        ]
+        paths += [("auction", "phases", name, key) for key in ("ladder", "hold", "max_bidders") if key in p]
     return Cell("; ".join(parts), paths)
-
-
-def _phase_order(side: Side) -> list[str]:
-    """The phases in the order the auction can reach them, from the opening one."""
-    phases = get_path(side.tree, ("auction", "phases")) or {}
-    first = get_path(side.tree, ("auction", "first"))
-    order: list[str] = []
-    todo = [first] if first in phases else []
-    while todo:
-        name = todo.pop(0)
-        if name in order or name not in phases:
-            continue
-        order.append(name)
-        then = phases[name].get("then") or {}
-        todo += [then.get("pass_out")] + list((then.get("after") or {}).values())
-    return order + [n for n in phases if n not in order]
 
 
 def compulsory_cell(side: Side) -> Cell:
     phases = get_path(side.tree, ("auction", "phases"))
     if not isinstance(phases, dict):
-        return Cell("—")
+        return Cell(NONE)
     titles = Titles(side)
-    parts, paths = [], []
-    for name in _phase_order(side):
+    parts: list[str] = []
+    paths: list[Path] = []
+    for name in phase_order(side):
         rules = phases[name].get("compulsory")
         if rules:
             parts.append(f"{titles.phase(name)}: {compulsory_text(rules)}")
@@ -162,104 +148,136 @@ def compulsory_cell(side: Side) -> Cell:
     breaches = get_path(side.tree, ("auction", "breaches"))
     if parts and breaches not in (MISSING, "refuse"):
         parts.append(f"a pass against them is {value_text(('auction', 'breaches'), breaches)}")
-    return Cell("; ".join(parts) or "none", paths or [("auction",)])
+        paths.append(("auction", "breaches"))
+    return Cell("; ".join(parts) or "none", paths)
+
+
+def discard_cell(side: Side) -> Cell:
+    """What the lone player may not discard, and what is laid aside for them."""
+    rules: dict[str, list[str]] = {}
+    paths: list[Path] = []
+    titles = Titles(side)
+    for name, c in (get_path(side.tree, ("contracts",)) or {}).items():
+        for step in c.get("exchange") or []:
+            if not isinstance(step, dict) or "take_talon" in step:
+                continue
+            discard = step.get("discard")
+            if isinstance(discard, dict) and "forbid" not in discard:
+                continue  # a plain discard: nothing to say beyond the exchange itself
+            rules.setdefault(step_text(step), []).append(titles.contract(name))
+            paths.append(("contracts", name, "exchange"))
+    if not rules:
+        return Cell("none", paths)
+    contracts = len(get_path(side.tree, ("contracts",)) or {})
+    parts = [text if len(names) == contracts else f"{text} ({', '.join(names)})" for text, names in rules.items()]
+    return Cell("; ".join(parts), list(dict.fromkeys(paths)))
 
 
 def special_cell(side: Side) -> Cell:
-    parts, paths = [], []
-    names = ((side.data.get("deck") or {}).get("trumps") or {}).get("names") or {}
-    if names:
-        parts.append("named trumps " + ", ".join(f"{card} {title}" for card, title in names.items()))
-        paths.append(("deck",))
+    """Cards with names and powers of their own."""
+    deck = side.ruleset.deck
+    parts: list[str] = []
+    paths: list[Path] = []
+    named = [
+        f"{card} {deck.titles[card]}"
+        for card in deck.cards
+        if deck.suit[card] == "T" and not deck.titles[card].isdigit()
+    ]
+    if named:
+        parts.append(", ".join(named))
+        paths.append(("deck", "suits", "T"))
+    withhold = get_path(side.tree, ("play", "withhold"))
+    if withhold is not MISSING:
+        parts.append(f"withholding {withhold_text(withhold).removeprefix('allowed: ')}")
+        paths.append(("play", "withhold"))
+    trump_suit = get_path(side.tree, ("play", "trump_suit"))
+    if trump_suit is not MISSING:
+        parts.append(f"{trump_suit} always trumps")
+        paths.append(("play", "trump_suit"))
+    return Cell("; ".join(parts) or NONE, paths)
+
+
+def play_cell(side: Side) -> Cell:
     play = get_path(side.tree, ("play",))
-    if isinstance(play, dict):
-        rules = ["must follow suit" if play.get("follow_suit") else "need not follow suit"]
-        rules.append("must trump when void" if play.get("when_void") == "trump" else "may discard when void")
-        rules.append("must head the trick" if play.get("must_beat") else "need not head the trick")
-        rules.append("the lone player leads" if play.get("first_lead") == "declarer" else "Vorhand leads")
-        parts.append(", ".join(rules))
-        paths.append(("play",))
-        if play.get("withhold"):
-            parts.append(f"withholding: {withhold_text(play['withhold'])}")
-        if play.get("schedule"):
-            parts.append(f"scheduled tricks: {schedule_text(play['schedule'])}")
-        extra = {
-            k: v
-            for k, v in play.items()
-            if k not in ("follow_suit", "when_void", "must_beat", "first_lead", "withhold", "schedule")
-        }
-        for key, value in extra.items():
-            parts.append(f"{label_of(('play', key), Titles(side))}: {value_text(('play', key), value)}")
-    forbids = {}
-    for name, c in (get_path(side.tree, ("contracts",)) or {}).items():
-        for step in (c.get("exchange") or []) if isinstance(c, dict) else []:
-            forbid = (
-                (step.get("discard") or {}).get("forbid")
-                if isinstance(step, dict) and isinstance(step.get("discard"), dict)
-                else None
-            )
-            if isinstance(forbid, dict) and forbid.get("when") is not None:
-                forbids.setdefault(str(forbid["when"]), []).append(name)
-    for when in forbids:
-        parts.append(f"may not discard a card for which {code(when)}")
-        paths.append(("contracts",))
+    if not isinstance(play, dict):
+        return Cell(NONE)
+    rules = ["must follow suit" if play.get("follow_suit") else "need not follow suit"]
+    rules.append("must trump when void" if play.get("when_void") == "trump" else "may discard when void")
+    if play.get("must_beat"):
+        rules.append("must head the trick")
+    rules.append("the lone player leads" if play.get("first_lead") == "declarer" else "Vorhand leads")
+    paths: list[Path] = [("play", k) for k in ("follow_suit", "when_void", "must_beat", "first_lead")]
+    if play.get("schedule"):
+        rules.append(f"tricks by rule: {schedule_text(play['schedule'])}")
+        paths.append(("play", "schedule"))
+    return Cell(", ".join(rules), paths)
+
+
+def claim_cell(side: Side) -> Cell:
     claim = get_path(side.tree, ("claim",))
-    if claim is not MISSING:
-        parts.append(f"claim {value_text(('claim',), claim)}")
-        paths.append(("claim",))
-    return Cell("; ".join(parts) or "—", paths)
+    if claim is MISSING:
+        return Cell("none")
+    return Cell(value_text(("claim",), claim), [("claim",)])
 
 
 def counting_cell(side: Side) -> Cell:
     c = get_path(side.tree, ("counting",))
     if not isinstance(c, dict):
-        return Cell("—")
+        return Cell(NONE)
     text = packet_text(c.get("packet"))
     if c.get("packet_deduct"):
         text += f", {c['packet_deduct']} off each"
     if c.get("remainder_deduct"):
         text += f", {c['remainder_deduct']} off the odd cards"
+    totals = totals_text(side.ruleset).removeprefix("Counted this way, the whole pack is worth ").split(". ")[0]
+    if totals:
+        text += f" ({totals.rstrip('.')})"
     if isinstance(c.get("aside"), dict):
-        text += f"; talon and discards for {aside_text(c['aside'])}"
-    return Cell(text, [("counting",)])
+        text += f"; talon for {aside_text(c['aside'])}"
+    return Cell(text, [("counting", k) for k in c])
 
 
 def multipliers_cell(side: Side) -> Cell:
     contracts = get_path(side.tree, ("contracts",))
     if not isinstance(contracts, dict):
-        return Cell("—")
+        return Cell(NONE)
     titles = Titles(side)
     parts = [
         f"{titles.contract(n)} {factor_text(c['factor'])}"
         for n, c in contracts.items()
         if isinstance(c, dict) and c.get("factor") is not None
     ]
+    paths: list[Path] = [("contracts", n, "factor") for n, c in contracts.items() if "factor" in c]
     claim = get_path(side.tree, ("claim",))
     if isinstance(claim, dict) and claim.get("factor") is not None:
-        parts.append(f"claim ×{claim['factor']}")
-    return Cell(", ".join(parts) or "—", [("contracts", n, "factor") for n in contracts])
+        parts.append(f"shown hand ×{claim['factor']}")
+    return Cell(", ".join(parts) or NONE, paths)
 
 
 def settlement_cell(side: Side) -> Cell:
     s = get_path(side.tree, ("settlement",))
     if not isinstance(s, dict):
-        return Cell("—")
+        return Cell(NONE)
     parts = []
+    paths: list[Path] = []
     if s.get("declarer_wins") is not None:
-        parts.append(f"won when {code(s['declarer_wins'])}")
+        parts.append(f"won when {s['declarer_wins']}")
+        paths.append(("settlement", "declarer_wins"))
     if s.get("amount") is not None:
-        parts.append(f"each opponent {code(s['amount'])} {s.get('unit', '')}".rstrip())
+        parts.append(f"each opponent {s['amount']} {s.get('unit', '')}".rstrip())
+        paths.append(("settlement", "amount"))
     own = [
         n
         for n, c in (get_path(side.tree, ("contracts",)) or {}).items()
-        if isinstance(c, dict) and ("amount" in c or "declarer_wins" in c)
+        if isinstance(c, dict) and ("amount" in c or "declarer_wins" in c or "individual" in c)
     ]
     if own:
         titles = Titles(side)
         parts.append("own scoring: " + ", ".join(titles.contract(n) for n in own))
     if s.get("liable"):
-        parts.append("liable payers")
-    return Cell("; ".join(parts) or "—", [("settlement",)])
+        parts.append("some opponents may pay for the team")
+        paths.append(("settlement", "liable"))
+    return Cell("; ".join(parts) or NONE, paths)
 
 
 def announcements_cell(side: Side) -> Cell:
@@ -270,31 +288,38 @@ def announcements_cell(side: Side) -> Cell:
     return Cell(", ".join(titles.entry("announcements", n) for n in a), [("announcements", n) for n in a])
 
 
-def choices_cell(side: Side) -> Cell:
-    parts, paths = [], []
-    for section in ("readings", "options"):
-        for name, group in (get_path(side.tree, (section,)) or {}).items():
-            choices = list((group or {}).get("choices") or {})
-            parts.append(f"{name}: {' / '.join(choices)} (default {group.get('default')})")
-            paths.append((section, name))
-    return Cell("; ".join(parts) or "none", paths)
+def choices_cell(section: str) -> Callable[[Side], Cell]:
+    def cell(side: Side) -> Cell:
+        groups = [g for g in side.ruleset.groups if g.kind == section]
+        parts = [
+            f"{g.name}: " + " / ".join(c + (" (default)" if c == g.default else "") for c in g.choices) for g in groups
+        ]
+        return Cell("; ".join(parts) or "none", [(section, g.name) for g in groups])
+
+    return cell
 
 
 COLUMNS: list[tuple[str, Callable[[Side], Cell]]] = [
     ("players", players_cell),
     ("pack", pack_cell),
+    ("cards removed", removed_cell),
     ("deal", deal_cell),
     ("talon", talon_cell),
     ("contracts", contracts_cell),
-    ("holds and overcalls", holds_cell),
+    ("holds and overcalls", bidding_cell),
     ("compulsory bids", compulsory_cell),
-    ("special cards and play constraints", special_cell),
+    ("discarding", discard_cell),
+    ("special cards", special_cell),
+    ("play constraints", play_cell),
+    ("showing the hand", claim_cell),
     ("counting", counting_cell),
     ("multipliers", multipliers_cell),
     ("settlement", settlement_cell),
     ("announcements", announcements_cell),
-    ("readings and options", choices_cell),
+    ("readings", choices_cell("readings")),
+    ("options", choices_cell("options")),
 ]
+# Sections of the language shown in the columns above; any other gets a column of its own.
 COVERED = {
     "family",
     "players",
@@ -311,7 +336,9 @@ COVERED = {
     "settlement",
     "readings",
     "options",
+    "by_players",
 }
+COLUMN_TITLES = {"pot_ante": "pot", "accusation": "accusing a skinned solo"}
 
 
 def other_sections(sides: list[Side]) -> list[str]:
@@ -328,10 +355,22 @@ def generic_cell(section: str) -> Callable[[Side], Cell]:
     def cell(side: Side) -> Cell:
         value = get_path(side.tree, (section,))
         if value is MISSING:
-            return Cell("—")
+            return Cell(NONE)
+        if isinstance(value, dict) and not _is_rule(section):
+            titles = Titles(side)
+            return Cell(
+                "; ".join(value_text((section, k), v, titles) for k, v in value.items()),
+                [(section, k) for k in value],
+            )
         return Cell(value_text((section,), value), [(section,)])
 
     return cell
+
+
+def _is_rule(section: str) -> bool:
+    from interpreter.ethnography.diff import template_for
+
+    return template_for((section,)) is not None
 
 
 @dataclass
@@ -339,24 +378,41 @@ class Matrix:
     sides: list[Side]
     columns: list[str]
     rows: list[list[Cell]]
+    notes: list[str] = field(default_factory=list)  # the sources, numbered from 1
+    base: Side | None = None
 
 
-def build(sides: list[Side]) -> Matrix:
-    columns = list(COLUMNS) + [(name.replace("_", " "), generic_cell(name)) for name in other_sections(sides)]
+def build(sides: list[Side], base: Side | None = None) -> Matrix:
+    """The table of `sides`; with `base` (one of them, or another ruleset put first), each cell
+    that says something else than the base's is marked."""
+    if base is not None and all(s.ref != base.ref for s in sides):
+        sides = [base, *sides]
+    columns = list(COLUMNS) + [
+        (COLUMN_TITLES.get(name, name.replace("_", " ")), generic_cell(name)) for name in other_sections(sides)
+    ]
+    notes: dict[str, int] = {}
     rows = []
     for side in sides:
         row = []
         for _, fn in columns:
-            try:
-                cell = fn(side)
-            except Exception:  # a shape this column does not know: say so rather than fail the table
-                cell = Cell("(not shown)")
+            cell = fn(side)
+            cell.text = plain(cell.text)
             provenances = [side.provenance(p) for p in cell.paths]
             cell.status = least_certain(p.status for p in provenances)
-            cell.sources = list(dict.fromkeys(p.source for p in provenances if p.source))
+            for prov in provenances:
+                text = prov.cites()
+                if text:
+                    number = notes.setdefault(text, len(notes) + 1)
+                    if number not in cell.notes:
+                        cell.notes.append(number)
             row.append(cell)
         rows.append(row)
-    return Matrix(sides, [name for name, _ in columns], rows)
+    if base is not None:
+        base_row = rows[[s.ref for s in sides].index(base.ref)]
+        for row in rows:
+            for cell, base_cell in zip(row, base_row, strict=True):
+                cell.differs = cell.text != base_cell.text
+    return Matrix(sides, [name for name, _ in columns], rows, list(notes), base)
 
 
 def _heading(name: str) -> str:
@@ -365,20 +421,39 @@ def _heading(name: str) -> str:
 
 def markdown(m: Matrix) -> str:
     def esc(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", " ")
+        return text.replace("|", "\\|").replace("\n", " ").replace("*", "\\*")
+
+    def cell_text(cell: Cell) -> str:
+        text = esc(cell.text)
+        if cell.differs:
+            text = f"**{text}**"
+        return text + (f" [{','.join(map(str, cell.notes))}]" if cell.notes else "")
 
     lines = ["| ruleset | " + " | ".join(_heading(c) for c in m.columns) + " |", "| --- " * (len(m.columns) + 1) + "|"]
-    for side, row in zip(m.sides, m.rows, strict=False):
-        lines.append(f"| **{esc(side.name)}** ({esc(side.title())}) | " + " | ".join(esc(c.text) for c in row) + " |")
-    return "\n".join(lines) + "\n"
+    for side, row in zip(m.sides, m.rows, strict=True):
+        lines.append(f"| **{esc(side.name)}** ({esc(side.title())}) | " + " | ".join(cell_text(c) for c in row) + " |")
+    lines.append("")
+    if m.base is not None:
+        lines += [f"Cells in bold say something else than {m.base.name}'s.", ""]
+    if m.notes:
+        lines += ["Sources (the numbers in brackets):", ""]
+        lines += [f"{i}. {esc(note)}" for i, note in enumerate(m.notes, 1)]
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def csv_text(m: Matrix) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["ruleset", "title"] + m.columns + [f"{c} status" for c in m.columns])
-    for side, row in zip(m.sides, m.rows, strict=False):
-        writer.writerow([side.name, side.title()] + [c.text for c in row] + [c.status or "" for c in row])
+    header = ["ruleset", "title"] + m.columns + [f"{c} status" for c in m.columns] + [f"{c} sources" for c in m.columns]
+    if m.base is not None:
+        header.append(f"differs from {m.base.name}")
+    writer.writerow(header)
+    for side, row in zip(m.sides, m.rows, strict=True):
+        line = [side.name, side.title()] + [c.text for c in row] + [c.status or "" for c in row]
+        line += ["; ".join(m.notes[n - 1] for n in c.notes) for c in row]
+        if m.base is not None:
+            line.append("; ".join(name for name, c in zip(m.columns, row, strict=True) if c.differs))
+        writer.writerow(line)
     return out.getvalue()
 
 
@@ -387,20 +462,26 @@ COLOURS = {"attested": "#d9f2d9", "reported": "#e3ecfa", "reconstructed": "#fdf1
 
 def html_page(m: Matrix) -> str:
     e = html.escape
-    legend = " ".join(f'<span class="{s}">{s}</span>' for s in STATUSES)
-    head = "".join(f"<th>{e(_heading(c))}</th>" for c in m.columns)
+    legend = " ".join(f'<span class="{s}">{s}</span>' for s in STATUSES) + ' <span class="unmarked">no status</span>'
+    if m.base is not None:
+        legend += f' <span class="unmarked differs">differs from {e(m.base.name)}</span>'
+    head = "".join(f'<th scope="col">{e(_heading(c))}</th>' for c in m.columns)
     body = []
-    for side, row in zip(m.sides, m.rows, strict=False):
+    for side, row in zip(m.sides, m.rows, strict=True):
         cells = []
         for cell in row:
-            tip = "; ".join(cell.sources) if cell.sources else "no source given"
             status = cell.status or "unmarked"
-            cells.append(
-                f'<td class="{status}" title="{e(status)}: {e(tip)}">{e(cell.text)}'
-                f'<span class="status">{e(status)}</span></td>'
-            )
+            refs = "".join(f'<a href="#note-{n}">{n}</a>' for n in cell.notes)
+            marks = f"<sup>{refs}</sup>" if refs else ""
+            tip = "; ".join(m.notes[n - 1] for n in cell.notes) or "no source given"
+            classes = status + (" differs" if cell.differs else "")
+            cells.append(f'<td class="{classes}" title="{e(status)}: {e(tip)}">{e(cell.text)}{marks}</td>')
         body.append(f'<tr><th scope="row">{e(side.name)}<br><small>{e(side.title())}</small></th>{"".join(cells)}</tr>')
+    notes = "\n".join(f'<li id="note-{i}">{e(note)}</li>' for i, note in enumerate(m.notes, 1))
     styles = "\n".join(f".{s} {{ background: {c}; }}" for s, c in COLOURS.items())
+    base_line = (
+        f"<p>Cells with a thick border say something else than {e(m.base.name)}'s.</p>\n" if m.base is not None else ""
+    )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -411,29 +492,36 @@ body {{ font-family: system-ui, sans-serif; margin: 1.5em; }}
 table {{ border-collapse: collapse; font-size: 0.85em; }}
 th, td {{ border: 1px solid #999; padding: 0.3em 0.5em; vertical-align: top; text-align: left; }}
 thead th {{ background: #eee; position: sticky; top: 0; }}
-.status {{ display: block; font-size: 0.75em; color: #555; font-style: italic; }}
+sup a {{ margin-left: 0.2em; font-size: 0.8em; color: #333; }}
 .legend span {{ padding: 0.1em 0.5em; margin-right: 0.3em; border: 1px solid #999; }}
 {styles}
 .unmarked {{ background: #fff; }}
+.differs {{ outline: 3px solid #333; outline-offset: -3px; font-weight: bold; }}
+ol.notes {{ font-size: 0.85em; }}
 </style>
 </head>
 <body>
 <h1>Tarock rulesets: feature matrix</h1>
-<p>Each ruleset after inheritance, with its default readings and options. A cell's colour is the
-least certain provenance of the rules it shows; hover over it for the sources.</p>
-<p class="legend">{legend}</p>
+<p>Each ruleset as the interpreter plays it, with its default readings and options. A cell's
+colour is the least certain status of the rules it shows; its numbers are its sources, listed
+under the table.</p>
+{base_line}<p class="legend">{legend}</p>
 <table>
-<thead><tr><th>Ruleset</th>{head}</tr></thead>
+<thead><tr><th scope="col">Ruleset</th>{head}</tr></thead>
 <tbody>
 {chr(10).join(body)}
 </tbody>
 </table>
+<h2>Sources</h2>
+<ol class="notes">
+{notes}
+</ol>
 </body>
 </html>
 """
 
 
-FORMATS = {"markdown": markdown, "csv": csv_text, "html": html_page}
+FORMATS: dict[str, Callable[[Matrix], str]] = {"markdown": markdown, "csv": csv_text, "html": html_page}
 
 
-__all__ = ["Cell", "Matrix", "build", "csv_text", "html_page", "markdown"]
+__all__ = ["COLUMNS", "Cell", "Matrix", "build", "csv_text", "html_page", "markdown"]

@@ -1,48 +1,80 @@
-"""What a ruleset means, as plain data: the common ground of `tarock diff`, `matrix` and `doc`.
+"""What a ruleset means, as plain data: the common ground of `tarock diff`, `matrix`, `doc` and `tree`.
 
-A ruleset is read after inheritance, with its default readings and options applied, and
-normalised so that two rulesets that mean the same give equal trees:
-- key order and YAML style are gone (the tree is built from parsed data);
-- a contract's `like` is resolved and its factor is always `{won, lost}`;
-- values a rule may leave out are filled in with the interpreter's defaults;
-- lists of named items (auction phases, and any list whose items all carry a unique `name` or
-  `id`) become mappings by name that remember their order;
-- expressions compare by their syntax tree (`a and b` = `b  and a`, `x > 3` = `3 < x`);
-- the pack is compared card by card (order within each suit, points, named sets), however it
-  is written;
+The meaning is the compiled `Ruleset` (interpreter.language.model), the very object the engine
+plays: inheritance, `like`, readings and the defaults of the language are the compiler's alone,
+so a ruleset and a copy of it that writes out its defaults read the same. The compiled ruleset is
+laid out here as a tree in the words of the ruleset language (`contracts.dappen.factor`,
+`play.when_void`), so that a place in the tree is also a place in the YAML: where it is written,
+and its source and status, are looked up beside it (interpreter.language.provenance).
+- expressions compare by their syntax tree (`a and b` = `b  and a`, `x > 3` = `3 < x`) and show
+  as written;
+- sets of cards compare card by card, and show by a name the pack gives them where it has one;
+- the pack compares card by card (order within each suit, points, named sets), however written;
 - titles, notes, sources, statuses, questions and reasons are not meaning: they stay in the
-  document and are looked up beside a path (`Side.provenance`).
-Sections the language gains later are normalised generically, so they still compare.
+  documents and are looked up beside a path;
+- readings, options and the rules for a number of players are described by what they change:
+  for each choice, the rules where the choices differ.
+A field the compiled model gains later shows under its own name until it is given a place here
+(`tests/test_semantic.py` names any such field).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path as FilePath
-from typing import Any
+from typing import Any, cast
 
 from interpreter.errors import RulesetError
-from interpreter.language.source import Document, Path
-
-TEXT_KEYS = frozenset({"source", "status", "note", "assumed", "title", "question", "reason"})
-META_KEYS = frozenset({"title", "sources", "base", "extends"})
-EXPRESSION_KEYS = frozenset(
-    {
-        "when",
-        "requires",
-        "unless",
-        "declarer_wins",
-        "amount",
-        "pays",
-        "others_pay",
-        "wins",
-        "pays_each",
-        "value",
-        "cards",
-    }
+from interpreter.language.dsl import Expression
+from interpreter.language.loader import compile_document, find_ruleset_file, resolve
+from interpreter.language.model import (
+    TRUMP,
+    Announcement,
+    AuctionPhase,
+    CallCard,
+    Claim,
+    Contract,
+    Counting,
+    Deck,
+    Discard,
+    ForcedDiscard,
+    Give,
+    Keep,
+    Level,
+    PlayRules,
+    Ruleset,
+    ScheduledTrick,
+    SessionRule,
+    Settlement,
+    TakeTalon,
 )
-STATUSES = ("attested", "reported", "reconstructed", "assumed")  # most certain first
+from interpreter.language.provenance import STATUSES, Origins, Provenance, least_certain
+from interpreter.language.source import Document
+
+# A place in the tree: keys as in the ruleset language; the effects of a choice are keyed by the
+# place they change, so a place below them holds a place as one of its parts.
+Path = tuple[Any, ...]
+
+__all__ = [
+    "MISSING",
+    "STATUSES",
+    "Cards",
+    "Expr",
+    "Path",
+    "Provenance",
+    "Side",
+    "differences",
+    "display_name",
+    "get_path",
+    "is_atomic",
+    "least_certain",
+    "read",
+    "tree_of",
+]
+
 SECTION_ORDER = (
     "family",
     "players",
@@ -57,6 +89,10 @@ SECTION_ORDER = (
     "play",
     "counting",
     "settlement",
+    "pot_ante",
+    "accusation",
+    "penalties",
+    "session",
 )
 CHOICE_SECTIONS = ("readings", "options")
 EFFECT_SECTIONS = ("by_players", *CHOICE_SECTIONS)  # patches, described by what they change
@@ -65,9 +101,9 @@ EFFECT_SECTIONS = ("by_players", *CHOICE_SECTIONS)  # patches, described by what
 class _Missing:
     """A rule one side does not have."""
 
-    _instance = None
+    _instance: _Missing | None = None
 
-    def __new__(cls):
+    def __new__(cls) -> _Missing:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -80,6 +116,9 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+
+
+# -- values ----------------------------------------------------------------------------------------
 
 
 class Expr:
@@ -104,22 +143,53 @@ class Expr:
         return self.text
 
 
-class Named(dict):
-    """A list of named items turned into a mapping by name; equal only in the same order."""
+class Cards(tuple[str, ...]):
+    """A set of cards in the pack's order; equal to the same cards however they were named.
+    `name` is what the pack calls exactly these cards, if anything (for display only)."""
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Named):
-            return dict.__eq__(self, other) and list(self) == list(other)
-        return dict.__eq__(self, other) if isinstance(other, dict) else NotImplemented
+    name: str | None
 
-    def __ne__(self, other: object) -> bool:
-        result = self.__eq__(other)
-        return result if result is NotImplemented else not result
+    def __new__(cls, cards: Iterable[str], deck: Deck | None = None) -> Cards:
+        chosen = frozenset(cards)
+        order = {c: i for i, c in enumerate(deck.cards)} if deck is not None else {}
+        result = super().__new__(cls, sorted(chosen, key=lambda c: (order.get(c, len(order)), c)))
+        result.name = _set_name(chosen, deck) if deck is not None else None
+        return result
 
-    __hash__ = None  # type: ignore[assignment]
+    def __repr__(self) -> str:
+        return f"Cards({' '.join(self)})"
 
 
-# -- expressions ----------------------------------------------------------------------------------
+def _set_name(cards: frozenset[str], deck: Deck) -> str | None:
+    """What the pack calls exactly these cards: a named set (the ruleset's own first, then the
+    trumps and suits), all but one, or two or three named sets together."""
+    everything = frozenset(deck.cards)
+    if not cards:
+        return None
+    if cards == everything:
+        return "all cards"
+    automatic = ["trumps", *(n for sid, n in deck.suit_names.items() if sid != TRUMP)]
+    named = [(n, s) for n, s in deck.sets.items() if n != "cards" and n not in automatic and s]
+    named += [(n, deck.sets[n]) for n in automatic if deck.sets.get(n)]
+    for name, members in named:
+        if members == cards:
+            return name
+    suits = [deck.sets[n] for n in automatic[1:] if deck.sets.get(n)]
+    if suits and cards == frozenset().union(*suits):
+        return "the suit cards"
+    for name, members in named:
+        if everything - members == cards:
+            return f"all cards but {name}"
+    for name, members in named:
+        if cards < members and len(members - cards) <= 3:
+            return f"{name} but {' '.join(c for c in deck.cards if c in members - cards)}"
+    inside = [(n, s) for n, s in named if s <= cards]
+    for index, (first, a) in enumerate(inside):
+        for second, b in inside[index + 1 :]:
+            if not a & b and a | b == cards:
+                return f"{first} and {second}"
+    return None
+
 
 _FLATTEN = {"and", "or", "|", "&", "+", "*"}  # associative and commutative
 _SYMMETRIC = {"==", "!="}
@@ -179,129 +249,507 @@ def _canon(node: Any) -> Any:
     return ("node", repr(node))
 
 
-# -- provenance -----------------------------------------------------------------------------------
+# -- the compiled ruleset as a tree ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Provenance:
-    source: str | None
-    status: str | None
-    via: str | None = None  # "reading solo_factor: leaflet" when a choice set the rule
-    assumed: str | None = None  # the reason, when the field is marked assumed
-    file: str | None = None  # where the rule is written
-    line: int | None = None
+def _expr(value: Expression[Any] | None) -> Expr | None:
+    return Expr(value.source) if value is not None else None
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "status": self.status,
-            "via": self.via,
-            "assumed": self.assumed,
-            "file": self.file,
-            "line": self.line,
+
+def _put(target: dict[str, Any], key: str, value: Any) -> None:
+    """Set a rule, leaving out what is not there (None, and empty lists of rules)."""
+    if value is None or (isinstance(value, (list, dict)) and not value):
+        return
+    target[key] = value
+
+
+def generic(value: Any, deck: Deck | None = None) -> Any:
+    """Any compiled value as a tree: for fields without a place of their own."""
+    if isinstance(value, Expression):
+        return Expr(value.source)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(value):
+            _put(out, f.name, generic(getattr(value, f.name), deck))
+        return out
+    if isinstance(value, frozenset):
+        return Cards(value, deck) if all(isinstance(c, str) for c in value) and deck is not None else sorted(value)
+    if isinstance(value, Mapping):
+        return {str(k): generic(v, deck) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [generic(v, deck) for v in value]
+    return value
+
+
+def _extra(obj: object, deck: Deck) -> dict[str, Any]:
+    """The fields of `obj` that have no place of their own here yet (a newer language)."""
+    known = HANDLED.get(type(obj), frozenset())
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(cast(Any, obj)):
+        if f.name not in known:
+            _put(out, f.name, generic(getattr(obj, f.name), deck))
+    return out
+
+
+# The fields of each compiled type that a place in the tree stands for, or that are not rules
+# (names, titles, the documents, caches). Any other field shows under its own name.
+HANDLED: dict[type, frozenset[str]] = {
+    Ruleset: frozenset(
+        {
+            "name",
+            "file",
+            "title",
+            "family",
+            "deck",
+            "active_players",
+            "dealer_sits_out",
+            "deal_plans",
+            "removed",
+            "call_titles",
+            "phases",
+            "contracts",
+            "claim",
+            "announcements",
+            "breaches",
+            "play",
+            "counting",
+            "settlement",
+            "groups",
+            "choices",
+            "document",
+            "parents",
+            "ref",
+            "session",
+            "accusation",
+            "pot_ante",
+            "penalties",
+            "by_players",
+            "player_rules",
+            "derived",
+            "direction",
         }
+    ),
+    AuctionPhase: frozenset(
+        {
+            "name",
+            "title",
+            "ladder",
+            "hold",
+            "raise_any",
+            "max_bidders",
+            "compulsory",
+            "pass_out",
+            "after",
+            "interrupts",
+            "choose",
+            "pass_out_play",
+            "carried_may_hold",
+            "style",
+            "speakers",
+            "start",
+            "hold_by",
+            "interrupt_priority",
+            "side_bids",
+        }
+    ),
+    Contract: frozenset(
+        {
+            "name",
+            "title",
+            "exchange",
+            "factor_won",
+            "factor_lost",
+            "declarer_wins",
+            "amount",
+            "opening_leads",
+            "individual",
+            "talon_counts",
+            "trump_suit",
+            "no_trump_suit",
+            "open_hand",
+            "talon_to_last_trick",
+            "pot",
+            "trump_choice",
+            "schedule",
+        }
+    ),
+    PlayRules: frozenset(
+        {
+            "first_lead",
+            "follow_suit",
+            "must_trump",
+            "must_beat",
+            "withhold",
+            "trump_suit",
+            "schedule",
+            "discards_visible_until",
+        }
+    ),
+    Counting: frozenset(
+        {"packet", "packet_deduct", "remainder_deduct", "aside_counts_for", "aside_unless", "declarer_bonus"}
+    ),
+    Settlement: frozenset({"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake"}),
+    SessionRule: frozenset({"deals", "holder_of"}),
+}
 
-    def describe(self) -> str:
-        parts = [self.source or "no source given", self.status or "no status"]
-        if self.via:
-            parts.append(self.via)
-        if self.assumed:
-            parts.append(f"assumed: {self.assumed}")
-        text = "; ".join(parts)
-        if self.file:
-            text += f" ({self.file}{f':{self.line}' if self.line else ''})"
-        return text
+
+def tree_of(rs: Ruleset) -> dict[str, Any]:
+    """The rules of a compiled ruleset (its readings, options and player counts aside)."""
+    deck = rs.deck
+    tree: dict[str, Any] = {}
+    _put(tree, "family", rs.family)
+    players: dict[str, Any] = {}
+    _put(players, "active", list(rs.active_players))
+    _put(players, "dealer_sits_out", list(rs.dealer_sits_out))
+    _put(tree, "players", players)
+    _put(tree, "direction", rs.direction)
+    tree["deck"] = _deck(deck)
+    deal: dict[str, Any] = {}
+    _put(
+        deal,
+        "plans",
+        {str(n): [{p.to: p.count} for p in plan] for n, plan in sorted(rs.deal_plans.items())},
+    )
+    _put(deal, "remove", {str(n): Cards(cards, deck) for n, cards in sorted(rs.removed.items()) if cards})
+    _put(tree, "deal", deal)
+    _put(tree, "calls", {call: {} for call in used_calls(rs)})
+    _put(tree, "auction", _auction(rs))
+    _put(tree, "contracts", {name: _contract(c, rs) for name, c in rs.contracts.items()})
+    if rs.claim is not None:
+        tree["claim"] = _claim(rs.claim)
+    _put(tree, "announcements", {name: _announcement(a, deck) for name, a in rs.announcements.items()})
+    tree["play"] = _play(rs.play, deck)
+    tree["counting"] = _counting(rs.counting, deck)
+    tree["settlement"] = _settlement(rs.settlement, deck)
+    _put(tree, "pot_ante", _expr(rs.pot_ante))
+    if rs.accusation is not None:
+        tree["accusation"] = {"phase": rs.accusation.phase, "strong": Expr(rs.accusation.strong.source)}
+    if rs.penalties is not None:
+        tree["penalties"] = {
+            "mode": rs.penalties.mode,
+            "offences": sorted(rs.penalties.offences),
+            "pays_each": Expr(rs.penalties.pays_each.source),
+        }
+    session: dict[str, Any] = {}
+    _put(session, "deals", rs.session.deals)
+    _put(session, "holder_of", rs.session.holder_of)
+    session.update(_extra(rs.session, deck))
+    _put(tree, "session", session)
+    for key, value in _extra(rs, deck).items():
+        tree.setdefault(key, value)
+    return tree
 
 
-def least_certain(statuses: Iterable[str | None]) -> str | None:
-    known = [s for s in statuses if s in STATUSES]
-    return max(known, key=STATUSES.index) if known else None
+def used_calls(rs: Ruleset) -> list[str]:
+    """The calls the auction uses (a call defined but used by no phase is not a rule)."""
+    used: list[str] = ["pass"]
+
+    def add(call: str | None) -> None:
+        if call is not None and call not in used:
+            used.append(call)
+
+    for phase in rs.phases:
+        for level in phase.ladder + phase.interrupts + tuple(lv for lv, _ in phase.side_bids):
+            add(level.call)
+        for levels in phase.choose.values():
+            for level in levels:
+                add(level.call)
+        add(phase.hold)
+        for rule in phase.compulsory:
+            add(rule.call)
+    # In the order the ruleset defines them, then any it does not define.
+    defined = [c for c in rs.call_titles if c in used]
+    return defined + [c for c in used if c not in defined]
 
 
-# -- one ruleset, read for comparison --------------------------------------------------------------
+def _deck(deck: Deck) -> dict[str, Any]:
+    suits: dict[str, list[str]] = {}
+    for card in deck.cards:
+        suits.setdefault(deck.suit[card], []).append(card)
+    automatic = {"cards", "trumps", *deck.suit_names.values()}
+    out: dict[str, Any] = {
+        "suits": {sid: sorted(cards, key=lambda c: -deck.rank[c]) for sid, cards in suits.items()},
+        "suit_names": {sid: name for sid, name in deck.suit_names.items() if sid in suits and sid != TRUMP},
+        "points": dict(deck.points),
+    }
+    _put(out, "sets", {name: Cards(cards, deck) for name, cards in deck.sets.items() if name not in automatic})
+    return out
+
+
+def _level(level: Level) -> dict[str, Any]:
+    out: dict[str, Any] = {"call": level.call}
+    _put(out, "contract", level.contract)
+    _put(out, "requires", _expr(level.requires))
+    out["holdable"] = level.holdable
+    _put(out, "ends", level.ends)
+    if level.jump:
+        out["jump"] = True
+    return out
+
+
+def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    _put(out, "ladder", [_level(lv) for lv in phase.ladder])
+    _put(out, "hold", phase.hold)
+    out["raise"] = "any" if phase.raise_any else "next"
+    _put(out, "max_bidders", phase.max_bidders)
+    # Compulsory bids are named only so that a variant can remove one: compared without names.
+    rules = []
+    for rule in phase.compulsory:
+        entry: dict[str, Any] = {"call": rule.call, "when": Expr(rule.when.source)}
+        if rule.breach_pays_each is not None:
+            entry["breach"] = {"pays_each": Expr(rule.breach_pays_each.source)}
+        rules.append(entry)
+    _put(out, "compulsory", sorted(rules, key=lambda r: (r["call"], repr(r["when"].key))))
+    then: dict[str, Any] = {"pass_out": phase.pass_out}
+    _put(then, "play", phase.pass_out_play)
+    _put(then, "after", dict(phase.after))
+    _put(then, "choose", {call: [_level(lv) for lv in levels] for call, levels in phase.choose.items()})
+    out["then"] = then
+    _put(out, "interrupts", [_level(lv) for lv in phase.interrupts])
+    _put(out, "side_bids", [{**_level(lv), "over": sorted(over)} for lv, over in phase.side_bids])
+    out["carried_may_hold"] = phase.carried_may_hold
+    out["style"] = phase.style
+    out["speakers"] = phase.speakers
+    out["start"] = phase.start
+    out["hold_by"] = phase.hold_by
+    out["interrupt_priority"] = phase.interrupt_priority
+    out.update(_extra(phase, deck))
+    return out
+
+
+def _auction(rs: Ruleset) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if rs.phases:
+        out["first"] = rs.phases[0].name  # the compiler puts the opening phase first
+    out["breaches"] = rs.breaches
+    _put(out, "phases", {phase.name: _phase(phase, rs.deck) for phase in rs.phases})
+    return out
+
+
+def _step(step: object, deck: Deck) -> dict[str, Any]:
+    # `object`: a kind of step the language gains later still shows, under its own name
+    if isinstance(step, TakeTalon):
+        return {"take_talon": {}}
+    if isinstance(step, Discard):
+        discard: dict[str, Any] = {"count": "talon" if step.count is None else step.count}
+        if step.forbid is not None:
+            discard["forbid"] = {"when": Expr(step.forbid.source)}
+        return {"discard": discard}
+    if isinstance(step, Keep):
+        keep: dict[str, Any] = {"count": step.count}
+        if step.allowed != frozenset(deck.cards):
+            keep["from"] = Cards(step.allowed, deck)
+        if step.prefer is not None:
+            keep["prefer"] = Cards(step.prefer, deck)
+        keep.update(same_suit=step.same_suit, different_suits=step.different_suits, exposed=step.exposed)
+        return {"keep": keep}
+    if isinstance(step, ForcedDiscard):
+        return {"forced_discard": {"cards": Expr(step.cards.source), "shown": step.shown}}
+    if isinstance(step, CallCard):
+        called: dict[str, Any] = {}
+        if step.allowed != frozenset(deck.cards):
+            called["from"] = Cards(step.allowed, deck)
+        return {"call_card": called}
+    if isinstance(step, Give):
+        return {"give": {}}
+    name = "".join("_" + c.lower() if c.isupper() else c for c in type(step).__name__).lstrip("_")
+    return {name: generic(step, deck)}
+
+
+def _schedule(schedule: Iterable[ScheduledTrick], deck: Deck) -> list[dict[str, Any]]:
+    return [{"trick": t.trick, "play_from": [Cards(s, deck) for s in t.play_from]} for t in schedule]
+
+
+def _suit_name(deck: Deck, sid: str | None) -> str | None:
+    return deck.suit_names.get(sid, sid) if sid is not None else None
+
+
+def _contract(c: Contract, rs: Ruleset) -> dict[str, Any]:
+    deck = rs.deck
+    out: dict[str, Any] = {}
+    if c.individual is not None:
+        out["individual"] = {
+            "loser": c.individual.loser,
+            "ties": c.individual.ties,
+            "pays_each": Expr(c.individual.pays_each.source),
+        }
+    if c.factor_won is not None or c.factor_lost is not None:
+        out["factor"] = {"won": c.factor_won, "lost": c.factor_lost}
+    # The contract's own formula only where it is not the settlement's.
+    for key, own, common in (
+        ("declarer_wins", c.declarer_wins, rs.settlement.declarer_wins),
+        ("amount", c.amount, rs.settlement.amount),
+    ):
+        if own is not None and (common is None or Expr(own.source) != Expr(common.source)):
+            out[key] = Expr(own.source)
+    _put(out, "exchange", [_step(s, deck) for s in c.exchange])
+    if c.opening_leads is not None:
+        leads = c.opening_leads
+        out["opening_leads"] = {
+            "replace_same_suit": leads.replace_same_suit,
+            "together": leads.together,
+            "suit_order": [_suit_name(deck, s) or s for s in leads.suit_order],
+            "declarer_leads_after": leads.declarer_leads_after,
+        }
+    trumps: dict[str, Any] = {}
+    _put(trumps, "suit", _suit_name(deck, c.trump_suit))
+    _put(trumps, "choose", [_suit_name(deck, s) for s in c.trump_choice])
+    if c.no_trump_suit:
+        trumps["none"] = True
+    _put(out, "trumps", trumps)
+    _put(out, "pot", _expr(c.pot))
+    if c.schedule is not None:
+        out["schedule"] = _schedule(c.schedule, deck)  # empty: this contract has no such tricks
+    out["talon_counts"] = c.talon_counts
+    out["open_hand"] = c.open_hand
+    out["talon_to_last_trick"] = c.talon_to_last_trick
+    out.update(_extra(c, deck))
+    return out
+
+
+def _claim(claim: Claim) -> dict[str, Any]:
+    out: dict[str, Any] = {"when": Expr(claim.when.source), "scores_as": claim.scores_as}
+    _put(out, "factor", claim.factor)
+    out["liable"] = claim.liable
+    return out
+
+
+def _announcement(a: Announcement, deck: Deck) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if a.cards:
+        out["cards"] = Cards(a.cards, deck)
+    _put(out, "value", _expr(a.value))
+    if a.declares is not None:
+        declares: dict[str, Any] = {"wins": Expr(a.declares.wins.source), "multiplier": a.declares.multiplier}
+        _put(declares, "amount", _expr(a.declares.amount))
+        declares["releases_exposed"] = a.declares.releases_exposed
+        out["declares"] = declares
+    if a.contracts is not None:
+        out["contracts"] = sorted(a.contracts)
+    return out
+
+
+def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "first_lead": play.first_lead,
+        "follow_suit": play.follow_suit,
+        "when_void": "trump" if play.must_trump else "any",
+        "must_beat": play.must_beat,
+    }
+    if play.withhold is not None:
+        withhold: dict[str, Any] = {"card": play.withhold.card, "by": play.withhold.by}
+        _put(withhold, "when", _expr(play.withhold.when))
+        out["withhold"] = withhold
+    _put(out, "trump_suit", _suit_name(deck, play.trump_suit))
+    _put(out, "schedule", _schedule(play.schedule, deck))
+    _put(out, "discards_visible_until", play.discards_visible_until)
+    out.update(_extra(play, deck))
+    return out
+
+
+def _counting(counting: Counting, deck: Deck) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "packet": counting.packet,
+        "packet_deduct": counting.packet_deduct,
+        "remainder_deduct": counting.remainder_deduct,
+    }
+    aside: dict[str, Any] = {"counts_for": counting.aside_counts_for}
+    _put(aside, "unless", _expr(counting.aside_unless))
+    out["aside"] = aside
+    _put(out, "declarer_bonus", _expr(counting.declarer_bonus))
+    out.update(_extra(counting, deck))
+    return out
+
+
+def _settlement(s: Settlement, deck: Deck) -> dict[str, Any]:
+    out: dict[str, Any] = {"unit": s.unit, "payment": s.payment, "sitting_out": s.sitting_out}
+    _put(
+        out,
+        "liable",
+        [
+            {
+                "when": Expr(rule.when.source),
+                "seats": list(rule.seats),
+                "pays": Expr(rule.pays.source),
+                "others_pay": Expr(rule.others_pay.source),
+            }
+            for rule in s.liable
+        ],
+    )
+    _put(out, "declarer_wins", _expr(s.declarer_wins))
+    _put(out, "amount", _expr(s.amount))
+    _put(out, "drawn", _expr(s.drawn))
+    out["stake"] = s.stake
+    out.update(_extra(s, deck))
+    return out
+
+
+# -- one ruleset, read for comparison ------------------------------------------------------------------
 
 
 @dataclass
 class Side:
-    """One ruleset as `diff`, `matrix` and `doc` see it."""
+    """One ruleset as `diff`, `matrix`, `doc` and `tree` see it: the compiled ruleset, the tree of
+    its rules, and where each rule is written."""
 
     ref: str
     name: str
-    doc: Document  # after inheritance, with the readings and options chosen
-    choices: dict[str, str]
+    ruleset: Ruleset
+    origins: Origins
     tree: dict[str, Any]
-    deck: Any = None  # the compiled Deck (None if the pack does not compile)
-    removed: dict[str, list[str]] = field(default_factory=dict)
-    raw: Document | None = None  # before readings and options were applied
 
     @property
-    def data(self) -> dict[str, Any]:
-        return self.doc.data
+    def choices(self) -> dict[str, str]:
+        return dict(self.ruleset.choices)
+
+    @property
+    def parents(self) -> list[str]:
+        return list(self.origins.raw.parents)
 
     def title(self) -> str:
-        return str(self.data.get("title") or self.name)
+        return self.ruleset.title or self.name
 
     # titles of named things, for sentences
-    def contract_title(self, name: str) -> str:
-        entry = (self.data.get("contracts") or {}).get(name)
-        seen: set[str] = set()
-        while isinstance(entry, dict) and "title" not in entry and entry.get("like") and entry["like"] not in seen:
-            seen.add(entry["like"])
-            entry = (self.data.get("contracts") or {}).get(entry["like"])
-        return str(entry.get("title")) if isinstance(entry, dict) and entry.get("title") else name
+    def contract_title(self, name: str) -> str | None:
+        contract = self.ruleset.contracts.get(name)
+        return contract.title if contract is not None else None
 
     def call_title(self, name: str) -> str | None:
-        entry = (self.data.get("calls") or {}).get(name)
-        return str(entry["title"]) if isinstance(entry, dict) and entry.get("title") else None
+        return self.ruleset.call_titles.get(name)
 
-    def phase_title(self, name: str) -> str:
-        phases = (self.data.get("auction") or {}).get("phases") or []
-        if isinstance(phases, dict):
-            phase = phases.get(name)
-            return str(phase.get("title") or name) if isinstance(phase, dict) else name
-        for phase in phases:
-            if isinstance(phase, dict) and phase.get("name") == name:
-                return str(phase.get("title") or name)
-        return name
-
-    def entry_title(self, section: str, name: str) -> str | None:
-        entry = (self.data.get(section) or {}).get(name)
-        return str(entry["title"]) if isinstance(entry, dict) and entry.get("title") else None
-
-    def question(self, section: str, name: str) -> str | None:
-        entry = (self.data.get(section) or {}).get(name)
-        if isinstance(entry, dict):
-            return entry.get("question") or entry.get("title")
+    def phase_title(self, name: str) -> str | None:
+        for phase in self.ruleset.phases:
+            if phase.name == name:
+                return phase.title
         return None
 
-    # where a rule stands in the document
+    def entry_title(self, section: str, name: str) -> str | None:
+        if section == "announcements" and name in self.ruleset.announcements:
+            return self.ruleset.announcements[name].title
+        return self.written(self.doc_path((section, name)), "title")
+
+    def question(self, section: str, name: str) -> str | None:
+        for group in self.ruleset.groups:
+            if group.name == name and group.kind == section:
+                return group.question
+        return None
+
+    # where a rule stands in the documents
     def doc_path(self, path: Path) -> Path:
-        """The place in the merged document that a path of the tree comes from."""
-        data = self.data
-        if path[:1] == ("deck",):
-            if path[1:2] == ("points",):
-                return ("deck", "points")
-            if path[1:2] == ("sets",) and len(path) > 2:
-                for where in ("sets", "rank_sets"):
-                    if path[2] in ((data.get("deck") or {}).get(where) or {}):
-                        return ("deck", where, path[2])
-            if path[1:2] == ("suits",) and len(path) > 2:
-                for i, suit in enumerate((data.get("deck") or {}).get("suits") or []):
-                    if isinstance(suit, dict) and suit.get("id") == path[2]:
-                        return ("deck", "suits", i)
-                if path[2] == "T":
-                    return ("deck", "trumps")
-            return ("deck",)
-        if path[:1] == ("contracts",) and len(path) >= 3:
-            contracts = data.get("contracts") or {}
-            name, seen = path[1], {path[1]}
-            while True:
-                own = contracts.get(name)
-                if not isinstance(own, dict) or path[2] in own or not own.get("like") or own["like"] in seen:
-                    break
-                name = own["like"]
-                seen.add(name)
-            return ("contracts", name) + tuple(path[2:])
+        """The place in the ruleset's document that a path of the tree stands for."""
+        data = self.origins.data
+        head = path[:1]
+        if head == ("deck",):
+            return self._deck_path(path)
+        if head == ("contracts",) and len(path) >= 3:
+            return self._contract_path(path)
+        if head in (("readings",), ("options",)) and len(path) > 4:
+            return path[:4]  # a choice's effects: the choice
+        if head == ("by_players",) and len(path) > 2:
+            return path[:2]
+        if path[:2] == ("auction", "phases") and len(path) > 4 and path[3] == "compulsory":
+            return path[:4]  # compulsory bids are compared without their names
         result: list[str | int] = []
         node: Any = data
         for part in path:
@@ -319,436 +767,144 @@ class Side:
                 node = None
         return tuple(result)
 
+    def _deck_path(self, path: Path) -> Path:
+        deck = self.origins.node(("deck",)) or {}
+        if path[1:2] == ("points",):
+            return ("deck", "points")
+        if path[1:2] == ("sets",) and len(path) > 2:
+            for where in ("sets", "rank_sets"):
+                if path[2] in (deck.get(where) or {}):
+                    return ("deck", where, path[2])
+        if path[1:2] in (("suits",), ("suit_names",)) and len(path) > 2:
+            if path[2] == TRUMP:
+                return ("deck", "trumps")
+            for i, suit in enumerate(deck.get("suits") or []):
+                if isinstance(suit, dict) and suit.get("id") == path[2]:
+                    return ("deck", "suits", i) + (("name",) if path[1] == "suit_names" else ())
+        return ("deck",)
+
+    def _contract_path(self, path: Path) -> Path:
+        """A contract's rule is written in that contract, in the one it is `like`, or (its
+        formulas) in the settlement."""
+        contracts = self.origins.node(("contracts",)) or {}
+        name, key, seen = str(path[1]), path[2], {str(path[1])}
+        while True:
+            own = contracts.get(name)
+            if not isinstance(own, dict):
+                break
+            if key in own:
+                return ("contracts", name) + tuple(path[2:])
+            parent = own.get("like")
+            if not isinstance(parent, str) or parent in seen:
+                break
+            name = parent
+            seen.add(name)
+        if key in ("declarer_wins", "amount") and self.origins.node(("settlement", key)) is not None:
+            return ("settlement", str(key))
+        return tuple(path)  # written nowhere: the language's default, credited to the contract
+
+    def written(self, doc_path: Path, key: str) -> str | None:
+        """A text written beside a rule (its note, title …), in one line."""
+        node = self.origins.node(doc_path)
+        value = node.get(key) if isinstance(node, dict) else None
+        return " ".join(str(value).split()) if value is not None else None
+
+    def note(self, path: Path) -> str | None:
+        return self.written(self.doc_path(path), "note")
+
     def provenance(self, path: Path) -> Provenance:
-        """The source and status of a rule: those of the chosen reading or option that set it, or
-        else the nearest enclosing `source:` and `status:` written in the same file as the rule
-        (a field listed under `assumed:` is assumed). A rule a variant sets without a source of
-        its own has none: its base's source does not vouch for the variant's value."""
-        dpath = self.doc_path(path)
-        via = self._chosen_for(dpath)
-        if via is not None:
-            return via
-        chain: list[tuple[Path, Any, Any]] = []  # (path of the node, node, the key below it)
-        node: Any = self.data
-        here: Path = ()
-        for part in dpath:
-            if (isinstance(node, dict) and part in node) or (
-                isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
-            ):
-                chain.append((here, node, part))
-                node = node[part]
-            else:
-                break
-            here = here + (part,)
-        chain.append((here, node, None))
-        # Positions as written (a reading's patch would otherwise claim the rules it touches).
-        marks = lambda p: (self.raw.marks.get(p) if self.raw is not None else None) or self.doc.marks.get(p)  # noqa: E731
-        mark = marks(here)
-        file = mark.file if mark else None
-        same_file = lambda p: file is None or (marks(p) is not None and marks(p).file == file)  # noqa: E731
-        source = status = assumed = None
-        for at, node, below in reversed(chain):
-            if not isinstance(node, dict):
-                continue
-            reasons = node.get("assumed")
-            if (
-                status is None
-                and below is not None
-                and isinstance(reasons, dict)
-                and below in reasons
-                and same_file(at + ("assumed", below))
-            ):
-                status, assumed = "assumed", str(reasons[below])
-            if status is None and isinstance(node.get("status"), str) and same_file(at + ("status",)):
-                status = node["status"]
-            if source is None and isinstance(node.get("source"), str) and same_file(at + ("source",)):
-                source = node["source"]
-            if source is not None and status is not None:
-                break
-        if is_atomic(tuple(path)):
-            # A rule made of named parts (compulsory bids, liable payers) is vouched for by its parts.
-            inner = self._parts_provenance(chain[-1][1], here, marks, file)
-            if inner is not None:
-                source, status = inner
-        return Provenance(source, status, None, assumed, file, mark.line if mark else None)
-
-    def _parts_provenance(self, node: Any, here: Path, marks: Any, file: str | None) -> tuple[str, str | None] | None:
-        if isinstance(node, dict) and "source" not in node:
-            parts = [(here + (k,), v) for k, v in node.items()]
-        elif isinstance(node, list):
-            parts = [(here + (i,), v) for i, v in enumerate(node)]
-        else:
-            return None
-        sources, statuses = [], []
-        for at, part in parts:
-            if isinstance(part, dict) and isinstance(part.get("source"), str):
-                mark = marks(at + ("source",))
-                if file is None or (mark is not None and mark.file == file):
-                    sources.append(part["source"])
-                    statuses.append(part.get("status"))
-        if not sources:
-            return None
-        return "; ".join(dict.fromkeys(sources)), least_certain(statuses)
-
-    def _chosen_for(self, dpath: Path) -> Provenance | None:
-        for section in CHOICE_SECTIONS:
-            for group, definition in (self.data.get(section) or {}).items():
-                if not isinstance(definition, dict):
-                    continue
-                choice = self.choices.get(group, definition.get("default"))
-                body = (definition.get("choices") or {}).get(choice)
-                if not isinstance(body, dict) or not isinstance(body.get("rules"), dict):
-                    continue
-                patched = list(leaves(body["rules"]))
-                if any(leaf and tuple(dpath[: len(leaf)]) == leaf for leaf in patched) or _covers(
-                    patched, dpath, get_path(self.data, dpath)
-                ):
-                    root = (section, group, "choices", choice)
-                    mark = self.doc.marks.get(root)
-                    return Provenance(
-                        body.get("source") or definition.get("source"),
-                        body.get("status") or definition.get("status"),
-                        f"{section[:-1]} {group}: {choice}",
-                        None,
-                        mark.file if mark else None,
-                        mark.line if mark else None,
-                    )
-        return None
+        """Where a rule of the tree is written, its source and status."""
+        doc_path = self.doc_path(path)
+        if is_atomic(path):
+            return self.origins.combined(doc_path)
+        return self.origins.provenance(doc_path)
 
 
-def _covers(patched: list[Path], dpath: Path, value: Any) -> bool:
-    """Whether a choice's patch sets every rule of `value` (the data at dpath)."""
-    if not dpath or not isinstance(value, dict) or set(value) & TEXT_KEYS:
-        return False  # only a plain value (a factor's won/lost), not a rule with its own provenance
-    own = [dpath + leaf for leaf in leaves(value) if not set(leaf) & TEXT_KEYS]
-    return bool(own) and all(any(p[: len(leaf)] == leaf for p in patched) for leaf in own)
-
-
-def _index_by_name(items: list, name: str) -> int | None:
+def _index_by_name(items: list[Any], name: str) -> int | None:
     for i, item in enumerate(items):
         if isinstance(item, dict) and any(item.get(k) == name for k in ("name", "id", "call")):
             return i
     return None
 
 
-def leaves(data: Any, path: Path = ()) -> Iterable[Path]:
-    if isinstance(data, dict) and data:
-        for key, value in data.items():
-            yield from leaves(value, path + (key,))
-    else:
-        yield path
-
-
 def display_name(ref: str) -> str:
     return FilePath(ref).stem if ref.endswith((".yaml", ".yml")) else ref
 
 
-def read(ref: str, options: Mapping[str, str] | None = None, name: str | None = None) -> Side:
-    """A ruleset by name or path, after inheritance, with readings and options applied
-    (the defaults where `options` names none), and its normalised tree."""
-    from interpreter.language.loader import apply_choices, resolve
-
-    raw = resolve(ref)
-    doc, full = apply_choices(raw, options or {})
-    return side_of(doc, full, ref, name, raw)
-
-
-def side_of(
-    doc: Document, choices: dict[str, str], ref: str, name: str | None = None, raw: Document | None = None
-) -> Side:
-    """A Side from a document with its choices applied; with `raw` (the document before them),
-    each reading and option is described by what its choices change."""
-    deck, removed = _deck_semantics(doc)
-    side = Side(
-        ref,
-        name or display_name(ref),
-        doc,
-        dict(choices),
-        {},
-        deck,
-        {k: sorted(v, key=_order(deck)) for k, v in removed.items()},
-        raw,
-    )
-    side.tree = normalise(side)
-    return side
-
-
-def _order(deck: Any):
-    index = {c: i for i, c in enumerate(deck.cards)} if deck is not None else {}
-    return lambda card: (index.get(card, len(index)), card)
-
-
-def _deck_semantics(doc: Document) -> tuple[Any, dict[str, frozenset[str]]]:
-    """The pack as the interpreter builds it, and the cards removed per player count."""
-    from interpreter.language.compiler import Compiler
-    from interpreter.language.dsl import Type
-
-    if not isinstance(doc.data.get("deck"), dict):
-        return None, {}
+def _stamp(ref: str) -> int:
+    file = find_ruleset_file(ref)
     try:
-        compiler = Compiler(doc, "", {})
-        compiler.deck = compiler.compile_deck()
-        compiler.constants = {c: (Type.CARD, c) for c in compiler.deck.cards}
-        compiler.constants.update({n: (Type.CARDS, s) for n, s in compiler.deck.sets.items()})
-        compiler.compile_deck_sets()
-        removed = {}
-        for key in (doc.data.get("deal") or {}).get("remove") or {}:
-            expr = compiler.expression(("deal", "remove", key), {}, Type.CARDS)
-            if expr is not None:
-                removed[str(key)] = frozenset(expr({}))
-        return compiler.deck, removed
-    except Exception:  # a pack that does not compile is compared as written
-        return None, {}
+        return file.stat().st_mtime_ns if file is not None else 0
+    except OSError:
+        return 0
 
 
-# -- normalisation ---------------------------------------------------------------------------------
+@lru_cache(maxsize=32)
+def _resolved(ref: str, stamp: int) -> Document:
+    return resolve(ref, playable=True)
 
 
-def generic(value: Any, key: str | None = None) -> Any:
-    """Any rule without its text fields; named lists become `Named` mappings; expressions `Expr`."""
-    if isinstance(value, dict):
-        return {k: generic(v, k) for k, v in value.items() if k not in TEXT_KEYS}
-    if isinstance(value, list):
-        name_key = _name_key(value)
-        if name_key is not None:
-            return Named((item[name_key], generic({k: v for k, v in item.items() if k != name_key})) for item in value)
-        return [generic(item, key) for item in value]
-    if isinstance(value, str) and key in EXPRESSION_KEYS:
-        return Expr(value)
-    return value
+@lru_cache(maxsize=256)
+def _compiled(ref: str, stamp: int, chosen: tuple[tuple[str, str], ...], checked: bool) -> Ruleset:
+    doc = _resolved(ref, stamp)
+    if checked:
+        return compile_document(doc, ref, dict(chosen))
+    try:
+        return compile_document(doc, ref, dict(chosen), check=False)
+    except Exception:
+        return compile_document(doc, ref, dict(chosen))
 
 
-def _name_key(items: list) -> str | None:
-    if not items or not all(isinstance(i, dict) for i in items):
-        return None
-    for key in ("name", "id"):
-        names = [i.get(key) for i in items]
-        if all(isinstance(n, str) for n in names) and len(set(names)) == len(names):
-            return key
-    return None
+def read(ref: str, options: Mapping[str, str] | None = None, name: str | None = None, *, effects: bool = True) -> Side:
+    """A ruleset by name or path, compiled with its readings and options (the defaults where
+    `options` names none), with the tree of its rules; with `effects`, each reading, option and
+    number of players with rules of its own is described by what it changes.
+
+    Raises RulesetError (UsageError for an unknown name or choice) as `load_ruleset` does.
+    The tree is shared by every Side read alike: treat it as read-only."""
+    stamp = _stamp(ref)
+    chosen = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
+    ruleset, tree = _read(ref, stamp, chosen, effects)
+    raw = _resolved(ref, stamp)
+    return Side(ref, name or display_name(ref), ruleset, Origins(raw, ruleset.choices), tree)
 
 
-def _fill(data: dict, defaults: dict) -> dict:
-    for key, value in defaults.items():
-        data.setdefault(key, value)
-    return data
-
-
-PLAY_DEFAULTS = {"first_lead": "declarer", "follow_suit": True, "when_void": "trump", "must_beat": False}
-COUNTING_DEFAULTS = {"packet": 1, "packet_deduct": 0, "remainder_deduct": 0}
-SETTLEMENT_DEFAULTS = {"unit": "point", "payment": "each_defender", "sitting_out": "no_part"}
-
-
-def normalise(side: Side) -> dict[str, Any]:
-    data = side.data
-    tree: dict[str, Any] = {}
-    keys = (
-        [k for k in SECTION_ORDER if k in data]
-        + sorted(
-            k
-            for k in data
-            if k not in SECTION_ORDER and k not in META_KEYS and k not in TEXT_KEYS and k not in EFFECT_SECTIONS
-        )
-        + [k for k in EFFECT_SECTIONS if k in data]
-    )
-    for key in keys:
-        value = data[key]
-        if value is None or (key in EFFECT_SECTIONS and side.raw is None):
-            continue
-        handler = _SECTIONS.get(key)
-        try:
-            tree[key] = handler(value, side) if handler and isinstance(value, dict) else generic(value, key)
-        except Exception:  # a shape the handler does not expect (an invalid file): compare it as written
-            tree[key] = generic(value, key)
-    return tree
-
-
-def _players(value: dict, side: Side) -> dict:
-    out = generic(value)
-    out["active"] = sorted(set(value.get("active") or []))
-    out["dealer_sits_out"] = sorted(set(value.get("dealer_sits_out") or []))
-    return out
-
-
-def _deck(value: dict, side: Side) -> dict:
-    deck = side.deck
-    if deck is None:
-        return generic(value)
-    known = {"title", "trumps", "suits", "rank_titles", "rank_sets", "points", "sets"}
-    out: dict[str, Any] = {}
-    suits: dict[str, list[str]] = {}
-    for card in deck.cards:
-        suits.setdefault(deck.suit[card], []).append(card)
-    out["suits"] = {sid: sorted(cards, key=lambda c: -deck.rank[c]) for sid, cards in suits.items()}
-    out["suit_names"] = {sid: name for sid, name in deck.suit_names.items() if sid in suits and sid != "T"}
-    out["points"] = dict(deck.points)
-    automatic = {"cards", "trumps", *deck.suit_names.values()}
-    order = _order(deck)
-    out["sets"] = {name: sorted(cards, key=order) for name, cards in deck.sets.items() if name not in automatic}
-    out.update({k: generic(v, k) for k, v in value.items() if k not in known and k not in TEXT_KEYS})
-    return out
-
-
-def _deal(value: dict, side: Side) -> dict:
-    out = generic(value)
-    out["plans"] = {str(n): [generic(p) for p in plan] for n, plan in (value.get("plans") or {}).items()}
-    if value.get("remove") is not None:
-        out["remove"] = {str(n): side.removed.get(str(n), Expr(str(v))) for n, v in value["remove"].items()}
-    return out
-
-
-def _auction(value: dict, side: Side) -> dict:
-    out = generic(value)
-    raw = value.get("phases")
-    items = (
-        list(raw.items())
-        if isinstance(raw, dict)
-        else [(p.get("name") or f"#{i + 1}", p) for i, p in enumerate(raw or []) if isinstance(p, dict)]
-    )
-    phases: dict[str, Any] = {}
-    for name, phase in items:
-        if not isinstance(phase, dict):
-            continue
-        p = generic({k: v for k, v in phase.items() if k != "name"})
-        ladder = []
-        for level in phase.get("ladder") or []:
-            lv = generic(level)
-            if isinstance(lv, dict):
-                lv.setdefault("contract", lv.get("call"))
-                lv.setdefault("holdable", True)
-            ladder.append(lv)
-        p["ladder"] = ladder
-        p.setdefault("raise", "next")
-        # Compulsory bids are named only so that a variant can remove one: compared without names.
-        compulsory = p.get("compulsory") or {}
-        rules = list(compulsory.values()) if isinstance(compulsory, dict) else list(compulsory)
-        p["compulsory"] = sorted(
-            rules,
-            key=lambda r: (
-                repr(sorted((k, v.key if isinstance(v, Expr) else v) for k, v in r.items()))
-                if isinstance(r, dict)
-                else repr(r)
-            ),
-        )
-        then = p.setdefault("then", {})
-        if isinstance(then, dict):
-            then.setdefault("pass_out", "throw_in")
-            then.setdefault("after", {})
-        phases[str(name)] = p
-    # Which phase opens the auction is meaning; the order phases are written in is not.
-    out["phases"] = phases
-    if items:
-        out["first"] = value.get("first") or str(items[0][0])
-    out.setdefault("breaches", "refuse")
-    return out
-
-
-def contract_rules(contracts: dict, name: str, seen: tuple[str, ...] = ()) -> dict:
-    """A contract's rules with `like` resolved (the other contract's rules, then its own)."""
-    raw = contracts.get(name)
-    if not isinstance(raw, dict):
-        return {}
-    parent = raw.get("like")
-    if not parent or parent not in contracts or parent in seen or parent == name:
-        return {k: v for k, v in raw.items() if k != "like"}
-    merged = dict(contract_rules(contracts, parent, seen + (name,)))
-    merged.update({k: v for k, v in raw.items() if k != "like"})
-    return merged
-
-
-def factor_of(value: Any) -> dict[str, Any] | None:
-    if isinstance(value, dict):
-        return {"won": value.get("won"), "lost": value.get("lost")}
-    if value is None:
-        return None
-    return {"won": value, "lost": value}
-
-
-def _contracts(value: dict, side: Side) -> dict:
-    settlement = side.data.get("settlement") or {}
-    out = {}
-    for name in value:
-        rules = contract_rules(value, name)
-        c = generic(rules)
-        factor = factor_of(rules.get("factor"))
-        if factor is not None:
-            c["factor"] = factor
-        c["exchange"] = [generic(step) for step in rules.get("exchange") or []]
-        for key in ("declarer_wins", "amount"):
-            # the contract's own formula only where it differs from the settlement's
-            if key in c and isinstance(settlement.get(key), str) and c[key] == Expr(settlement[key]):
-                del c[key]
-        out[name] = c
-    return out
-
-
-def _claim(value: dict, side: Side) -> dict:
-    return _fill(generic(value), {"scores_as": "march", "liable": True})
-
-
-def _play(value: dict, side: Side) -> dict:
-    out = _fill(generic(value), PLAY_DEFAULTS)
-    if isinstance(out.get("withhold"), dict):
-        out["withhold"].setdefault("by", "defenders")
-    return out
-
-
-def _counting(value: dict, side: Side) -> dict:
-    out = _fill(generic(value), COUNTING_DEFAULTS)
-    aside = out.get("aside") if isinstance(out.get("aside"), dict) else {}
-    out["aside"] = _fill(aside, {"counts_for": "declarer"})
-    return out
-
-
-def _settlement(value: dict, side: Side) -> dict:
-    return _fill(generic(value), SETTLEMENT_DEFAULTS)
-
-
-def _choices(value: dict, side: Side) -> dict:
-    """Each reading or option: its default, and for each choice what it makes the rules say,
-    at every place where its choices differ (the effect, not the patch as written)."""
-    from interpreter.language.loader import apply_choices
-
-    out = {}
-    for name, group in value.items():
-        if not isinstance(group, dict):
-            continue
-        g = generic({k: v for k, v in group.items() if k != "choices"})
-        trees: dict[str, Any] = {}
-        for choice in group.get("choices") or {}:
+@lru_cache(maxsize=64)
+def _read(ref: str, stamp: int, chosen: tuple[tuple[str, str], ...], effects: bool) -> tuple[Ruleset, dict[str, Any]]:
+    ruleset = _compiled(ref, stamp, chosen, True)
+    tree = tree_of(ruleset)
+    if not effects:
+        return ruleset, tree
+    rules = dict(tree)  # the rules alone, before the effects are added beside them
+    for count in ruleset.by_players:
+        patched = tree_of(ruleset.for_players(count))
+        changes = {path: get_path(patched, path) for path, _, _ in differences(rules, patched)}
+        tree.setdefault("by_players", {})[str(count)] = {"effects": changes}
+    for group in ruleset.groups:
+        trees: dict[str, dict[str, Any]] = {}
+        for choice in group.choices:
+            if choice == ruleset.choices.get(group.name):
+                trees[choice] = rules
+                continue
+            variant = dict(ruleset.choices, **{group.name: choice})
             try:
-                doc, full = apply_choices(side.raw, {**side.choices, name: str(choice)})
-                trees[str(choice)] = side_of(doc, full, side.ref, side.name).tree
+                other = _compiled(ref, stamp, tuple(sorted(variant.items())), False)
             except RulesetError:
-                trees[str(choice)] = {}
-        paths: dict[Path, None] = {}
-        first = next(iter(trees.values()), {})
-        for tree in trees.values():
-            for path, _, _ in differences(first, tree):
-                paths.setdefault(path, None)
-        g["choices"] = {choice: {path: get_path(tree, path) for path in paths} for choice, tree in trees.items()}
-        out[name] = g
-    return out
+                trees[choice] = {}  # `tarock validate` reports it
+                continue
+            trees[choice] = tree_of(other)
+        tree.setdefault(group.kind, {})[group.name] = {"default": group.default, "choices": _effects(trees)}
+    return ruleset, tree
 
 
-def _by_players(value: dict, side: Side) -> dict:
-    """Rules of their own for a number of players: what they change, as for a choice."""
-    from interpreter.language import loader
-
-    apply_players = getattr(loader, "apply_players", None)
-    out = {}
-    for count, entry in value.items():
-        if not isinstance(entry, dict):
-            continue
-        g = generic({k: v for k, v in entry.items() if k != "rules"})
-        effects: dict[Path, Any] = {}
-        if apply_players is not None and str(count).isdigit():
-            patched = side_of(apply_players(side.doc, int(count)), side.choices, side.ref, side.name).tree
-            plain = side_of(side.doc, side.choices, side.ref, side.name).tree
-            effects = {path: get_path(patched, path) for path, _, _ in differences(plain, patched)}
-        g["effects"] = effects
-        out[str(count)] = g
-    return out
+def _effects(trees: dict[str, dict[str, Any]]) -> dict[str, dict[Path, Any]]:
+    """For each choice, the rules at every place where the choices' rules differ."""
+    paths: dict[Path, None] = {}
+    first = next(iter(trees.values()), {})
+    for other in trees.values():
+        for path, _, _ in differences(first, other):
+            paths.setdefault(path, None)
+    return {choice: {path: get_path(t, path) for path in paths} for choice, t in trees.items()}
 
 
 def get_path(tree: Any, path: Path) -> Any:
@@ -760,62 +916,50 @@ def get_path(tree: Any, path: Path) -> Any:
     return tree
 
 
-_SECTIONS = {
-    "players": _players,
-    "deck": _deck,
-    "deal": _deal,
-    "auction": _auction,
-    "contracts": _contracts,
-    "claim": _claim,
-    "play": _play,
-    "counting": _counting,
-    "settlement": _settlement,
-    "readings": _choices,
-    "options": _choices,
-    "by_players": _by_players,
-}
-
-
 # -- differences -------------------------------------------------------------------------------------
 
 # Rules compared whole: a change anywhere inside is one change of the rule (a factor, a ladder).
 ATOMIC: tuple[Path, ...] = (
     ("deck", "points"),
+    ("deck", "sets", "*"),
+    ("deal", "plans", "*"),
     ("auction", "phases", "*", "ladder"),
     ("auction", "phases", "*", "compulsory"),
+    ("auction", "phases", "*", "interrupts"),
+    ("auction", "phases", "*", "side_bids"),
     ("auction", "phases", "*", "then", "after"),
+    ("auction", "phases", "*", "then", "choose"),
     ("contracts", "*", "factor"),
     ("contracts", "*", "exchange"),
+    ("contracts", "*", "trumps"),
+    ("contracts", "*", "opening_leads"),
+    ("contracts", "*", "individual"),
+    ("contracts", "*", "schedule"),
     ("claim",),
     ("announcements", "*"),
     ("play", "withhold"),
     ("play", "schedule"),
     ("counting", "aside"),
     ("settlement", "liable"),
-    ("readings", "*", "choices", "*"),
-    ("options", "*", "choices", "*"),
-    ("by_players", "*", "effects"),
+    ("accusation",),
+    ("penalties",),
+    # each place a choice or a number of players changes is one rule
+    ("readings", "*", "choices", "*", "*"),
+    ("options", "*", "choices", "*", "*"),
+    ("by_players", "*", "effects", "*"),
 )
 
 
 def matches(pattern: Path, path: Path) -> bool:
-    return len(pattern) == len(path) and all(p == "*" or p == q for p, q in zip(pattern, path, strict=False))
+    return len(pattern) == len(path) and all(p == "*" or p == q for p, q in zip(pattern, path, strict=True))
 
 
 def is_atomic(path: Path) -> bool:
     return any(matches(pattern, path) for pattern in ATOMIC)
 
 
-def differences(a: Any, b: Any, path: Path = ()) -> list[tuple[Path, Any, Any]]:
-    """Where two trees differ: (path, value in a, value in b), MISSING where one has nothing.
-    Mappings are compared key by key; anything else, and the rules in ATOMIC, whole."""
-    out: list[tuple[Path, Any, Any]] = []
-    _walk(path, a, b, out)
-    return out
-
-
 # Mappings of named things: where one ruleset has none at all, each thing the other has is
-# reported on its own ("Announcement Ulti: absent in …"), not the section as a whole.
+# reported on its own ("Announcement Ulti: … vs none"), not the section as a whole.
 COLLECTIONS: tuple[Path, ...] = (
     ("calls",),
     ("contracts",),
@@ -828,7 +972,15 @@ COLLECTIONS: tuple[Path, ...] = (
 )
 
 
-def _walk(path: Path, a: Any, b: Any, out: list) -> None:
+def differences(a: Any, b: Any, path: Path = ()) -> list[tuple[Path, Any, Any]]:
+    """Where two trees differ: (path, value in a, value in b), MISSING where one has nothing.
+    Mappings are compared key by key; anything else, and the rules in ATOMIC, whole."""
+    out: list[tuple[Path, Any, Any]] = []
+    _walk(path, a, b, out)
+    return out
+
+
+def _walk(path: Path, a: Any, b: Any, out: list[tuple[Path, Any, Any]]) -> None:
     if a == b:
         return
     if path in COLLECTIONS and (a is MISSING or b is MISSING) and isinstance(a if b is MISSING else b, dict):
@@ -836,9 +988,5 @@ def _walk(path: Path, a: Any, b: Any, out: list) -> None:
     if is_atomic(path) or not (isinstance(a, dict) and isinstance(b, dict)):
         out.append((path, a, b))
         return
-    if isinstance(a, Named) and isinstance(b, Named):
-        common_a, common_b = [k for k in a if k in b], [k for k in b if k in a]
-        if common_a != common_b:
-            out.append((path, list(a), list(b)))
     for key in list(a) + [k for k in b if k not in a]:
         _walk(path + (key,), a.get(key, MISSING), b.get(key, MISSING), out)

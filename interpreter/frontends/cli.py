@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
             name,
             help=summary,
             formatter_class=argparse.RawDescriptionHelpFormatter,
-            description=(described_by.__doc__ or summary).strip(),
+            description=(described_by if isinstance(described_by, str) else described_by.__doc__ or summary).strip(),
         )
         add_arguments(p)
         p.set_defaults(run=run)
@@ -192,7 +192,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _plugged() -> list[
     tuple[str, Any, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 ]:
-    from interpreter.ethnography import diff, docgen, matrix
     from interpreter.frontends import ethnography_commands as ethno
     from interpreter.frontends import server, simulate
 
@@ -204,15 +203,7 @@ def _plugged() -> list[
             simulate.add_arguments,
             simulate.run,
         ),
-        ("diff", diff, "the rule-by-rule differences between two rulesets", ethno.add_diff_arguments, ethno.run_diff),
-        (
-            "matrix",
-            matrix,
-            "a feature table across rulesets (Markdown, CSV or HTML)",
-            ethno.add_matrix_arguments,
-            ethno.run_matrix,
-        ),
-        ("doc", docgen, "a ruleset rendered as readable rules in Markdown", ethno.add_doc_arguments, ethno.run_doc),
+        *ethno.COMMANDS,  # diff, matrix, doc, options, tree
         (
             "serve",
             server,

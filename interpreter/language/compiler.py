@@ -139,6 +139,7 @@ class Compiler:
         self.deck_refused = False  # no pack could be built: every check that counts cards would mislead
         self.where: Path = ()  # the part being compiled, for a failure of the compiler itself
         self.constants: dict[str, tuple[Type, object]] = {}
+        self.settlement_formulas: tuple[Condition | None, Formula | None] = (None, None)
 
     # -- helpers -------------------------------------------------------------------------
     def problem(self, path: Path, message: str, *, at_key: bool = False) -> None:
@@ -286,6 +287,7 @@ class Compiler:
             penalties=penalties,
             pot_ante=pot_ante,
             by_players=tuple(sorted(int(k) for k in by_players if str(k).isdigit())),
+            direction=self.data.get("direction"),
         )
 
     # -- provenance ----------------------------------------------------------------------
@@ -533,6 +535,7 @@ class Compiler:
         contracts: dict[str, Contract] = {}
         default_wins = self.expression(("settlement", "declarer_wins"), OUTCOME_NAMES, BOOL)
         default_amount = self.value_expression(("settlement", "amount"), AMOUNT_NAMES)
+        self.settlement_formulas = (default_wins, default_amount)  # kept in the Settlement, to describe it
         for name in self.data.get("contracts") or {}:
             data = self.contract_data(name)
             path = ("contracts", name)
@@ -1015,6 +1018,8 @@ class Compiler:
             liable=tuple(liable),
             drawn=self.expression(("settlement", "drawn"), OUTCOME_NAMES, BOOL),
             stake=s.get("stake", 1),
+            declarer_wins=self.settlement_formulas[0],
+            amount=self.settlement_formulas[1],
         )
 
     def compile_accusation(self, phases: tuple[AuctionPhase, ...]) -> Accusation | None:

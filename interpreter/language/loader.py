@@ -17,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from interpreter.errors import Problem, RulesetError, UsageError, did_you_mean, unique_problems
 from interpreter.language.compiler import Compiler
 from interpreter.language.model import Ruleset
@@ -37,10 +39,20 @@ def ruleset_names(include_bases: bool = False) -> list[str]:
 
 def _is_base(file: Path) -> bool:
     try:
-        doc = load_yaml(file.read_text(encoding="utf-8"), str(file))
-    except RulesetError:
+        return _is_base_cached(str(file), file.stat().st_mtime_ns)
+    except OSError:
         return False
-    return isinstance(doc.data, dict) and doc.data.get("base") is True
+
+
+@lru_cache(maxsize=256)
+def _is_base_cached(file: str, stamp: int) -> bool:
+    # Only one top-level flag is wanted, of a built-in file: PyYAML's C parser, where it has one,
+    # reads it many times faster than the positions-keeping reader.
+    try:
+        data = yaml.load(Path(file).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return isinstance(data, dict) and data.get("base") is True
 
 
 def is_path_ref(ref: str) -> bool:
@@ -306,12 +318,16 @@ def _compile(
     active: int | None = None,
     *,
     written: list[Problem] | None = None,
+    check: bool = True,
 ) -> tuple[Ruleset | None, list[Problem]]:
     """The ruleset compiled with `chosen` readings and options (and `active` players), or None,
-    and every problem found. `written`: the problems of the document as written, if known."""
+    and every problem found. `written`: the problems of the document as written, if known.
+    `check=False`: the schema's checks left out (a ruleset already checked, compiled again)."""
     # The document as written is checked too: a reading's patch could otherwise mend a mistake
     # (a contract written as text would become a mapping once a reading sets its factor).
-    if written is None:
+    if not check:
+        written = []
+    elif written is None:
         written = written_problems(doc)
     try:
         applied, full = apply_choices(doc, chosen)
@@ -320,7 +336,8 @@ def _compile(
         raise  # a reading or option that does not exist
     except Exception as exc:  # readings or options of a shape the schema refused
         return None, written or [_fault(doc, exc)]
-    problems = unique_problems(written + (schema_problems(applied, derived_from=doc) if applied is not doc else []))
+    schema_checked = check and applied is not doc
+    problems = unique_problems(written + (schema_problems(applied, derived_from=doc) if schema_checked else []))
     compiler = Compiler(applied, name, full, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
     # The compiler reads what the schema let through; what the schema refused it may trip over,
     # and then the schema's messages are the useful ones (the compiler reports its own faults).
@@ -332,19 +349,29 @@ def _compile(
 
 @lru_cache(maxsize=128)
 def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None) -> Ruleset:
-    doc = resolve(ref, playable=True)
+    return compile_document(resolve(ref, playable=True), ref, dict(chosen), active)
+
+
+def compile_document(
+    doc: Document, ref: str, chosen: Mapping[str, str] | None = None, active: int | None = None, *, check: bool = True
+) -> Ruleset:
+    """A resolved ruleset document (`resolve`) compiled with these readings and options, as
+    `load_ruleset` compiles it. `check=False` leaves out the schema's checks, for tools that
+    compile many choices of a ruleset that has been checked (`tarock diff` and `doc` describe
+    each reading by the rules it makes). Raises RulesetError listing every problem found."""
     if doc.data.get("base") is True:
         raise UsageError(
             [Problem(doc.file, None, None, "", f"'{ref}' is a base for other rulesets, not a game to play")]
         )
-    ruleset, problems = _compile(doc, _name_of(ref), dict(chosen), active)
+    ruleset, problems = _compile(doc, _name_of(ref), dict(chosen or {}), active, check=check)
     if problems or ruleset is None:
         raise RulesetError(problems)
     if active is None and ruleset.by_players:
         # The rules for each number of players with rules of its own, compiled now, so that a
         # game started with that number reads them without going back to the files.
         ruleset = dataclasses.replace(
-            ruleset, player_rules={n: _load_cached(ref, chosen, stamp, n) for n in ruleset.by_players}
+            ruleset,
+            player_rules={n: compile_document(doc, ref, chosen, n, check=check) for n in ruleset.by_players},
         )
     return ruleset
 

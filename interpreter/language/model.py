@@ -338,6 +338,10 @@ class Settlement:
     liable: tuple[Liability, ...] = ()
     drawn: Condition | None = None  # the game is drawn: nobody scores, the pot is untouched
     stake: int = 1  # every payment of a deal times this (the money per point: 10 Pfennig instead of 1)
+    # The settlement's own formulas, which every contract without its own takes. The engine reads
+    # each contract's; these describe the ruleset (`tarock diff`, `doc`) as it is written.
+    declarer_wins: Condition | None = None
+    amount: Formula | None = None
 
 
 @dataclass(frozen=True)
@@ -409,6 +413,7 @@ class Ruleset:
     pot_ante: Formula | None = None  # what the dealer pays into the pot at each deal
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
+    direction: str | None = None  # the direction of play at the table (display only)
     # The ruleset as played by each of those numbers, compiled with it (by the loader).
     player_rules: Mapping[int, Ruleset] = field(default_factory=dict, repr=False, compare=False)
     # Tables the engine derives from the ruleset once (trick power, shared actions), kept here
