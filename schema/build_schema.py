@@ -831,16 +831,19 @@ choice = rule(
     },
 )
 
-choice_group = lambda what: rule(
-    what,
-    {
-        "question": {"type": "string", "description": "The question the choice answers."},
-        "title": {"type": "string", "description": "A display name."},
-        "default": {"type": "string", "description": "The choice taken when a game names none."},
-        "choices": name_map("The choices by name.", choice),
-    },
-    ["default", "choices"],
-)
+
+def choice_group(what: str) -> dict:
+    return rule(
+        what,
+        {
+            "question": {"type": "string", "description": "The question the choice answers."},
+            "title": {"type": "string", "description": "A display name."},
+            "default": {"type": "string", "description": "The choice taken when a game names none."},
+            "choices": name_map("The choices by name.", choice),
+        },
+        ["default", "choices"],
+    )
+
 
 source_entry = rule(
     "A source text.",
