@@ -193,7 +193,7 @@ def _plugged() -> list[
     tuple[str, Any, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 ]:
     from interpreter.frontends import ethnography_commands as ethno
-    from interpreter.frontends import server, simulate
+    from interpreter.frontends import server, simulate, web
 
     return [
         (
@@ -211,6 +211,7 @@ def _plugged() -> list[
             server.add_arguments,
             server.run,
         ),
+        ("web", web, web.SUMMARY, web.add_arguments, web.run),
     ]
 
 
