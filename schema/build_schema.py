@@ -169,6 +169,11 @@ players = rule(
             "items": {"type": "integer", "minimum": 3, "description": "A number of people at the table."},
             "description": "Table sizes at which the dealer sits out and is dealt no cards (8 at a Dappen table: 7 play).",
         },
+        "usual": {
+            "type": "integer",
+            "minimum": 2,
+            "description": "People at the table as the game is usually played (Cego four, Dappen six): the table a game or session starts with when nobody says how many. One of the table sizes above; without it, the smallest.",
+        },
     },
     ["active"],
 )

@@ -337,7 +337,7 @@ def test_the_example_records_replay(capsys: pytest.CaptureFixture[str], monkeypa
         assert report.ok, report.failures
     monkeypatch.chdir(ROOT)
     status, out, _ = tarock(capsys, "replay", "docs/examples/example-village-game.yaml", "--log")
-    assert status == 0 and "Payments (cent): seat 0: +50" in out
+    assert status == 0 and "Payments: seat 0 +50" in out
 
 
 def test_the_guide_s_diff_is_the_real_diff(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

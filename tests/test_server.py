@@ -224,6 +224,9 @@ def test_every_error_code(tmp_path: Path) -> None:
     expect(session.handle({"op": "new", "ruleset": FIRST}), "too_many_games")
     play_to_end(session, gid)
     expect(session.handle({"op": "act", "game": gid, "seat": seat, "action": "pass"}), "game_over")
+    ok(session.handle({"op": "close", "game": gid}))
+    bound = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 2, "tokens": True}))
+    expect(session.handle({"op": "view", "game": bound["game"], "seat": 0}), "forbidden")
     out = io.StringIO()
     serve(Session(), io.BytesIO(b"x" * 200 + b"\n"), out, max_line=100)
     expect(json.loads(out.getvalue()), "too_large")
@@ -582,3 +585,51 @@ def test_readme_python_example_runs() -> None:
     namespace: dict = {}
     exec(compile(code, "README.md (driving the engine)", "exec"), namespace)
     assert namespace["again"].is_over
+
+
+# -- seats bound to tokens -------------------------------------------------------------------
+
+
+def test_tokens_bind_each_request_to_its_seat() -> None:
+    """`new` with tokens: a seat's token acts and sees for that seat only; the umpire's token
+    keeps today's umpire mode; no token, or another game's, is refused."""
+    session = Session()
+    new = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 5, "tokens": True}))
+    gid, tokens, umpire = new["game"], new["tokens"], new["umpire"]
+    game = session.games[gid].game
+    assert len(tokens) == game.players and len(set(tokens + [umpire])) == game.players + 1
+    seat = game.to_act
+    other = next(s for s in game.seats if s != seat)
+    # Views: the token's own seat, whatever seat is named; never the umpire's.
+    view = ok(session.handle({"op": "view", "game": gid, "token": tokens[other]}))["view"]
+    assert view["seat"] == other and view["hand"] == sorted(game.hands[other], key=game.ruleset.deck.sort_key)
+    for asked in (seat, "all"):
+        refused(session.handle({"op": "view", "game": gid, "token": tokens[other], "seat": asked}), "forbidden")
+    refused(session.handle({"op": "view", "game": gid, "seat": other}), "forbidden")  # no token
+    refused(session.handle({"op": "view", "game": gid, "token": "guessed"}), "forbidden")
+    # Legal actions and moves: for the token's seat only.
+    mine = ok(session.handle({"op": "legal", "game": gid, "token": tokens[seat]}))
+    assert mine["seat"] == seat and mine["actions"]
+    assert ok(session.handle({"op": "legal", "game": gid, "token": tokens[other]}))["seat"] == other
+    refused(
+        session.handle({"op": "act", "game": gid, "token": tokens[other], "seat": seat, "action": "pass"}), "forbidden"
+    )
+    before = game.record()
+    refused(session.handle({"op": "act", "game": gid, "token": tokens[other], "action": "pass"}), "not_your_turn")
+    assert game.record() == before
+    ok(session.handle({"op": "act", "game": gid, "token": tokens[seat], "action": mine["actions"][0]}))
+    # The record shows every hand: the umpire's alone; the events are public.
+    refused(session.handle({"op": "record", "game": gid, "token": tokens[seat]}), "forbidden")
+    assert ok(session.handle({"op": "record", "game": gid, "token": umpire}))["record"]["actions"]
+    assert ok(session.handle({"op": "events", "game": gid, "token": tokens[other]}))["events"]
+    # The umpire's token is today's umpire: any seat, "all", the bots.
+    assert "hands" in ok(session.handle({"op": "view", "game": gid, "token": umpire, "seat": "all"}))["view"]
+    while not game.is_over:
+        to_act = game.to_act
+        ok(session.handle({"op": "bot", "game": gid, "token": tokens[to_act], "apply": True}))
+    refused(session.handle({"op": "close", "game": gid, "token": tokens[0]}), "forbidden")
+    ok(session.handle({"op": "close", "game": gid, "token": umpire}))
+    # A game opened without tokens is the umpire's, as before.
+    plain = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 5}))
+    assert "tokens" not in plain
+    assert "hands" in ok(session.handle({"op": "view", "game": plain["game"], "seat": "all"}))["view"]

@@ -327,6 +327,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "player_rules",
             "derived",
             "direction",
+            "usual_players",
         }
     ),
     AuctionPhase: frozenset(
@@ -401,6 +402,7 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
     players: dict[str, Any] = {}
     _put(players, "active", list(rs.active_players))
     _put(players, "dealer_sits_out", list(rs.dealer_sits_out))
+    _put(players, "usual", rs.usual_players)
     _put(tree, "players", players)
     _put(tree, "direction", rs.direction)
     tree["deck"] = _deck(deck)

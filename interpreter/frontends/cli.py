@@ -22,7 +22,9 @@ EXAMPLES = [
     ("tarock validate my-variant.yaml", "check your own file (all errors at once)"),
     ("tarock show {name}", "the ruleset after inheritance"),
     ("tarock play {name} --seed 3", "one deal by bots, as a readable log"),
-    ("tarock play {name} --human 1", "play seat 1 yourself"),
+    ("tarock play {name} --human 1", "play seat 1 yourself (type help at any question)"),
+    ("tarock play {name} --human 1 --deals 8", "a session of 8 deals with a running score"),
+    ("tarock web", "a browser table for people and bots"),
     ("tarock play {name} --option NAME=CHOICE --record deal.yaml", ""),
     ("tarock replay tests/records/*.yaml", "check game records against their outcomes"),
 ]
@@ -153,9 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_show)
 
-    p = sub.add_parser("play", help="play one deal with bots (and humans) and print a readable log")
+    p = sub.add_parser("play", help="play a deal (or --deals N) with bots and people, as a readable log")
     p.add_argument("name", help="ruleset name or file")
-    p.add_argument("--players", type=int, help="people at the table (default: the smallest allowed)")
+    p.add_argument("--players", type=int, help="people at the table (default: the game's usual table)")
+    p.add_argument("--deals", type=int, default=1, help="deals in the session, the deal passing on (default 1)")
     p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--seed", type=int, help="shuffle seed; the same seed gives the same deal and bot play")
     p.add_argument(
@@ -166,8 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bot",
         choices=("random", "rules"),
-        default="random",
-        help="who plays the other seats: uniform random choices, or the rule-based bot (default: random)",
+        default="rules",
+        help="who plays the other seats: the rule-based bot (default), or uniform random choices",
     )
     p.set_defaults(run=cmd_play)
 
@@ -193,7 +196,7 @@ def _plugged() -> list[
     tuple[str, Any, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 ]:
     from interpreter.frontends import ethnography_commands as ethno
-    from interpreter.frontends import server, simulate
+    from interpreter.frontends import server, simulate, web
 
     return [
         (
@@ -211,6 +214,7 @@ def _plugged() -> list[
             server.add_arguments,
             server.run,
         ),
+        ("web", web, web.SUMMARY, web.add_arguments, web.run),
     ]
 
 
@@ -272,35 +276,80 @@ def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.bots.randombot import RandomBot
     from interpreter.bots.rulebot import RuleBot
     from interpreter.engine.game import Game
-    from interpreter.engine.records import dump_record
+    from interpreter.engine.session import Session
+    from interpreter.frontends.human import HumanPlayer, QuitGame
     from interpreter.frontends.log import render_log
     from interpreter.language.loader import load_ruleset
 
     if args.record:
         _check_writable(args.record, "--record")  # before the deal, not after it has been played
+    if args.deals < 1:
+        raise TarockError(f"--deals must be 1 or more, not {args.deals}")
     ruleset = load_ruleset(args.name, parse_options(args.option))
-    game = Game(ruleset, players=args.players, dealer=args.dealer, seed=args.seed)
-    bot: RandomBot | RuleBot = RuleBot() if args.bot == "rules" else RandomBot(game.seed)
+    players = args.players if args.players is not None else ruleset.usual_table
+    session = Session(ruleset, players=players, dealer=args.dealer, seed=args.seed) if args.deals > 1 else None
+    game = session.next_deal() if session is not None else Game(ruleset, players, dealer=args.dealer, seed=args.seed)
     humans = set(args.human)
     for seat in humans:
         if not 0 <= seat < game.players or seat == game.sitting_out:
             raise TarockError(f"--human {seat}: no such playing seat")
-    if humans:
-        from interpreter.frontends.human import HumanPlayer
+    if humans and sys.stdin is None:
+        raise TarockError("--human needs standard input to read your choices, and it is closed")
+    bot: RandomBot | RuleBot = RuleBot() if args.bot == "rules" else RandomBot(game.seed)
 
-        if sys.stdin is None:
-            raise TarockError("--human needs standard input to read your choices, and it is closed")
-        HumanPlayer(game).run(humans, bot)
-    else:
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None  # somebody is to act until the deal is over
-            game.apply(seat, bot.choose(game, seat))
-        print(render_log(game))
-    if args.record:
-        Path(args.record).write_text(dump_record(game.record()), encoding="utf-8")
-        print(f"record written to {args.record}")
-    return 0
+    def score() -> str:
+        if session is None or not any(g.is_over for g in session.deals):
+            return "  no deal of this session is finished yet"
+        done = sum(1 for g in session.deals if g.is_over)
+        scores = ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(session.scores))
+        return f"  Score after {done} of {args.deals} deals ({ruleset.settlement.unit}): {scores}"
+
+    number = 1
+    while True:
+        if humans:
+            if number > 1:
+                print(f"\n=== Deal {number} of {args.deals}: seat {game.dealer} deals ===")
+            try:
+                HumanPlayer(game, score=score).run(humans, bot)
+            except QuitGame:
+                file = _record_file(args.record or f"{ruleset.name}-unfinished.yaml", number, args.deals)
+                _write_record(game, file)
+                print(f"You left the game; the record of the deal so far is in {file}.")
+                return 0
+        else:
+            while not game.is_over:
+                seat = game.to_act
+                assert seat is not None  # somebody is to act until the deal is over
+                game.apply(seat, bot.choose(game, seat))
+            if number > 1:
+                print()
+            print(render_log(game))
+        if args.record:
+            file = _record_file(args.record, number, args.deals)
+            _write_record(game, file)
+            print(f"record written to {file}")
+        if session is None:
+            return 0
+        session.finish_deal()
+        print(score().strip())
+        if number >= args.deals or session.over:
+            return 0
+        number += 1
+        game = session.next_deal()
+
+
+def _record_file(file: str, number: int, deals: int) -> str:
+    """The file of deal `number`: FILE itself for one deal; FILE-1.yaml, FILE-2.yaml … for a session."""
+    if deals == 1:
+        return file
+    path = Path(file)
+    return str(path.with_name(f"{path.stem}-{number}{path.suffix or '.yaml'}"))
+
+
+def _write_record(game: Any, file: str) -> None:
+    from interpreter.engine.records import dump_record
+
+    Path(file).write_text(dump_record(game.record()), encoding="utf-8")
 
 
 def _check_writable(file: str, option: str) -> None:

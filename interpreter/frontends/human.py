@@ -10,10 +10,12 @@ or to keep), the cards are numbered and chosen by their numbers or names, severa
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
 from interpreter.frontends.log import describe_event
+from interpreter.frontends.words import action_label, explain_result
 from interpreter.language.model import TRUMP, Deck
 
 if TYPE_CHECKING:
@@ -40,15 +42,33 @@ def label(card: str, deck: Deck) -> str:
     return card if title == card[1:] else f"{card} ({title})"
 
 
+HELP = """  Type the number of a choice, or name it: a card by its id or name (T22, Gstiess, hk), a call by
+  its word (pass, solo). For several cards at once list them: 1 4 7, or CK C9.
+  Other words: help (this), hand (your cards again), rules (the game in short), score (the session
+  so far), quit (stop; the record of the deal so far is saved)."""
+
+
+class QuitGame(Exception):
+    """The person typed `quit`."""
+
+
 class HumanPlayer:
     """People at the terminal playing some seats of `game`; a bot plays the others."""
 
-    def __init__(self, game: Game, stdin: TextIO | None = None, stdout: TextIO | None = None):
+    def __init__(
+        self,
+        game: Game,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        score: Callable[[], str] | None = None,
+    ):
         # The streams are looked up now, not when the module is imported: a caller may have
         # replaced them (tests do).
         self.game = game
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
+        self.score = score
+        self._seat: int | None = None  # the seat being asked, for `hand`
 
     def say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
@@ -80,6 +100,10 @@ class HumanPlayer:
                 who = "you" if event["seat"] in seats and len(seats) == 1 else f"seat {event['seat']}"
                 self.say(f"    {who}: {label(event['card'], deck)}")
                 continue
+            if event["type"] == "settlement":
+                for line in explain_result(event, game.ruleset, game.players, game.sitting_out):
+                    self.say(line)
+                continue
             text = describe_event(event, game)
             if text:
                 self.say(text)
@@ -91,6 +115,7 @@ class HumanPlayer:
         game = self.game
         deck = game.ruleset.deck
         view = game.view(seat)
+        self._seat = seat
         role = ""
         if view["declarer"] is not None:
             role = (
@@ -113,17 +138,22 @@ class HumanPlayer:
         if all(isinstance(a, dict) and "play" in a for a in legal):
             legal = sorted(legal, key=lambda a: order.get(a["play"], len(order)) if isinstance(a, dict) else 0)
         for number, action in enumerate(legal, 1):
-            self.say(f"  {number}. {self._label(action)}")
+            self.say(f"  {number}. {self._label(action, legal)}")
         while True:
             line = self._read()
             if line.isdigit() and 1 <= int(line) <= len(legal):
                 return legal[int(line) - 1]
             card = self._card(line)
             for action in legal:
-                if line == action or (isinstance(action, dict) and card is not None and action.get("play") == card):
+                if _same_word(line, action, game) or (
+                    isinstance(action, dict) and card is not None and card in action.values()
+                ):
                     return action
+            if card is not None and card in view["hand"] and game.phase.value == "play":
+                # A card the person holds but may not play: the engine says why not.
+                return {"play": card}
             what = f"{label(card, deck)} is not among them" if card is not None else f"'{line}' is not among them"
-            self.say(f"  {what}; type a number from 1 to {len(legal)}")
+            self.say(f"  {what}; type a number from 1 to {len(legal)}, or help")
 
     def _ask_cards(self, kind: str, template: dict[str, Any], hand: list[str]) -> list[str]:
         """The cards the person names for a discard or keep `template` ({count, from, forbidden}),
@@ -182,25 +212,51 @@ class HumanPlayer:
             return word.upper()
         return deck.aliases.get(word.lower())
 
-    def _label(self, action: Any) -> str:
+    def _label(self, action: Any, legal: list[Any] | None = None) -> str:
         rs = self.game.ruleset
-        deck = rs.deck
-        if isinstance(action, str):
-            return rs.call_title(action) + (f" ({action})" if rs.call_title(action) != action else "")
-        if "play" in action:
-            return label(action["play"], deck)
-        if "announce" in action:
-            cards = ", ".join(label(c, deck) for c in action.get("cards", []))
-            return f"announce {action['announce']}" + (f" with {cards}" if cards else "")
-        for kind, verb in (("discard", "put aside"), ("keep", "keep")):
-            if isinstance(action.get(kind), list):
-                return f"{verb} " + ", ".join(label(c, deck) for c in action[kind])
-        return str(action)
+        words = action_label(action, rs, legal=legal)
+        if isinstance(action, str) and words.lower() != action:
+            return f"{words} ({action})"  # the word to type, where the title is not it
+        return words
 
     def _read(self) -> str:
-        self.stdout.write("> ")
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
-            raise TarockError("input ended before the deal was over")
-        return line.strip()
+        """The next line the person types that is not a word about the game (help, rules …)."""
+        while True:
+            self.stdout.write("> ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise TarockError("input ended before the deal was over")
+            word = line.strip()
+            if word.lower() in ("help", "?"):
+                self.say(HELP)
+            elif word.lower() == "hand" and self._seat is not None:
+                self.say(f"  your hand: {named_hand(self.game.view(self._seat)['hand'], self.game.ruleset.deck)}")
+            elif word.lower() == "rules":
+                self.say(rules_summary(self.game))
+            elif word.lower() == "score":
+                self.say(self.score() if self.score is not None else "  no deal of this session is finished yet")
+            elif word.lower() in ("quit", "exit"):
+                raise QuitGame
+            else:
+                return word
+
+
+def _same_word(line: str, action: Any, game: Game) -> bool:
+    """Whether `line` names the call `action`: by its id or its title, in any case."""
+    if not isinstance(action, str):
+        return False
+    word = line.strip().lower()
+    return word == action.lower() or word == game.ruleset.call_title(action).lower()
+
+
+def rules_summary(game: Game) -> str:
+    """The variant in short: `tarock doc NAME --summary` without its Markdown trimmings."""
+    from interpreter.ethnography.docgen import render
+
+    try:
+        text = render(game.table_ruleset.ref or game.ruleset.name, summary=True)
+    except TarockError as exc:
+        return f"  the rules cannot be summarised: {exc}"
+    lines = [line for line in text.splitlines() if not line.startswith("<!--")]
+    return "\n".join(lines).replace("**", "").strip()

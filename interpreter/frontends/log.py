@@ -31,7 +31,7 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "phase" and event["phase"] == "auction":
         return f"— {rs.phase(event['name']).title} —"
     if kind == "call":
-        return f"  seat {event['seat']}: {rs.call_title(event['call'])}"
+        return f"  Call: seat {event['seat']}: {rs.call_title(event['call'])}"
     if kind == "thrown_in":
         return "Everybody passed: the deal is thrown in, no payment."
     if kind == "contract":
@@ -41,62 +41,51 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
         return f"Contract: {title}, lone player seat {event['declarer']}"
     if kind == "keep":
         shown = f", face up: {', '.join(event['exposed'])}" if event.get("exposed") else ""
-        return f"Seat {event['seat']} keeps {event['count']} and discards {event['discarded']}{shown}."
+        return f"Exchange: seat {event['seat']} keeps {event['count']} and discards {event['discarded']}{shown}."
     if kind == "forced_discard":
         cards = f": {', '.join(event['cards'])}" if event.get("cards") else ""
-        return f"Seat {event['seat']} must discard {event['count']} card(s) face up{cards}."
+        return f"Exchange: seat {event['seat']} must discard {event['count']} card(s) face up{cards}."
     if kind == "announce":
         title = rs.announcements[event["announcement"]].title
         if not event["cards"]:
-            return f"Seat {event['seat']} declares {title}."
-        return f"Seat {event['seat']} announces {title}: {', '.join(event['cards'])} laid out."
+            return f"Announcement: seat {event['seat']} declares {title}."
+        return f"Announcement: seat {event['seat']} announces {title}: {', '.join(event['cards'])} laid out."
     if kind == "trumps":
-        return f"Seat {event['seat']} names {event['suit']} as trumps."
+        return f"Trumps: seat {event['seat']} names {event['suit']}."
     if kind == "breach":
-        return str(event["reason"])
+        return f"Breach: {event['reason']}"
     if kind == "talon_taken":
-        return f"Seat {event['seat']} picks up the {event['count']} talon cards."
+        return f"Exchange: seat {event['seat']} picks up the {event['count']} talon cards."
     if kind == "discard":
-        return f"Seat {event['seat']} discards {event['count']} cards face down."
+        return f"Exchange: seat {event['seat']} discards {event['count']} card{'s' if event['count'] != 1 else ''} face down."
     if kind == "claim":
-        return f"Seat {event['seat']} shows the hand and claims every trick: {show_cards(event['hand'], deck)}"
+        return f"Claim: seat {event['seat']} shows the hand and claims every trick: {show_cards(event['hand'], deck)}"
     if kind == "phase" and event["phase"] == "play":
         return f"— Play — seat {event['leader']} leads"
     if kind == "trick":
         plays = ", ".join(f"{s}:{card_name(c, deck)}" for s, c in zip(event["seats"], event["cards"], strict=False))
-        return f"  trick {event['number']:>2}: {plays}  → seat {event['winner']}"
+        return f"  Trick {event['number']:>2}: {plays}  → seat {event['winner']}"
     if kind == "settlement":
         return describe_result(event, game)
     return None
 
 
 def describe_result(result: dict[str, Any], game: Game) -> str:
-    unit = game.ruleset.settlement.unit
-    if result["outcome"] == "thrown_in":
-        return "Result: thrown in."
-    if result["outcome"] == "abandoned":
-        return f"Result: abandoned — {result.get('reason', '')}"
-    lines = []
-    if result.get("points") and "seats" in result["points"]:
-        shown = ", ".join(f"seat {s}: {p}" for s, p in enumerate(result["points"]["seats"]))
-        lines.append(f"Card points in own tricks: {shown}.")
-    elif result.get("points"):
-        p = result["points"]
-        verdict = "wins" if result["declarer_won"] else "loses"
-        lines.append(
-            f"Card points: lone player {p['declarer']}, opponents {p['defenders']} — the lone player {verdict}."
-        )
-    pays = ", ".join(f"seat {s}: {v:+d}" for s, v in enumerate(result["payments"]))
-    lines.append(f"Payments ({unit}): {pays}")
-    return "\n".join(lines)
+    """The result, part by part (words.explain_result): who won and why, each payment's reason."""
+    from interpreter.frontends.words import explain_result
+
+    return "\n".join(explain_result(result, game.ruleset, game.players, game.sitting_out))
 
 
 def render_log(game: Game, *, show_hands: bool = True) -> str:
     rs, deck = game.ruleset, game.ruleset.deck
+    from interpreter.frontends.words import legend
+
     lines = [
         f"{rs.title} — {game.players} at the table, dealer seat {game.dealer}"
         + (" (sits out)" if game.sitting_out is not None else "")
-        + (f", seed {game.seed}" if game.seed is not None else "")
+        + (f", seed {game.seed}" if game.seed is not None else ""),
+        legend(deck),
     ]
     if show_hands:
         lines.append("Hands:")

@@ -13,7 +13,9 @@ of its input.
 The server is the umpire: `view` with a seat shows only what that seat may see, and events in
 `act`, `bot` and `events` responses are public (a discard tells only how many cards), but
 `view` with seat "all", `legal` for another seat and `record` show hidden cards. A frontend that
-relays the game to people passes each of them only their own seat's answers.
+relays the game to people passes each of them only their own seat's answers, or opens the game
+with `"tokens": true`: then each request carries a token and acts and sees only for the seat it
+names (the umpire's token keeps the umpire's powers).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ MAX_DEPTH = 64  # arrays and objects nested in one request
 MAX_DIGITS = 4300  # digits of one integer (Python's own limit for turning text into int)
 MAX_SEED = 2**64
 BOT_KINDS = ("random", "rules")
+UMPIRE = "umpire"
 
 T = TypeVar("T")
 Request = dict[str, Any]  # a request object as parsed from JSON
@@ -126,6 +129,7 @@ ERROR_CODES = {
     "not_your_turn": "the action is well formed but it is another seat's turn",
     "illegal_action": "the action is well formed but the rules forbid it now",
     "game_over": "the deal is over",
+    "forbidden": "the game binds seats to tokens, and this request's token (or its absence) does not allow it",
     "internal_error": "a fault in the server (please report it with the request); the session goes on",
 }
 
@@ -136,6 +140,8 @@ class Slot:
 
     game: Game
     bots: dict[str, RandomBot | RuleBot] = field(default_factory=dict)
+    # Where `new` issued tokens: token -> the seat it acts and sees for, or UMPIRE.
+    tokens: dict[str, int | str] | None = None
 
 
 class Session:
@@ -248,6 +254,7 @@ class Session:
         seed = _may(req, "seed", int)
         deal = _may(req, "deal", dict)
         options = _options(req)
+        tokens = _may(req, "tokens", bool, False)
         if seed is not None and not 0 <= seed < MAX_SEED:
             raise ProtocolError("bad_request", f'"seed" must be from 0 to 2**64 - 1, not {_short(seed)}')
         if seed is not None and deal is not None:
@@ -263,7 +270,18 @@ class Session:
             raise ProtocolError("bad_deal", "; ".join(p.message for p in exc.problems)) from None
         except InvalidActionError as exc:
             raise ProtocolError("bad_request", str(exc)) from None
-        return self._open(game)
+        response = self._open(game)
+        if tokens:
+            import secrets
+
+            seat_tokens = [secrets.token_urlsafe(16) for _ in range(game.players)]
+            umpire = secrets.token_urlsafe(16)
+            slot = self.games[response["game"]]
+            slot.tokens = {token: seat for seat, token in enumerate(seat_tokens)}
+            slot.tokens[umpire] = UMPIRE
+            response["tokens"] = seat_tokens
+            response["umpire"] = umpire
+        return response
 
     def op_load(self, req: Request) -> Response:
         from interpreter.engine.records import game_from_record, replay_document
@@ -314,13 +332,17 @@ class Session:
 
     def op_view(self, req: Request) -> Response:
         slot = self._slot(req)
+        bound = self._bound(slot, req)
+        if bound is not None:
+            return {"game": req["game"], "view": public_view(slot.game, bound)}
         seat: int | str = "all" if req.get("seat") == "all" else self._seat(slot.game, req)
         return {"game": req["game"], "view": public_view(slot.game, seat)}
 
     def op_legal(self, req: Request) -> Response:
         slot = self._slot(req)
         game = slot.game
-        seat = self._maybe_seat(game, req)
+        bound = self._bound(slot, req)
+        seat = bound if bound is not None else self._maybe_seat(game, req)
         if seat is None:
             seat = game.to_act
         return {
@@ -332,7 +354,8 @@ class Session:
 
     def op_act(self, req: Request) -> Response:
         slot = self._slot(req)
-        seat = self._seat(slot.game, req)
+        bound = self._bound(slot, req)
+        seat = bound if bound is not None else self._seat(slot.game, req)
         if "action" not in req:
             raise ProtocolError(
                 "bad_request", 'the request needs "action": a call such as "pass" or an object such as {"play": "T21"}'
@@ -346,7 +369,8 @@ class Session:
         apply = _may(req, "apply", bool, False)
         if kind not in BOT_KINDS:
             raise ProtocolError("bad_request", f'"kind" is one of {", ".join(BOT_KINDS)}, not {_short(kind)}')
-        asked = self._maybe_seat(game, req)
+        bound = self._bound(slot, req)
+        asked = bound if bound is not None else self._maybe_seat(game, req)
         seat = game.to_act
         if seat is None:
             raise ProtocolError("game_over", "the deal is over")
@@ -363,6 +387,7 @@ class Session:
 
     def op_events(self, req: Request) -> Response:
         slot = self._slot(req)
+        self._bound(slot, req)  # public events, but only for the game's own tokens
         since = _may(req, "since", int, 0)
         if since < 0:
             raise ProtocolError("bad_request", '"since" counts events already seen: 0 or more')
@@ -375,6 +400,7 @@ class Session:
 
     def op_record(self, req: Request) -> Response:
         slot = self._slot(req)
+        self._umpire_only(slot, req, "the record shows every hand")
         return {"game": req["game"], "record": slot.game.record()}
 
     def op_games(self, req: Request) -> Response:
@@ -393,11 +419,42 @@ class Session:
 
     def op_close(self, req: Request) -> Response:
         gid = _need(req, "game", str)
-        if self.games.pop(gid, None) is None:
+        slot = self.games.get(gid)
+        if slot is None:
             raise ProtocolError("unknown_game", f"no open game {_short(gid)}")
+        self._umpire_only(slot, req, "closing the game ends it for every seat")
+        del self.games[gid]
         return {"game": gid, "closed": True}
 
     # -- helpers -----------------------------------------------------------------------------
+    def _bound(self, slot: Slot, req: Request) -> int | None:
+        """The seat a request's token binds it to; None where it may act as the umpire (a game
+        without tokens, or the umpire's token). A seat named besides must be the token's own."""
+        if slot.tokens is None:
+            return None
+        token = req.get("token")
+        holder = slot.tokens.get(token) if isinstance(token, str) else None
+        if holder is None:
+            raise ProtocolError(
+                "forbidden",
+                'this game binds each seat to a token: send "token", one of those `new` issued'
+                if token is None
+                else "that token is not one of this game's",
+            )
+        if holder == UMPIRE:
+            return None
+        assert isinstance(holder, int)
+        named = req.get("seat")
+        if named is not None and named != holder:
+            raise ProtocolError(
+                "forbidden", f"this token acts and sees for seat {holder} only, not seat {_short(named)}"
+            )
+        return holder
+
+    def _umpire_only(self, slot: Slot, req: Request, why: str) -> None:
+        if slot.tokens is not None and self._bound(slot, req) is not None:
+            raise ProtocolError("forbidden", f"only the umpire's token may do this: {why}")
+
     def _room(self) -> None:
         if len(self.games) >= self.max_games:
             raise ProtocolError(

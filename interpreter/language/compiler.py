@@ -288,6 +288,7 @@ class Compiler:
             pot_ante=pot_ante,
             by_players=tuple(sorted(int(k) for k in by_players if str(k).isdigit())),
             direction=self.data.get("direction"),
+            usual_players=(self.data.get("players") or {}).get("usual"),
         )
 
     # -- provenance ----------------------------------------------------------------------
@@ -441,6 +442,9 @@ class Compiler:
                     ("players", "dealer_sits_out", i),
                     f"with {n} at the table and the dealer out, {n - 1} play, but active allows only {list(active)}",
                 )
+        usual = p.get("usual")
+        if isinstance(usual, int) and usual not in set(active) | set(sits_out):
+            self.problem(("players", "usual"), f"the usual table of {usual} is not among the table sizes allowed")
         return active, sits_out
 
     def compile_removed(self, active: tuple[int, ...]) -> dict[int, frozenset[str]]:

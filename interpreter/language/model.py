@@ -414,6 +414,7 @@ class Ruleset:
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
     direction: str | None = None  # the direction of play at the table (display only)
+    usual_players: int | None = None  # the table size a game starts with when none is asked for
     # The ruleset as played by each of those numbers, compiled with it (by the loader).
     player_rules: Mapping[int, Ruleset] = field(default_factory=dict, repr=False, compare=False)
     # Tables the engine derives from the ruleset once (trick power, shared actions), kept here
@@ -427,6 +428,11 @@ class Ruleset:
     @property
     def table_sizes(self) -> tuple[int, ...]:
         return tuple(sorted(set(self.active_players) | set(self.dealer_sits_out)))
+
+    @property
+    def usual_table(self) -> int:
+        """People at the table when nobody says how many: the ruleset's usual size, else the smallest."""
+        return self.usual_players if self.usual_players is not None else self.table_sizes[0]
 
     def pack(self, active: int) -> tuple[str, ...]:
         """The cards in play with `active` players, in the deck's order."""

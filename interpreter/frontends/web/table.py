@@ -1,0 +1,272 @@
+"""A table of the web frontend: a session of deals, its seats and their secret tokens, the bots
+that play the empty seats, and what each seat is told.
+
+Everything a browser learns comes from `Table.state_for(seat)`: the seat's own `view` (the
+engine's information boundary, `game.view(seat)`), the public form of the events (the same
+filter as the JSON-lines protocol, `server.public_event`), the seat's own legal actions, and the
+table's public facts (names, scores, finished deals). A spectator (no seat) gets the view of a
+seat with its hand taken away. This module has no web framework in it: the app only carries its
+messages, and tests read them directly.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.bots.rulebot import RuleBot
+from interpreter.engine.game import Game
+from interpreter.engine.records import dump_record
+from interpreter.engine.session import Session
+from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
+from interpreter.frontends.log import describe_event
+from interpreter.frontends.server import public_event, public_view
+from interpreter.frontends.words import action_label, choice_task, explain_result, legend
+from interpreter.language.model import TRUMP, Ruleset
+
+MAX_NAME = 24  # characters of a player's name
+
+
+def new_token() -> str:
+    """A seat's secret: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class Finished:
+    """A deal of the session that is over: what the table shows of it afterwards."""
+
+    number: int
+    dealer: int
+    lines: list[str]
+    payments: list[int]
+    record: dict[str, Any] = field(repr=False)
+
+
+class Table:
+    """One table: `players` seats, `people` of them played by people holding a token each, the
+    others by the rule bot; a session of `deals` deals (or the ruleset's own end)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        people: list[int],
+        deals: int,
+        seed: int | None = None,
+        names: dict[int, str] | None = None,
+    ):
+        if players not in ruleset.table_sizes:
+            sizes = ", ".join(map(str, ruleset.table_sizes))
+            raise InvalidActionError(f"{ruleset.title} is played by {sizes} at the table, not {players}")
+        bad = [s for s in people if not 0 <= s < players]
+        if bad:
+            raise InvalidActionError(f"no seat {bad[0]}: the seats are 0 to {players - 1}")
+        if not 1 <= deals <= 1000:
+            raise InvalidActionError(f"a session has from 1 to 1000 deals, not {deals}")
+        self.id = secrets.token_urlsafe(6)
+        self.ruleset = ruleset
+        self.players = players
+        self.people = sorted(set(people))
+        self.deals_planned = deals
+        self.tokens = {new_token(): seat for seat in self.people}
+        self.seat_tokens = {seat: token for token, seat in self.tokens.items()}
+        self.spectator_token = new_token()
+        self.names = {
+            s: (names or {}).get(s) or (f"Seat {s}" if s in self.people else f"Bot {s}") for s in range(players)
+        }
+        self.session = Session(ruleset, players=players, seed=seed)
+        self.bot = RuleBot()
+        self.finished: list[Finished] = []
+        self.game: Game = self.session.next_deal()
+        self.version = 0  # counts every change, so that a client can tell a new state from an old one
+
+    # -- who is who ----------------------------------------------------------------------------
+    def seat_of(self, token: object) -> int | bool | None:
+        """The seat a token names, None for the spectators' token, False for no token of this table."""
+        if not isinstance(token, str):
+            return False
+        if token in self.tokens:
+            return self.tokens[token]
+        if secrets.compare_digest(token, self.spectator_token):
+            return None
+        return False
+
+    def rename(self, seat: int, name: object) -> None:
+        if isinstance(name, str) and name.strip():
+            self.names[seat] = " ".join(name.split())[:MAX_NAME]
+            self.version += 1
+
+    @property
+    def session_over(self) -> bool:
+        return self.game.is_over and (len(self.finished) >= self.deals_planned or self.session.over)
+
+    # -- moves ---------------------------------------------------------------------------------
+    def act(self, seat: int, action: Any) -> str | None:
+        """Apply a person's action; the reason when it is refused (the game is then unchanged)."""
+        if self.game.is_over:
+            return "the deal is over: deal the next one" if not self.session_over else "the session is over"
+        try:
+            self.game.apply(seat, action)
+        except (IllegalActionError, InvalidActionError) as exc:
+            return str(exc)
+        except TarockError as exc:  # a rule of the ruleset failed: the action was undone
+            return f"the action was not applied: {exc}"
+        self._moved()
+        return None
+
+    def bot_to_act(self) -> int | None:
+        """The seat a bot is to play now, if any."""
+        seat = self.game.to_act
+        return seat if seat is not None and seat not in self.people else None
+
+    def bot_step(self) -> bool:
+        """Let the bot play the seat whose turn it is, when that seat is a bot's; whether it did."""
+        seat = self.bot_to_act()
+        if seat is None:
+            return False
+        self.game.apply(seat, self.bot.choose(self.game, seat))
+        self._moved()
+        return True
+
+    def next_deal(self) -> str | None:
+        """Deal the next deal of the session; the reason when it cannot be dealt now."""
+        if not self.game.is_over:
+            return "the deal is still being played"
+        if self.session_over:
+            return "the session is over"
+        self.game = self.session.next_deal()
+        self.version += 1
+        return None
+
+    def _moved(self) -> None:
+        self.version += 1
+        game = self.game
+        if game.is_over and game.result is not None and len(self.finished) < len(self.session.deals):
+            self.session.finish_deal()
+            lines = explain_result(game.result.as_dict(), game.ruleset, game.players, game.sitting_out, self._name)
+            self.finished.append(
+                Finished(len(self.session.deals), game.dealer, lines, list(game.result.payments), game.record())
+            )
+
+    def record_text(self, number: int) -> str | None:
+        """The record of finished deal `number` (from 1) as YAML, or None."""
+        for deal in self.finished:
+            if deal.number == number:
+                return dump_record(deal.record)
+        return None
+
+    def _name(self, seat: int) -> str:
+        return self.names.get(seat, f"seat {seat}")
+
+    # -- what a seat is told ---------------------------------------------------------------------
+    def welcome(self, seat: int | None) -> dict[str, Any]:
+        """What a browser needs once: the pack's names and the words of the ruleset (public)."""
+        rs = self.ruleset
+        deck = rs.deck
+        cards = {}
+        for card in deck.cards:
+            suit = deck.suit[card]
+            trump = suit == TRUMP
+            cards[card] = {
+                "name": deck.name_of(card),
+                "suit": suit,
+                "symbol": "" if trump else deck.suit_symbols.get(suit, suit),
+                "rank": card[1:],
+                "trump": trump,
+                "red": deck.suit_symbols.get(suit, "") in ("♥", "♦"),
+            }
+        return {
+            "type": "welcome",
+            "table": self.id,
+            "you": seat,
+            "title": rs.title,
+            "cards": cards,
+            "legend": legend(deck),
+            "calls": dict(rs.call_titles),
+            "contracts": {name: c.title for name, c in rs.contracts.items()},
+            "announcements": {name: a.title for name, a in rs.announcements.items()},
+            "unit": rs.settlement.unit,
+        }
+
+    def state_for(self, seat: int | None) -> dict[str, Any]:
+        """Everything `seat` (None: a spectator) may know now, as one message."""
+        game = self.game
+        rs = game.ruleset
+        view = public_view(game, seat) if seat is not None else self._spectator_view()
+        legal: list[dict[str, Any]] = []
+        if seat is not None and not game.is_over:
+            actions = game.legal_actions(seat)
+            for action in actions:
+                template = _template(action)
+                if template is not None:
+                    kind, spec = template
+                    task, forbidden = choice_task(kind, spec, view["hand"], rs.deck)
+                    legal.append(
+                        {
+                            "choice": kind,
+                            "count": spec["count"],
+                            "from": list(spec["from"]),
+                            "forbidden": forbidden,
+                            "label": task,
+                        }
+                    )
+                else:
+                    legal.append({"action": action, "label": action_label(action, rs, legal=actions)})
+        log = []
+        for event in game.events:
+            line = describe_event(public_event(event, game), game) if event["type"] != "settlement" else None
+            if line:
+                log.append(line)
+        result = None
+        if game.is_over and self.finished and self.finished[-1].number == len(self.session.deals):
+            result = self.finished[-1].lines
+        return {
+            "type": "state",
+            "version": self.version,
+            "you": seat,
+            "deal": len(self.session.deals),
+            "step": len(game.history),
+            "deals_planned": self.deals_planned,
+            "session_over": self.session_over,
+            "seats": [
+                {
+                    "seat": s,
+                    "name": self._name(s),
+                    "person": s in self.people,
+                    "score": self.session.scores[s],
+                }
+                for s in range(self.players)
+            ],
+            "view": view,
+            "legal": legal,
+            "log": log,
+            "result": result,
+            "finished": [
+                {"number": d.number, "dealer": d.dealer, "payments": d.payments, "lines": d.lines}
+                for d in self.finished
+            ],
+        }
+
+    def _spectator_view(self) -> dict[str, Any]:
+        """The public facts: a seat's view with its own cards taken away (a seat that is not the
+        lone player's, so that the discards stay hidden and an open hand is shown)."""
+        game = self.game
+        seat = next(s for s in game.seats if s != game.declarer)
+        view = public_view(game, seat)
+        view["seat"] = None
+        view["hand"] = []
+        if not (game.is_over and game.result is not None and game.result.points is not None):
+            view.pop("aside", None)
+            view.pop("talon", None)
+        return view
+
+
+def _template(action: Any) -> tuple[str, dict[str, Any]] | None:
+    """A choice too large to list ({discard: {count, from, forbidden}}) as (kind, template)."""
+    if isinstance(action, dict) and len(action) == 1:
+        ((kind, value),) = action.items()
+        if kind in ("discard", "keep") and isinstance(value, dict):
+            return kind, value
+    return None

@@ -1,0 +1,327 @@
+"""The web table over real sockets: seats are a security boundary.
+
+Every message each seat's WebSocket receives over whole deals of several rulesets is read and
+checked against the deal as it stood when the message was sent (rebuilt from the deal's record):
+a message may name only cards that seat may know then (what `game.view(seat)` shows, the
+public events, the cards it has held itself); a spectator only what every seat may know.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the web table needs aiohttp: pip install '.[web]'")
+
+from aiohttp import ClientSession, ClientWebSocketResponse, WSMsgType
+from aiohttp.test_utils import TestServer
+
+from interpreter.engine.game import Game
+from interpreter.frontends.server import public_event
+from interpreter.frontends.web.app import TABLES, make_app
+from interpreter.frontends.web.table import Table
+
+CARD_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]{1,2}\b")
+
+
+class Client:
+    """One browser's socket: every message it receives is kept."""
+
+    def __init__(self, ws: ClientWebSocketResponse, seat: int | None):
+        self.ws = ws
+        self.seat = seat
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.ws:
+            if message.type != WSMsgType.TEXT:
+                break
+            data = json.loads(message.data)
+            self.messages.append(data)
+            if data["type"] == "state":
+                self.state = data
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send_str(json.dumps(message))
+
+
+async def _open(http: ClientSession, server: TestServer, body: dict[str, Any]) -> dict[str, Any]:
+    async with http.post(server.make_url("/api/tables"), json=body) as response:
+        answer: dict[str, Any] = await response.json()
+        assert response.status == 200, answer
+        return answer
+
+
+async def _join(http: ClientSession, server: TestServer, link: str, seat: int | None) -> Client:
+    table, token = link.removeprefix("/table/").split("#")
+    ws = await http.ws_connect(server.make_url(f"/ws/{table}"))
+    client = Client(ws, seat)
+    await client.send(type="join", token=token)
+    return client
+
+
+async def _settled(clients: list[Client], table: Table) -> None:
+    """Wait until every socket holds the table's newest state and no bot is about to move."""
+    for _ in range(2000):
+        await asyncio.sleep(0.002)
+        if table.bot_to_act() is None and all(c.state and c.state["version"] == table.version for c in clients):
+            return
+    raise AssertionError("the sockets did not receive the newest state")
+
+
+def _choose(state: dict[str, Any], rng: random.Random) -> Any:
+    """What a player of this seat might do, knowing only its own message."""
+    option = rng.choice(state["legal"])
+    if "choice" in option:
+        allowed = [c for c in option["from"] if c not in option["forbidden"]]
+        return {option["choice"]: rng.sample(allowed, option["count"])}
+    return option["action"]
+
+
+async def play_table(body: dict[str, Any], seed: int, refusals: bool = True) -> tuple[list[Client], Table]:
+    """Open a table by the lobby's API, join every person's seat and a spectator, and play the
+    whole session from the sockets' own messages (now and then a card that is not legal)."""
+    rng = random.Random(seed)
+    server = TestServer(make_app(bot_delay=0))
+    await server.start_server()
+    try:
+        async with ClientSession() as http:
+            answer = await _open(http, server, body)
+            table = server.app[TABLES][answer["table"]]
+            clients = [await _join(http, server, link["url"], link["seat"]) for link in answer["links"]]
+            clients.append(await _join(http, server, answer["spectators"], None))
+            by_seat = {c.seat: c for c in clients if c.seat is not None}
+            await _settled(clients, table)
+            while True:
+                state = clients[0].state
+                assert state is not None
+                if state["session_over"]:
+                    break
+                if state["view"]["phase"] == "over":
+                    await by_seat[min(by_seat)].send(type="next")
+                    await _settled(clients, table)
+                    continue
+                seat = state["view"]["to_act"]
+                mine = by_seat[seat].state
+                assert mine is not None and mine["legal"], "the seat to act was told no legal action"
+                hand = mine["view"]["hand"]
+                plays = {
+                    o["action"]["play"]
+                    for o in mine["legal"]
+                    if isinstance(o.get("action"), dict) and "play" in o["action"]
+                }
+                wrong = [c for c in hand if c not in plays]
+                before = table.version
+                if refusals and plays and wrong and rng.random() < 0.1:
+                    await by_seat[seat].send(type="act", action={"play": rng.choice(wrong)})
+                    for _ in range(500):
+                        await asyncio.sleep(0.002)
+                        if by_seat[seat].messages[-1]["type"] == "refused":
+                            break
+                    assert by_seat[seat].messages[-1]["type"] == "refused"
+                    assert table.version == before  # refused: nothing changed
+                await by_seat[seat].send(type="act", action=_choose(mine, rng))
+                await _settled(clients, table)
+                assert table.version > before
+            for client in clients:
+                await client.ws.close()
+                await client.task
+            return clients, table
+    finally:
+        await server.close()
+
+
+def _cards_in(value: Any, pack: set[str]) -> set[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.update(t for t in CARD_TOKEN.findall(item) if t in pack)
+    return found
+
+
+def _knowledge(record: dict[str, Any], step: int) -> tuple[dict[int, set[str]], Game]:
+    """What each seat may know of the deal after `step` actions: its view, the public events,
+    and every card it has held."""
+    game = Game(
+        record["ruleset"],
+        players=record["players"],
+        dealer=record["dealer"],
+        deal=record["deal"],
+        options=record.get("options") or {},
+    )
+    pack = set(game.ruleset.deck.cards)
+    held = {s: set(game.hands[s]) for s in range(game.players)}
+    for seat, action in record["actions"][:step]:
+        game.apply(seat, action)
+        for s in range(game.players):
+            held[s] |= set(game.hands[s])
+    public = set()
+    for event in game.events:
+        public |= _cards_in(public_event(event, game), pack)
+    known = {s: held[s] | public | _cards_in(game.view(s), pack) for s in range(game.players)}
+    return known, game
+
+
+def check_messages(clients: list[Client], table: Table) -> int:
+    """Every message of every socket names only cards its seat may know; returns how many
+    state messages were checked."""
+    records = {d.number: d.record for d in table.finished}
+    pack = set(table.ruleset.deck.cards)
+    cache: dict[tuple[int, int], tuple[dict[int, set[str]], Game]] = {}
+    checked = 0
+    for client in clients:
+        saw_own_hand = False
+        for message in client.messages:
+            if message["type"] == "welcome":
+                assert message["you"] == client.seat
+                continue  # the pack's names: every card, the same for every seat
+            named = _cards_in(message, pack)
+            if message["type"] != "state":
+                continue
+            key = (message["deal"], message["step"])
+            if key not in cache:
+                cache[key] = _knowledge(records[message["deal"]], message["step"])
+            known, game = cache[key]
+            if client.seat is None:
+                allowed = set.intersection(*(known[s] for s in game.seats))
+            else:
+                allowed = known[client.seat]
+                hand = set(game.hands[client.seat])
+                assert set(message["view"]["hand"]) == hand
+                saw_own_hand |= bool(hand)
+            leaked = named - allowed
+            assert not leaked, (
+                f"seat {client.seat} was told {sorted(leaked)} in deal {message['deal']} at step {message['step']}"
+            )
+            checked += 1
+        if client.seat is not None and client.seat != table.game.sitting_out:
+            assert saw_own_hand
+    return checked
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "people", "options"),
+    [
+        ("breitnau", 6, [0, 1, 2, 3, 4, 5], {}),
+        ("furtwangen", 6, [0, 1, 2, 3, 4, 5], {}),
+        ("cego", 4, [0, 1, 2, 3], {}),
+        ("cego", 5, [0, 2, 4], {}),  # the dealer sits out at five; bots play the rest
+        ("tapp-modern", 4, [0, 1, 2, 3], {}),  # a King called, a card given
+        ("tapp", 3, [0, 1, 2], {}),
+    ],
+)
+def test_no_seat_receives_another_seats_hidden_cards(
+    ruleset: str, players: int, people: list[int], options: dict[str, str]
+) -> None:
+    body = {"ruleset": ruleset, "players": players, "people": people, "deals": 3, "options": options}
+    clients, table = asyncio.run(play_table(body, seed=len(ruleset) + players))
+    assert len(table.finished) == 3 and table.session_over
+    checked = check_messages(clients, table)
+    assert checked > 3 * len(clients)
+    # the scores are the sums of the deals' payments
+    assert [s["score"] for s in clients[0].messages[-1]["seats"]] == [
+        sum(d.payments[s] for d in table.finished) for s in range(players)
+    ]
+
+
+def test_a_leak_would_be_caught() -> None:
+    """The check itself: a message naming another seat's card fails it."""
+    clients, table = asyncio.run(play_table({"ruleset": "cego", "players": 4, "people": [0, 1], "deals": 1}, 3))
+    record = table.finished[0].record
+    other = record["deal"]["hands"][1][0]
+    bad = dict(next(m for m in clients[0].messages if m["type"] == "state" and m["step"] == 0))
+    bad["log"] = [*bad["log"], f"seat 1 holds {other}"]
+    clients[0].messages.append(bad)
+    with pytest.raises(AssertionError, match="seat 0 was told"):
+        check_messages(clients, table)
+
+
+async def _refusals() -> None:
+    server = TestServer(make_app(bot_delay=0))
+    await server.start_server()
+    try:
+        async with ClientSession() as http:
+            answer = await _open(http, server, {"ruleset": "cego", "players": 4, "people": [0, 2], "deals": 1})
+            table_id = answer["table"]
+            table = server.app[TABLES][table_id]
+            # A made-up token gets no seat and no state.
+            ws = await http.ws_connect(server.make_url(f"/ws/{table_id}"))
+            await ws.send_str(json.dumps({"type": "join", "token": "guessed"}))
+            message = json.loads((await ws.receive()).data)
+            assert message["type"] == "error" and "token" in message["message"]
+            assert (await ws.receive()).type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
+            # A seat acts for itself only: naming another seat in the message changes nothing.
+            seat0 = await _join(http, server, answer["links"][0]["url"], 0)
+            spectator = await _join(http, server, answer["spectators"], None)
+            await _settled([seat0, spectator], table)
+            assert spectator.state is not None and spectator.state["view"]["hand"] == []
+            assert spectator.state["legal"] == []
+            to_act = table.game.to_act
+            if to_act != 0:
+                await seat0.send(type="act", seat=to_act, action="pass")
+                await asyncio.sleep(0.05)
+                assert seat0.messages[-1]["type"] == "refused"
+                assert "turn" in seat0.messages[-1]["reason"]
+            await spectator.send(type="act", action="pass")
+            await asyncio.sleep(0.05)
+            assert spectator.messages[-1] == {"type": "refused", "reason": "spectators watch; they do not play"}
+            # Records: only for the table's tokens, and only of finished deals.
+            url = server.make_url(f"/api/tables/{table_id}/records/1")
+            async with http.get(url) as response:
+                assert response.status == 403
+            async with http.get(url, headers={"X-Seat-Token": answer["links"][0]["url"].split("#")[1]}) as response:
+                assert response.status == 404
+                assert "not finished" in (await response.json())["error"]
+            # The lobby refuses what it cannot open, with the reason.
+            async with http.post(server.make_url("/api/tables"), json={"ruleset": "cego", "players": 9}) as response:
+                assert response.status == 400
+                assert "not 9" in (await response.json())["error"]
+            async with http.post(
+                server.make_url("/api/tables"), json={"ruleset": "cego", "options": {"nonsense": "x"}}
+            ) as response:
+                assert response.status == 400
+            async with http.post(server.make_url("/api/tables"), json={"ruleset": "cgo"}) as response:
+                assert "cego" in (await response.json())["error"]
+            for client in (seat0, spectator):
+                await client.ws.close()
+    finally:
+        await server.close()
+
+
+def test_tokens_spectators_and_records_are_refused_where_they_must_be() -> None:
+    asyncio.run(_refusals())
+
+
+def test_the_lobby_offers_the_usual_table() -> None:
+    from interpreter.frontends.web.app import ruleset_list
+
+    usual = {r["name"]: r["usual"] for r in ruleset_list()}
+    assert usual["cego"] == 4 and usual["breitnau"] == 6 and usual["furtwangen"] == 6
+
+
+def test_a_finished_deal_is_explained_and_its_record_replays() -> None:
+    from interpreter.engine.records import game_from_record, parse_record, replay_document
+
+    clients, table = asyncio.run(play_table({"ruleset": "furtwangen", "people": [0, 3], "deals": 2}, 11))
+    assert table.players == 6  # the usual table
+    last = clients[0].messages[-1]
+    assert last["result"][0].startswith("Result:") and last["result"][-1].startswith("Payments:")
+    for deal in table.finished:
+        doc = parse_record(table.record_text(deal.number) or "", "<web>")
+        report = replay_document(doc, game_from_record(doc))
+        assert report.ok and report.game is not None and report.game.result is not None
+        assert report.game.result.payments == deal.payments
