@@ -189,9 +189,26 @@ def check_messages(clients: list[Client], table: Table) -> int:
             if message["type"] == "welcome":
                 assert message["you"] == client.seat
                 continue  # the pack's names: every card, the same for every seat
-            named = _cards_in(message, pack)
             if message["type"] != "state":
-                continue
+                continue  # a refusal names the seat's own cards, to the seat alone
+            # The summaries of finished deals: what each seat could know when that deal ended.
+            for done in message["finished"]:
+                record = records[done["number"]]
+                end = (done["number"], len(record["actions"]))
+                if end not in cache:
+                    cache[end] = _knowledge(record, len(record["actions"]))
+                known_then, finished_game = cache[end]
+                allowed_then = (
+                    set.intersection(*(known_then[s] for s in finished_game.seats))
+                    if client.seat is None
+                    else known_then[client.seat]
+                )
+                leaked_then = _cards_in(done, pack) - allowed_then
+                assert not leaked_then, f"seat {client.seat} was told {sorted(leaked_then)} of deal {done['number']}"
+            # A card to call may be any the caller does not hold: the offer says where no card is.
+            offers = [entry["action"] for entry in message["legal"] if "action" in entry]  # not a template
+            callable_cards = {a["call_card"] for a in offers if isinstance(a, dict) and "call_card" in a}
+            named = _cards_in({k: v for k, v in message.items() if k != "finished"}, pack) - callable_cards
             key = (message["deal"], message["step"])
             if key not in cache:
                 cache[key] = _knowledge(records[message["deal"]], message["step"])
