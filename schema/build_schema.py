@@ -226,7 +226,10 @@ ladder_level = rule(
     "One level of a bidding ladder, lowest first.",
     {
         "call": described(NAME, "The call that bids this level."),
-        "contract": described(NAME, "The contract played if this level wins (default: the call's name)."),
+        "contract": {
+            "oneOf": [NAME, {"type": "null"}],
+            "description": "The contract played if this level wins (default: the call's name); null: none, its bidder chooses one when uncontested (`then.choose`: Mein Spiel).",
+        },
         "requires": dsl(
             "A condition on the bidder's hand to bid or hold this level. Besides it, a level whose contract keeps cards before the talon (`exchange: [{keep: ...}]`) may be bid or held only by a hand holding such cards: nobody bids a game they could not carry out. "
             + DSL_BOOL
@@ -278,7 +281,8 @@ phase = rule(
             "description": "The bids of this phase, lowest first (empty: nobody may bid, as in a round of compulsory Räuber).",
         },
         "hold": described(
-            NAME, "The call with which an earlier bidder takes over a higher bid (selber, selbst); absent: no holding."
+            NAME,
+            "The call with which an earlier bidder takes over a higher bid (selber, selbst); `same`: by naming the same game again (a player with higher priority may bid equal, a lower one must bid higher); absent: no holding.",
         ),
         "raise": {
             "enum": ["next", "any"],
@@ -433,9 +437,54 @@ exchange_step = {
     "description": "One step of the exchange, a mapping with one key.",
     "oneOf": [
         rule(
-            "The declarer picks up the talon (nobody's turn: the engine does it).",
-            {"take_talon": rule("No parameters.", {}, provenance=False)},
+            "The declarer picks up the talon (nobody's turn: the engine does it); or, in parts, chooses one of them.",
+            {
+                "take_talon": rule(
+                    "How the talon is taken.",
+                    {
+                        "parts": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 6,
+                            "description": "The talon is laid out in this many equal parts and the declarer takes one ({choose: first|second|…}); the parts not taken stay in the talon and count as `out_of_play.talon` says (default 1: all of it).",
+                        },
+                        "shown": {
+                            "type": "boolean",
+                            "description": "The talon is turned face up for everyone first (default false).",
+                        },
+                    },
+                    provenance=False,
+                )
+            },
             ["take_talon"],
+            provenance=False,
+        ),
+        rule(
+            "The declarer calls a card ({call_card: CARD}) whose holder, when play starts, is their secret partner; calling an own card, or one out of play, means playing alone. The call is public, the holder is not: views and events tell the partner only once the card is seen or the partner speaks.",
+            {
+                "call_partner": rule(
+                    "Which cards may be called.",
+                    {
+                        "from": dsl('The cards that may be called, a set expression (e.g. "kings"; default: any).'),
+                        "unnamed": rule(
+                            "A call that does not name the card: the one card of `from` the declarer does not hold (the fourth King).",
+                            {
+                                "choice": described(NAME, "Its name, said as {choose: NAME} (fourth_king)."),
+                                "when": dsl(
+                                    'When it may be said. Known: hand. E.g. "count(hand & kings) == 3". ' + DSL_BOOL
+                                ),
+                            },
+                            ["choice"],
+                            provenance=False,
+                        ),
+                        "own_only_when": dsl(
+                            "When only cards the declarer holds may be called. Known: hand. " + DSL_BOOL
+                        ),
+                    },
+                    provenance=False,
+                )
+            },
+            ["call_partner"],
             provenance=False,
         ),
         rule("The declarer discards cards face down.", {"discard": discard_step}, ["discard"], provenance=False),
@@ -501,9 +550,44 @@ opening_leads = rule(
     },
 )
 
-individual = rule(
-    "Everyone plays for themselves (Räuber, Dresch); one player loses and pays each other player.",
+PAYMENT_KNOWN = "Known per seat: points, tricks, place (1 + players with more points), rank (place with equal points ranked by order from Vorhand), is_vorhand, players."
+individual_payment = rule(
+    "One class of payments: who pays whom, how much, how matched.",
     {
+        "payers": dsl(
+            "Who pays: a condition per seat, or `others` (everybody but the receiver). "
+            + PAYMENT_KNOWN
+            + " "
+            + DSL_BOOL
+        ),
+        "receivers": dsl(
+            "Who is paid: a condition per seat, or `others` (everybody but the payer). "
+            + PAYMENT_KNOWN
+            + " "
+            + DSL_BOOL
+        ),
+        "amount": dsl(
+            "What each payment is (read for the payer; for the receiver when the payers are `others`). "
+            + PAYMENT_KNOWN
+            + " "
+            + DSL_INT
+        ),
+        "match": {
+            "enum": ["each", "pairs"],
+            "description": "each (default): every payer pays every receiver; pairs: one to one, the payer with most points the receiver with least, and so on.",
+        },
+    },
+    ["amount"],
+)
+
+individual = rule(
+    "Everyone plays for themselves (Räuber, Dresch); one player loses and pays each other player; or several classes of payments (Trischaken).",
+    {
+        "payments": {
+            "type": "array",
+            "items": individual_payment,
+            "description": "Classes of payments, each added to the others (instead of loser and pays_each).",
+        },
         "loser": {
             "enum": ["most_points", "last_trick"],
             "description": "Who loses: the player with most card points in their own tricks, or the winner of the last trick.",
@@ -517,7 +601,41 @@ individual = rule(
             + DSL_INT
         ),
     },
-    ["loser", "pays_each"],
+)
+
+ROUTE_KNOWN = (
+    "Known: declarer_tricks, defender_tricks, tricks, called (the cards called for a partner), talon, discards."
+)
+route_list = {
+    "description": "Where these cards count: one side (declarer: the declarer's side; defenders; nobody), or a list of routes, the first whose `when` holds.",
+    "oneOf": [
+        {"enum": ["declarer", "defenders", "nobody"], "description": "One destination."},
+        {
+            "type": "array",
+            "items": rule(
+                "One route.",
+                {
+                    "to": {"enum": ["declarer", "defenders", "nobody"], "description": "The side they count for."},
+                    "when": dsl("When this route applies (absent: always). " + ROUTE_KNOWN + " " + DSL_BOOL),
+                },
+                ["to"],
+            ),
+            "description": "Routes in order; the last has no `when`.",
+        },
+    ],
+}
+
+contract_play = rule(
+    "This contract's own rules of play, over the ruleset's `play` (negative games: the declarer leads, must beat).",
+    {
+        "first_lead": {"enum": ["declarer", "vorhand"], "description": "Who leads to the first trick."},
+        "follow_suit": {"type": "boolean", "description": "Players must follow the suit led."},
+        "when_void": {
+            "enum": ["trump", "any"],
+            "description": "A player void in the suit led must trump (trump) or not.",
+        },
+        "must_beat": {"type": "boolean", "description": "Players must head the trick if able."},
+    },
 )
 
 scheduled = rule(
@@ -581,8 +699,22 @@ contract = rule(
             provenance=False,
         ),
         "open_hand": {
-            "type": "boolean",
-            "description": "The declarer's hand is shown to everyone from the first lead (Bettel Ouvert).",
+            "description": "Hands shown to everyone: true, the declarer's from the first lead (Bettel Ouvert); or who and from which trick.",
+            "oneOf": [
+                {"type": "boolean", "description": "The declarer's hand from the first lead."},
+                rule(
+                    "Whose hands, and from when.",
+                    {
+                        "who": {"enum": ["declarer", "all"], "description": "The declarer's hand, or every hand."},
+                        "from_trick": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "description": "Shown once a card is led to this trick (default 1: from the first lead).",
+                        },
+                    },
+                    provenance=False,
+                ),
+            ],
         },
         "pot": dsl(
             "With a pot: what the declarer pays into it after the deal (negative: takes from it). Known: as for amount, and amount, pot (its size before). "
@@ -592,6 +724,46 @@ contract = rule(
             "type": "boolean",
             "description": "Everyone for themselves: the talon goes to whoever wins the last trick (Ramsch).",
         },
+        "play": contract_play,
+        "out_of_play": rule(
+            "Where the cards out of play count in this contract, instead of `counting.aside` (a partial talon's rest to the defenders; Solo's talon to the defenders unless the called card lies in it).",
+            {"talon": route_list, "discards": route_list},
+        ),
+        "bonus_factor": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Every bonus counts this many times in this contract (Solo: 2; default 1).",
+        },
+        "bonuses": {
+            "type": "array",
+            "items": NAME,
+            "description": "The bonuses that count in this contract (default: all; [] none, as in negative games).",
+        },
+        "must_announce": rule(
+            "The declarer must announce one of these bonuses in their first turn of the round of announcements (Besserrufer's bird).",
+            {
+                "one_of": {
+                    "type": "array",
+                    "items": NAME,
+                    "minItems": 1,
+                    "description": "Bonuses that may be announced.",
+                }
+            },
+            ["one_of"],
+        ),
+        "concede": rule(
+            "The declarer may give up after seeing the talon ({choose: concede}, or pass to play on), paying each opponent.",
+            {
+                "when": dsl("When conceding is allowed. Known: hand, called, talon. " + DSL_BOOL),
+                "pays": dsl("What the declarer pays each opponent. Known: players. " + DSL_INT),
+            },
+            ["when", "pays"],
+        ),
+        "talon_to_tricks": rule(
+            "The talon's top card is turned up and added to each of the first tricks, to their winners (Trischaken).",
+            {"first": {"type": "integer", "minimum": 1, "description": "How many tricks take a talon card."}},
+            ["first"],
+        ),
         "schedule": {
             "type": "array",
             "items": scheduled,
@@ -676,6 +848,36 @@ withhold = rule(
     ["card", "by", "compensation"],
 )
 
+PLAY_EXTRAS = {
+    "last_of_suit": dsl(
+        'Cards that may be played only when their holder has no other card that follows as they do (the Pagat only as the last trump in negative games), a set expression such as "{T1}".'
+    ),
+    "trumps": rule(
+        "How trumps behave (Farben games).",
+        {
+            "win": {
+                "type": "boolean",
+                "description": "false: a trump wins only a trick in which trumps were led; a void player must still trump (default true).",
+            },
+            "lead": {
+                "enum": ["any", "only_if_nothing_else"],
+                "description": "only_if_nothing_else: trumps may not be led while the leader holds other cards.",
+            },
+        },
+        provenance=False,
+    ),
+    "exceptions": {
+        "type": "array",
+        "items": rule(
+            "When all these cards fall in one trick, the named one wins it (the Emperor trick: Sküs, XXI and I, the I wins).",
+            {"cards": dsl('A set expression, e.g. "{T22, T21, T1}".'), "wins": CARD},
+            ["cards", "wins"],
+        ),
+        "description": "Exceptions to who wins a trick.",
+    },
+}
+contract_play["properties"].update(PLAY_EXTRAS)
+
 play = rule(
     "Trick play.",
     {
@@ -700,6 +902,7 @@ play = rule(
             "minimum": 0,
             "description": "The declarer may look at their discards until this trick is over, not after (absent: always).",
         },
+        **PLAY_EXTRAS,
     },
     ["first_lead"],
 )
@@ -803,6 +1006,57 @@ settlement = rule(
     ["declarer_wins", "amount"],
 )
 
+BONUS_KNOWN = "Known, for the side judged: side_cards (its tricks and its share of the talon and discards), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players; trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n)."
+bonus = rule(
+    "A bonus judged at the end of the deal for each side, scored apart from the game and paid like it (each opponent to or from the side); × the contract's bonus_factor × 2 per kontra.",
+    {
+        "title": {"type": "string", "description": "The display name."},
+        "achieved": dsl("When the side made it. " + BONUS_KNOWN + " " + DSL_BOOL),
+        "value": dsl("Its value made silently (per payment). Known: game (the game's value), players. " + DSL_INT),
+        "announced": dsl(
+            "Its value when announced (made: plus; not made: minus); absent: it cannot be announced. Known: game, players. "
+            + DSL_INT
+        ),
+        "attempted": dsl(
+            "A silent attempt: when it holds and the bonus was not made, the side scores minus `value` (a bird played in its trick and beaten). "
+            + BONUS_KNOWN
+            + " "
+            + DSL_BOOL
+        ),
+        "card": described(
+            CARD,
+            "Announced, this card is kept back for its trick: played only then (if legal) or when nothing else is.",
+        ),
+        "trick": {"type": "integer", "description": "The card's trick: 1 the first, -1 the last, -2 the one before."},
+        "replaces_game": {
+            "type": "boolean",
+            "description": "When it scores (made, announced or attempted), the game and every other bonus do not (a Valat).",
+        },
+        "requires": dsl(
+            "Who may announce it, per seat. Known: hand, is_declarer, is_partner, revealed (the seat's side is public). "
+            + DSL_BOOL
+        ),
+    },
+    ["achieved", "value"],
+)
+
+kontra_rule = rule(
+    "Doubling an item: the other side of whoever doubled it last (first: the side that does not own it) may double it again.",
+    {
+        "max": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How many times it may be doubled (3: kontra, rekontra, subkontra).",
+        },
+        "titles": {
+            "type": "array",
+            "items": {"type": "string", "description": "A title."},
+            "description": "The name of each doubling, in order.",
+        },
+    },
+    ["max"],
+)
+
 RULE_SECTIONS = [
     "deck",
     "players",
@@ -813,6 +1067,9 @@ RULE_SECTIONS = [
     "contracts",
     "claim",
     "announcements",
+    "bonuses",
+    "announcing",
+    "kontra",
     "play",
     "counting",
     "settlement",
@@ -900,6 +1157,24 @@ ruleset = rule(
         "contracts": name_map("The contracts by name.", contract),
         "claim": claim,
         "announcements": name_map("Announcements the declarer may make before the first lead, by name.", announcement),
+        "bonuses": name_map(
+            "Bonuses judged at the end of a deal for each side (Trull, Pagat ultimo, Valat), by name.", bonus
+        ),
+        "announcing": rule(
+            "A round of announcements after the exchange: starting with `start`, each in turn announces bonuses ({announce: NAME}) and doubles ({kontra: game|BONUS}), any number, then says `done`; it ends when everybody has spoken and the last players − 1 turns said nothing. Saying something makes the speaker's side public.",
+            {
+                "start": {"enum": ["declarer", "vorhand"], "description": "Who speaks first (default declarer)."},
+                "done": described(NAME, "The call that ends a turn (default pass)."),
+                "may_announce": dsl(
+                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public). "
+                    + DSL_BOOL
+                ),
+            },
+        ),
+        "kontra": rule(
+            "Doubling in the round of announcements: the game (its amount reads `kontra`, 2 per doubling) and each announced bonus separately.",
+            {"game": kontra_rule, "bonuses": kontra_rule},
+        ),
         "play": play,
         "counting": counting,
         "settlement": settlement,

@@ -484,8 +484,12 @@ def public_cards(game) -> set[str]:
             seen.update(event.get("cards", ()))
         if event["type"] in ("open_hand", "claim"):
             seen.update(event["hand"])
-        if event["type"] in ("offence", "call_card"):
+        if event["type"] in ("offence", "call_card", "talon_card"):
             seen.add(event["card"])
+        if event["type"] == "call_partner" and "card" in event:
+            seen.add(event["card"])  # a King called by name is public; its holder is not
+        if event["type"] == "talon_shown":
+            seen.update(event["cards"])
         if event["type"] == "accusation":
             seen.update(c for hand in event["hands"] for c in hand)
     if game.is_over and game.result.points is not None:

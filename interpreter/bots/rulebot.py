@@ -80,11 +80,12 @@ class RulesetFacts:
         phases = {phase.name: phase for phase in ruleset.phases}
         for phase in ruleset.phases:
             for index, level in enumerate(phase.ladder):
-                self.call_contract.setdefault(level.call, level.contract)
+                if level.contract is not None:
+                    self.call_contract.setdefault(level.call, level.contract)
                 self.call_rank.setdefault(level.call, index)
             for call, target in (getattr(phase, "after", None) or {}).items():
                 if target in phases:
-                    self.leads_to.setdefault(call, [lv.contract for lv in phases[target].ladder])
+                    self.leads_to.setdefault(call, [lv.contract for lv in phases[target].ladder if lv.contract])
         self.aside_to = ruleset.counting.aside_counts_for
         self._packs: dict[int, tuple[str, ...]] = {}
         self._forbidden: dict[int, frozenset[str]] = {}

@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.errors import InvalidActionError, did_you_mean
 from interpreter.language.model import Ruleset
 
-KINDS = ("play", "discard", "keep", "announce", "choose", "call_card", "give")
+KINDS = ("play", "discard", "keep", "announce", "choose", "call_card", "give", "kontra")
 
 # An action as players send it and the game hands it out: a call, or a mapping such as {play: T21}.
 ActionJson = str | dict[str, Any]
@@ -130,7 +130,21 @@ class CardAction:
         return {self.kind: self.card}
 
 
-Action = Call | PlayCard | DiscardAction | KeepAction | Announce | Choose | CardAction
+@dataclass(frozen=True)
+class Kontra:
+    """{kontra: ITEM}: doubles the game or an announced bonus (the engine knows which step of
+    the chain it is)."""
+
+    item: str
+
+    def describe(self) -> str:
+        return f"kontra on {self.item}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"kontra": self.item}
+
+
+Action = Call | PlayCard | DiscardAction | KeepAction | Announce | Choose | CardAction | Kontra
 
 
 def known_calls(ruleset: Ruleset) -> list[str]:
@@ -181,14 +195,23 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
             raise InvalidActionError(f"{kind} takes a list of cards, not {shown(value)}")
         cards = _cards(value, ruleset)
         return DiscardAction(cards) if kind == "discard" else KeepAction(cards)
+    if kind == "kontra":
+        items = ["game", *ruleset.bonuses]
+        if not isinstance(value, str) or value not in items:
+            hint = did_you_mean(value, items) if isinstance(value, str) and len(value) <= 40 else ""
+            raise InvalidActionError(
+                f"kontra takes `game` or the name of a bonus, not {shown(value)}{hint}"
+                + ("" if hint else f"; {ruleset.name} has: {', '.join(items)}")
+            )
+        return Kontra(value)
     if kind == "announce":
-        known = list(ruleset.announcements)
+        known = [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)]
         if not isinstance(value, str):
             raise InvalidActionError(
                 f"announce takes the name of an announcement, not {shown(value)}"
                 + (f"; {ruleset.name} has: {', '.join(known)}" if known else f"; {ruleset.name} has none")
             )
-        if value not in ruleset.announcements:
+        if value not in known:
             hint = did_you_mean(value, known, otherwise=f"; it has: {', '.join(known)}" if known else "; it has none")
             raise InvalidActionError(f"{ruleset.name} has no announcement {shown(value)}{hint}")
         cards = action.get("cards", [])

@@ -193,7 +193,11 @@ class Auction:
     def _may_hold_over(self, seat: int) -> bool:
         """Whether `seat` ranks before the holder as the phase's `hold_by` says (before the hand)."""
         st = self.state
-        if st.holder is None or not st.phase.hold or self._priority(seat) >= self._priority(st.holder):
+        if (
+            st.holder is None
+            or not (st.phase.hold or st.phase.hold_same)
+            or self._priority(seat) >= self._priority(st.holder)
+        ):
             return False
         return st.phase.hold_by == "earlier" or seat == st.order[0]
 
@@ -204,6 +208,14 @@ class Auction:
         calls += [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
         if st.phase.hold and self._may_hold_over(seat) and self._can_hold(seat) and self._meets(ladder[st.level], seat):
             calls.append(st.phase.hold)
+        if (
+            st.phase.hold_same
+            and st.level >= 0
+            and self._may_hold_over(seat)
+            and ladder[st.level].holdable
+            and self._meets(ladder[st.level], seat)
+        ):
+            calls.insert(1, ladder[st.level].call)  # the same game again, by a player of higher priority
         calls += self._side_bids_open_to(seat)
         if self._compelled(seat, calls[1:]):
             calls.remove(PASS)
@@ -224,7 +236,7 @@ class Auction:
             return Outcome(seat, call, side.contract, ends_auction=True)
         if call == PASS:
             st.passed.add(seat)
-        elif call == st.phase.hold:
+        elif call == st.phase.hold or (st.phase.hold_same and st.level >= 0 and call == st.phase.ladder[st.level].call):
             st.holder = seat
         else:
             st.level, st.holder = self._rung(call), seat

@@ -18,7 +18,9 @@ from interpreter.engine.actions import Action, ActionJson, Call, CardAction, Cho
 from interpreter.engine.auction import PASS
 from interpreter.errors import IllegalActionError
 from interpreter.language.model import (
+    PART_NAMES,
     CallCard,
+    CallPartner,
     Contract,
     Discard,
     ExchangeStep,
@@ -64,13 +66,20 @@ class Accused:
 
 
 @dataclass(frozen=True)
+class Conceded:
+    """The declarer gave up after seeing the talon (Besserrufer with the called King in it)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Abandoned:
     """The rules leave the declarer no way on; the deal is abandoned without payment."""
 
     reason: str
 
 
-Ending = Finished | Claimed | Accused | Abandoned
+Ending = Finished | Claimed | Accused | Abandoned | Conceded
 Emit = Callable[..., None]
 
 
@@ -102,6 +111,11 @@ class Exchange:
         self.called: tuple[str, int | None] | None = None  # the called card and who gave it (None: the talon)
         self.trumps_named = False
         self.accusing = False  # the declarer may accuse the others now
+        self.partner_card: str | None = None  # the card called for a partner (CallPartner)
+        self.partner_named = True  # False: called without naming it (the fourth King)
+        self.parts: list[list[str]] | None = None  # a talon laid out in parts, awaiting the choice
+        self.talon_shown = False  # the talon was laid out face up
+        self.conceding = False  # the declarer may concede now
         self.ending: Ending | None = None
 
     # -- where it stands -----------------------------------------------------------------------
@@ -148,12 +162,18 @@ class Exchange:
             return []
         if self.accusing:
             return [PASS, {"choose": "accuse"}]
+        if self.conceding:
+            return [PASS, {"choose": "concede"}]
+        if self.parts is not None:
+            return [{"choose": PART_NAMES[i]} for i in range(len(self.parts))]
         if self.choosing_trumps():
             return [{"choose": self.ruleset.deck.suit_names[s]} for s in self.contract.trump_choice]
         step = self.current_step()
         hand = self.cards.hands[seat]
         if isinstance(step, CallCard):
             return [{"call_card": c} for c in self.ruleset.pack(len(self.seats)) if c in step.allowed and c not in hand]
+        if isinstance(step, CallPartner):
+            return self._partner_calls(step, hand)
         if isinstance(step, Give):
             return [{"give": c} for c in hand if not self._called_back(step, c)]
         if isinstance(step, Keep):
@@ -176,8 +196,14 @@ class Exchange:
         allowed now. The engine steps that follow are done by `advance`."""
         if self.accusing:
             self._accuse_or_pass(seat, parsed)
+        elif self.conceding:
+            self._concede_or_pass(seat, parsed)
+        elif self.parts is not None:
+            self._choose_part(seat, parsed)
         elif self.choosing_trumps():
             self._name_trumps(seat, parsed)
+        elif self.step < len(self.contract.exchange) and isinstance(self.current_step(), CallPartner):
+            self._call_partner(seat, parsed)
         elif isinstance(parsed, CardAction):
             self._call_or_give(seat, parsed)
         elif isinstance(parsed, KeepAction):
@@ -195,7 +221,98 @@ class Exchange:
             return "calling a card"
         if isinstance(step, Give):
             return "giving a card"
+        if isinstance(step, CallPartner):
+            return "calling a card for a partner"
         return "a discard"
+
+    # -- a partner by a called card, a talon in parts, conceding ----------------------------------
+    def _partner_calls(self, step: CallPartner, hand: list[str]) -> list[ActionJson]:
+        env = {"hand": frozenset(hand)}
+        own_only = step.own_only_when is not None and bool(step.own_only_when(env))
+        calls: list[ActionJson] = [
+            {"call_card": c}
+            for c in self.ruleset.pack(len(self.seats))
+            if c in step.allowed and (not own_only or c in hand)
+        ]
+        if step.unnamed is not None and not own_only and self._unnamed_card(step, hand) is not None:
+            calls.append({"choose": step.unnamed})
+        return calls
+
+    def _unnamed_card(self, step: CallPartner, hand: list[str]) -> str | None:
+        """The card an unnamed call calls: the one card allowed that the hand lacks, when allowed."""
+        missing = [c for c in self.ruleset.pack(len(self.seats)) if c in step.allowed and c not in hand]
+        if len(missing) != 1 or (step.unnamed_when is not None and not step.unnamed_when({"hand": frozenset(hand)})):
+            return None
+        return missing[0]
+
+    def _call_partner(self, seat: int, parsed: Action) -> None:
+        step = self.current_step()
+        assert isinstance(step, CallPartner)
+        hand = self.cards.hands[seat]
+        legal = self._partner_calls(step, hand)
+        if isinstance(parsed, Choose) and step.unnamed is not None and parsed.name == step.unnamed:
+            card = self._unnamed_card(step, hand)
+            if card is None:
+                raise IllegalActionError(
+                    f"'{step.unnamed}' may not be called with this hand; call a card: "
+                    + ", ".join(str(a["call_card"]) for a in legal if isinstance(a, dict) and "call_card" in a),
+                    seat,
+                )
+            self.partner_card, self.partner_named = card, False
+            self.emit(type="call_partner", seat=seat, choice=step.unnamed)
+        elif isinstance(parsed, CardAction) and parsed.kind == "call_card":
+            if {"call_card": parsed.card} not in legal:
+                options = ", ".join(str(a.get("call_card", a.get("choose"))) for a in legal if isinstance(a, dict))
+                raise IllegalActionError(
+                    f"{parsed.card} may not be called for a partner; you may call: {options}", seat
+                )
+            self.partner_card, self.partner_named = parsed.card, True
+            self.emit(type="call_partner", seat=seat, card=parsed.card)
+        else:
+            raise IllegalActionError(
+                f"call a card for your partner ({{call_card: CARD}}), not {parsed.describe()}", seat
+            )
+        self.step += 1
+
+    def _choose_part(self, seat: int, parsed: Action) -> None:
+        assert self.parts is not None
+        names = PART_NAMES[: len(self.parts)]
+        if not isinstance(parsed, Choose) or parsed.name not in names:
+            raise IllegalActionError(
+                "choose a part of the talon: " + ", ".join("{choose: " + n + "}" for n in names), seat
+            )
+        part = self.parts[names.index(parsed.name)]
+        self.parts = None
+        self._take(seat, part, parsed.name)
+
+    def _take(self, seat: int, cards: list[str], part: str | None) -> None:
+        self.taken = list(cards)
+        self.talon_size = len(cards)
+        self.cards.hands[seat].extend(cards)
+        for card in cards:
+            self.cards.talon.remove(card)
+        self.emit(type="talon_taken", seat=seat, count=len(cards), **({"part": part} if part else {}))
+
+    def may_concede(self) -> bool:
+        rule = self.contract.concede
+        if rule is None or self.declarer is None:
+            return False
+        env = {
+            "hand": frozenset(self.cards.hands[self.declarer]),
+            "called": frozenset({self.partner_card} if self.partner_card else ()),
+            "talon": frozenset(self.cards.talon),
+        }
+        return bool(rule.when(env))
+
+    def _concede_or_pass(self, seat: int, parsed: Action) -> None:
+        if isinstance(parsed, Call) and parsed.name == PASS:
+            self.conceding = False
+            self.emit(type="call", seat=seat, call=PASS, phase="concede")
+            return
+        if not (isinstance(parsed, Choose) and parsed.name == "concede"):
+            raise IllegalActionError("concede the game ({choose: concede}) or play on (pass)", seat)
+        self.conceding = False
+        self.ending = Conceded(seat)
 
     def _accuse_or_pass(self, seat: int, parsed: Action) -> None:
         if isinstance(parsed, Call) and parsed.name == PASS:
@@ -330,7 +447,7 @@ class Exchange:
         exchange ended, or None while the declarer has something to do."""
         if self.ending is not None:
             return self.ending
-        if self.choosing_trumps() or self.accusing:
+        if self.choosing_trumps() or self.accusing or self.conceding or self.parts is not None:
             return None
         steps = self.contract.exchange
         cards = self.cards
@@ -353,12 +470,21 @@ class Exchange:
                 )
                 self.step += 1
                 continue
-            assert self.declarer is not None
-            self.taken = list(cards.talon)
-            cards.hands[self.declarer].extend(cards.talon)
-            self.emit(type="talon_taken", seat=self.declarer, count=len(cards.talon))
-            cards.talon.clear()
+            assert self.declarer is not None and isinstance(step, TakeTalon)
             self.step += 1
+            if step.shown:
+                self.talon_shown = True
+                self.emit(type="talon_shown", seat=self.declarer, cards=list(cards.talon), parts=step.parts)
+            if step.parts > 1:
+                size = len(cards.talon) // step.parts
+                self.parts = [cards.talon[i * size : (i + 1) * size] for i in range(step.parts)]
+                if self.may_concede():
+                    self.conceding = True
+                return None  # the declarer chooses a part
+            self._take(self.declarer, list(cards.talon), None)
+            if self.may_concede():
+                self.conceding = True
+                return None
             if self.claimed():
                 return self._end(Claimed())
             if self.may_accuse:

@@ -33,9 +33,10 @@ from interpreter.engine.actions import (
     shown,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
+from interpreter.engine.announcing import AnnouncementRound
 from interpreter.engine.auction import Auction, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
-from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Ending, Exchange
+from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.phase import Phase
 from interpreter.engine.play import Trick, TrickPlay
@@ -108,7 +109,16 @@ class Game:
         self.declarer: int | None = None
         self.trump_suit: str | None = ruleset.play.trump_suit  # a suit that is trumps in this deal
         self.exchange: Exchange | None = None
-        self.announcement: DeclarerAnnouncement | None = None
+        self.announcement: DeclarerAnnouncement | AnnouncementRound | None = None
+        # A partner by a called card: the card, whether it was named, and its holder when play
+        # starts (None: the declarer plays alone). Known to the engine; views keep the secret.
+        self.called_card: str | None = None
+        self.called_named = True
+        self.partner: int | None = None
+        self.partner_public = False  # everybody knows the sides (the card was seen, or the partner spoke)
+        self._called: str | None = None  # the called card while its playing would reveal the partner
+        self._open_from = 0  # open hands are shown once a card is led to this trick (0: none later)
+        self.talon_added: dict[int, list[str]] = {}  # trick number -> talon cards added to it
         self.trickplay: TrickPlay | None = None
         self.result: Result | None = None
         # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
@@ -327,7 +337,10 @@ class Game:
         elif self.phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
             announcement.apply(seat, parsed)
             self._history.append((seat, parsed.as_json()))
-            self._start_play()
+            if isinstance(announcement, AnnouncementRound) and announcement.partner_revealed:
+                self.partner_public = True
+            if announcement.to_act is None:
+                self._start_play()
         else:
             self._apply_play(seat, parsed)
 
@@ -442,6 +455,8 @@ class Game:
             self._settle_claim()
         elif isinstance(ending, Accused):
             self._settle_accusation(ending)
+        elif isinstance(ending, Conceded):
+            self._settle_concession(ending)
         elif isinstance(ending, Abandoned):
             self._finish(
                 Result(
@@ -455,7 +470,44 @@ class Game:
                     reason=ending.reason,
                 )
             )
-        elif (
+        else:
+            self._find_partner()
+            if (
+                self.ruleset.announcing is not None
+                and self.declarer is not None
+                and self.contract is not None
+                and self.contract.individual is None
+            ):
+                self.phase = Phase.ANNOUNCE
+                self.announcement = AnnouncementRound(
+                    self.ruleset,
+                    self.contract,
+                    self.declarer,
+                    self.partner,
+                    self.seats,
+                    self.hands,
+                    self._emit,
+                    self.vorhand,
+                )
+                self._emit(type="phase", phase="announce", seat=self.declarer)
+            else:
+                self._declarer_announces()
+
+    def _find_partner(self) -> None:
+        """The holder of the called card when play is about to start is the declarer's partner."""
+        exchange = self.exchange
+        if exchange is None or exchange.partner_card is None:
+            return
+        card = self.called_card = exchange.partner_card
+        self.called_named = exchange.partner_named
+        holder = next((s for s in self.seats if card in self.hands[s]), None)
+        self.partner = holder if holder != self.declarer else None
+        # A card that lies face up (a talon shown) tells everybody that the declarer plays alone.
+        self.partner_public = exchange.talon_shown and card in self.initial_talon
+        self._called = None if holder is None else card
+
+    def _declarer_announces(self) -> None:
+        if (
             self.declarer is not None
             and self.contract is not None
             and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer])
@@ -471,12 +523,12 @@ class Game:
         assert self.contract is not None
         n_tricks = self._check_cards()
         self.phase = Phase.PLAY
-        leader = (
-            self.declarer if self.ruleset.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
-        )
+        contract = self.contract
+        play_rules = contract.play or self.ruleset.play
+        leader = self.declarer if play_rules.first_lead == "declarer" and self.declarer is not None else self.vorhand
         self.trickplay = TrickPlay(
-            TrickRules.of(self.ruleset, self.trump_suit),
-            self.ruleset.play,
+            TrickRules.of(self.ruleset, self.trump_suit, contract),
+            play_rules,
             self.ruleset.deck,
             self.seats,
             self.hands,
@@ -484,14 +536,39 @@ class Game:
             leader,
             n_tricks,
             exposed=self.exposed,
-            opening=self.contract.opening_leads,
-            schedule=self.contract.schedule,
+            opening=contract.opening_leads,
+            schedule=contract.schedule,
         )
         self.trickplay.laid = [card for _, card in self.laid]
+        if isinstance(self.announcement, AnnouncementRound):
+            self.trickplay.keep_back(self._kept_cards(self.announcement, n_tricks))
         self._emit(type="phase", phase="play", leader=leader)
-        if self.contract.open_hand and self.declarer is not None:
-            deck = self.ruleset.deck
+        if contract.open_hand:
+            if contract.open_hand_from <= 1:
+                self._show_open_hands()
+            else:
+                self._open_from = contract.open_hand_from
+
+    def _show_open_hands(self) -> None:
+        assert self.contract is not None
+        deck = self.ruleset.deck
+        if self.contract.open_hand_who == "all":
+            for seat in self.seats:
+                self._emit(type="open_hand", seat=seat, hand=sorted(self.hands[seat], key=deck.sort_key))
+        elif self.declarer is not None:
             self._emit(type="open_hand", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=deck.sort_key))
+
+    def _kept_cards(self, round_: AnnouncementRound, n_tricks: int) -> dict[str, int]:
+        """The cards of announced bonuses that their side holds, each kept back for its trick."""
+        kept = {}
+        for name, side in round_.announced.items():
+            bonus = self.ruleset.bonuses[name]
+            if bonus.card is None or bonus.trick is None:
+                continue
+            holders = [s for s in self.seats if bonus.card in self.hands[s] and round_.side_of(s) == side]
+            if holders:
+                kept[bonus.card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
+        return kept
 
     def _check_cards(self) -> int:
         """Before the first lead: every card of the pack in exactly one place (a hand, the
@@ -538,17 +615,29 @@ class Game:
         self._legal_plays = None
         self._history.append((seat, self._plays[card]))  # shared and read-only
         self.events.append({"type": "play", "seat": seat, "card": card})
+        if card == self._called:
+            self.partner_public = True  # the called card is seen: everybody knows the sides
+            self._called = None
+        if self._open_from and play.number == self._open_from and len(play.trick.cards) == 1:
+            self._open_from = 0
+            self._show_open_hands()
         # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
         if not completed:
             return
         for trick in completed:
+            number = play.tricks.index(trick) + 1
             self._emit(
                 type="trick",
-                number=play.tricks.index(trick) + 1,
+                number=number,
                 cards=list(trick.cards),
                 seats=list(trick.seats),
                 winner=trick.winner,
             )
+            if self.contract is not None and number <= self.contract.talon_to_tricks and self.talon:
+                # The talon's top card turned up and added to the trick: its winner takes it.
+                added = self.talon.pop(0)
+                self.talon_added.setdefault(number, []).append(added)
+                self._emit(type="talon_card", trick=number, card=added, winner=trick.winner)
         if play.over:
             self._settle_played()
         else:
@@ -559,6 +648,7 @@ class Game:
         """What the settlement needs to know about this deal."""
         assert self.contract is not None
         declarations = self.announcement.declarations if self.announcement else ()
+        round_ = self.announcement if isinstance(self.announcement, AnnouncementRound) else None
         return Deal(
             self.ruleset,
             self.contract,
@@ -571,6 +661,11 @@ class Game:
             tuple(self.laid),
             declarations,
             None if self.pot_start is None else self.pot_start + self.ante,
+            partner=self.partner,
+            called=frozenset({self.called_card} if self.called_card else ()),
+            kontra=round_.game_kontra if round_ else 1,
+            announced=round_.announced_pairs() if round_ else frozenset(),
+            bonus_kontra=round_.bonus_kontra() if round_ else (),
         )
 
     def _settle_played(self) -> None:
@@ -578,10 +673,13 @@ class Game:
         assert play is not None and self.contract is not None
         facts = self.deal_facts()
         if self.contract.individual is not None:
-            self._finish(settle_individual(facts, play.tricks, self.vorhand, self.talon + self.aside))
+            self._finish(settle_individual(facts, play.tricks, self.vorhand, self.talon + self.aside, self.talon_added))
             return
         out_of_play = self.talon + self.aside if self.contract.talon_counts else []
-        declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(facts, play.tricks, out_of_play)
+        routed = (list(self.talon), list(self.aside)) if self.contract.out_of_play is not None else None
+        declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(
+            facts, play.tricks, out_of_play, routed
+        )
         self._finish(
             settle(facts, declarer_cards, defender_cards, declarer_tricks, defender_tricks, "played", play.tricks)
         )
@@ -605,6 +703,15 @@ class Game:
                 liable=claim.liable,
             )
         )
+
+    def _settle_concession(self, ending: Conceded) -> None:
+        """The declarer gave up after seeing the talon and pays each opponent the stated amount."""
+        assert self.contract is not None and self.contract.concede is not None
+        amount = int(self.contract.concede.pays({"players": len(self.seats)}))
+        payments = each_other_pays(ending.seat, self.seats, self.players, amount)
+        self._emit(type="concede", seat=ending.seat)
+        reason = f"seat {ending.seat} conceded {self.contract.title} and pays each opponent {amount}"
+        self._finish(Result("conceded", self.contract.name, ending.seat, False, None, None, payments, reason=reason))
 
     def _settle_accusation(self, ending: Accused) -> None:
         """The guilty, or else the accuser, pay each other player as the loser of the final game

@@ -53,6 +53,8 @@ class TrickPlay:
             t.trick: t for t in (play.schedule if schedule is None else schedule)
         }
         self.laid: list[str] = []  # announced cards still in the declarer's hand
+        # Cards kept back for their trick (an announced bird): card -> the trick's number (1 = first).
+        self.kept: dict[str, int] = {}
         self.withheld: dict[int, str] = {}  # seat -> the card it withheld (now powerless)
         self.exposed = list(exposed or [])  # exposed in the exchange: they never win
         self.opening = opening if exposed else None
@@ -231,10 +233,28 @@ class TrickPlay:
             self._legal_cache = (seat, result)
         return result
 
+    def keep_back(self, kept: dict[str, int]) -> None:
+        """Cards announced for a trick of their own: held back until it, and played in it if legal."""
+        self.kept = dict(kept)
+        self._plain = self._plain and not kept
+
+    def _kept_back(self, seat: int, allowed: list[str]) -> list[str]:
+        kept = self.kept
+        due = [c for c in allowed if kept.get(c) == self.number]
+        if due:
+            return due
+        free = [c for c in allowed if c not in kept]
+        if free:
+            return free
+        # Forced out early: the highest of the kept cards first.
+        return [max(allowed, key=lambda c: self.rules.power[c])]
+
     def _legal(self, seat: int) -> list[str]:
         if self._plain and not self.laid:
             return self.rules.legal(self.hands[seat], self.trick.cards)
         allowed, _ = self._duty(seat)
+        if self.kept and any(c in self.kept for c in self.hands[seat]):
+            allowed = self._kept_back(seat, allowed)
         if seat == self.declarer and self.laid:
             free = [c for c in allowed if c not in self.laid]
             if free:
@@ -250,6 +270,15 @@ class TrickPlay:
         if self.withheld.get(seat) == card:
             return f"you withheld {self.deck.name_of(card)}: it stays in your hand until the last trick"
         allowed, why = self._duty(seat)
+        if card in allowed and card in self.kept and card not in self.legal(seat):
+            legal = self.legal(seat)
+            return (
+                f"{self.deck.name_of(card)} was announced for trick {self.kept[card]}: keep it until then "
+                f"(or play it when nothing else is allowed); you may play {', '.join(legal)}"
+            )
+        if card in allowed and card not in self.legal(seat) and any(self.kept.get(c) == self.number for c in allowed):
+            due = [c for c in allowed if self.kept.get(c) == self.number]
+            return f"{', '.join(due)} was announced for this trick and must be played in it"
         if card in allowed and seat == self.declarer and card in self.laid:
             legal = self.legal(seat)
             if legal[0] in self.laid:

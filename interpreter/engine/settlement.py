@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.language.model import Contract, Declaration, Ruleset
+from interpreter.language.model import Contract, Declaration, Individual, Route, Ruleset
 
 if TYPE_CHECKING:
     from interpreter.engine.play import Trick
@@ -28,6 +28,9 @@ class Result:
     reason: str = ""
     announcements: tuple[dict[str, Any], ...] = ()  # each laid card: {name, card, won, value}
     pot: int = 0  # what the pot gained in this deal (payments + pot = 0)
+    partner: int | None = None  # the declarer's partner, where a card was called for one
+    bonuses: tuple[dict[str, Any], ...] = ()  # each bonus scored: {name, side, announced, kontra, achieved, value}
+    kontra: int = 1  # the game's multiplier from kontra, rekontra …
 
     def as_dict(self) -> dict[str, Any]:
         """The result as events and views show it: new lists and mappings, safe to change."""
@@ -46,6 +49,12 @@ class Result:
             result["announcements"] = [dict(a) for a in self.announcements]
         if self.pot:
             result["pot"] = self.pot
+        if self.partner is not None:
+            result["partner"] = self.partner
+        if self.bonuses:
+            result["bonuses"] = [dict(b) for b in self.bonuses]
+        if self.kontra != 1:
+            result["kontra"] = self.kontra
         return result
 
 
@@ -64,6 +73,18 @@ class Deal:
     laid: tuple[tuple[str, str], ...]  # (announcement, card) the declarer laid out
     declared: tuple[Declaration, ...] = ()  # declarations made (Tout): each changes the aim and the value
     pot: int | None = None  # the pot's size before the deal, when one is kept
+    partner: int | None = None  # the declarer's partner (a called card's holder), None: alone
+    called: frozenset[str] = frozenset()  # the cards called for a partner
+    kontra: int = 1  # the game's multiplier from kontra, rekontra …
+    announced: frozenset[tuple[str, str]] = frozenset()  # (bonus, "declarer" | "defenders") announced
+    bonus_kontra: tuple[tuple[str, int], ...] = ()  # (bonus, times doubled)
+
+    @property
+    def team(self) -> tuple[int, ...]:
+        """The declarer's side: the declarer first, then the partner."""
+        if self.declarer is None:
+            return ()
+        return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
 
 
 def each_other_pays(
@@ -85,17 +106,46 @@ def each_other_pays(
     return payments
 
 
+def side_receives(
+    team: Sequence[int], opponents: Iterable[int], amount: int | Callable[[int], int], payments: list[int]
+) -> None:
+    """Each opponent pays `amount` (or `amount(seat)`; negative: receives it) to the side `team`,
+    which shares the total equally: 2 v 2 each loser pays one winner, 1 v 3 the lone player takes
+    it from each. A remainder that does not divide goes to the first of the team (the declarer)."""
+    if len(team) == 1:
+        each_other_pays(
+            team[0], opponents, len(payments), (lambda s: -amount(s)) if callable(amount) else -amount, payments
+        )
+        return
+    total = 0
+    for seat in opponents:
+        pay = amount if isinstance(amount, int) else amount(seat)
+        payments[seat] -= pay
+        total += pay
+    share = total // len(team)
+    payments[team[0]] += total - share * (len(team) - 1)
+    for seat in team[1:]:
+        payments[seat] += share
+
+
 def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if table is None else {k: list(v) if isinstance(v, list) else v for k, v in table.items()}
 
 
-def piles(deal: Deal, tricks: Sequence[Trick], out_of_play: list[str]) -> tuple[list[str], list[str], int, int]:
-    """The declarer's and the defenders' cards, and their trick counts."""
+def piles(
+    deal: Deal,
+    tricks: Sequence[Trick],
+    out_of_play: list[str],
+    routed: tuple[list[str], list[str]] | None = None,
+) -> tuple[list[str], list[str], int, int]:
+    """The declarer's side's and the defenders' cards, and their trick counts. `routed`: the talon
+    and the discards, sent where the contract's `out_of_play` says (instead of `out_of_play`)."""
     declarer_cards: list[str] = []
     defender_cards: list[str] = []
+    team = deal.team
 
     def side(seat: int | None) -> list[str]:
-        return declarer_cards if seat == deal.declarer else defender_cards
+        return declarer_cards if seat in team else defender_cards
 
     withheld_by = {card: seat for seat, card in deal.withheld.items()}
     withhold = deal.ruleset.play.withhold
@@ -110,7 +160,7 @@ def piles(deal: Deal, tricks: Sequence[Trick], out_of_play: list[str]) -> tuple[
     if withheld_by and tricks and compensated:
         last = tricks[-1]
         for card, holder in withheld_by.items():
-            if card in last.cards and (holder == deal.declarer) != (last.winner == deal.declarer):
+            if card in last.cards and (holder in team) != (last.winner in team):
                 # The winners of the last trick are a card short: the holder's side gives one of
                 # its cards, the least valuable (a 1-point card if it has one; the ruleset's
                 # `withhold.compensation`).
@@ -122,8 +172,26 @@ def piles(deal: Deal, tricks: Sequence[Trick], out_of_play: list[str]) -> tuple[
                 card_given = min(others, key=lambda c: (values[c], order.index(c))) if others else card
                 giver.remove(card_given)
                 taker.append(card_given)
-    declarer_tricks = sum(1 for t in tricks if t.winner == deal.declarer)
+    declarer_tricks = sum(1 for t in tricks if t.winner in team)
     defender_tricks = len(tricks) - declarer_tricks
+    if routed is not None and deal.contract.out_of_play is not None:
+        talon, discards = routed
+        env = {
+            "declarer_tricks": declarer_tricks,
+            "defender_tricks": defender_tricks,
+            "tricks": len(tricks),
+            "called": deal.called,
+            "talon": frozenset(talon),
+            "discards": frozenset(discards),
+        }
+        rule = deal.contract.out_of_play
+        for cards, routes in ((talon, rule.talon), (discards, rule.discards)):
+            to = _route(routes, env)
+            if to == "declarer":
+                declarer_cards += cards
+            elif to == "defenders":
+                defender_cards += cards
+        return declarer_cards, defender_cards, declarer_tricks, defender_tricks
     counting = deal.ruleset.counting
     to = counting.aside_counts_for
     if counting.aside_unless is not None and counting.aside_unless(
@@ -135,6 +203,13 @@ def piles(deal: Deal, tricks: Sequence[Trick], out_of_play: list[str]) -> tuple[
     elif to == "defenders":
         defender_cards += out_of_play
     return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+
+
+def _route(routes: tuple[Route, ...], env: dict[str, Any]) -> str:
+    for route in routes:
+        if route.when is None or route.when(env):
+            return route.to
+    return "nobody"
 
 
 def settle(
@@ -160,6 +235,7 @@ def settle(
         for t in tricks or ()
         if t.winner == deal.declarer and deal.declarer in t.seats
     )
+    env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
     for declaration in deal.declared:
         won = bool(declaration.wins(env))
@@ -177,14 +253,21 @@ def settle(
             amount = int(declaration.amount(env))
         amount *= declaration.multiplier
     payments = [0] * deal.players
-    defenders = [s for s in deal.seats if s != deal.declarer]
+    team = deal.team
+    defenders = [s for s in deal.seats if s not in team]
     if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":
         defenders.append(deal.sitting_out)
     sign = 1 if won else -1
+    scored = _bonuses(deal, tricks or [], declarer_cards, defender_cards, env) if tricks else []
+    if any(item["replaces_game"] and item["value"] for item in scored):
+        # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
+        scored = [item for item in scored if item["replaces_game"] and item["value"]]
+        amount = 0
     shares = _shares(deal, env, amount, defenders) if liable else None
-    each_other_pays(
-        deal.declarer, defenders, deal.players, lambda s: -sign * (shares[s] if shares else amount), payments
-    )
+    side_receives(team, defenders, lambda s: sign * (shares[s] if shares else amount), payments)
+    for item in scored:
+        value = item["value"] if item["side"] == "declarer" else -item["value"]
+        side_receives(team, defenders, value, payments)
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
@@ -192,7 +275,7 @@ def settle(
     announced = _announcements(deal, tricks or [], outcome)
     for item in announced:
         value = item["value"] if item["won"] else -item["value"]
-        each_other_pays(deal.declarer, defenders, deal.players, -value, payments)
+        side_receives(team, defenders, value, payments)
     return Result(
         outcome,
         contract.name,
@@ -204,6 +287,9 @@ def settle(
         reason="drawn: nobody scores" if drawn else "",
         announcements=tuple(announced),
         pot=pot_change,
+        partner=deal.partner,
+        bonuses=tuple({k: v for k, v in item.items() if k != "replaces_game"} for item in scored),
+        kontra=deal.kontra,
     )
 
 
@@ -248,6 +334,7 @@ def _value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int |
     return {
         **env,
         "declarer_won": won,
+        "kontra": env.get("kontra", 1),
         "winner_points": env["declarer_points"] if won else env["defender_points"],
         "loser_points": env["defender_points"] if won else env["declarer_points"],
         "factor": own_factor if factor is None else factor,
@@ -273,6 +360,71 @@ def _value(contract: Contract, env: dict[str, Any]) -> int:
     return value
 
 
+def _bonuses(
+    deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str], defender_cards: list[str], env: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Each bonus of the contract judged for each side: {name, side, announced, kontra, achieved,
+    value (per payment, for that side), replaces_game}; silent bonuses neither made nor attempted
+    are left out."""
+    rs, contract = deal.ruleset, deal.contract
+    if not rs.bonuses or (contract.bonuses is not None and not contract.bonuses):
+        return []
+    team = deal.team
+    game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None))
+    kontra = dict(deal.bonus_kontra)
+    played = {
+        side: frozenset(c for t in tricks for s, c in zip(t.seats, t.cards, strict=False) if (s in team) == mine)
+        for side, mine in (("declarer", True), ("defenders", False))
+    }
+    result = []
+    for side, mine in (("declarer", True), ("defenders", False)):
+        won_tricks = [t for t in tricks if (t.winner in team) == mine]
+        facts = tuple(
+            (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], (t.winner in team) == mine) for t in tricks
+        )
+        scope: dict[str, Any] = {
+            "side_cards": frozenset(declarer_cards if mine else defender_cards),
+            "side_won": frozenset(c for t in won_tricks for c in t.cards),
+            "side_played": played[side],
+            "opponents_played": played["defenders" if mine else "declarer"],
+            "side_tricks": len(won_tricks),
+            "opponent_tricks": len(tricks) - len(won_tricks),
+            "tricks": len(tricks),
+            "called": deal.called,
+            "is_declarer_side": mine,
+            "played_tricks": facts,
+            "players": len(deal.seats),
+        }
+        values = {"game": game, "players": len(deal.seats)}
+        for name, bonus in rs.bonuses.items():
+            if contract.bonuses is not None and name not in contract.bonuses:
+                continue
+            announced = (name, side) in deal.announced
+            achieved = bool(bonus.achieved(scope))
+            if announced and bonus.announced is not None:
+                value = int(bonus.announced(values)) * (1 if achieved else -1)
+            elif achieved:
+                value = int(bonus.value(values))
+            elif bonus.attempted is not None and bonus.attempted(scope):
+                value = -int(bonus.value(values))
+            else:
+                continue
+            times = kontra.get(name, 0) if announced else 0
+            value *= contract.bonus_factor * 2**times
+            result.append(
+                {
+                    "name": name,
+                    "side": side,
+                    "announced": announced,
+                    "kontra": times,
+                    "achieved": achieved,
+                    "value": value,
+                    "replaces_game": bonus.replaces_game,
+                }
+            )
+    return result
+
+
 def _last_won_with(deal: Deal, tricks: Sequence[Trick] | None) -> frozenset[str]:
     """The declarer's card in the last trick, if the declarer won it (Ulti: won with the 1)."""
     if not tricks or deal.declarer is None or tricks[-1].winner != deal.declarer:
@@ -281,44 +433,38 @@ def _last_won_with(deal: Deal, tricks: Sequence[Trick] | None) -> frozenset[str]
     return frozenset({last.cards[last.seats.index(deal.declarer)]})
 
 
-def settle_individual(deal: Deal, tricks: Sequence[Trick], vorhand: int, talon: list[str] | None = None) -> Result:
+def settle_individual(
+    deal: Deal,
+    tricks: Sequence[Trick],
+    vorhand: int,
+    talon: list[str] | None = None,
+    added: dict[int, list[str]] | None = None,
+) -> Result:
     """Everyone for themselves: each player's own tricks are counted (and the talon, by whoever
-    takes the last trick, where the contract says so)."""
+    takes the last trick, where the contract says so; talon cards added to tricks, by their
+    winners)."""
     rule = deal.contract.individual
     assert rule is not None
     rs = deal.ruleset
     own = {seat: [c for t in tricks if t.winner == seat for c in t.cards] for seat in deal.seats}
+    for number, cards in (added or {}).items():
+        winner = tricks[number - 1].winner
+        if winner is not None:
+            own[winner] += cards
     last = tricks[-1].winner
     assert last is not None
     if deal.contract.talon_to_last_trick and talon:
         own[last] += talon
     points = {seat: rs.counting.points(cards, rs.deck.points) if cards else 0 for seat, cards in own.items()}
-    if rule.loser == "last_trick":
-        losers = [last]
-    else:
-        most = max(points.values())
-        losers = [seat for seat in deal.seats if points[seat] == most]
-        if len(losers) > 1 and rule.ties == "vorhand_else_all" and vorhand in losers:
-            losers = [vorhand]
-    without = sum(1 for seat in deal.seats if not own[seat])
     payments = [0] * deal.players
     everyone = list(deal.seats)
     if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":
         everyone.append(deal.sitting_out)
     tricks_of = {seat: sum(1 for t in tricks if t.winner == seat) for seat in everyone}
-    for loser in losers:
-        scope: dict[str, object] = {
-            "loser_points": points[loser],
-            "loser_is_vorhand": loser == vorhand,
-            "without_tricks": without,
-            "losers": len(losers),
-            "players": len(deal.seats),
-        }
-
-        def pays(seat: int, scope: dict[str, object] = scope) -> int:
-            return int(rule.pays_each({**scope, "receiver_tricks": tricks_of[seat]}))
-
-        each_other_pays(loser, everyone, deal.players, pays, payments)
+    if rule.payments:
+        _pay_classes(deal, points, tricks_of, vorhand, payments)
+    else:
+        _pay_loser(deal, rule, points, own, tricks_of, everyone, vorhand, last, payments)
     seat_points = [points.get(seat, 0) for seat in range(deal.players)]
     return Result(
         "played",
@@ -329,6 +475,88 @@ def settle_individual(deal: Deal, tricks: Sequence[Trick], vorhand: int, talon: 
         {"seats": [sum(1 for t in tricks if t.winner == s) for s in range(deal.players)]},
         payments,
     )
+
+
+def _pay_loser(
+    deal: Deal,
+    rule: Individual,
+    points: dict[int, int],
+    own: dict[int, list[str]],
+    tricks_of: dict[int, int],
+    everyone: list[int],
+    vorhand: int,
+    last: int,
+    payments: list[int],
+) -> None:
+    """One loser (or several tied) pays each other player."""
+    assert rule.pays_each is not None
+    if rule.loser == "last_trick":
+        losers = [last]
+    else:
+        most = max(points.values())
+        losers = [seat for seat in deal.seats if points[seat] == most]
+        if len(losers) > 1 and rule.ties == "vorhand_else_all" and vorhand in losers:
+            losers = [vorhand]
+    without = sum(1 for seat in deal.seats if not own[seat])
+    pays_each = rule.pays_each
+    for loser in losers:
+        scope: dict[str, object] = {
+            "loser_points": points[loser],
+            "loser_is_vorhand": loser == vorhand,
+            "without_tricks": without,
+            "losers": len(losers),
+            "players": len(deal.seats),
+        }
+
+        def pays(seat: int, scope: dict[str, object] = scope) -> int:
+            return int(pays_each({**scope, "receiver_tricks": tricks_of[seat]}))
+
+        each_other_pays(loser, everyone, deal.players, pays, payments)
+
+
+def _pay_classes(
+    deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorhand: int, payments: list[int]
+) -> None:
+    """Several classes of payments (Trischaken): each names its payers and receivers per seat."""
+    rule = deal.contract.individual
+    assert rule is not None
+    seats = list(deal.seats)  # in order from Vorhand
+    env = {}
+    for i, seat in enumerate(seats):
+        more = sum(1 for s in seats if points[s] > points[seat])
+        earlier_equal = sum(1 for s in seats[:i] if points[s] == points[seat])
+        env[seat] = {
+            "points": points[seat],
+            "tricks": tricks_of[seat],
+            "place": 1 + more,
+            "rank": 1 + more + earlier_equal,
+            "is_vorhand": seat == vorhand,
+            "players": len(seats),
+        }
+    for payment in rule.payments:
+        payers = [s for s in seats if payment.payers is None or payment.payers(env[s])]
+        receivers = [s for s in seats if payment.receivers is None or payment.receivers(env[s])]
+        if payment.payers is None:
+            # Everybody else pays each receiver, the amount as the receiver's case says.
+            for receiver in receivers:
+                amount = int(payment.amount(env[receiver]))
+                each_other_pays(receiver, seats, deal.players, -amount, payments)
+            continue
+        if payment.receivers is None:
+            for payer in payers:
+                each_other_pays(payer, seats, deal.players, int(payment.amount(env[payer])), payments)
+            continue
+        if payment.match == "pairs":
+            # The payer with most points pays the receiver with least, and so on down.
+            ordered_payers = sorted(payers, key=lambda s: env[s]["rank"])
+            ordered_receivers = sorted(receivers, key=lambda s: -env[s]["rank"])
+            pairs = [(p, r) for p, r in zip(ordered_payers, ordered_receivers, strict=False) if p != r]
+        else:
+            pairs = [(p, r) for p in payers for r in receivers if p != r]
+        for payer, receiver in pairs:
+            amount = int(payment.amount(env[payer]))
+            payments[payer] -= amount
+            payments[receiver] += amount
 
 
 def _shares(deal: Deal, env: dict[str, Any], amount: int, defenders: list[int]) -> dict[int, int] | None:

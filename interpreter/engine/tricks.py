@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.language.model import TRUMP, Deck, PlayRules, Ruleset
+from interpreter.language.model import TRUMP, Contract, Deck, PlayRules, Ruleset
 
 
 @dataclass(frozen=True)
@@ -19,13 +19,18 @@ class TrickRules:
     deck: Deck
 
     @classmethod
-    def of(cls, ruleset: Ruleset, trump_suit: str | None = None) -> TrickRules:
+    def of(cls, ruleset: Ruleset, trump_suit: str | None = None, contract: Contract | None = None) -> TrickRules:
         """The tables for a deal; `trump_suit` makes a suit trumps besides any permanent ones
-        (Hearts in Tapp, or the suit a Solo player names). Built once per ruleset and suit."""
-        key = ("trick_rules", trump_suit)
+        (Hearts in Tapp, or the suit a Solo player names); a contract may have rules of play of
+        its own. Built once per ruleset, suit and such contract."""
+        own = contract is not None and contract.play is not None
+        key = ("trick_rules", trump_suit, contract.name if own and contract is not None else None)
         rules = ruleset.derived.get(key)
         if rules is None:
-            rules = ruleset.derived[key] = cls._build(ruleset.deck, ruleset.play, trump_suit)
+            play = contract.play if own and contract is not None and contract.play is not None else ruleset.play
+            # Only rules of play beyond following, trumping and beating pay for the checks they need.
+            kind = SpecialTrickRules if play.special else cls
+            rules = ruleset.derived[key] = kind._build(ruleset.deck, play, trump_suit)
         return rules
 
     @classmethod
@@ -106,3 +111,55 @@ class TrickRules:
         if self.follow[allowed[0]] == TRUMP and self.follow[card] != TRUMP:
             return f"must play a trump: you hold {shown}"
         return f"must beat the trick: you can with {shown}"
+
+
+class SpecialTrickRules(TrickRules):
+    """Trick play with rules beyond following, trumping and beating: cards that may only be played
+    as the last of their suit (the Pagat in negative games), trumps that do not win unless led and
+    may not be led while other cards are held (Farben games), exceptions to who wins (the Emperor
+    trick)."""
+
+    def legal(self, hand: list[str], trick: list[str]) -> list[str]:
+        play = self.play
+        if trick:
+            cards = super().legal(hand, trick)
+        else:
+            cards = list(hand)
+            if play.lead_trumps == "only_if_nothing_else":
+                cards = [c for c in cards if self.follow[c] != TRUMP] or cards
+        if play.last_of_suit:
+            cards = self._last_of_suit(hand, cards)
+        return cards
+
+    def _last_of_suit(self, hand: list[str], cards: list[str]) -> list[str]:
+        last, follow = self.play.last_of_suit, self.follow
+        kept = [c for c in cards if c not in last or not any(o != c and follow[o] == follow[c] for o in hand)]
+        return kept or cards
+
+    def _strength(self, card: str, led: str) -> int:
+        suit = self.follow[card]
+        if suit == led or (suit == TRUMP and self.play.trumps_win):
+            return self.power[card]
+        return -1
+
+    def winner_index(
+        self,
+        trick: list[str],
+        powerless: frozenset[str] | set[str] = frozenset(),
+        suitless: frozenset[str] | set[str] = frozenset(),
+    ) -> int:
+        for exception in self.play.exceptions:
+            if exception.cards.issubset(trick):
+                return trick.index(exception.wins)
+        return super().winner_index(trick, powerless, suitless)
+
+    def refusal(self, hand: list[str], trick: list[str], card: str) -> str:
+        if card in hand and card not in self.legal(hand, trick):
+            shown = ", ".join(sorted(self.legal(hand, trick), key=lambda c: -self.power[c]))
+            plain = TrickRules.legal(self, hand, trick) if trick else list(hand)
+            if card in plain and card in self.play.last_of_suit:
+                what = "trump" if self.follow[card] == TRUMP else "card of its suit"
+                return f"{self.deck.name_of(card)} may be played only as your last {what}: you may play {shown}"
+            if card in plain and not trick:
+                return f"trumps may not be led while you hold other cards: lead one of {shown}"
+        return super().refusal(hand, trick, card)

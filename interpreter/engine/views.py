@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interpreter.engine.announcing import AnnouncementRound
 from interpreter.engine.phase import Phase
 from interpreter.errors import InvalidActionError
 
@@ -48,10 +49,20 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
     else:
         assert isinstance(seat, int)
         view["hand"] = sorted(game.hands[seat], key=key)
-        if game.contract and game.contract.open_hand and game.trickplay is not None and game.declarer != seat:
+        contract = game.contract
+        if (
+            contract
+            and contract.open_hand
+            and contract.open_hand_who == "declarer"
+            and contract.open_hand_from <= 1
+            and game.trickplay is not None
+            and game.declarer != seat
+        ):
             # Ouvert: the declarer's hand lies face up for everyone.
             assert game.declarer is not None
             view["open_hand"] = {"seat": game.declarer, "cards": sorted(game.hands[game.declarer], key=key)}
+    _open_hands(game, view, key)
+    _partnership(game, seat, view)
     if umpire or (over and result is not None and result.points is not None):
         # The talon and discards are shown when the cards are counted (not in a deal thrown in).
         view["talon"] = list(game.talon)
@@ -70,3 +81,47 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
     if over and result is not None:
         view["result"] = result.as_dict()
     return view
+
+
+def _open_hands(game: Game, view: dict[str, Any], key: Any) -> None:
+    """Every hand, once the contract lays them all face up (from a given trick)."""
+    contract, play = game.contract, game.trickplay
+    if contract is None or play is None or not contract.open_hand or contract.open_hand_who != "all":
+        return
+    started = sum(1 for t in play.tricks if t.cards)
+    if started >= contract.open_hand_from:
+        view["open_hands"] = {s: sorted(game.hands[s], key=key) for s in game.seats}
+
+
+def _partnership(game: Game, seat: int | str, view: dict[str, Any]) -> None:
+    """The called card and the partner, each only where `seat` can know it for certain: the
+    umpire; the holder of the called card; the declarer holding it (alone); everybody once the
+    card was seen or the partner spoke. Also the talon laid out face up, the talon cards added to
+    tricks, and what was announced and doubled (all public)."""
+    exchange = game.exchange
+    card = game.called_card or (exchange.partner_card if exchange is not None else None)
+    if card is None:
+        _public_facts(game, view)
+        return
+    named = (game.called_card is not None and game.called_named) or (exchange is not None and exchange.partner_named)
+    holds = isinstance(seat, int) and card in game.hands[seat]
+    if seat == "all" or named or seat == game.declarer or holds or game.partner_public:
+        view["called"] = card
+    settled = game.phase in (Phase.ANNOUNCE, Phase.PLAY, Phase.OVER) and game.called_card is not None
+    if settled and (seat == "all" or game.partner_public or holds or game.phase is Phase.OVER):
+        view["partner"] = game.partner
+    _public_facts(game, view)
+
+
+def _public_facts(game: Game, view: dict[str, Any]) -> None:
+    exchange = game.exchange
+    if exchange is not None and exchange.talon_shown:
+        view["talon_shown"] = list(game.initial_talon)
+    if game.talon_added:
+        view["talon_cards"] = {n: list(cards) for n, cards in game.talon_added.items()}
+    round_ = game.announcement
+    if isinstance(round_, AnnouncementRound):
+        if round_.announced:
+            view["announced"] = dict(round_.announced)
+        if round_.levels:
+            view["kontra"] = dict(round_.levels)

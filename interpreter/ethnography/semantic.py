@@ -34,7 +34,9 @@ from interpreter.language.model import (
     TRUMP,
     Announcement,
     AuctionPhase,
+    Bonus,
     CallCard,
+    CallPartner,
     Claim,
     Contract,
     Counting,
@@ -45,6 +47,7 @@ from interpreter.language.model import (
     Keep,
     Level,
     PlayRules,
+    Route,
     Ruleset,
     ScheduledTrick,
     SessionRule,
@@ -328,6 +331,10 @@ HANDLED: dict[type, frozenset[str]] = {
             "derived",
             "direction",
             "usual_players",
+            "bonuses",
+            "announcing",
+            "kontra_game",
+            "kontra_bonuses",
         }
     ),
     AuctionPhase: frozenset(
@@ -351,6 +358,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "hold_by",
             "interrupt_priority",
             "side_bids",
+            "hold_same",
         }
     ),
     Contract: frozenset(
@@ -372,6 +380,15 @@ HANDLED: dict[type, frozenset[str]] = {
             "pot",
             "trump_choice",
             "schedule",
+            "play",
+            "out_of_play",
+            "open_hand_who",
+            "open_hand_from",
+            "bonus_factor",
+            "bonuses",
+            "must_announce",
+            "concede",
+            "talon_to_tricks",
         }
     ),
     PlayRules: frozenset(
@@ -384,6 +401,10 @@ HANDLED: dict[type, frozenset[str]] = {
             "trump_suit",
             "schedule",
             "discards_visible_until",
+            "last_of_suit",
+            "trumps_win",
+            "lead_trumps",
+            "exceptions",
         }
     ),
     Counting: frozenset(
@@ -420,6 +441,16 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
     if rs.claim is not None:
         tree["claim"] = _claim(rs.claim)
     _put(tree, "announcements", {name: _announcement(a, deck) for name, a in rs.announcements.items()})
+    _put(tree, "bonuses", {name: _bonus(b, deck) for name, b in rs.bonuses.items()})
+    if rs.announcing is not None:
+        announcing: dict[str, Any] = {"start": rs.announcing.start, "done": rs.announcing.done}
+        _put(announcing, "may_announce", _expr(rs.announcing.may_announce))
+        tree["announcing"] = announcing
+    kontra: dict[str, Any] = {}
+    for key, rule in (("game", rs.kontra_game), ("bonuses", rs.kontra_bonuses)):
+        if rule is not None:
+            kontra[key] = {"max": rule.max, **({"titles": list(rule.titles)} if rule.titles else {})}
+    _put(tree, "kontra", kontra)
     tree["play"] = _play(rs.play, deck)
     tree["counting"] = _counting(rs.counting, deck)
     tree["settlement"] = _settlement(rs.settlement, deck)
@@ -492,7 +523,7 @@ def _level(level: Level) -> dict[str, Any]:
 def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     out: dict[str, Any] = {}
     _put(out, "ladder", [_level(lv) for lv in phase.ladder])
-    _put(out, "hold", phase.hold)
+    _put(out, "hold", "same" if phase.hold_same else phase.hold)
     out["raise"] = "any" if phase.raise_any else "next"
     _put(out, "max_bidders", phase.max_bidders)
     # Compulsory bids are named only so that a variant can remove one: compared without names.
@@ -532,7 +563,22 @@ def _auction(rs: Ruleset) -> dict[str, Any]:
 def _step(step: object, deck: Deck) -> dict[str, Any]:
     # `object`: a kind of step the language gains later still shows, under its own name
     if isinstance(step, TakeTalon):
-        return {"take_talon": {}}
+        take: dict[str, Any] = {}
+        if step.parts != 1:
+            take["parts"] = step.parts
+        if step.shown:
+            take["shown"] = True
+        return {"take_talon": take}
+    if isinstance(step, CallPartner):
+        partner: dict[str, Any] = {}
+        if step.allowed != frozenset(deck.cards):
+            partner["from"] = Cards(step.allowed, deck)
+        if step.unnamed is not None:
+            unnamed: dict[str, Any] = {"choice": step.unnamed}
+            _put(unnamed, "when", _expr(step.unnamed_when))
+            partner["unnamed"] = unnamed
+        _put(partner, "own_only_when", _expr(step.own_only_when))
+        return {"call_partner": partner}
     if isinstance(step, Discard):
         discard: dict[str, Any] = {"count": "talon" if step.count is None else step.count}
         if step.forbid is not None:
@@ -571,11 +617,25 @@ def _contract(c: Contract, rs: Ruleset) -> dict[str, Any]:
     deck = rs.deck
     out: dict[str, Any] = {}
     if c.individual is not None:
-        out["individual"] = {
-            "loser": c.individual.loser,
-            "ties": c.individual.ties,
-            "pays_each": Expr(c.individual.pays_each.source),
-        }
+        individual: dict[str, Any] = {}
+        _put(individual, "loser", c.individual.loser)
+        if c.individual.loser is not None:
+            individual["ties"] = c.individual.ties
+        _put(individual, "pays_each", _expr(c.individual.pays_each))
+        _put(
+            individual,
+            "payments",
+            [
+                {
+                    "payers": _expr(p.payers) or "others",
+                    "receivers": _expr(p.receivers) or "others",
+                    "amount": Expr(p.amount.source),
+                    "match": p.match,
+                }
+                for p in c.individual.payments
+            ],
+        )
+        out["individual"] = individual
     if c.factor_won is not None or c.factor_lost is not None:
         out["factor"] = {"won": c.factor_won, "lost": c.factor_lost}
     # The contract's own formula only where it is not the settlement's.
@@ -606,7 +666,45 @@ def _contract(c: Contract, rs: Ruleset) -> dict[str, Any]:
     out["talon_counts"] = c.talon_counts
     out["open_hand"] = c.open_hand
     out["talon_to_last_trick"] = c.talon_to_last_trick
+    if c.open_hand and (c.open_hand_who, c.open_hand_from) != ("declarer", 1):
+        out["open_hand"] = {"who": c.open_hand_who, "from_trick": c.open_hand_from}
+    if c.play is not None and c.play != rs.play:
+        own_play, common_play = _play(c.play, deck), _play(rs.play, deck)
+        _put(out, "play", {k: v for k, v in own_play.items() if common_play.get(k) != v})
+    if c.out_of_play is not None:
+        out["out_of_play"] = {
+            "talon": _routes(c.out_of_play.talon),
+            "discards": _routes(c.out_of_play.discards),
+        }
+    if c.bonus_factor != 1:
+        out["bonus_factor"] = c.bonus_factor
+    if c.bonuses is not None:
+        out["bonuses"] = sorted(c.bonuses)
+    if c.must_announce is not None:
+        out["must_announce"] = {"one_of": list(c.must_announce.one_of)}
+    if c.concede is not None:
+        out["concede"] = {"when": Expr(c.concede.when.source), "pays": Expr(c.concede.pays.source)}
+    if c.talon_to_tricks:
+        out["talon_to_tricks"] = {"first": c.talon_to_tricks}
     out.update(_extra(c, deck))
+    return out
+
+
+def _routes(routes: Iterable[Route]) -> Any:
+    """One destination as a word; several routes as a list."""
+    listed = [{"to": r.to, **({"when": Expr(r.when.source)} if r.when is not None else {})} for r in routes]
+    return listed[0]["to"] if len(listed) == 1 and "when" not in listed[0] else listed
+
+
+def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
+    out: dict[str, Any] = {"achieved": Expr(b.achieved.source), "value": Expr(b.value.source)}
+    _put(out, "announced", _expr(b.announced))
+    _put(out, "attempted", _expr(b.attempted))
+    _put(out, "card", b.card)
+    _put(out, "trick", b.trick)
+    if b.replaces_game:
+        out["replaces_game"] = True
+    _put(out, "requires", _expr(b.requires))
     return out
 
 
@@ -646,6 +744,15 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
     _put(out, "trump_suit", _suit_name(deck, play.trump_suit))
     _put(out, "schedule", _schedule(play.schedule, deck))
     _put(out, "discards_visible_until", play.discards_visible_until)
+    if play.last_of_suit:
+        out["last_of_suit"] = Cards(play.last_of_suit, deck)
+    trumps: dict[str, Any] = {}
+    if not play.trumps_win:
+        trumps["win"] = False
+    if play.lead_trumps != "any":
+        trumps["lead"] = play.lead_trumps
+    _put(out, "trumps", trumps)
+    _put(out, "exceptions", [{"cards": Cards(e.cards, deck), "wins": e.wins} for e in play.exceptions])
     out.update(_extra(play, deck))
     return out
 

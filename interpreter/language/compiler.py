@@ -6,6 +6,7 @@ Each check names the path in the ruleset and, through the document's marks, file
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -18,12 +19,16 @@ from interpreter.language.model import (
     TRUMP,
     Accusation,
     Announcement,
+    Announcing,
     AuctionPhase,
+    Bonus,
     CallCard,
+    CallPartner,
     CardsExpression,
     ChoiceGroup,
     Claim,
     Compulsion,
+    Concede,
     Condition,
     Contract,
     Counting,
@@ -35,18 +40,24 @@ from interpreter.language.model import (
     Formula,
     Give,
     Individual,
+    IndividualPayment,
     Keep,
+    KontraRule,
     Level,
     Liability,
+    MustAnnounce,
     OpeningLeads,
+    OutOfPlay,
     Packet,
     Penalties,
     PlayRules,
+    Route,
     Ruleset,
     ScheduledTrick,
     SessionRule,
     Settlement,
     TakeTalon,
+    TrickException,
     Withhold,
 )
 from interpreter.language.source import Document, Path, format_path
@@ -73,7 +84,15 @@ OUTCOME_NAMES = {
     "last_trick_won_with": CARDS,
     "tricks_won_with": CARDS,
 }
-AMOUNT_NAMES = {**OUTCOME_NAMES, "winner_points": INT, "loser_points": INT, "factor": INT, "declarer_won": BOOL}
+# `kontra`: the game's multiplier from kontra, rekontra … (1 when nobody doubled).
+AMOUNT_NAMES = {
+    **OUTCOME_NAMES,
+    "winner_points": INT,
+    "loser_points": INT,
+    "factor": INT,
+    "declarer_won": BOOL,
+    "kontra": INT,
+}
 LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL, "bidders": INT}
 LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT, "bidders": INT}
 POT_NAMES = {**AMOUNT_NAMES, "amount": INT, "pot": INT}
@@ -92,6 +111,33 @@ INDIVIDUAL_NAMES = {
     "receiver_tricks": INT,
 }
 
+# Partners: who may call what (the declarer's hand).
+PARTNER_NAMES = {"hand": CARDS}
+# Where the cards out of play count: the deal's outcome in tricks, the called cards, the talon
+# left over and the discards.
+ROUTE_NAMES = {**ASIDE_NAMES, "called": CARDS, "talon": CARDS, "discards": CARDS}
+CONCEDE_NAMES = {"hand": CARDS, "called": CARDS, "talon": CARDS}
+# A bonus is judged for each side: what it took and played, and the tricks as the trick
+# functions read them (trick(n), winning_card(n), won_by_side(n)).
+BONUS_NAMES = {
+    "side_cards": CARDS,
+    "side_won": CARDS,
+    "side_played": CARDS,
+    "opponents_played": CARDS,
+    "side_tricks": INT,
+    "opponent_tricks": INT,
+    "tricks": INT,
+    "called": CARDS,
+    "is_declarer_side": BOOL,
+    "played_tricks": Type.TRICKS,
+    "players": INT,
+}
+BONUS_VALUE_NAMES = {"game": INT, "players": INT}
+# Who may announce (per seat, in the round of announcements).
+SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL}
+# Everyone for themselves, paid in classes: per seat.
+PAYMENT_NAMES = {"points": INT, "tricks": INT, "place": INT, "rank": INT, "is_vorhand": BOOL, "players": INT}
+
 NOT_CONTRACT_CALLS = {"pass"}
 
 # Every name some expression reads as a value of the game: a set of the deck named so would hide it.
@@ -106,6 +152,13 @@ GAME_NAMES = frozenset().union(
     CARD_NAMES,
     FORCED_NAMES,
     INDIVIDUAL_NAMES,
+    ROUTE_NAMES,
+    CONCEDE_NAMES,
+    BONUS_NAMES,
+    BONUS_VALUE_NAMES,
+    SEAT_NAMES,
+    PAYMENT_NAMES,
+    {"kontra": INT},
 )
 # Words of the rules language: a set named so could never be written in an expression.
 KEYWORDS = frozenset({"or", "and", "not", "in", "if", "then", "else", "any", "all", "true", "false"})
@@ -242,12 +295,16 @@ class Compiler:
         active, sits_out = self.section(("players",), self.compile_players)
         removed = self.section(("deal", "remove"), lambda: self.compile_removed(active))
         plans = self.section(("deal", "plans"), lambda: self.compile_deal(active, removed))
+        self.bonuses = self.section(("bonuses",), self.compile_bonuses)
         contracts = self.section(("contracts",), self.compile_contracts)
         self.section(("contracts",), lambda: self.check_exchanges(contracts, plans))
         phases = self.section(("auction",), lambda: self.compile_auction(contracts or {}))
         claim = self.section(("claim",), self.compile_claim)
         announcements = self.section(("announcements",), self.compile_announcements)
         play = self.section(("play",), self.compile_play)
+        contracts = self.section(("contracts",), lambda: self.contract_play(contracts, play))
+        announcing = self.section(("announcing",), self.compile_announcing)
+        kontra_game, kontra_bonuses = self.section(("kontra",), lambda: self.compile_kontra(contracts))
         counting = self.section(("counting",), self.compile_counting)
         settlement = self.section(("settlement",), self.compile_settlement)
         groups = self.section(("readings",), self.compile_groups)
@@ -289,6 +346,10 @@ class Compiler:
             by_players=tuple(sorted(int(k) for k in by_players if str(k).isdigit())),
             direction=self.data.get("direction"),
             usual_players=(self.data.get("players") or {}).get("usual"),
+            bonuses=self.bonuses,
+            announcing=announcing,
+            kontra_game=kontra_game,
+            kontra_bonuses=kontra_bonuses,
         )
 
     # -- provenance ----------------------------------------------------------------------
@@ -569,12 +630,18 @@ class Compiler:
                     ),
                 )
             )
+            extras = self.contract_extras(name, data, own)
             individual = None
             if data.get("individual"):
                 ind = data["individual"]
-                pays = self.expression(self.written_at(name, own, "individual") + ("pays_each",), INDIVIDUAL_NAMES, INT)
-                if pays is not None:
-                    individual = Individual(ind.get("loser"), ind.get("ties", "all"), pays)
+                where = self.written_at(name, own, "individual")
+                pays = self.expression(where + ("pays_each",), INDIVIDUAL_NAMES, INT)
+                payments = self.individual_payments(where, ind.get("payments") or [])
+                if (pays is None) == (not payments):
+                    if pays is None and not payments and "pays_each" not in ind:
+                        self.problem(where, "say who pays: `pays_each` (with `loser`), or a list of `payments`")
+                else:
+                    individual = Individual(ind.get("loser"), ind.get("ties", "all"), pays, payments)
                 contracts[name] = Contract(
                     name=name,
                     title=data.get("title", name),
@@ -591,6 +658,7 @@ class Compiler:
                     trump_choice=trump_choice,
                     no_trump_suit=bool(trumps.get("none")),
                     talon_to_last_trick=data.get("talon_to_last_trick", False),
+                    **extras,
                 )
                 continue
             wins = (
@@ -629,9 +697,178 @@ class Compiler:
                 trump_suit=trump_suit,
                 trump_choice=trump_choice,
                 no_trump_suit=bool(trumps.get("none")),
-                open_hand=data.get("open_hand", False),
+                **extras,
             )
         return contracts
+
+    def contract_extras(self, name: str, data: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+        """The contract's rules of sides, bonuses, talon and open hands (shared by every kind)."""
+        out: dict[str, Any] = {}
+        hand = data.get("open_hand", False)
+        if isinstance(hand, dict):
+            out.update(
+                open_hand=True, open_hand_who=hand.get("who", "declarer"), open_hand_from=hand.get("from_trick", 1)
+            )
+        else:
+            out["open_hand"] = bool(hand)
+        if "out_of_play" in data:
+            where = self.written_at(name, own, "out_of_play")
+            rule = data["out_of_play"] or {}
+            default = self.get(("counting", "aside", "counts_for"), "declarer")
+            out["out_of_play"] = OutOfPlay(
+                self.routes(where + ("talon",), rule.get("talon", default)),
+                self.routes(where + ("discards",), rule.get("discards", default)),
+            )
+        if "bonus_factor" in data:
+            out["bonus_factor"] = int(data["bonus_factor"])
+        if "bonuses" in data:
+            where = self.written_at(name, own, "bonuses")
+            names = list(self.bonuses)
+            for b in data["bonuses"] or []:
+                if b not in self.bonuses:
+                    self.problem(where, f"no bonus named '{b}'{_hint(b, names)}")
+            out["bonuses"] = frozenset(data["bonuses"] or ())
+        if data.get("must_announce"):
+            where = self.written_at(name, own, "must_announce")
+            one_of = tuple((data["must_announce"] or {}).get("one_of") or ())
+            for b in one_of:
+                if b not in self.bonuses or self.bonuses[b].announced is None:
+                    announceable = [n for n, bonus in self.bonuses.items() if bonus.announced is not None]
+                    self.problem(
+                        where + ("one_of",), f"'{b}' is no bonus that may be announced{_hint(b, announceable)}"
+                    )
+            out["must_announce"] = MustAnnounce(one_of)
+        if data.get("concede"):
+            where = self.written_at(name, own, "concede")
+            when = self.expression(where + ("when",), CONCEDE_NAMES, BOOL)
+            pays = self.expression(where + ("pays",), BREACH_NAMES, INT)
+            if when is not None and pays is not None:
+                out["concede"] = Concede(when, pays)
+        if data.get("talon_to_tricks"):
+            out["talon_to_tricks"] = int((data["talon_to_tricks"] or {}).get("first", 0))
+        return out
+
+    def routes(self, path: Path, value: Any) -> tuple[Route, ...]:
+        """Where cards out of play count: one destination, or the first route whose `when` holds."""
+        if isinstance(value, str):
+            return (Route(value),)  # type: ignore[arg-type]  # the schema allows only the three
+        routes = []
+        for i, entry in enumerate(value or []):
+            when = self.expression(path + (i, "when"), ROUTE_NAMES, BOOL) if entry.get("when") else None
+            routes.append(Route(entry.get("to", "nobody"), when))
+        if routes and routes[-1].when is not None:
+            self.problem(path, "the last route needs no `when`: it says where the cards go when no other route applies")
+        return tuple(routes)
+
+    def individual_payments(self, where: Path, entries: list[Any]) -> tuple[IndividualPayment, ...]:
+        result = []
+        for i, entry in enumerate(entries):
+            path = where + ("payments", i)
+            payers = (
+                None
+                if entry.get("payers", "others") == "others"
+                else self.expression(path + ("payers",), PAYMENT_NAMES, BOOL)
+            )
+            receivers = (
+                None
+                if entry.get("receivers", "others") == "others"
+                else self.expression(path + ("receivers",), PAYMENT_NAMES, BOOL)
+            )
+            if payers is None and receivers is None:
+                self.problem(path, "name the payers or the receivers (`others` stands for everybody else once)")
+                continue
+            amount = self.expression(path + ("amount",), PAYMENT_NAMES, INT)
+            if amount is not None:
+                result.append(IndividualPayment(payers, receivers, amount, entry.get("match", "each")))
+        return tuple(result)
+
+    def contract_play(self, contracts: dict[str, Contract], play: PlayRules) -> dict[str, Contract]:
+        """Each contract with its own rules of play: the ruleset's, with the keys it states."""
+        result = {}
+        for name, contract in contracts.items():
+            own = (self.data.get("contracts") or {}).get(name) or {}
+            data = self.contract_data(name)
+            if "play" not in data:
+                result[name] = contract
+                continue
+            where = self.written_at(name, own, "play")
+            fields = self.play_fields(data["play"] or {}, where)
+            result[name] = dataclasses.replace(contract, play=dataclasses.replace(play, **fields))
+        return result
+
+    def compile_bonuses(self) -> dict[str, Bonus]:
+        result = {}
+        for name, b in (self.data.get("bonuses") or {}).items():
+            path = ("bonuses", name)
+            achieved = self.expression(path + ("achieved",), BONUS_NAMES, BOOL)
+            value = self.expression(path + ("value",), BONUS_VALUE_NAMES, INT)
+            announced = self.expression(path + ("announced",), BONUS_VALUE_NAMES, INT)
+            attempted = self.expression(path + ("attempted",), BONUS_NAMES, BOOL)
+            requires = self.expression(path + ("requires",), SEAT_NAMES, BOOL)
+            card = b.get("card")
+            if card is not None and card not in self.deck.suit:
+                self.problem(path + ("card",), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}")
+            if (card is None) != (b.get("trick") is None):
+                self.problem(path, "a card kept back for its trick needs both `card` and `trick`")
+            if b.get("trick") == 0:
+                self.problem(path + ("trick",), "tricks are numbered 1, 2 … from the first and -1, -2 … from the last")
+            if achieved is None or value is None:
+                continue
+            result[name] = Bonus(
+                name,
+                b.get("title", name),
+                achieved,
+                value,
+                announced,
+                attempted,
+                card,
+                b.get("trick"),
+                bool(b.get("replaces_game", False)),
+                requires,
+            )
+        return result
+
+    def compile_announcing(self) -> Announcing | None:
+        a = self.data.get("announcing")
+        if not a:
+            return None
+        if self.data.get("announcements"):
+            self.problem(
+                ("announcing",),
+                "a round of announcements is for `bonuses`; the declarer's laid-out cards and declarations "
+                "(`announcements`) are not part of it yet: use one or the other",
+            )
+        may = self.expression(("announcing", "may_announce"), SEAT_NAMES, BOOL)
+        return Announcing(a.get("start", "declarer"), a.get("done", "pass"), may)
+
+    def compile_kontra(self, contracts: dict[str, Contract]) -> tuple[KontraRule | None, KontraRule | None]:
+        k = self.data.get("kontra")
+        if not k:
+            return None, None
+        if not self.data.get("announcing"):
+            self.problem(("kontra",), "kontra is said in the round of announcements: add `announcing`")
+
+        def rule(key: str) -> KontraRule | None:
+            r = k.get(key)
+            if not r:
+                return None
+            titles = tuple(r.get("titles") or ())
+            if titles and len(titles) != r.get("max", 1):
+                self.problem(("kontra", key, "titles"), f"give one title for each of the {r.get('max', 1)} doublings")
+            return KontraRule(int(r.get("max", 1)), titles)
+
+        game = rule("game")
+        if game is not None:
+            for name, contract in contracts.items():
+                if contract.amount is not None and "kontra" not in contract.amount.names:
+                    own = (self.data.get("contracts") or {}).get(name) or {}
+                    where = self.written_at(name, own, "amount") if "amount" in self.contract_data(name) else None
+                    self.problem(
+                        where or ("settlement", "amount"),
+                        f"the game may be doubled (kontra), but the amount of {name} never reads `kontra`: "
+                        'multiply it, e.g. "factor * kontra"',
+                    )
+        return game, rule("bonuses")
 
     def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
         """An exchange must leave the declarer with as many cards as everybody else, and never
@@ -655,6 +892,8 @@ class Compiler:
                         if isinstance(step, (ForcedDiscard, Give))
                         else 0
                     )
+                    if isinstance(step, Discard) and step.count is None:
+                        wanted = taken  # as many as were taken
                     if wanted > held:
                         verb = "keep" if isinstance(step, Keep) else "give" if isinstance(step, Give) else "discard"
                         self.problem(
@@ -666,11 +905,16 @@ class Compiler:
                         discarded += held - step.count
                         held = step.count
                     elif isinstance(step, TakeTalon):
-                        held += talon
-                        taken += talon
+                        if talon % step.parts:
+                            self.problem(
+                                ("contracts", name, "exchange", index, "take_talon", "parts"),
+                                f"with {n} players the talon of {talon} cards does not split into {step.parts} equal parts",
+                            )
+                        held += talon // step.parts
+                        taken += talon // step.parts
                     elif isinstance(step, Discard):
-                        held -= step.how_many(talon)
-                        discarded += step.how_many(talon)
+                        held -= wanted
+                        discarded += wanted
                     elif isinstance(step, ForcedDiscard):
                         held -= 1
                         discarded += 1
@@ -691,7 +935,22 @@ class Compiler:
         for i, step in enumerate(steps):
             path = ("contracts", where, "exchange", i)
             if "take_talon" in step:
-                result.append(TakeTalon())
+                t = step["take_talon"] or {}
+                result.append(TakeTalon(int(t.get("parts", 1)), bool(t.get("shown", False))))
+            elif "call_partner" in step:
+                c = step["call_partner"] or {}
+                allowed = (
+                    self.card_set(path + ("call_partner", "from")) if c.get("from") else frozenset(self.deck.cards)
+                )
+                unnamed = c.get("unnamed") or {}
+                result.append(
+                    CallPartner(
+                        allowed,
+                        unnamed.get("choice"),
+                        self.expression(path + ("call_partner", "unnamed", "when"), PARTNER_NAMES, BOOL),
+                        self.expression(path + ("call_partner", "own_only_when"), PARTNER_NAMES, BOOL),
+                    )
+                )
             elif "keep" in step:
                 k = step["keep"]
                 allowed = self.card_set(path + ("keep", "from")) if k.get("from") else frozenset(self.deck.cards)
@@ -758,6 +1017,12 @@ class Compiler:
             contract = lv.get("contract", call)
             if intentions or lv.get("ends") == "throw_in":
                 contract = None  # a call that only says "I want to play", or throws the deal in
+            elif contract is None:
+                if call not in ((phase.get("then") or {}).get("choose") or {}):
+                    self.problem(
+                        where + (j, "contract"),
+                        f"'{call}' names no contract, so its bidder must choose one: add it to `then.choose`",
+                    )
             elif contract not in known_contracts:
                 at = where + (j, "contract" if "contract" in lv else "call")
                 self.problem(at, f"no contract named '{contract}'{_hint(contract, known_contracts)}")
@@ -855,7 +1120,8 @@ class Compiler:
                     name=name,
                     title=p.get("title", name),
                     ladder=tuple(ladder),
-                    hold=p.get("hold"),
+                    hold=None if p.get("hold") == "same" else p.get("hold"),
+                    hold_same=p.get("hold") == "same",
                     raise_any=p.get("raise", "next") == "any",
                     max_bidders=p.get("max_bidders"),
                     compulsory=tuple(compulsory),
@@ -989,7 +1255,40 @@ class Compiler:
             schedule=schedule,
             trump_suit=self.suit_id(("play", "trump_suit"), p.get("trump_suit")),
             discards_visible_until=p.get("discards_visible_until"),
+            **{
+                k: v
+                for k, v in self.play_fields(p, ("play",)).items()
+                if k not in ("first_lead", "follow_suit", "must_trump", "must_beat")
+            },
         )
+
+    def play_fields(self, p: dict[str, Any], path: Path) -> dict[str, Any]:
+        """The rules of play written in `p` (a ruleset's `play`, or a contract's own), as fields."""
+        out: dict[str, Any] = {}
+        if "first_lead" in p:
+            out["first_lead"] = p["first_lead"]
+        if "follow_suit" in p:
+            out["follow_suit"] = p["follow_suit"]
+        if "when_void" in p:
+            out["must_trump"] = p["when_void"] == "trump"
+        if "must_beat" in p:
+            out["must_beat"] = p["must_beat"]
+        if p.get("last_of_suit"):
+            out["last_of_suit"] = self.card_set(path + ("last_of_suit",))
+        trumps = p.get("trumps") or {}
+        if "win" in trumps:
+            out["trumps_win"] = bool(trumps["win"])
+        if "lead" in trumps:
+            out["lead_trumps"] = trumps["lead"]
+        exceptions = []
+        for i, e in enumerate(p.get("exceptions") or []):
+            cards = self.card_set(path + ("exceptions", i, "cards"))
+            if e.get("wins") not in cards:
+                self.problem(path + ("exceptions", i, "wins"), f"{e.get('wins')} is not one of the exception's cards")
+            exceptions.append(TrickException(cards, e.get("wins")))
+        if exceptions:
+            out["exceptions"] = tuple(exceptions)
+        return out
 
     def compile_counting(self) -> Counting:
         c = self.data.get("counting") or {}

@@ -58,7 +58,7 @@ class Packet:
 @dataclass(frozen=True)
 class Level:
     call: str
-    contract: str
+    contract: str | None  # None: a call whose bidder, uncontested, chooses the game (Mein Spiel)
     requires: Condition | None
     holdable: bool
     ends: Literal["phase", "auction", "throw_in"] | None
@@ -102,6 +102,8 @@ class AuctionPhase:
     # An interrupt by a later player waits while earlier players who have not yet had their turn
     # may claim a special game first ("earlier_turn"), or stands at once ("first_call").
     interrupt_priority: Literal["first_call", "earlier_turn"] = "first_call"
+    # rounds: a player before the bidder takes the bid over by naming the same game (priority)
+    hold_same: bool = False
 
     def level_of(self, call: str) -> int | None:
         for index, level in enumerate(self.ladder):
@@ -112,7 +114,28 @@ class AuctionPhase:
 
 @dataclass(frozen=True)
 class TakeTalon:
-    pass
+    """The declarer picks up the talon; or, with `parts` > 1, it is laid out in that many equal
+    parts (face up when `shown`) and the declarer takes one ({choose: first|second|…}); the parts
+    not taken stay in the talon, which `out_of_play` then sends to a side."""
+
+    parts: int = 1
+    shown: bool = False
+
+
+PART_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+@dataclass(frozen=True)
+class CallPartner:
+    """The declarer calls a card ({call_card: CARD}) without receiving it: whoever holds it when
+    play starts is the declarer's secret partner; calling an own card, or one that lies out of
+    play, means playing alone. `unnamed`: a choice ({choose: NAME}) that calls the one card of
+    `allowed` the declarer does not hold, allowed when `unnamed_when` holds (the fourth King)."""
+
+    allowed: frozenset[str]
+    unnamed: str | None = None
+    unnamed_when: Condition | None = None
+    own_only_when: Condition | None = None  # then only own cards may be called (all four Kings)
 
 
 @dataclass(frozen=True)
@@ -185,7 +208,7 @@ class Give:
     other_than_called: bool = False
 
 
-ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give
+ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give | CallPartner
 
 
 @dataclass(frozen=True)
@@ -201,12 +224,57 @@ class OpeningLeads:
 
 
 @dataclass(frozen=True)
-class Individual:
-    """Everyone plays for themselves (Räuber, Dresch): one loser pays each other player."""
+class IndividualPayment:
+    """One class of payments where everyone plays for themselves: the seats meeting `payers`
+    pay those meeting `receivers` (`None`: every other seat) `amount` each; `match: pairs` pairs
+    them one to one, the payer with most points with the receiver with least."""
 
-    loser: Literal["most_points", "last_trick"]
+    payers: Condition | None  # None: every seat other than the receiver
+    receivers: Condition | None  # None: every seat other than the payer
+    amount: Formula
+    match: Literal["each", "pairs"] = "each"
+
+
+@dataclass(frozen=True)
+class Individual:
+    """Everyone plays for themselves (Räuber, Dresch): one loser pays each other player; or
+    several classes of `payments` (Trischaken)."""
+
+    loser: Literal["most_points", "last_trick"] | None
     ties: Literal["vorhand_else_all", "all"]
-    pays_each: Formula  # reads loser_points, loser_is_vorhand, without_tricks, losers
+    pays_each: Formula | None  # reads loser_points, loser_is_vorhand, without_tricks, losers
+    payments: tuple[IndividualPayment, ...] = ()
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where cards out of play (the talon left over, the discards) count: the first route whose
+    `when` holds (or that has none)."""
+
+    to: Literal["declarer", "defenders", "nobody"]
+    when: Condition | None = None
+
+
+@dataclass(frozen=True)
+class OutOfPlay:
+    talon: tuple[Route, ...]
+    discards: tuple[Route, ...]
+
+
+@dataclass(frozen=True)
+class Concede:
+    """The declarer may give up after the talon is seen, when `when` holds, paying each
+    opponent `pays` ({choose: concede})."""
+
+    when: Condition
+    pays: Formula
+
+
+@dataclass(frozen=True)
+class MustAnnounce:
+    """The declarer must announce one of these bonuses in their first turn of announcing."""
+
+    one_of: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -228,6 +296,15 @@ class Contract:
     pot: Formula | None = None  # what the declarer pays into the pot (negative: takes from it)
     trump_choice: tuple[str, ...] = ()  # suits the declarer may name as trumps
     schedule: tuple[ScheduledTrick, ...] | None = None  # this contract's own rules for the first tricks
+    play: PlayRules | None = None  # this contract's own rules of play (None: the ruleset's)
+    out_of_play: OutOfPlay | None = None  # where the talon and the discards count (None: `counting.aside`)
+    open_hand_who: Literal["declarer", "all"] = "declarer"
+    open_hand_from: int = 1  # open hands lie face up once a card is led to this trick
+    bonus_factor: int = 1  # every bonus counts this many times in this contract
+    bonuses: frozenset[str] | None = None  # the bonuses that count in this contract (None: all)
+    must_announce: MustAnnounce | None = None
+    concede: Concede | None = None
+    talon_to_tricks: int = 0  # the talon's top card joins each of the first n tricks (face up)
 
 
 @dataclass(frozen=True)
@@ -301,6 +378,14 @@ class Liability:
 
 
 @dataclass(frozen=True)
+class TrickException:
+    """When every card of `cards` falls in one trick, `wins` wins it (the Emperor trick)."""
+
+    cards: frozenset[str]
+    wins: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
     first_lead: Literal["declarer", "vorhand"]
     follow_suit: bool
@@ -310,6 +395,55 @@ class PlayRules:
     trump_suit: str | None = None  # a suit that is always trumps (Hearts in Tapp)
     schedule: tuple[ScheduledTrick, ...] = ()
     discards_visible_until: int | None = None
+    # Cards that may be played only when the holder has no other card that follows as they do
+    # (the Pagat only as the last trump).
+    last_of_suit: frozenset[str] = frozenset()
+    trumps_win: bool = True  # False: a trump wins only a trick in which trumps were led (Farben games)
+    lead_trumps: Literal["any", "only_if_nothing_else"] = "any"
+    exceptions: tuple[TrickException, ...] = ()
+
+    @property
+    def special(self) -> bool:
+        """Whether trick play needs more than following suit, trumping and beating."""
+        return bool(self.last_of_suit or not self.trumps_win or self.lead_trumps != "any" or self.exceptions)
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """An item judged at the end of a deal for each side, scored apart from the game: `value`
+    when achieved silently, `announced` (if it may be announced) when announced; an announced
+    bonus not achieved scores minus `announced`, a silent `attempted` one not achieved minus
+    `value`. `card` and `trick`: an announced bonus keeps that card back for that trick."""
+
+    name: str
+    title: str
+    achieved: Condition
+    value: Formula
+    announced: Formula | None = None
+    attempted: Condition | None = None
+    card: str | None = None
+    trick: int | None = None  # 1 = first, -1 = last
+    replaces_game: bool = False  # when scored, the game and every other bonus are not
+    requires: Condition | None = None  # who may announce it (per seat)
+
+
+@dataclass(frozen=True)
+class Announcing:
+    """The round of announcements after the exchange: starting with `start`, each in turn says
+    announcements and kontras for their side, then `done`; it ends when every seat has spoken and
+    the last (seats - 1) turns said nothing."""
+
+    start: Literal["declarer", "vorhand"]
+    done: str
+    may_announce: Condition | None  # per seat; None: anyone
+
+
+@dataclass(frozen=True)
+class KontraRule:
+    """Doubling: the other side of the last to double may double again, up to `max` times."""
+
+    max: int
+    titles: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -415,6 +549,10 @@ class Ruleset:
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
     direction: str | None = None  # the direction of play at the table (display only)
     usual_players: int | None = None  # the table size a game starts with when none is asked for
+    bonuses: dict[str, Bonus] = field(default_factory=dict)
+    announcing: Announcing | None = None
+    kontra_game: KontraRule | None = None
+    kontra_bonuses: KontraRule | None = None
     # The ruleset as played by each of those numbers, compiled with it (by the loader).
     player_rules: Mapping[int, Ruleset] = field(default_factory=dict, repr=False, compare=False)
     # Tables the engine derives from the ruleset once (trick power, shared actions), kept here

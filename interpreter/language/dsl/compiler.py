@@ -292,8 +292,8 @@ class _Compiler:
         for variable in function.reads:
             if variable not in self.scope.variables or variable in self.scope.constants:
                 raise DslError(f"{name}() needs {variable!r}, which is not known here", node.column)
-            if self.scope.variables[variable] is not Type.CARDS:
-                raise DslError(f"{name}() needs {variable!r} to be a set of cards", node.column)
+            if self.scope.variables[variable] is not function.read_type:
+                raise DslError(f"{name}() needs {variable!r} to be {describe(function.read_type)}", node.column)
             args.append(self._variable(variable))
 
         impl = function.build(self.scope, tuple(arg.type for arg in args))

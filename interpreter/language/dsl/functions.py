@@ -44,6 +44,7 @@ class Function:
     build: Callable[[Scope, tuple[Type, ...]], Impl]  # scope tables + argument types -> implementation
     variadic: bool = False  # params[0] repeated, at least once
     reads: tuple[str, ...] = ()  # variables passed after the arguments (holds() reads hand)
+    read_type: Type = Type.CARDS  # the type of those variables
     positive: int | None = None  # the argument that must be positive (a rounding's step)
 
 
@@ -91,6 +92,18 @@ _ROUNDINGS: dict[str, Callable[[int, int], int]] = {
     "round_nearest": lambda x, n: (2 * x + n) // (2 * n) * n,
 }
 
+# The tricks as the trick functions read them: per trick its cards, the winning card, and
+# whether the side a formula is judged for won it.
+TrickFacts = tuple[tuple[frozenset[str], str, bool], ...]
+
+
+def _trick_at(n: int, tricks: TrickFacts) -> tuple[frozenset[str], str, bool]:
+    index = n - 1 if n > 0 else len(tricks) + n
+    if n == 0 or not 0 <= index < len(tricks):
+        raise Fault(f"there is no trick {n} (the deal has {len(tricks)}; 1 is the first, -1 the last)")
+    return tricks[index]
+
+
 _INT = frozenset({Type.INT})
 _CARD = frozenset({Type.CARD})
 _CARDS = frozenset({Type.CARDS})
@@ -118,6 +131,33 @@ def _functions() -> dict[str, Function]:
         Function("min", (_INT,), Type.INT, "numbers", lambda s, t: lambda *xs: min(xs), variadic=True),
         Function("max", (_INT,), Type.INT, "numbers", lambda s, t: lambda *xs: max(xs), variadic=True),
         Function("abs", (_INT,), Type.INT, "a number", lambda s, t: abs),
+        Function(
+            "trick",
+            (_INT,),
+            Type.CARDS,
+            "a trick's number (1 the first, -1 the last)",
+            _fixed(lambda n, tricks: _trick_at(n, tricks)[0]),
+            reads=("played_tricks",),
+            read_type=Type.TRICKS,
+        ),
+        Function(
+            "winning_card",
+            (_INT,),
+            Type.CARD,
+            "a trick's number (1 the first, -1 the last)",
+            _fixed(lambda n, tricks: _trick_at(n, tricks)[1]),
+            reads=("played_tricks",),
+            read_type=Type.TRICKS,
+        ),
+        Function(
+            "won_by_side",
+            (_INT,),
+            Type.BOOL,
+            "a trick's number (1 the first, -1 the last)",
+            _fixed(lambda n, tricks: _trick_at(n, tricks)[2]),
+            reads=("played_tricks",),
+            read_type=Type.TRICKS,
+        ),
     ]
     for name, rounding in _ROUNDINGS.items():
         checked = _step_checked(name, rounding)

@@ -16,6 +16,7 @@ class Type(enum.Enum):
     CARD = "card"
     CARDS = "cards"
     STR = "str"
+    TRICKS = "tricks"  # the tricks of a deal, read only through trick(), winning_card(), won_by_side()
 
 
 # Error messages are read by ruleset authors, not programmers.
@@ -25,6 +26,7 @@ _DESCRIPTIONS = {
     Type.CARD: "a card",
     Type.CARDS: "a set of cards",
     Type.STR: "text",
+    Type.TRICKS: "the tricks of the deal",
 }
 
 

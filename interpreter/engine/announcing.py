@@ -1,0 +1,218 @@
+"""The round of announcements after the exchange, and kontra.
+
+Like an auction: starting with the declarer (or Vorhand), each player in turn announces bonuses
+for their side and doubles (kontra, rekontra, …) the game or an announced bonus, any number of
+them, and ends the turn with the done call (`pass`); a turn with nothing said is a pass. The round
+ends when every player has spoken and the last (players − 1) turns said nothing.
+
+Who is on which side is the engine's knowledge: a seat is offered only what its own side may say,
+which it knows from its own hand (it holds the called card or not). Saying something makes the
+speaker's side public (`revealed`); the partner's doing so reveals the partnership.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra
+from interpreter.errors import IllegalActionError
+from interpreter.language.model import Contract, Declaration, Ruleset
+
+GAME = "game"
+
+
+class AnnouncementRound:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        contract: Contract,
+        declarer: int,
+        partner: int | None,
+        seats: list[int],
+        hands: dict[int, list[str]],
+        emit: Callable[..., None],
+        vorhand: int,
+    ):
+        rule = ruleset.announcing
+        assert rule is not None
+        self.ruleset, self.contract, self.rule = ruleset, contract, rule
+        self.declarer, self.partner, self.hands, self.emit = declarer, partner, hands, emit
+        first = declarer if rule.start == "declarer" else vorhand
+        at = seats.index(first)
+        self.order = seats[at:] + seats[:at]
+        self.turn = 0  # index into order of the seat to speak
+        self.spoken: set[int] = set()
+        self.quiet = 0  # turns in a row that said nothing
+        self.said = False  # the seat to speak has said something this turn
+        self.done = False
+        self.announced: dict[str, str] = {}  # bonus -> the side that announced it
+        self.levels: dict[str, int] = {}  # item (game or a bonus) -> times doubled
+        self.revealed: set[int] = set()  # seats whose side is public
+        self.partner_revealed = False
+        # The old declarer's announcement's facts, none in this round.
+        self.laid: list[tuple[str, str]] = []
+        self.declared: list[str] = []
+        self.declarations: tuple[Declaration, ...] = ()
+
+    # -- sides ---------------------------------------------------------------------------------
+    def side_of(self, seat: int) -> str:
+        return "declarer" if seat == self.declarer or seat == self.partner else "defenders"
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.done else self.order[self.turn]
+
+    def _seat_env(self, seat: int) -> dict[str, Any]:
+        return {
+            "hand": frozenset(self.hands[seat]),
+            "is_declarer": seat == self.declarer,
+            "is_partner": seat == self.partner,
+            "revealed": seat in self.revealed or self.partner_revealed,
+        }
+
+    # -- what may be said ------------------------------------------------------------------------
+    def _announceable(self, seat: int) -> list[str]:
+        env = self._seat_env(seat)
+        if self.rule.may_announce is not None and not self.rule.may_announce(env):
+            return []
+        allowed = self.contract.bonuses
+        return [
+            name
+            for name, bonus in self.ruleset.bonuses.items()
+            if bonus.announced is not None
+            and (allowed is None or name in allowed)
+            and name not in self.announced
+            and (bonus.requires is None or bonus.requires(env))
+        ]
+
+    def _doublable(self, seat: int) -> list[str]:
+        side = self.side_of(seat)
+        items = []
+        game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
+        if (
+            game is not None
+            and self.levels.get(GAME, 0) < game.max
+            and _next_doubler("declarer", self.levels.get(GAME, 0)) == side
+        ):
+            items.append(GAME)
+        if bonuses is not None:
+            for name, owner in self.announced.items():
+                level = self.levels.get(name, 0)
+                if level < bonuses.max and _next_doubler(owner, level) == side:
+                    items.append(name)
+        return items
+
+    def _must_announce(self, seat: int) -> tuple[str, ...]:
+        """The bonuses of which the declarer must announce one before ending the first turn."""
+        rule = self.contract.must_announce
+        if rule is None or seat != self.declarer or seat in self.spoken:
+            return ()
+        if any(self.announced.get(name) == "declarer" for name in rule.one_of):
+            return ()
+        return rule.one_of
+
+    def legal(self, seat: int) -> list[ActionJson]:
+        if seat != self.to_act:
+            return []
+        must = self._must_announce(seat)
+        actions: list[ActionJson] = [] if must else [self.rule.done]
+        announceable = self._announceable(seat)
+        actions += [{"announce": name, "cards": []} for name in announceable if not must or name in must]
+        if not must:
+            actions += [{"kontra": item} for item in self._doublable(seat)]
+        return actions
+
+    # -- applying --------------------------------------------------------------------------------
+    def apply(self, seat: int, parsed: Action) -> None:
+        """Apply an announcement, a kontra or the done call; raises IllegalActionError, changing
+        nothing, if it is not allowed now."""
+        if isinstance(parsed, Call) and parsed.name == self.rule.done:
+            must = self._must_announce(seat)
+            if must:
+                raise IllegalActionError(f"{self.contract.title}: first announce one of {', '.join(must)}", seat)
+            self._end_turn(seat)
+            return
+        if isinstance(parsed, Announce):
+            if parsed.cards:
+                raise IllegalActionError(f"{parsed.name} is announced without cards", seat)
+            legal = self._announceable(seat)
+            must = self._must_announce(seat)
+            if parsed.name not in legal or (must and parsed.name not in must):
+                raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
+            self.announced[parsed.name] = self.side_of(seat)
+            self._said(seat)
+            self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
+            return
+        if isinstance(parsed, Kontra):
+            if self._must_announce(seat):
+                raise IllegalActionError(f"first announce one of {', '.join(self._must_announce(seat))}", seat)
+            items = self._doublable(seat)
+            if parsed.item not in items:
+                raise IllegalActionError(self._refuse_kontra(seat, parsed.item, items), seat)
+            level = self.levels[parsed.item] = self.levels.get(parsed.item, 0) + 1
+            self._said(seat)
+            rule = self.ruleset.kontra_game if parsed.item == GAME else self.ruleset.kontra_bonuses
+            title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
+            self.emit(type="kontra", seat=seat, item=parsed.item, level=level, title=title)
+            return
+        raise IllegalActionError(
+            f"it is time to announce, double ({{kontra: ITEM}}) or say {self.rule.done}, not {parsed.describe()}", seat
+        )
+
+    def _refuse_announce(self, seat: int, name: str, legal: list[str], must: tuple[str, ...]) -> str:
+        if name not in self.ruleset.bonuses or self.ruleset.bonuses[name].announced is None:
+            return f"{name} cannot be announced; you may announce: {', '.join(legal) or 'nothing'}"
+        if must:
+            return f"{self.contract.title}: first announce one of {', '.join(must)}"
+        if name in self.announced:
+            return f"{name} has already been announced"
+        if self.contract.bonuses is not None and name not in self.contract.bonuses:
+            return f"{name} does not count in {self.contract.title}"
+        env = self._seat_env(seat)
+        if self.rule.may_announce is not None and not self.rule.may_announce(env):
+            return f"you may not announce yet ({self.rule.may_announce.source}): your side is not known"
+        return f"you may not announce {name}; you may announce: {', '.join(legal) or 'nothing'}"
+
+    def _refuse_kontra(self, seat: int, item: str, items: list[str]) -> str:
+        if item != GAME and item not in self.announced:
+            return f"{item} has not been announced, so it cannot be doubled; you may double: {', '.join(items) or 'nothing'}"
+        rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
+        if rule is None:
+            return f"{item} cannot be doubled here"
+        if self.levels.get(item, 0) >= rule.max:
+            return f"{item} has been doubled {rule.max} times, the most allowed"
+        return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
+
+    def _said(self, seat: int) -> None:
+        self.said = True
+        self.revealed.add(seat)
+        if seat == self.partner:
+            self.partner_revealed = True
+
+    def _end_turn(self, seat: int) -> None:
+        self.emit(type="call", seat=seat, call=self.rule.done, phase="announcing")
+        self.spoken.add(seat)
+        self.quiet = 0 if self.said else self.quiet + 1
+        self.said = False
+        if len(self.spoken) == len(self.order) and self.quiet >= len(self.order) - 1:
+            self.done = True
+            return
+        self.turn = (self.turn + 1) % len(self.order)
+
+    # -- the outcome -----------------------------------------------------------------------------
+    @property
+    def game_kontra(self) -> int:
+        return int(2 ** self.levels.get(GAME, 0))
+
+    def announced_pairs(self) -> frozenset[tuple[str, str]]:
+        return frozenset(self.announced.items())
+
+    def bonus_kontra(self) -> tuple[tuple[str, int], ...]:
+        return tuple((item, level) for item, level in self.levels.items() if item != GAME)
+
+
+def _next_doubler(owner: str, level: int) -> str:
+    """Who doubles an item next: the other side of its owner, then its owner, and so on."""
+    other = "defenders" if owner == "declarer" else "declarer"
+    return other if level % 2 == 0 else owner
