@@ -165,9 +165,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="FILE", help="save the deal as a game record")
     p.add_argument(
         "--bot",
-        choices=("random", "rules"),
+        choices=("random", "rules", "search"),
         default="random",
-        help="who plays the other seats: uniform random choices, or the rule-based bot (default: random)",
+        help="who plays the other seats: uniform random choices, the rule-based bot, or the searching bot "
+        "(default: random)",
     )
     p.set_defaults(run=cmd_play)
 
@@ -280,7 +281,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         _check_writable(args.record, "--record")  # before the deal, not after it has been played
     ruleset = load_ruleset(args.name, parse_options(args.option))
     game = Game(ruleset, players=args.players, dealer=args.dealer, seed=args.seed)
-    bot: RandomBot | RuleBot = RuleBot() if args.bot == "rules" else RandomBot(game.seed)
+    from interpreter.bots.searchbot import SearchBot
+
+    bots = {"rules": RuleBot, "search": SearchBot}
+    bot: RandomBot | RuleBot | SearchBot = bots[args.bot]() if args.bot in bots else RandomBot(game.seed)
     humans = set(args.human)
     for seat in humans:
         if not 0 <= seat < game.players or seat == game.sitting_out:

@@ -251,7 +251,7 @@ def _on_cluster(
     except (OSError, TimeoutError, ValueError) as exc:
         raise TarockError(f"no Dask scheduler answers at {address}: {exc}") from None
     try:
-        threads = max(1, sum(client.nthreads().values()))
+        threads = max(1, int(sum(client.nthreads().values())))
         chunk = max(1, min(250, deals // (threads * 8) or 1))
         ranges = [(i, min(i + chunk, deals)) for i in range(0, deals, chunk)]
         futures = [client.submit(cluster_range, ref, options, a, b, *args, pure=False) for a, b in ranges]
