@@ -1,14 +1,21 @@
-"""Time full random deals on one core and print deals per second.
+"""Deals per CPU second of the interpreter through its public API, against a hand-coded engine.
 
-    python benchmarks/bench_random_deals.py                  # 6 players, 2,000 deals
-    python benchmarks/bench_random_deals.py --deals 5000 --players 7
-    python benchmarks/bench_random_deals.py --profile        # cProfile's top functions instead
+    python benchmarks/bench_random_deals.py                  # the four rulesets and the yardstick
+    python benchmarks/bench_random_deals.py --deals 5000 --repeat 5
+    python benchmarks/bench_random_deals.py --ruleset cego --players 4
+    python benchmarks/bench_random_deals.py --ruleset breitnau --profile   # cProfile's top functions
 
-Each deal is shuffled from its own seed and played to the end by `RandomBot` (uniform over the
-legal actions) through the public API: `legal_actions()` and `apply()` for every turn, the
-deal, the auction, the exchange, the trick play and the settlement included. The ruleset is
-loaded once, before timing, as a program that plays many deals would. The issue's target is
-2,000 deals per second for Breitnau with 6 players.
+Each deal is shuffled from its own seed and played to the end through the public API only:
+`game.to_act`, `game.legal_actions(seat)` and `game.apply(seat, action)` for every turn, each
+choice uniform among the legal actions and a template ({discard: {count, from}}) filled at
+random, the deal, the auction, the exchange, the trick play and the settlement included. The
+ruleset is loaded once, before timing, as a program that plays many deals would.
+
+The yardstick is `breitnau_by_hand.py`: the same game as Breitnau with six players written
+directly in Python (the same deal, auction, exchange, counting and settlement), which makes the
+same random choices as the interpreter for the same seed (tests/test_bench_breitnau.py checks
+that every deal ends with the same payments). Times are CPU seconds of this process (best of
+`--repeat`), so that other work on the machine changes them less than wall time would.
 """
 
 from __future__ import annotations
@@ -16,61 +23,127 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
-from interpreter import Game, load_ruleset
-from interpreter.bots.randombot import play_out
+import breitnau_by_hand  # noqa: E402
 
-TARGET = 2000
+from interpreter import Game, load_ruleset  # noqa: E402
+
+# (ruleset, players): the issue's four, each at a usual table.
+TABLES = (("breitnau", 6), ("furtwangen", 6), ("cego", 4), ("tapp-modern", 4))
 
 
-def run(ruleset, deals: int, players: int, first_seed: int = 0) -> None:
-    for seed in range(first_seed, first_seed + deals):
-        play_out(Game(ruleset, players=players, seed=seed), seed=seed)
+def public_deal(ruleset: Any, players: int, seed: int) -> int:
+    """One deal by uniform random choices through the public API; returns the number of actions."""
+    game = Game(ruleset, players=players, seed=seed)
+    rng = random.Random(seed)
+    choice, sample = rng.choice, rng.sample
+    legal_actions, apply = game.legal_actions, game.apply
+    actions = 0
+    while not game.is_over:
+        seat = game.to_act
+        action = choice(legal_actions(seat))
+        if type(action) is dict:  # a template: {discard: {count, from}} or {keep: {count, from}}
+            for kind in ("discard", "keep"):
+                template = action.get(kind)
+                if isinstance(template, dict):
+                    action = {kind: sample(template["from"], template["count"])}
+        apply(seat, action)  # type: ignore[arg-type]
+        actions += 1
+    return actions
+
+
+def timed(run: Callable[[], int], repeat: int) -> tuple[float, float, int]:
+    """(best CPU seconds, the wall seconds of that run, actions) over `repeat` runs of `run`."""
+    best = (float("inf"), 0.0, 0)
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        actions = run()
+        cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
+        if cpu < best[0]:
+            best = (cpu, wall, actions)
+    return best
+
+
+def measure(name: str, players: int, deals: int, repeat: int) -> dict[str, Any]:
+    ruleset = load_ruleset(name)
+    for seed in range(10**6, 10**6 + min(200, deals)):  # warm-up: the ruleset's caches filled
+        public_deal(ruleset, players, seed)
+    cpu, wall, actions = timed(lambda: sum(public_deal(ruleset, players, seed) for seed in range(deals)), repeat)
+    return {"name": name, "players": players, "deals": deals, "cpu": cpu, "wall": wall, "actions": actions}
+
+
+def measure_by_hand(deals: int, repeat: int) -> dict[str, Any]:
+    play = breitnau_by_hand.play_deal
+    for seed in range(10**6, 10**6 + min(200, deals)):
+        play(seed)
+
+    def run() -> int:
+        for seed in range(deals):
+            play(seed)
+        return 0
+
+    cpu, wall, _ = timed(run, repeat)
+    return {"name": "breitnau by hand", "players": 6, "deals": deals, "cpu": cpu, "wall": wall, "actions": 0}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ruleset", default="breitnau", help="ruleset name or file (default: breitnau)")
-    parser.add_argument("--players", type=int, default=6)
-    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--ruleset", help="only this ruleset (name or file); default: the four and the yardstick")
+    parser.add_argument("--players", type=int, help="with --ruleset: at the table (default: the smallest allowed)")
+    parser.add_argument("--deals", type=int, default=2000, help="deals per measurement (default 2000)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported (default 3)")
     parser.add_argument(
-        "--profile", action="store_true", help="profile one run with cProfile and print the top functions"
+        "--profile", action="store_true", help="profile one run of --ruleset with cProfile and print the top functions"
     )
     args = parser.parse_args(argv)
 
-    ruleset = load_ruleset(args.ruleset)
-    run(ruleset, min(200, args.deals), args.players, first_seed=10**6)  # warm-up
+    if args.ruleset:
+        ruleset = load_ruleset(args.ruleset)
+        tables = ((args.ruleset, args.players or ruleset.table_sizes[0]),)
+    else:
+        tables = TABLES
     if args.profile:
+        name, players = tables[0]
+        ruleset = load_ruleset(name)
         profiler = cProfile.Profile()
         profiler.enable()
-        run(ruleset, args.deals, args.players)
+        for seed in range(args.deals):
+            public_deal(ruleset, players, seed)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return 0
-    wall = cpu = float("inf")
-    for _ in range(args.repeat):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        run(ruleset, args.deals, args.players)
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
-    rate, cpu_rate = args.deals / wall, args.deals / cpu
-    print(
-        f"{args.ruleset}, {args.players} players: {args.deals} random deals in {wall:.3f} s "
-        f"(best of {args.repeat}) = {rate:,.0f} deals/s on one core "
-        f"({'meets' if rate >= TARGET else 'below'} the target of {TARGET:,})"
-    )
-    if wall > 1.2 * cpu:
-        # Other processes took the core part of the time: the CPU time tells the engine's speed.
+
+    by_hand = measure_by_hand(args.deals, args.repeat) if not args.ruleset else None
+    rows = [measure(name, players, args.deals, args.repeat) for name, players in tables]
+    yard = args.deals / by_hand["cpu"] if by_hand else None
+    base = rows[0]["actions"] / rows[0]["cpu"]
+    print(f"{args.deals:,} random deals each, best of {args.repeat}, per CPU second of one process")
+    print(f"{'':<24}{'deals/s':>10}{'actions/s':>11}{'actions/deal':>14}{'× by hand':>11}{'per action':>12}")
+    for row in rows:
+        rate, action_rate = row["deals"] / row["cpu"], row["actions"] / row["cpu"]
+        ratio = f"{rate / yard:.2f}" if yard else "—"
+        label = f"{row['name']} ({row['players']})"
         print(
-            f"  the machine is busy: {cpu:.3f} s of CPU time = {cpu_rate:,.0f} deals/s of CPU "
-            f"({'meets' if cpu_rate >= TARGET else 'below'} the target)"
+            f"{label:<24}{rate:>10,.0f}{action_rate:>11,.0f}{row['actions'] / row['deals']:>14.1f}{ratio:>11}"
+            f"{base / action_rate:>11.2f}×"
         )
+    if by_hand:
+        print(f"{'breitnau by hand (6)':<24}{yard:>10,.0f}{'':>11}{'':>14}{1:>11.2f}")
+        print("(× by hand: the interpreter's deals/s over the hand-coded Breitnau's; per action: CPU time per action")
+        print(f" relative to {rows[0]['name']} through the interpreter)")
+    busy = max(row["wall"] / row["cpu"] for row in rows if row["cpu"] > 0)
+    if busy > 1.2:
+        print(f"the machine is busy: wall time up to {busy:.1f}× the CPU time")
     return 0
 
 

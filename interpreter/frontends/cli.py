@@ -168,9 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="FILE", help="save the deal as a game record")
     p.add_argument(
         "--bot",
-        choices=("random", "rules"),
+        choices=("random", "rules", "search"),
         default="rules",
-        help="who plays the other seats: the rule-based bot (default), or uniform random choices",
+        help="who plays the other seats: the rule-based bot (default), uniform random choices, or the "
+        "searching bot (determinized Monte Carlo over the ruleset)",
     )
     p.set_defaults(run=cmd_play)
 
@@ -295,7 +296,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise TarockError(f"--human {seat}: no such playing seat")
     if humans and sys.stdin is None:
         raise TarockError("--human needs standard input to read your choices, and it is closed")
-    bot: RandomBot | RuleBot = RuleBot() if args.bot == "rules" else RandomBot(game.seed)
+    from interpreter.bots.searchbot import SearchBot
+
+    bots: dict[str, type[RuleBot] | type[SearchBot]] = {"rules": RuleBot, "search": SearchBot}
+    bot: RandomBot | RuleBot | SearchBot = bots[args.bot]() if args.bot in bots else RandomBot(game.seed)
 
     def score() -> str:
         if session is None or not any(g.is_over for g in session.deals):

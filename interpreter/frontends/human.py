@@ -21,6 +21,7 @@ from interpreter.language.model import TRUMP, Deck
 if TYPE_CHECKING:
     from interpreter.bots.randombot import RandomBot
     from interpreter.bots.rulebot import RuleBot
+    from interpreter.bots.searchbot import SearchBot
     from interpreter.engine.game import Game
 
 
@@ -73,7 +74,7 @@ class HumanPlayer:
     def say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
 
-    def run(self, seats: set[int], bot: RandomBot | RuleBot) -> None:
+    def run(self, seats: set[int], bot: RandomBot | RuleBot | SearchBot) -> None:
         game = self.game
         self.say(
             f"{game.ruleset.title}: {game.players} at the table, dealer seat {game.dealer}; you play seat(s) {sorted(seats)}"

@@ -44,6 +44,7 @@ from interpreter.errors import (
 if TYPE_CHECKING:
     from interpreter.bots.randombot import RandomBot
     from interpreter.bots.rulebot import RuleBot
+    from interpreter.bots.searchbot import SearchBot
     from interpreter.engine.game import Game
     from interpreter.language.model import Ruleset
 
@@ -54,7 +55,7 @@ MAX_MESSAGE = 600  # characters of an error message (they may quote the bad inpu
 MAX_DEPTH = 64  # arrays and objects nested in one request
 MAX_DIGITS = 4300  # digits of one integer (Python's own limit for turning text into int)
 MAX_SEED = 2**64
-BOT_KINDS = ("random", "rules")
+BOT_KINDS = ("random", "rules", "search")
 UMPIRE = "umpire"
 
 T = TypeVar("T")
@@ -139,7 +140,7 @@ class Slot:
     """One open game and the bots that play seats in it."""
 
     game: Game
-    bots: dict[str, RandomBot | RuleBot] = field(default_factory=dict)
+    bots: dict[str, RandomBot | RuleBot | SearchBot] = field(default_factory=dict)
     # Where `new` issued tokens: token -> the seat it acts and sees for, or UMPIRE.
     tokens: dict[str, int | str] | None = None
 
@@ -653,11 +654,15 @@ def _check_yaml_text(text: str) -> None:
         return  # malformed, or a character YAML does not allow: load_yaml says where, before parsing
 
 
-def _make_bot(kind: str, seed: int) -> RandomBot | RuleBot:
+def _make_bot(kind: str, seed: int) -> RandomBot | RuleBot | SearchBot:
     if kind == "random":
         from interpreter.bots.randombot import RandomBot
 
         return RandomBot(seed)
+    if kind == "search":
+        from interpreter.bots.searchbot import SearchBot
+
+        return SearchBot(seed=seed)
     from interpreter.bots.rulebot import RuleBot
 
     return RuleBot()

@@ -3,12 +3,15 @@
 Reports the contracts bid and how often the lone player wins each, thrown-in deals, and the mean
 and spread (standard deviation) of the payments at each seat position. Deal i is shuffled and
 played from a seed derived from --seed and i alone, so the same --seed gives the same numbers
-whatever --workers is. A progress bar goes to stderr when it is a terminal.
+whatever --workers is, and on a Dask cluster (--cluster, the optional extra "cluster"). The
+speed is reported too: deals per second of wall time and the CPU seconds the deals took, summed
+over the workers. A progress bar goes to stderr when it is a terminal.
 
 examples:
   tarock simulate NAME --deals 10000
   tarock simulate NAME --deals 10000 --workers 4 --json > stats.json
   tarock simulate NAME --deals 1000 --bot random --pass-probability 0.8
+  tarock simulate NAME --deals 1000000 --cluster tcp://scheduler:8786
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import json
 import math
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -45,13 +49,21 @@ def deal_seed(base: int, index: int) -> int:
 # -- one worker's share --------------------------------------------------------------------
 
 _WORKER: dict[str, Any] = {}
+_SETUP = threading.Lock()  # a Dask worker may run several tasks in threads of one process
 
 
-def _setup(ref: str, options: dict[str, str]) -> None:
+def _setup(ref: str, options: dict[str, str], reuse: bool = False) -> None:
+    """Load the ruleset in this process; with `reuse`, only if another one is loaded (a Dask
+    worker runs many tasks of one simulation)."""
     from interpreter.language.loader import load_ruleset
 
-    _WORKER["ruleset"] = load_ruleset(ref, options)
-    _WORKER.pop("rulebot", None)
+    key = (ref, tuple(sorted(options.items())))
+    with _SETUP:
+        if reuse and _WORKER.get("key") == key:
+            return
+        _WORKER["ruleset"] = load_ruleset(ref, options)
+        _WORKER["key"] = key
+        _WORKER.pop("rulebot", None)
 
 
 def _empty(players: int) -> dict[str, Any]:
@@ -63,6 +75,7 @@ def _empty(players: int) -> dict[str, Any]:
         "pay_sq": [0] * players,
         "declarer": [0] * players,
         "declarer_won": [0] * players,
+        "cpu": 0.0,  # CPU seconds the deals took (not a statistic: it differs from run to run)
     }
 
 
@@ -74,6 +87,7 @@ def play_range(
     from interpreter.bots.rulebot import RuleBot
     from interpreter.engine.game import Game
 
+    started = time.thread_time()
     ruleset = _WORKER["ruleset"]
     stats = _empty(players)
     rulebot = _WORKER.setdefault("rulebot", RuleBot())
@@ -87,7 +101,24 @@ def play_range(
             game.apply(turn, chooser.choose(game, turn))
         assert game.result is not None
         _add(stats, game.result)
+    stats["cpu"] = time.thread_time() - started
     return stats
+
+
+def cluster_range(
+    ref: str,
+    options: dict[str, str],
+    start: int,
+    stop: int,
+    players: int,
+    dealer: int,
+    seed: int,
+    bot: str,
+    pass_probability: float | None,
+) -> dict[str, Any]:
+    """`play_range` as a task on a Dask worker, which loads the ruleset first (once per process)."""
+    _setup(ref, options, reuse=True)
+    return play_range(start, stop, players, dealer, seed, bot, pass_probability)
 
 
 def _add(stats: dict[str, Any], result: Result) -> None:
@@ -122,6 +153,7 @@ def _merge(into: dict[str, Any], part: dict[str, Any]) -> None:
             mine[k] += v
     for key in ("pay_sum", "pay_sq", "declarer", "declarer_won"):
         into[key] = [a + b for a, b in zip(into[key], part[key], strict=False)]
+    into["cpu"] += part["cpu"]
 
 
 # -- the whole run -------------------------------------------------------------------------
@@ -138,11 +170,15 @@ def simulate(
     dealer: int = 0,
     pass_probability: float | None = None,
     progress: Callable[[int], None] | None = None,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
-    """Play `deals` deals and return the statistics (see `report`). Deterministic in `seed`."""
+    """Play `deals` deals and return the statistics (see `report`). Deterministic in `seed`:
+    everything but `speed` is the same for any `workers` and on a cluster. `cluster` is the
+    address of a Dask scheduler (tcp://host:8786); the deals then run on its workers."""
     from interpreter.engine.game import Game
     from interpreter.language.loader import load_ruleset
 
+    wall_start = time.perf_counter()
     options = dict(options or {})
     ruleset = load_ruleset(ref, options)
     probe = Game(ruleset, players=players, dealer=dealer, seed=0)  # checks players and dealer
@@ -155,7 +191,10 @@ def simulate(
     chunk = max(1, min(250, deals // (max(workers, 1) * 8) or 1))
     ranges = [(i, min(i + chunk, deals)) for i in range(0, deals, chunk)]
     args = (players, dealer, seed, bot, pass_probability)
-    if workers <= 1 or len(ranges) <= 1:
+    if cluster is not None:
+        workers = _on_cluster(cluster, ref, options, deals, args, total, progress)
+    elif workers <= 1 or len(ranges) <= 1:
+        workers = 1
         _setup(ref, options)
         for start, stop in ranges:
             _merge(total, play_range(start, stop, *args))
@@ -171,7 +210,59 @@ def simulate(
                 _merge(total, future.result())
                 if progress:
                     progress(futures[future])
-    return report(total, ruleset, probe, deals, seed, bot, pass_probability)
+    stats = report(total, ruleset, probe, deals, seed, bot, pass_probability)
+    wall = time.perf_counter() - wall_start
+    stats["speed"] = {
+        "deals_per_second": round(deals / wall, 1) if wall > 0 else None,
+        "wall_seconds": round(wall, 3),
+        "cpu_seconds": round(total["cpu"], 3),
+        "deals_per_cpu_second": round(deals / total["cpu"], 1) if total["cpu"] > 0 else None,
+        "workers": workers,
+        **({"cluster": cluster} if cluster is not None else {}),
+    }
+    return stats
+
+
+def _on_cluster(
+    address: str,
+    ref: str,
+    options: dict[str, str],
+    deals: int,
+    args: tuple[int, int, int, str, float | None],
+    total: dict[str, Any],
+    progress: Callable[[int], None] | None,
+) -> int:
+    """Play the deals as tasks on the Dask cluster at `address`; returns how many threads it has."""
+    import importlib
+    from pathlib import Path
+
+    try:
+        # Imported by name: an optional extra, and untyped; CI checks types without it too.
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError:
+        raise TarockError(
+            'the Dask cluster needs the optional extra "cluster": pip install "tarock[cluster]" '
+            '(or pip install ".[cluster]" in the repository)'
+        ) from None
+    if Path(ref).is_file():
+        ref = str(Path(ref).resolve())  # the workers find a ruleset file by its full path
+    try:
+        client = distributed.Client(address, timeout=20)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise TarockError(f"no Dask scheduler answers at {address}: {exc}") from None
+    try:
+        threads = max(1, int(sum(client.nthreads().values())))
+        chunk = max(1, min(250, deals // (threads * 8) or 1))
+        ranges = [(i, min(i + chunk, deals)) for i in range(0, deals, chunk)]
+        futures = [client.submit(cluster_range, ref, options, a, b, *args, pure=False) for a, b in ranges]
+        sizes = {future.key: b - a for future, (a, b) in zip(futures, ranges, strict=True)}
+        for future in distributed.as_completed(futures):
+            _merge(total, future.result())
+            if progress:
+                progress(sizes[future.key])
+    finally:
+        client.close()
+    return threads
 
 
 def report(
@@ -246,7 +337,7 @@ def _position(seat: int, game: Game) -> str:
     return f"dealer+{(seat - game.dealer) % game.players}"
 
 
-def render(stats: dict[str, Any], elapsed: float | None = None) -> str:
+def render(stats: dict[str, Any]) -> str:
     n = stats["deals"]
     lines = [
         f"{stats['title']}: {n:,} deals, {stats['players']} at the table, {stats['bot']} bots, seed {stats['seed']}"
@@ -273,9 +364,17 @@ def render(stats: dict[str, Any], elapsed: float | None = None) -> str:
     for s in stats["seats"]:
         label = f"{s['seat']} ({s['position']})"
         lines.append(f"  {label:<22}{s['mean']:>+9.2f}{s['stdev']:>13.2f}{s['declarer']:>13,}{s['declarer_won']:>8,}")
-    if elapsed is not None and elapsed > 0:
+    speed = stats.get("speed")
+    if speed:
         lines.append("")
-        lines.append(f"{n:,} deals in {elapsed:.1f} s ({n / elapsed:,.0f} deals/s)")
+        workers = speed["workers"]
+        where = f" on the cluster {speed['cluster']}" if "cluster" in speed else ""
+        over = f" over {workers} worker{'s' if workers != 1 else ''}{where}"
+        per_cpu = f", {speed['deals_per_cpu_second']:,.0f} per CPU second" if speed["deals_per_cpu_second"] else ""
+        lines.append(
+            f"speed: {speed['deals_per_second'] or 0:,.0f} deals/s ({n:,} deals in {speed['wall_seconds']:.1f} s; "
+            f"{speed['cpu_seconds']:.1f} CPU seconds{over}{per_cpu})"
+        )
     return "\n".join(lines)
 
 
@@ -327,6 +426,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dealer", type=int, default=0, help="the dealer's seat in every deal (default 0)")
     parser.add_argument("--seed", type=int, default=0, help="base seed; deal i is seeded from it and i (default 0)")
     parser.add_argument("--workers", type=int, default=1, help="processes to spread the deals over (default 1)")
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help='run the deals on the Dask scheduler at ADDRESS (tcp://host:8786); needs the extra "cluster"',
+    )
     parser.add_argument("--bot", choices=BOTS, default="rules", help="who plays every seat (default: rules)")
     parser.add_argument(
         "--pass-probability",
@@ -351,8 +455,9 @@ def run(args: argparse.Namespace) -> int:
         raise TarockError("--pass-probability must be from 0 to 1")
     if args.pass_probability is not None and args.bot != "random":
         raise TarockError("--pass-probability is for --bot random")
+    if args.cluster is not None and args.workers != 1:
+        raise TarockError("--workers is for this machine; on a --cluster the cluster's workers play")
     bar = ProgressBar(args.deals)
-    start = time.perf_counter()
     try:
         stats = simulate(
             args.name,
@@ -365,14 +470,14 @@ def run(args: argparse.Namespace) -> int:
             dealer=args.dealer,
             pass_probability=args.pass_probability,
             progress=bar,
+            cluster=args.cluster,
         )
     except InvalidActionError as exc:  # a table size or dealer the ruleset does not allow
         raise TarockError(str(exc)) from None
     finally:
         bar.close()
-    elapsed = time.perf_counter() - start
     if args.json:
         print(json.dumps(stats, indent=2, ensure_ascii=False))
     else:
-        print(render(stats, elapsed))
+        print(render(stats))
     return 0

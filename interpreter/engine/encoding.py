@@ -1,0 +1,360 @@
+"""An interface for learning and search, as OpenSpiel offers one: actions as integers, a seat's
+view as a fixed-length vector of numbers, and games cloned cheaply.
+
+    encoding = Encoding(ruleset, players=6)
+    state = EncodedGame(Game(ruleset, players=6, seed=1), encoding)
+    while not state.is_terminal():
+        seat = state.current_player()
+        ids = state.legal_actions()              # integers, ascending
+        features = state.observation(seat)       # encoding.observation_size floats
+        state.apply_action(ids[0])
+    state.returns()                              # the payments, by seat
+
+**Action ids.** Every action a ruleset can produce has an id from 0 to `num_actions - 1`, derived
+from the compiled ruleset alone (its pack, calls, announcements and trump choices). The ids come
+in sections, one per kind of action, in a fixed order: `SECTIONS` below. A kind of action the
+engine learns later (kontra, partner calls) becomes a new section at the end, so the ids of the
+existing ones do not change; a ruleset that does not use a kind has an empty section. Within a
+section the order is the ruleset's: cards in the deck's order, calls as the auction knows them
+(`pass` first). Ids change only when the ruleset itself changes (a call added, a card removed).
+
+A discard or keep of several cards (12 cards of 19, in Dappen) is too large a choice to number
+as a whole: it is taken card by card, one id per card ("discard C7"), and the game applies the
+whole discard when the last card is chosen. Each card offered is one that can still complete a
+legal choice.
+
+**Observations.** `observation(seat)` reads only `game.view(seat)` (what that seat may see) and
+the seat's own unfinished discard: never another seat's hidden cards. Seats are relative to the
+observer: block position 0 is the observer, 1 the next seat in order of play, and so on. The
+vector's blocks (`Encoding.layout` gives each one's slice), for N cards in the deck, P seats at
+the table, C calls and K contracts:
+
+    hand          N    1 for each card in the observer's hand
+    played        P·N  1 for each card each seat has played in this deal (the current trick too)
+    trick         P·N  1 for the card each seat has put into the trick now being played
+    face_up       N    cards lying face up: exposed (Cego), laid out (Ulti), an open hand (Ouvert)
+    aside         N    the discards, where this seat may see them (its own, or at the count)
+    talon         N    the talon, where this seat may see it (at the count)
+    choosing      N    cards the observer has chosen so far of a discard or keep not yet complete
+    calls         P·C  1 for each call each seat has made in the auction
+    phase         5    auction, exchange, announce, play, over
+    to_act        P    whose turn it is
+    dealer        P    the dealer
+    declarer      P    the declarer (all 0: none yet, or everyone for themselves)
+    contract      K    the contract being played, in the ruleset's order
+    tricks_won    P    tricks each seat has won, as a share of the tricks of a deal
+    hand_sizes    P    cards in each seat's hand, as a share of the pack
+
+**Cloning.** `EncodedGame.clone()` and `clone_game(game)` deal the same cards again and replay the
+history (the engine's own way of restoring a game; about the cost of a deal's actions). A search
+that samples hidden cards builds its games the same way from a sampled deal: see
+`interpreter/bots/searchbot.py`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.engine.actions import ActionJson, known_calls
+from interpreter.engine.game import Game
+from interpreter.engine.phase import Phase
+from interpreter.errors import IllegalActionError, InvalidActionError
+from interpreter.language.model import CallCard, Discard, ForcedDiscard, Give, Keep, Ruleset
+
+# The kinds of action, in the order of their sections of ids. Append new kinds at the end.
+SECTIONS = ("play", "call", "discard", "keep", "call_card", "give", "choose", "announce")
+PHASES = tuple(phase.value for phase in Phase)
+
+Step = tuple[
+    str, Any
+]  # (kind, what): ("play", "T21"), ("call", "pass"), ("discard", "C7"), ("announce", (name, cards))
+
+
+class Encoding:
+    """Action ids and the observation layout of a ruleset at a table of `players`."""
+
+    def __init__(self, ruleset: Ruleset, players: int):
+        active = players - 1 if players in ruleset.dealer_sits_out else players
+        # The rules for this number of players (Cego for three has games of its own).
+        self.ruleset = ruleset = ruleset.for_players(active)
+        self.players = players
+        deck = ruleset.deck
+        self.cards: tuple[str, ...] = tuple(deck.cards)
+        self.calls: tuple[str, ...] = tuple(known_calls(ruleset))
+        self.contracts: tuple[str, ...] = tuple(ruleset.contracts)
+        steps = {type(step) for contract in ruleset.contracts.values() for step in contract.exchange}
+        trumps = {suit for contract in ruleset.contracts.values() for suit in contract.trump_choice}
+        choices = [name for suit, name in deck.suit_names.items() if suit in trumps]
+        if ruleset.accusation is not None:
+            choices.append("accuse")
+
+        def cards_if(*kinds: type) -> list[str]:
+            return list(self.cards) if steps.intersection(kinds) else []
+
+        members: dict[str, list[Any]] = {
+            "play": list(self.cards),
+            "call": list(self.calls),
+            "discard": cards_if(Discard, ForcedDiscard),  # a forced discard with nothing to force is chosen
+            "keep": cards_if(Keep),
+            "call_card": cards_if(CallCard),
+            "give": cards_if(Give),
+            "choose": choices,
+            "announce": list(_announcements(ruleset)),
+        }
+        self.steps: list[Step] = [(kind, what) for kind in SECTIONS for what in members[kind]]
+        self.ids: dict[Step, int] = {step: i for i, step in enumerate(self.steps)}
+        self.section: dict[str, range] = {}
+        start = 0
+        for kind in SECTIONS:
+            self.section[kind] = range(start, start + len(members[kind]))
+            start += len(members[kind])
+        self.num_actions = start
+        self.card_index = {c: i for i, c in enumerate(self.cards)}
+        self.call_index = {c: i for i, c in enumerate(self.calls)}
+        n, p, c = len(self.cards), players, len(self.calls)
+        sizes = (
+            ("hand", n),
+            ("played", p * n),
+            ("trick", p * n),
+            ("face_up", n),
+            ("aside", n),
+            ("talon", n),
+            ("choosing", n),
+            ("calls", p * c),
+            ("phase", len(PHASES)),
+            ("to_act", p),
+            ("dealer", p),
+            ("declarer", p),
+            ("contract", len(self.contracts)),
+            ("tricks_won", p),
+            ("hand_sizes", p),
+        )
+        self.layout: dict[str, slice] = {}
+        at = 0
+        for name, size in sizes:
+            self.layout[name] = slice(at, at + size)
+            at += size
+        self.observation_size = at
+        plan = ruleset.deal_plans.get(active, ())
+        self._tricks_per_deal = max(1, sum(packet.count for packet in plan if packet.to == "each"))
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, players: int) -> Encoding:
+        """The encoding of `ruleset` for `players`, made once per ruleset and table size."""
+        key = ("encoding", players)
+        found = ruleset.derived.get(key)
+        if found is None:
+            found = ruleset.derived[key] = cls(ruleset, players)
+        assert isinstance(found, Encoding)
+        return found
+
+    # -- actions --------------------------------------------------------------------------------
+    def step_id(self, step: Step) -> int:
+        try:
+            return self.ids[step]
+        except KeyError:
+            raise InvalidActionError(f"{step[0]} {step[1]!r} is no action of {self.ruleset.name}") from None
+
+    def step(self, action_id: int) -> Step:
+        if type(action_id) is not int or not 0 <= action_id < self.num_actions:
+            raise InvalidActionError(f"no action id {action_id!r}: ids are 0 to {self.num_actions - 1}")
+        return self.steps[action_id]
+
+    def steps_of(self, action: ActionJson) -> list[Step]:
+        """A whole action as steps: one, or one per card of a discard or keep."""
+        if isinstance(action, str):
+            return [("call", action)]
+        (kind,) = [k for k in action if k in SECTIONS]
+        value = action[kind]
+        if kind in ("discard", "keep"):
+            return [(kind, card) for card in value]
+        if kind == "announce":
+            return [("announce", (value, tuple(action.get("cards", ()))))]
+        return [(kind, value)]
+
+    def action_ids(self, action: ActionJson) -> list[int]:
+        """The ids of a concrete action, in the order they are applied."""
+        return [self.step_id(step) for step in self.steps_of(action)]
+
+    # -- observations -----------------------------------------------------------------------------
+    def observe(self, view: dict[str, Any], choosing: Iterable[str] = ()) -> list[float]:
+        """The vector of `view` (a seat's view, `game.view(seat)`), with the cards the seat has
+        chosen so far of an unfinished discard or keep."""
+        seat = view["seat"]
+        if not isinstance(seat, int):
+            raise InvalidActionError("an observation is of a seat's view, not the umpire's (\"all\")")
+        p, n = self.players, len(self.cards)
+        index, layout = self.card_index, self.layout
+        out = [0.0] * self.observation_size
+
+        def mark(block: str, cards: Iterable[str], offset: int = 0) -> None:
+            base = layout[block].start + offset
+            for card in cards:
+                out[base + index[card]] = 1.0
+
+        def one(block: str, position: int) -> None:
+            out[layout[block].start + position] = 1.0
+
+        def rel(s: int) -> int:
+            return (s - seat) % p
+
+        mark("hand", view["hand"])
+        won = [0] * p
+        for trick in view["tricks"]:
+            for s, card in zip(trick["seats"], trick["cards"], strict=False):
+                mark("played", (card,), rel(s) * n)
+                if trick["winner"] is None:
+                    mark("trick", (card,), rel(s) * n)
+            if trick["winner"] is not None:
+                won[rel(trick["winner"])] += 1
+        face_up = list(view.get("exposed", ())) + list(view.get("laid_out", ()))
+        if "open_hand" in view:
+            face_up += view["open_hand"]["cards"]
+        mark("face_up", face_up)
+        mark("aside", view.get("aside", ()))
+        mark("talon", view.get("talon", ()))
+        mark("choosing", choosing)
+        calls_base = layout["calls"].start
+        for s, call in view["calls"]:
+            out[calls_base + rel(s) * len(self.calls) + self.call_index[call]] = 1.0
+        one("phase", PHASES.index(view["phase"]))
+        if view["to_act"] is not None:
+            one("to_act", rel(view["to_act"]))
+        one("dealer", rel(view["dealer"]))
+        if view["declarer"] is not None:
+            one("declarer", rel(view["declarer"]))
+        if view["contract"] is not None:
+            one("contract", self.contracts.index(view["contract"]))
+        tricks = layout["tricks_won"].start
+        sizes = layout["hand_sizes"].start
+        for s in range(p):
+            out[tricks + rel(s)] = won[rel(s)] / self._tricks_per_deal
+            out[sizes + rel(s)] = view["hand_sizes"][s] / n
+        return out
+
+
+def _announcements(ruleset: Ruleset) -> Iterable[tuple[str, tuple[str, ...]]]:
+    """Every announcement the ruleset knows, with every set of cards it may lay out."""
+    rank = ruleset.deck.rank
+    order = {c: i for i, c in enumerate(ruleset.deck.cards)}
+    for name, announcement in ruleset.announcements.items():
+        if announcement.declares is not None:
+            yield name, ()
+            continue
+        cards = sorted(announcement.cards, key=lambda c: (-rank[c], order[c]))
+        for size in range(1, len(cards) + 1):
+            for combo in itertools.combinations(cards, size):
+                yield name, combo
+
+
+def clone_game(game: Game) -> Game:
+    """A game in the same state as `game`, independent of it: the same cards dealt again and the
+    history replayed."""
+    deal = {"hands": [list(h) for h in game.initial_hands], "talon": list(game.initial_talon)}
+    copy = Game(game.table_ruleset, game.players, game.dealer, deal=deal, pot=game.pot_start)
+    for seat, action in game.history:
+        copy.apply(seat, action)
+    return copy
+
+
+@dataclass
+class Pending:
+    """A discard or keep being chosen card by card."""
+
+    kind: str  # "discard" or "keep"
+    count: int
+    chosen: list[str] = field(default_factory=list)
+
+
+class EncodedGame:
+    """A game driven by action ids (OpenSpiel's State): legal ids, apply an id, observe, clone."""
+
+    def __init__(self, game: Game, encoding: Encoding | None = None):
+        self.game = game
+        self.encoding = encoding or Encoding.of(game.table_ruleset, game.players)
+        if self.encoding.players != game.players or self.encoding.ruleset is not game.ruleset:
+            raise InvalidActionError("the encoding is of another ruleset or table size than the game")
+        self.pending: Pending | None = None
+
+    def current_player(self) -> int | None:
+        return self.game.to_act
+
+    def is_terminal(self) -> bool:
+        return self.game.is_over
+
+    def returns(self) -> list[int]:
+        """The payments by seat once the deal is over (zeros before)."""
+        result = self.game.result
+        return list(result.payments) if result is not None else [0] * self.game.players
+
+    def legal_actions(self) -> list[int]:
+        """The ids the seat to act may take now, ascending."""
+        seat = self.game.to_act
+        if seat is None:
+            return []
+        enc = self.encoding
+        ids: set[int] = set()
+        chosen = self.pending.chosen if self.pending else []
+        for action in self.game.legal_actions(seat):
+            if isinstance(action, dict) and ("discard" in action or "keep" in action):
+                kind = "discard" if "discard" in action else "keep"
+                value = action[kind]
+                if isinstance(value, dict):  # a template: any `count` of `from`
+                    ids.update(enc.ids[kind, c] for c in value["from"] if c not in chosen)
+                elif all(c in value for c in chosen):
+                    ids.update(enc.ids[kind, c] for c in value if c not in chosen)
+            elif not chosen:
+                ids.update(enc.action_ids(action))
+        return sorted(ids)
+
+    def apply_action(self, action_id: int) -> None:
+        """Apply the action `action_id` by the seat to act (a card of a discard is kept until
+        the discard is complete). Raises IllegalActionError, changing nothing, if not legal now."""
+        seat = self.game.to_act
+        if seat is None:
+            raise IllegalActionError("the deal is over", 0)
+        if action_id not in self.legal_actions():
+            kind, what = self.encoding.step(action_id)
+            raise IllegalActionError(f"{kind} {what!r} (id {action_id}) is not legal now", seat)
+        kind, what = self.encoding.steps[action_id]
+        if kind in ("discard", "keep"):
+            if self.pending is None:
+                self.pending = Pending(kind, self._count(seat, kind))
+            self.pending.chosen.append(what)
+            if len(self.pending.chosen) < self.pending.count:
+                return
+            pending, self.pending = self.pending, None
+            try:
+                self.game.apply(seat, {kind: list(pending.chosen)})
+            except (IllegalActionError, InvalidActionError):
+                pending.chosen.pop()  # refused (a combination a template could not tell): nothing changed
+                self.pending = pending if pending.chosen else None
+                raise
+        elif kind == "call":
+            self.game.apply(seat, what)
+        elif kind == "announce":
+            name, cards = what
+            self.game.apply(seat, {"announce": name, "cards": list(cards)})
+        else:
+            self.game.apply(seat, {kind: what})
+
+    def _count(self, seat: int, kind: str) -> int:
+        for action in self.game.legal_actions(seat):
+            if isinstance(action, dict) and kind in action:
+                value = action[kind]
+                return int(value["count"]) if isinstance(value, dict) else len(value)
+        raise IllegalActionError(f"no {kind} is legal now", seat)
+
+    def observation(self, seat: int) -> list[float]:
+        """What `seat` may see, as `encoding.observation_size` numbers (see the module's doc)."""
+        choosing = self.pending.chosen if self.pending is not None and seat == self.game.to_act else ()
+        return self.encoding.observe(self.game.view(seat), choosing)
+
+    def clone(self) -> EncodedGame:
+        copy = EncodedGame(clone_game(self.game), self.encoding)
+        if self.pending is not None:
+            copy.pending = Pending(self.pending.kind, self.pending.count, list(self.pending.chosen))
+        return copy

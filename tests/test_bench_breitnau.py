@@ -1,0 +1,57 @@
+"""The benchmark's yardstick, a hand-coded Breitnau (benchmarks/breitnau_by_hand.py), plays the
+same game as the interpreter: for the same seed both make the same random choices, so every deal
+must end with the same contract, declarer, card points and payments. Passing often
+(`pass_probability`) reaches the Dappen round, deals thrown in, claims and the listed discards."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.bots.randombot import play_out
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import breitnau_by_hand
+
+# Found by search with pass_probability 0.9: claims (all seven five-pointers after the pick-up)
+# and hands with six five-pointers (13 cards to discard 12 from: a listed choice, not a template).
+CLAIMS = (16340, 21671, 31040)
+THIRTEEN = (4, 1070, 1371, 1604)
+
+
+def interpreted(seed: int, pass_probability: float | None) -> breitnau_by_hand.Outcome:
+    game = play_out(Game(load_ruleset("breitnau"), players=6, seed=seed), seed=seed, pass_probability=pass_probability)
+    r = game.result
+    assert r is not None
+    points = (r.points["declarer"], r.points["defenders"]) if r.points else None
+    return r.outcome, r.contract, r.declarer, points, list(r.payments)
+
+
+@pytest.mark.parametrize("pass_probability", [None, 0.9])
+def test_same_seed_same_deal_same_payments(pass_probability: float | None) -> None:
+    seen: Counter[tuple[str, str | None]] = Counter()
+    for seed in range(400):
+        expected = interpreted(seed, pass_probability)
+        assert breitnau_by_hand.play_deal(seed, pass_probability=pass_probability) == expected, seed
+        seen[expected[0], expected[1]] += 1
+    if pass_probability is not None:
+        assert {("thrown_in", None), ("played", "solo"), ("played", "dappen"), ("played", "strecken")} <= set(seen)
+
+
+def test_claims_and_listed_discards_agree() -> None:
+    for seed in CLAIMS + THIRTEEN:
+        expected = interpreted(seed, 0.9)
+        assert breitnau_by_hand.play_deal(seed, pass_probability=0.9) == expected, seed
+    assert all(interpreted(seed, 0.9)[0] == "claimed" for seed in CLAIMS)
+
+
+def test_the_pack_is_the_rulesets() -> None:
+    rs = load_ruleset("breitnau")
+    assert tuple(rs.pack(6)) == breitnau_by_hand.PACK
+    assert dict(rs.deck.points) == breitnau_by_hand.POINTS
+    assert sum(breitnau_by_hand.POINTS.values()) == 106

@@ -1,0 +1,97 @@
+"""The search bot: it reads only its own seat's view (a game that raises on anything else), its
+choice depends on that view alone (other hands swapped, the same choice), and it plays whole
+deals of Dappen and Cego, through the command line and the protocol too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from clirun import tarock
+
+from interpreter import Game, RuleBot, load_ruleset
+from interpreter.bots.searchbot import SearchBot
+from interpreter.frontends.server import Session
+
+
+class SeatOnly:
+    """A game as one seat may see it: its view, its legal actions and the rules; any other
+    access (another seat's view, the hands, the history, the deal) fails the test."""
+
+    def __init__(self, game: Game, seat: int):
+        self._game, self._seat = game, seat
+
+    @property
+    def ruleset(self) -> Any:
+        return self._game.ruleset
+
+    @property
+    def table_ruleset(self) -> Any:
+        return self._game.table_ruleset
+
+    def view(self, seat: int) -> dict:
+        assert seat == self._seat, f"the bot of seat {self._seat} asked for the view of {seat!r}"
+        return self._game.view(seat)
+
+    def legal_actions(self, seat: int | None = None) -> list:
+        assert seat == self._seat, f"the bot of seat {self._seat} asked for the legal actions of {seat!r}"
+        return self._game.legal_actions(seat)
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the bot read game.{name}, which its seat may not see")
+
+
+def play(game: Game, searchers: dict[int, SearchBot]) -> Game:
+    rules = RuleBot()
+    guards = {seat: SeatOnly(game, seat) for seat in searchers}
+    while not game.is_over:
+        seat = game.to_act
+        bot = searchers.get(seat)
+        action = bot.choose(guards[seat], seat) if bot else rules.choose(game, seat)  # type: ignore[arg-type]
+        game.apply(seat, action)
+    return game
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), [("breitnau", 6, 3), ("cego", 4, 1)])
+def test_it_plays_whole_deals_seeing_only_its_seat(name: str, players: int, seed: int) -> None:
+    bots = {seat: SearchBot(worlds=3, seed=seat) for seat in (1, 2)}
+    game = play(Game(load_ruleset(name), players=players, seed=seed), bots)
+    assert game.result is not None and sum(game.result.payments) == 0
+    assert sum(bot.searched for bot in bots.values()) > 0
+
+
+def test_its_choice_depends_on_its_view_only() -> None:
+    rs = load_ruleset("breitnau")
+    base = Game(rs, players=6, seed=11)
+    hands, talon = [list(h) for h in base.initial_hands], list(base.initial_talon)
+    # Seat 1 (Vorhand) plays a Solo; seats 3 and 4 hold each other's cards in the second deal.
+    deals = [hands, [*hands[:3], hands[4], hands[3], hands[5]]]
+    choices = []
+    for dealt in deals:
+        game = Game(rs, players=6, deal={"hands": dealt, "talon": talon})
+        bot = SearchBot(worlds=6, seed=7)
+        guard = SeatOnly(game, 1)
+        bot.choose(guard, 1)  # its turn in the auction: it sees its hand as dealt
+        game.apply(1, "solo")  # the first Solo ends the auction
+        assert game.phase.value == "play" and game.to_act == 1
+        choices.append(bot.choose(guard, 1))
+        assert bot.searched == 1 and bot.fallbacks == 0
+    assert choices[0] == choices[1]
+    assert choices[0]["play"] in hands[1]
+
+
+def test_a_budget_of_time_stops_the_search() -> None:
+    game = Game(load_ruleset("breitnau"), players=6, seed=3)
+    bot = SearchBot(worlds=10_000, seconds=0.05)
+    play(game, {1: bot})
+    assert game.is_over and bot.searched > 0
+
+
+def test_command_line_and_protocol_offer_it() -> None:
+    out = tarock("play", "breitnau", "--seed", "5", "--bot", "search")
+    assert out.returncode == 0, out.stderr
+    assert "Payments" in out.stdout
+    session = Session()
+    gid = session.handle({"op": "new", "ruleset": "breitnau", "seed": 5})["game"]
+    answer = session.handle({"op": "bot", "game": gid, "kind": "search"})
+    assert answer["ok"] is True and answer["action"] in session.handle({"op": "legal", "game": gid})["actions"]
