@@ -22,19 +22,27 @@ import yaml
 from interpreter.errors import Problem, RulesetError, UsageError, did_you_mean, unique_problems
 from interpreter.language.compiler import Compiler
 from interpreter.language.model import Ruleset
-from interpreter.language.paths import rulesets_dir
+from interpreter.language.paths import BUILT_IN, is_built_in, ruleset_folders
 from interpreter.language.source import Document, Mark, YamlValue, load_yaml
 from interpreter.language.source import Path as NodePath
 from interpreter.language.validation import schema_problems
 
 
 def ruleset_names(include_bases: bool = False) -> list[str]:
-    """Names of the built-in rulesets (bases such as decks only on request)."""
-    names = []
-    for file in sorted(rulesets_dir().glob("*.yaml")):
-        if include_bases or not _is_base(file):
-            names.append(file.stem)
-    return names
+    """Names of the rulesets that can be found by name (bases such as decks only on request):
+    the user's own (./rulesets, TAROCK_PATH) and the built-in ones, each name once."""
+    return sorted(ruleset_origins(include_bases))
+
+
+def ruleset_origins(include_bases: bool = False) -> dict[str, str]:
+    """Each ruleset found by name, and where its file comes from ("here", "TAROCK_PATH", "built
+    in"): the first folder that has a file of that name, in the order of `ruleset_folders()`."""
+    found: dict[str, str] = {}
+    for folder in ruleset_folders():
+        for file in sorted(folder.path.glob("*.yaml")):
+            if file.stem not in found and (include_bases or not _is_base(file)):
+                found[file.stem] = folder.origin
+    return found
 
 
 def _is_base(file: Path) -> bool:
@@ -62,7 +70,8 @@ def is_path_ref(ref: str) -> bool:
 
 
 def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
-    """A ruleset by name (a file under rulesets/) or by path (`my/variant.yaml`)."""
+    """A ruleset by path (`my/variant.yaml`), or by name: beside `relative_to` (the file that
+    extends it), then in `ruleset_folders()` (./rulesets, TAROCK_PATH, the built-in ones)."""
     candidates: list[Path] = []
     if is_path_ref(ref):
         candidates.append(Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref)
@@ -70,7 +79,7 @@ def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
     else:
         if relative_to is not None:
             candidates.append(relative_to / f"{ref}.yaml")
-        candidates.append(rulesets_dir() / f"{ref}.yaml")
+        candidates += [folder.path / f"{ref}.yaml" for folder in ruleset_folders()]
     for candidate in candidates:
         if candidate.is_file():
             return candidate
@@ -78,11 +87,15 @@ def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
 
 
 def display_path(file: Path) -> str:
-    """Paths in messages: relative to the working directory where that is shorter."""
+    """Paths in messages: relative to the working directory where the file is under it, a
+    built-in ruleset by its file name (`NAME.yaml (built in)`), else as given."""
     try:
         return str(file.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(file)
+    except (ValueError, OSError):
+        pass
+    if is_built_in(file):
+        return f"{file.name} ({BUILT_IN})"
+    return str(file)
 
 
 def read_document(file: Path) -> Document:
@@ -115,8 +128,12 @@ def _unknown_ruleset_message(ref: str, playable: bool = False) -> str:
     if is_path_ref(ref):
         return f"no such file: {ref}"
     known = ruleset_names(include_bases=not playable)
-    listed = ", ".join(known)
-    return f"no ruleset named '{ref}'{did_you_mean(ref, known, otherwise=f'; known: {listed}')}"
+    looked = [display_path(f.path) if f.origin != BUILT_IN else "the built-in rulesets" for f in ruleset_folders()]
+    otherwise = (
+        f"; known: {', '.join(known)} (looked in {', '.join(looked)}; "
+        "your own rulesets go in ./rulesets/ or a folder of TAROCK_PATH)"
+    )
+    return f"no ruleset named '{ref}'{did_you_mean(ref, known, otherwise=otherwise)}"
 
 
 def _resolve_file(file: Path, stack: tuple[Path, ...]) -> Document:
@@ -348,7 +365,11 @@ def _compile(
 
 
 @lru_cache(maxsize=128)
-def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None) -> Ruleset:
+def _load_cached(
+    ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None, where: str
+) -> Ruleset:
+    # `where` (the file the name found) is part of the key: the same name may find another file
+    # from another working directory or TAROCK_PATH.
     return compile_document(resolve(ref, playable=True), ref, dict(chosen), active)
 
 
@@ -383,7 +404,8 @@ def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int
     Raises RulesetError listing every problem found."""
     file = find_ruleset_file(ref)
     stamp = file.stat().st_mtime if file else 0.0
-    return _load_cached(ref, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())), stamp, active)
+    chosen = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
+    return _load_cached(ref, chosen, stamp, active, str(file) if file else "")
 
 
 def written_problems(doc: Document) -> list[Problem]:
