@@ -37,7 +37,13 @@ def _epilog() -> str:
     names = ruleset_names()
     name = names[0] if names else "NAME"
     lines = [f"  {cmd.format(name=name):<44} {what}".rstrip() for cmd, what in EXAMPLES]
-    return "examples:\n" + "\n".join(lines) + "\n"
+    return (
+        "examples:\n"
+        + "\n".join(lines)
+        + "\n\nrulesets by name are looked up, first match wins, in ./rulesets/, then in each folder of\n"
+        "TAROCK_PATH (separated like PATH), then among the built-in ones; `tarock list` says where each\n"
+        "comes from. A name with / or ending in .yaml is a file's path.\n"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -145,7 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_list)
 
     p = sub.add_parser("validate", help="check rulesets; every error at once, with file:line:col")
-    p.add_argument("files", nargs="*", metavar="FILE", help="ruleset names or files (default: every built-in ruleset)")
+    p.add_argument(
+        "files", nargs="*", metavar="FILE", help="ruleset names or files (default: every ruleset found by name)"
+    )
     p.set_defaults(run=cmd_validate)
 
     p = sub.add_parser("show", help="print a ruleset after inheritance")
@@ -220,14 +228,18 @@ def _plugged() -> list[
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from interpreter.language.loader import load_ruleset, ruleset_names
+    from interpreter.language.loader import load_ruleset, ruleset_origins
 
-    for name in ruleset_names():
+    # The last column says where each comes from: ./rulesets and TAROCK_PATH come before the
+    # built-in ones, so a file of one's own with a built-in name is the one played.
+    for name, origin in ruleset_origins().items():
         try:
             rs = load_ruleset(name)
-            print(f"{name:<20} {rs.title:<36} {'/'.join(map(str, rs.table_sizes))} at the table")
+            table = f"{'/'.join(map(str, rs.table_sizes))} at the table"
+            print(f"{name:<20} {rs.title:<38} {table:<23} {origin}")
         except RulesetError as exc:
-            print(f"{name:<20} (does not load: {len(exc.problems)} problem(s); run `tarock validate {name}`)")
+            trouble = f"(does not load: {len(exc.problems)} problem(s); run `tarock validate {name}`)"
+            print(f"{name:<20} {trouble:<62} {origin}")
     return 0
 
 

@@ -22,19 +22,33 @@ import yaml
 from interpreter.errors import Problem, RulesetError, UsageError, did_you_mean, unique_problems
 from interpreter.language.compiler import Compiler
 from interpreter.language.model import Ruleset
-from interpreter.language.paths import rulesets_dir
-from interpreter.language.source import Document, Mark, YamlValue, load_yaml
+from interpreter.language.paths import BUILT_IN, is_built_in, ruleset_folders
+from interpreter.language.source import Document, Mark, YamlValue, format_path, load_yaml, parse_path
 from interpreter.language.source import Path as NodePath
 from interpreter.language.validation import schema_problems
 
 
 def ruleset_names(include_bases: bool = False) -> list[str]:
-    """Names of the built-in rulesets (bases such as decks only on request)."""
-    names = []
-    for file in sorted(rulesets_dir().glob("*.yaml")):
-        if include_bases or not _is_base(file):
-            names.append(file.stem)
-    return names
+    """Names of the rulesets that can be found by name (bases such as decks only on request):
+    the user's own (./rulesets, TAROCK_PATH) and the built-in ones, each name once."""
+    return list(ruleset_origins(include_bases))
+
+
+def ruleset_origins(include_bases: bool = False) -> dict[str, str]:
+    """Each ruleset found by name, in the order of their files' names, and where its file comes
+    from ("./rulesets", "TAROCK_PATH: FOLDER", "built in"): the first folder that has a file of
+    that name, in the order of `ruleset_folders()`."""
+    found: dict[str, tuple[str, str]] = {}
+    for folder in ruleset_folders():
+        try:
+            files = sorted(folder.path.glob("*.yaml"))
+        except OSError:
+            continue
+        for file in files:
+            if file.stem not in found and (include_bases or not _is_base(file)):
+                found[file.stem] = (file.name, folder.label)
+    # Sorted as the files are (`cego-turnier.yaml` before `cego.yaml`), as listings always were.
+    return {name: label for name, (_, label) in sorted(found.items(), key=lambda item: item[1][0])}
 
 
 def _is_base(file: Path) -> bool:
@@ -62,7 +76,8 @@ def is_path_ref(ref: str) -> bool:
 
 
 def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
-    """A ruleset by name (a file under rulesets/) or by path (`my/variant.yaml`)."""
+    """A ruleset by path (`my/variant.yaml`), or by name: beside `relative_to` (the file that
+    extends it), then in `ruleset_folders()` (./rulesets, TAROCK_PATH, the built-in ones)."""
     candidates: list[Path] = []
     if is_path_ref(ref):
         candidates.append(Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref)
@@ -70,7 +85,7 @@ def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
     else:
         if relative_to is not None:
             candidates.append(relative_to / f"{ref}.yaml")
-        candidates.append(rulesets_dir() / f"{ref}.yaml")
+        candidates += [folder.path / f"{ref}.yaml" for folder in ruleset_folders()]
     for candidate in candidates:
         if candidate.is_file():
             return candidate
@@ -78,11 +93,15 @@ def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
 
 
 def display_path(file: Path) -> str:
-    """Paths in messages: relative to the working directory where that is shorter."""
+    """Paths in messages: relative to the working directory where the file is under it, a
+    built-in ruleset by its name (`breitnau.yaml (built in)`), else as given."""
     try:
         return str(file.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(file)
+    except (ValueError, OSError):
+        pass
+    if is_built_in(file):
+        return f"{file.name} ({BUILT_IN})"
+    return str(file)
 
 
 def read_document(file: Path) -> Document:
@@ -192,7 +211,27 @@ def _merged_onto(base: Document, patch: Document, root: NodePath = ()) -> Docume
         key_mark = patch_keys.get(path) or base.key_marks.get(path)
         if key_mark:
             result.key_marks[path] = key_mark
+    result.removed = {p: m for p, m in base.removed.items() if _get_or_none(data, p) is None}
+    for path in _nulls(patch_data):
+        gone = _get_or_none(base.data, path)
+        where = patch_keys.get(path) or patch_marks.get(path)
+        if gone is None or where is None:
+            continue
+        result.removed[path] = where
+        # Removing a whole section removes the rules named in it too (`contracts:` left empty).
+        for key in gone if isinstance(gone, dict) else ():
+            result.removed.setdefault(path + (key,), where)
     return result
+
+
+def _nulls(data: YamlValue, path: NodePath = ()) -> Iterator[NodePath]:
+    """The paths a patch sets to null, that is removes (a reading's own patch is no removal yet)."""
+    if isinstance(data, dict) and not _is_patch_body(path):
+        for key, value in data.items():
+            if value is None:
+                yield path + (key,)
+            else:
+                yield from _nulls(value, path + (key,))
 
 
 def merge_patch(base: Any, patch: Any, path: NodePath = ()) -> Any:
@@ -344,11 +383,43 @@ def _compile(
     ruleset = compiler.compile(schema_checked=not problems)
     reported = {p.path for p in problems}
     problems = unique_problems(problems + [p for p in compiler.problems if p.path not in reported])
+    problems = [_at_cause(applied, p) for p in problems]
     return (ruleset if not problems else None), problems
 
 
+def _at_cause(doc: Document, problem: Problem) -> Problem:
+    """`problem` at the place that caused it: a base that names a rule a later file removed
+    (the ladder's `call: solo` after `contracts: {solo: null}`, or after `solo:` slipped out of
+    its indentation) is not at fault; the removal is, and it is reported where it is written."""
+    if not doc.removed or problem.line is None:
+        return problem
+    value = _get_or_none(doc.data, parse_path(problem.path))
+    if not isinstance(value, str):
+        return problem
+    for path, where in doc.removed.items():
+        if path[-1] == value and where.file != problem.file:
+            rule = format_path(path)
+            if doc.removed.get(path[:-1]) == where:
+                rule = f"{format_path(path[:-1])} (and {rule} with it)"
+            return Problem(
+                where.file,
+                where.line,
+                where.column,
+                format_path(path),
+                f"this removes {rule}, but {problem.file}:{problem.line}:{problem.column} still uses "
+                f"'{value}' ({problem.path}: {problem.message}); a key with nothing after it is null, "
+                f"which removes the inherited rule: if the lines below were meant to belong to it, "
+                f"indent them under it; if the rule is to go, remove its uses as well",
+            )
+    return problem
+
+
 @lru_cache(maxsize=128)
-def _load_cached(ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None) -> Ruleset:
+def _load_cached(
+    ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None, where: str
+) -> Ruleset:
+    # `where` (the file the name found) is part of the key: the same name may find another file
+    # from another working directory or TAROCK_PATH.
     return compile_document(resolve(ref, playable=True), ref, dict(chosen), active)
 
 
@@ -383,7 +454,8 @@ def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int
     Raises RulesetError listing every problem found."""
     file = find_ruleset_file(ref)
     stamp = file.stat().st_mtime if file else 0.0
-    return _load_cached(ref, tuple(sorted((str(k), str(v)) for k, v in (options or {}).items())), stamp, active)
+    chosen = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
+    return _load_cached(ref, chosen, stamp, active, str(file) if file else "")
 
 
 def written_problems(doc: Document) -> list[Problem]:
