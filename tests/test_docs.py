@@ -379,7 +379,7 @@ def test_the_guide_s_validation_errors_are_the_real_ones(
     status, out, err = tarock(capsys, "validate", "my-village.yaml")
     line = re.search(r"```\n(my-village.yaml:20:28: contracts.solo.factor.lost: .*?)\n```", GUIDE_TEXT, re.S)
     assert line is not None
-    assert re.sub(r"\S*(?=rulesets/breitnau.yaml)", "", err.strip()) == line.group(1)  # the path depends on the cwd
+    assert err.strip() == line.group(1)  # a built-in file named short, wherever it is installed
 
 
 def test_readme_lists_the_commands_and_points_to_the_guide() -> None:

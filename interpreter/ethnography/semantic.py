@@ -940,21 +940,27 @@ def display_name(ref: str) -> str:
     return FilePath(ref).stem if ref.endswith((".yaml", ".yml")) else ref
 
 
-def _stamp(ref: str) -> int:
+Stamp = tuple[str, int, str]  # the file a name finds, its modification time, the working directory
+
+
+def _stamp(ref: str) -> Stamp:
+    """What the caches below are keyed by besides the name: the same name may find another file
+    from another working directory, and places name their files as seen from it."""
     file = find_ruleset_file(ref)
     try:
-        return file.stat().st_mtime_ns if file is not None else 0
+        changed = file.stat().st_mtime_ns if file is not None else 0
     except OSError:
-        return 0
+        changed = 0
+    return (str(file), changed, str(FilePath.cwd()))
 
 
 @lru_cache(maxsize=32)
-def _resolved(ref: str, stamp: int) -> Document:
+def _resolved(ref: str, stamp: Stamp) -> Document:
     return resolve(ref, playable=True)
 
 
 @lru_cache(maxsize=256)
-def _compiled(ref: str, stamp: int, chosen: tuple[tuple[str, str], ...], checked: bool) -> Ruleset:
+def _compiled(ref: str, stamp: Stamp, chosen: tuple[tuple[str, str], ...], checked: bool) -> Ruleset:
     doc = _resolved(ref, stamp)
     if checked:
         return compile_document(doc, ref, dict(chosen))
@@ -979,7 +985,7 @@ def read(ref: str, options: Mapping[str, str] | None = None, name: str | None = 
 
 
 @lru_cache(maxsize=64)
-def _read(ref: str, stamp: int, chosen: tuple[tuple[str, str], ...], effects: bool) -> tuple[Ruleset, dict[str, Any]]:
+def _read(ref: str, stamp: Stamp, chosen: tuple[tuple[str, str], ...], effects: bool) -> tuple[Ruleset, dict[str, Any]]:
     ruleset = _compiled(ref, stamp, chosen, True)
     tree = tree_of(ruleset)
     if not effects:

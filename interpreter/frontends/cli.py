@@ -230,13 +230,16 @@ def _plugged() -> list[
 def cmd_list(args: argparse.Namespace) -> int:
     from interpreter.language.loader import load_ruleset, ruleset_origins
 
-    for name, origin in sorted(ruleset_origins().items()):
-        where = "" if origin == "built in" else f"  [{origin}]"
+    # The last column says where each comes from: ./rulesets and TAROCK_PATH come before the
+    # built-in ones, so a file of one's own with a built-in name is the one played.
+    for name, origin in ruleset_origins().items():
         try:
             rs = load_ruleset(name)
-            print(f"{name:<20} {rs.title:<36} {'/'.join(map(str, rs.table_sizes))} at the table{where}")
+            table = f"{'/'.join(map(str, rs.table_sizes))} at the table"
+            print(f"{name:<20} {rs.title:<38} {table:<23} {origin}")
         except RulesetError as exc:
-            print(f"{name:<20} (does not load: {len(exc.problems)} problem(s); run `tarock validate {name}`){where}")
+            trouble = f"(does not load: {len(exc.problems)} problem(s); run `tarock validate {name}`)"
+            print(f"{name:<20} {trouble:<62} {origin}")
     return 0
 
 

@@ -23,7 +23,7 @@ from interpreter.errors import Problem, RulesetError, UsageError, did_you_mean, 
 from interpreter.language.compiler import Compiler
 from interpreter.language.model import Ruleset
 from interpreter.language.paths import BUILT_IN, is_built_in, ruleset_folders
-from interpreter.language.source import Document, Mark, YamlValue, load_yaml
+from interpreter.language.source import Document, Mark, YamlValue, format_path, load_yaml, parse_path
 from interpreter.language.source import Path as NodePath
 from interpreter.language.validation import schema_problems
 
@@ -35,14 +35,20 @@ def ruleset_names(include_bases: bool = False) -> list[str]:
 
 
 def ruleset_origins(include_bases: bool = False) -> dict[str, str]:
-    """Each ruleset found by name, and where its file comes from ("here", "TAROCK_PATH", "built
-    in"): the first folder that has a file of that name, in the order of `ruleset_folders()`."""
-    found: dict[str, str] = {}
+    """Each ruleset found by name, in the order of their files' names, and where its file comes
+    from ("./rulesets", "TAROCK_PATH: FOLDER", "built in"): the first folder that has a file of
+    that name, in the order of `ruleset_folders()`."""
+    found: dict[str, tuple[str, str]] = {}
     for folder in ruleset_folders():
-        for file in sorted(folder.path.glob("*.yaml")):
+        try:
+            files = sorted(folder.path.glob("*.yaml"))
+        except OSError:
+            continue
+        for file in files:
             if file.stem not in found and (include_bases or not _is_base(file)):
-                found[file.stem] = folder.origin
-    return found
+                found[file.stem] = (file.name, folder.label)
+    # Sorted as the files are (`cego-turnier.yaml` before `cego.yaml`), as listings always were.
+    return {name: label for name, (_, label) in sorted(found.items(), key=lambda item: item[1][0])}
 
 
 def _is_base(file: Path) -> bool:
@@ -128,9 +134,9 @@ def _unknown_ruleset_message(ref: str, playable: bool = False) -> str:
     if is_path_ref(ref):
         return f"no such file: {ref}"
     known = ruleset_names(include_bases=not playable)
-    looked = [display_path(f.path) if f.origin != BUILT_IN else "the built-in rulesets" for f in ruleset_folders()]
+    looked = ", ".join("the built-in rulesets" if f.origin == BUILT_IN else f.origin for f in ruleset_folders())
     otherwise = (
-        f"; known: {', '.join(known)} (looked in {', '.join(looked)}; "
+        f"; known: {', '.join(known)} (looked in {looked}; "
         "your own rulesets go in ./rulesets/ or a folder of TAROCK_PATH)"
     )
     return f"no ruleset named '{ref}'{did_you_mean(ref, known, otherwise=otherwise)}"
@@ -209,7 +215,27 @@ def _merged_onto(base: Document, patch: Document, root: NodePath = ()) -> Docume
         key_mark = patch_keys.get(path) or base.key_marks.get(path)
         if key_mark:
             result.key_marks[path] = key_mark
+    result.removed = {p: m for p, m in base.removed.items() if _get_or_none(data, p) is None}
+    for path in _nulls(patch_data):
+        gone = _get_or_none(base.data, path)
+        where = patch_keys.get(path) or patch_marks.get(path)
+        if gone is None or where is None:
+            continue
+        result.removed[path] = where
+        # Removing a whole section removes the rules named in it too (`contracts:` left empty).
+        for key in gone if isinstance(gone, dict) else ():
+            result.removed.setdefault(path + (key,), where)
     return result
+
+
+def _nulls(data: YamlValue, path: NodePath = ()) -> Iterator[NodePath]:
+    """The paths a patch sets to null, that is removes (a reading's own patch is no removal yet)."""
+    if isinstance(data, dict) and not _is_patch_body(path):
+        for key, value in data.items():
+            if value is None:
+                yield path + (key,)
+            else:
+                yield from _nulls(value, path + (key,))
 
 
 def merge_patch(base: Any, patch: Any, path: NodePath = ()) -> Any:
@@ -361,15 +387,44 @@ def _compile(
     ruleset = compiler.compile(schema_checked=not problems)
     reported = {p.path for p in problems}
     problems = unique_problems(problems + [p for p in compiler.problems if p.path not in reported])
+    problems = [_at_cause(applied, p) for p in problems]
     return (ruleset if not problems else None), problems
+
+
+def _at_cause(doc: Document, problem: Problem) -> Problem:
+    """`problem` at the place that caused it: a base that names a rule a later file removed
+    (the ladder's `call: solo` after `contracts: {solo: null}`, or after `solo:` slipped out of
+    its indentation) is not at fault; the removal is, and it is reported where it is written."""
+    if not doc.removed or problem.line is None:
+        return problem
+    value = _get_or_none(doc.data, parse_path(problem.path))
+    if not isinstance(value, str):
+        return problem
+    for path, where in doc.removed.items():
+        if path[-1] == value and where.file != problem.file:
+            rule = format_path(path)
+            if doc.removed.get(path[:-1]) == where:
+                rule = f"{format_path(path[:-1])} (and {rule} with it)"
+            return Problem(
+                where.file,
+                where.line,
+                where.column,
+                format_path(path),
+                f"this removes {rule}, but {problem.file}:{problem.line}:{problem.column} still uses "
+                f"'{value}' ({problem.path}: {problem.message}); a key with nothing after it is null, "
+                f"which removes the inherited rule: if the lines below were meant to belong to it, "
+                f"indent them under it; if the rule is to go, remove its uses as well",
+            )
+    return problem
 
 
 @lru_cache(maxsize=128)
 def _load_cached(
-    ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None, where: str
+    ref: str, chosen: tuple[tuple[str, str], ...], stamp: float, active: int | None, where: str, cwd: str
 ) -> Ruleset:
-    # `where` (the file the name found) is part of the key: the same name may find another file
-    # from another working directory or TAROCK_PATH.
+    # `where` (the file the name found) and `cwd` are part of the key: the same name may find
+    # another file from another working directory or TAROCK_PATH, and the places in a ruleset
+    # name their files as seen from the working directory.
     return compile_document(resolve(ref, playable=True), ref, dict(chosen), active)
 
 
@@ -405,7 +460,7 @@ def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int
     file = find_ruleset_file(ref)
     stamp = file.stat().st_mtime if file else 0.0
     chosen = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
-    return _load_cached(ref, chosen, stamp, active, str(file) if file else "")
+    return _load_cached(ref, chosen, stamp, active, str(file) if file else "", str(Path.cwd()))
 
 
 def written_problems(doc: Document) -> list[Problem]:

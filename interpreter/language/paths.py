@@ -33,13 +33,21 @@ def schema_file(name: str) -> Path:
     return _data_dir("schema") / name
 
 
+HERE = "./rulesets"
+
+
 @dataclass(frozen=True)
 class RulesetFolder:
-    """A folder rulesets are looked up in, and where it comes from: "here" (./rulesets),
-    "TAROCK_PATH", or "built in"."""
+    """A folder rulesets are looked up in, and where it comes from: HERE (the working
+    directory's rulesets/), ENV_PATH (a folder of TAROCK_PATH), or BUILT_IN."""
 
     path: Path
     origin: str
+
+    @property
+    def label(self) -> str:
+        """The folder as `tarock list` names it."""
+        return f"{ENV_PATH}: {self.path}" if self.origin == ENV_PATH else self.origin
 
 
 def ruleset_folders() -> list[RulesetFolder]:
@@ -47,7 +55,7 @@ def ruleset_folders() -> list[RulesetFolder]:
     `rulesets/`, each folder of TAROCK_PATH in order, then the built-in rulesets. A folder named
     twice (a source checkout's own rulesets/) counts once, as built in."""
     built_in = rulesets_dir()
-    candidates = [(Path.cwd() / "rulesets", "here")]
+    candidates = [(Path.cwd() / "rulesets", HERE)]
     candidates += [(Path(p), ENV_PATH) for p in os.environ.get(ENV_PATH, "").split(os.pathsep) if p.strip()]
     candidates.append((built_in, BUILT_IN))
     try:

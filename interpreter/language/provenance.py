@@ -142,13 +142,15 @@ def file_marks(file: str) -> dict[Path, Mark]:
     """Where each value of one ruleset file stands (for the rare rule no merged document has)."""
     path = FilePath(file)
     try:
-        return _file_marks(str(path.resolve()), path.stat().st_mtime_ns)
+        return _file_marks(str(path.resolve()), path.stat().st_mtime_ns, str(FilePath.cwd()))
     except (OSError, RulesetError):
         return {}
 
 
 @lru_cache(maxsize=16)
-def _file_marks(path: str, stamp: int) -> dict[Path, Mark]:
+def _file_marks(path: str, stamp: int, cwd: str) -> dict[Path, Mark]:
+    # `cwd` is part of the key: marks name their file as messages show it, relative to the
+    # working directory (or short, for a built-in file outside it).
     return read_document(FilePath(path)).marks
 
 

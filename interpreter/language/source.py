@@ -83,6 +83,10 @@ class Document:
     key_marks: dict[Path, Mark] = field(default_factory=dict)  # where the key of a mapping entry stands
     parents: list[str] = field(default_factory=list)  # what it extends, for display only
     lineage: list[str] = field(default_factory=list)  # every file merged in, ancestors first
+    # Inherited rules a later file removed (`solo: null`, or `solo:` with nothing after it), with
+    # where the removal is written: a problem a base then has with the missing rule is the
+    # removing file's doing, and is reported there.
+    removed: dict[Path, Mark] = field(default_factory=dict)
 
     def mark(self, path: Path) -> Mark | None:
         """The mark of `path`, or of its nearest ancestor that has one."""
@@ -105,6 +109,14 @@ def format_path(path: Path) -> str:
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text
+
+
+def parse_path(text: str) -> Path:
+    """The path `format_path` wrote (`auction.phases.solo_round.ladder[0].call`)."""
+    path: list[str | int] = []
+    for part in re.findall(r"\[(\d+)\]|([^.\[\]]+)", text):
+        path.append(int(part[0]) if part[0] else part[1])
+    return tuple(path)
 
 
 def load_yaml(text: str, file: str) -> Document:
