@@ -17,8 +17,10 @@ import yaml
 from interpreter.engine.actions import shown
 from interpreter.engine.faults import TableError
 from interpreter.engine.game import DealError, Game
+from interpreter.engine.observation import Observation, is_observed, observed_game
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError, TarockError
 from interpreter.language.loader import display_path, find_ruleset_file, load_ruleset
+from interpreter.language.model import Ruleset
 from interpreter.language.source import Document, load_yaml
 from interpreter.language.validation import schema_problems
 
@@ -36,6 +38,7 @@ class Replay:
     game: Game | None = None
     failures: list[str] = field(default_factory=list)
     refused_at: int | None = None
+    observation: Observation | None = None  # an observed record's departures and deal
 
     @property
     def ok(self) -> bool:
@@ -100,23 +103,7 @@ def game_from_record(doc: Document, base_dir: Path | None = None) -> Game:
     """The game a checked record starts, before its actions. `base_dir`: where the record lies,
     where a ruleset path in it is looked for first. Raises RecordError naming the place."""
     data = doc.data
-    ref = data["ruleset"]
-    if base_dir is not None and _is_path(ref):
-        found = find_ruleset_file(ref, relative_to=base_dir)
-        if found is not None:
-            ref = str(found)
-    try:
-        ruleset = load_ruleset(ref, data.get("options") or {})
-    except RulesetError as exc:
-
-        def place(p: Problem) -> Problem:
-            if p.line is not None:
-                return p
-            if p.path.startswith("options."):
-                return doc.problem(("options", p.path.split(".", 1)[1].split(".")[0]), p.message, at_key=True)
-            return doc.problem(("ruleset",), p.message)
-
-        raise RecordError([place(p) for p in exc.problems]) from None
+    ruleset = ruleset_of_record(doc, base_dir)
     try:
         game = Game(
             ruleset,
@@ -139,6 +126,29 @@ def game_from_record(doc: Document, base_dir: Path | None = None) -> Game:
     return game
 
 
+def ruleset_of_record(doc: Document, base_dir: Path | None = None, ref: str | None = None) -> Ruleset:
+    """The ruleset a checked record names (or `ref`), with its options. Raises RecordError."""
+    data = doc.data
+    ref = ref or data["ruleset"]
+    if base_dir is not None and _is_path(ref):
+        found = find_ruleset_file(ref, relative_to=base_dir)
+        if found is not None:
+            ref = str(found)
+    try:
+        ruleset = load_ruleset(ref, data.get("options") or {})
+    except RulesetError as exc:
+
+        def place(p: Problem) -> Problem:
+            if p.line is not None:
+                return p
+            if p.path.startswith("options."):
+                return doc.problem(("options", p.path.split(".", 1)[1].split(".")[0]), p.message, at_key=True)
+            return doc.problem(("ruleset",), p.message)
+
+        raise RecordError([place(p) for p in exc.problems]) from None
+    return ruleset
+
+
 def _is_path(ref: str) -> bool:
     return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
@@ -146,8 +156,43 @@ def _is_path(ref: str) -> bool:
 def replay(file: str | Path) -> Replay:
     """Replay a record file. Raises RecordError when it cannot even start (malformed, bad deal)."""
     doc = read_record(file)
+    if is_observed(doc.data):
+        return replay_observed(doc, Path(file).parent)
     game = game_from_record(doc, Path(file).parent)
     return replay_document(doc, game)
+
+
+def replay_observed(doc: Document, base_dir: Path | None = None, ruleset: Ruleset | None = None) -> Replay:
+    """Replay a record observed at a table (hands unknown or known in part; any record, in fact):
+    every check the known facts allow (engine/observation.py). `ruleset`: check the game against
+    this one instead of the one the record names. Raises RecordError when it cannot start."""
+    if ruleset is None:
+        ruleset = ruleset_of_record(doc, base_dir)
+    data = doc.data
+    try:
+        observed = observed_game(ruleset, data)
+    except TableError as exc:
+        raise RecordError([doc.problem((exc.key,), str(exc))]) from None
+    except TarockError as exc:
+        raise RecordError([doc.problem(("ruleset",), str(exc))]) from None
+    if len(data["actions"]) > MAX_ACTIONS:
+        raise RecordError([doc.problem(("actions",), _too_many(len(data["actions"]), MAX_ACTIONS))])
+    found = observed.replay()
+    report = Replay(doc.file, found.game, observation=found, refused_at=found.stopped_at)
+    for at, failure in found.failures:
+        where = _where(doc, at) if at is not None and at < len(data["actions"]) else doc.file
+        report.failures.append(f"{where}: {failure}")
+    proven = {d.at for d in found.departures}
+    for index, entry in enumerate(data.get("departures") or []):
+        if entry["at"] not in proven and (found.stopped_at is None or entry["at"] < found.stopped_at):
+            place = doc.problem(("departures", index), "")
+            report.failures.append(
+                f"{place.file}:{place.line}:{place.column}: action {entry['at']} is noted as a departure, "
+                f"but the ruleset allows it (or the known facts cannot show otherwise)"
+            )
+    if found.game is not None:
+        _compare(data.get("expect") or {}, found.game, report, doc)
+    return report
 
 
 def replay_document(doc: Document, game: Game) -> Replay:

@@ -1,4 +1,5 @@
-"""The ethnographers' commands: `tarock diff`, `matrix`, `doc`, `options` and `tree`.
+"""The ethnographers' commands: `tarock diff`, `matrix`, `doc`, `options`, `tree`, and for games
+observed at a table `observe` and `check`.
 
 The work is done in `interpreter.ethnography`; here are their arguments and what they print.
 `COMMANDS` lists them for the command line (name, the module whose docstring describes it, a
@@ -21,6 +22,7 @@ from interpreter.ethnography.diff import compare, report
 from interpreter.ethnography.docgen import DEFAULT_OUT, choices_data, choices_text, expected_files, render, stale
 from interpreter.ethnography.matrix import FORMATS, build
 from interpreter.ethnography.semantic import Side, display_name, read
+from interpreter.frontends import observe
 from interpreter.frontends.options import parse_options
 from interpreter.language.loader import ruleset_names
 
@@ -294,6 +296,42 @@ OPTIONS_HELP = """A ruleset's readings (where its sources disagree) and options 
 its question and source, and each choice with the rules it makes. Choose one with
 `--option NAME=CHOICE` when playing, simulating or comparing (`tarock diff --option-a/--option-b`)."""
 
+# -- tarock check ------------------------------------------------------------------------------
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the ruleset to check the games against (a name or file)")
+    parser.add_argument("folders", nargs="+", metavar="FOLDER", help="folders of game records (or record files)")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=CHOICE", help="a reading or option for every game"
+    )
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from interpreter.ethnography.fieldwork import check_games
+    from interpreter.ethnography.fieldwork import render as render_check
+
+    folders = [FilePath(f) for f in args.folders]
+    missing = [str(f) for f in folders if not f.exists()]
+    if missing:
+        print(f"tarock check: no such folder or file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    try:
+        report = check_games(args.name, folders, parse_options(args.option))
+    except RulesetError as exc:
+        return _problems(exc)
+    if not report.games:
+        print(f"tarock check: no game records (*.yaml, *.yml, *.json) in {', '.join(args.folders)}", file=sys.stderr)
+        return 2
+    sys.stdout.write(render_check(report, folders))
+    return 0 if report.clean else 1
+
+
+CHECK_HELP = """A ruleset checked against a folder of game records, observed at a table or not: which rules
+the games broke, how often and where (records: README, "Games observed at a table").
+Exit status 1 when a game broke a rule or could not be checked."""
+
+
 Command = tuple[str, str, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 
@@ -324,5 +362,13 @@ COMMANDS: list[Command] = [
         "the family tree of the rulesets, or a tree by shared rules (SVG)",
         add_tree_arguments,
         run_tree,
+    ),
+    ("observe", observe.__doc__ or observe.SUMMARY, observe.SUMMARY, observe.add_arguments, observe.run),
+    (
+        "check",
+        CHECK_HELP,
+        "check a ruleset against a folder of observed games: which rules they broke, how often",
+        add_check_arguments,
+        run_check,
     ),
 ]

@@ -4,6 +4,7 @@ when installed."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +56,9 @@ def ruleset_folders() -> list[RulesetFolder]:
     `rulesets/`, each folder of TAROCK_PATH in order, then the built-in rulesets. A folder named
     twice (a source checkout's own rulesets/) counts once, as built in."""
     built_in = rulesets_dir()
-    candidates = [(Path.cwd() / "rulesets", HERE)]
+    candidates: list[tuple[Path, str]] = []
+    with contextlib.suppress(OSError):  # the working directory was removed: nothing to find there
+        candidates.append((Path.cwd() / "rulesets", HERE))
     candidates += [(Path(p), ENV_PATH) for p in os.environ.get(ENV_PATH, "").split(os.pathsep) if p.strip()]
     candidates.append((built_in, BUILT_IN))
     try:
@@ -76,6 +79,14 @@ def ruleset_folders() -> list[RulesetFolder]:
         seen.add(key)
         folders.append(RulesetFolder(path, BUILT_IN if key == built_in_key else origin))
     return folders
+
+
+def working_directory() -> str:
+    """The working directory, or "" when it no longer exists."""
+    try:
+        return str(Path.cwd())
+    except OSError:
+        return ""
 
 
 def is_built_in(file: Path) -> bool:

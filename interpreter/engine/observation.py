@@ -1,0 +1,474 @@
+"""Games observed at a table: records whose hands nobody saw.
+
+In the field one writes down the calls and the cards as they fall, perhaps the talon afterwards,
+never the hands. An observed record (`observed:` instead of `deal:` or `seed:`) is replayed on a
+deal *built from what is known*: each seat holds the cards it was seen to play or lay out (and any
+cards written down as known in its hand); the talon is the one seen, or else the cards nobody
+saw. A discard nobody saw (`{discard: unknown}`, or no discard written at all) is the cards the
+seat then holds and never plays.
+
+The engine's own checks then check the game as far as the known facts allow:
+- a card refused because the seat held another card it had to play, and that card is one the seat
+  played later, is proven: the seat did not follow suit and later played that suit (a revoke), did
+  not trump, did not beat;
+- a card refused only because of cards *filled in* for the unknown (a deal observed in part) proves
+  nothing: the deal is built again with those cards elsewhere;
+- a call refused is proven when the seat's hand is known as dealt (every card of it seen, and the
+  seat never took a talon nobody saw); otherwise other deals agreeing with the facts are tried
+  (which of the bidder's cards came from the talon), and only if none allows the call is it
+  reported, as not certain.
+
+A proven departure that the record notes (`departures:`, as `tarock observe` writes it when the
+table's rule differs) is kept and the game goes on: the card is played as the table played it.
+One that is not noted fails the replay, as an illegal action in any record does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.engine.faults import TableError
+from interpreter.engine.game import DealError, Game
+from interpreter.engine.phase import Phase
+from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
+from interpreter.language.model import TRUMP, Ruleset
+
+UNKNOWN = "unknown"  # a discard nobody saw: `{discard: unknown}`
+MAX_ATTEMPTS = 200  # deals built again before a refusal that unknown cards could explain is given up
+
+
+@dataclass(frozen=True)
+class Departure:
+    """An action of the record the ruleset does not allow, proven by the known facts (or, with
+    `certain` False, not allowed by any deal tried that agrees with them)."""
+
+    at: int  # the action's index in the record
+    seat: int
+    action: Any
+    rule: str  # the rule broken, as `tarock check` counts it (`play.follow_suit`, `auction.…`)
+    reason: str  # what the engine says, and the proof
+    certain: bool = True
+    noted: bool = False  # the record keeps it as the table's own rule
+
+    def as_record(self, note: str = "") -> dict[str, Any]:
+        """The entry `departures:` keeps for it."""
+        entry: dict[str, Any] = {"at": self.at, "seat": self.seat, "rule": self.rule, "reason": self.reason}
+        if note:
+            entry["note"] = note
+        return entry
+
+
+@dataclass
+class Observation:
+    """What replaying an observed record found."""
+
+    game: Game | None = None
+    deal: dict[str, Any] = field(default_factory=dict)  # the deal it was replayed on
+    departures: list[Departure] = field(default_factory=list)
+    failures: list[tuple[int | None, str]] = field(default_factory=list)  # (action index, what makes the replay fail)
+    stopped_at: int | None = None  # the action the replay could not go past
+    filled_in: list[int] = field(default_factory=list)  # seats holding cards nobody saw
+    discards_filled_in: list[int] = field(default_factory=list)  # seats whose discard nobody saw
+
+
+class _Retry(Exception):
+    """The deal built for the unknown cards explains a refusal: build another."""
+
+    def __init__(self, seat: int, away: set[str]):
+        super().__init__(seat)
+        self.seat, self.away = seat, away
+
+
+def is_observed(data: Mapping[str, Any]) -> bool:
+    return "observed" in data
+
+
+class ObservedGame:
+    """An observed record's facts, and its replay. `actions`: [seat, action] as recorded;
+    `noted`: the indices of departures the record keeps as the table's rule."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        dealer: int = 0,
+        actions: list[list[Any]] | None = None,
+        *,
+        hands: list[list[str]] | None = None,
+        talon: list[str] | None = None,
+        noted: set[int] | None = None,
+        pot: int | None = None,
+    ):
+        self.ruleset, self.players, self.dealer, self.pot = ruleset, players, dealer, pot
+        self.actions = [list(a) for a in actions or []]
+        self.noted = set(noted or ())
+        probe = Game(ruleset, players, dealer, seed=0, pot=pot)  # raises TableError for a bad table
+        self.seats = probe.seats
+        self.sitting_out = probe.sitting_out
+        self.sizes = {s: len(probe.initial_hands[s]) for s in range(players)}
+        self.talon_size = len(probe.initial_talon)
+        self.pack = list(probe.ruleset.pack(len(probe.seats)))
+        self.suit = probe.ruleset.deck.suit
+        self.known = {s: list(h) for s, h in enumerate(hands or [])}
+        self.known_talon = list(talon) if talon is not None else None
+
+    # -- the facts ------------------------------------------------------------------------------
+    def played(self) -> dict[int, list[str]]:
+        """Each seat's cards seen: played, laid out in an announcement, discarded before eyes."""
+        seen: dict[int, list[str]] = {s: [] for s in range(self.players)}
+        for seat, action in self.actions:
+            if not isinstance(action, dict) or not isinstance(seat, int) or seat not in seen:
+                continue
+            cards: list[Any] = []
+            if isinstance(action.get("play"), str):
+                cards = [action["play"]]
+            elif isinstance(action.get("cards"), list):
+                cards = action["cards"]
+            for card in cards:
+                if isinstance(card, str) and card not in seen[seat]:
+                    seen[seat].append(card)
+        return seen
+
+    def later(self, seat: int, index: int) -> list[str]:
+        """The cards `seat` is seen with after action `index` (played, or laid out), in order."""
+        seen: list[str] = []
+        for s, a in self.actions[index + 1 :]:
+            if s != seat or not isinstance(a, dict):
+                continue
+            if isinstance(a.get("play"), str):
+                seen.append(a["play"])
+            elif isinstance(a.get("cards"), list):
+                seen += [c for c in a["cards"] if isinstance(c, str)]
+        return seen
+
+    def takes_unseen_talon(self, seat: int) -> bool:
+        """Whether `seat` may have taken a talon nobody saw: it bids, or discards."""
+        if self.known_talon is not None:
+            return False
+        return any(
+            s == seat and ((isinstance(a, str) and a != "pass") or (isinstance(a, dict) and "discard" in a))
+            for s, a in self.actions
+        )
+
+    # -- a deal that agrees with them ------------------------------------------------------------
+    def build_deal(self, rng: random.Random | None, away: Mapping[int, set[str]]) -> tuple[dict[str, Any], list[int]]:
+        """A deal that agrees with the facts; `rng` None: the first, in the pack's order. `away`:
+        cards a seat must not be given where the facts leave it open. Returns it and the seats
+        given cards nobody saw."""
+        talon = list(self.known_talon or [])
+        hands: dict[int, list[str]] = {}
+        taken: set[str] = set(talon)
+        played = self.played()
+        for seat in range(self.players):
+            if seat == self.sitting_out:
+                hands[seat] = []
+                continue
+            own = [c for c in [*self.known.get(seat, []), *played[seat]] if c not in taken]
+            hands[seat] = list(dict.fromkeys(own))
+            taken.update(hands[seat])
+        pool = [c for c in self.pack if c not in taken]
+        if rng is not None:
+            rng.shuffle(pool)
+            for seat in self.seats:
+                # Which of a bidder's cards came from a talon nobody saw is unknown: try some.
+                if self.takes_unseen_talon(seat) and pool and rng.random() < 0.7:
+                    movable = [c for c in hands[seat] if c not in self.known.get(seat, [])]
+                    into = [c for c in pool if c not in away.get(seat, set())]
+                    swap = rng.randint(0, min(len(movable), len(into), self.talon_size))
+                    out, into = rng.sample(movable, swap), into[:swap]
+                    hands[seat] = [c for c in hands[seat] if c not in out] + into
+                    pool = [c for c in pool if c not in into] + out
+        filled: list[int] = []
+        for seat in self.seats:
+            hand = hands[seat]
+            surplus = len(hand) - self.sizes[seat]
+            if surplus > 0:
+                # More cards seen than a hand holds: the last ones seen came from the talon.
+                extra = [c for c in hand if c not in self.known.get(seat, [])][-surplus:]
+                hands[seat] = [c for c in hand if c not in extra]
+                pool = extra + pool
+        for seat in self.seats:
+            need = self.sizes[seat] - len(hands[seat])
+            if need <= 0:
+                continue
+            allowed = [c for c in pool if c not in away.get(seat, set())]
+            given = [*allowed, *(c for c in pool if c not in allowed)][:need]
+            hands[seat] += given
+            pool = [c for c in pool if c not in given]
+            filled.append(seat)
+        if self.known_talon is None:
+            talon = pool[: self.talon_size]
+        return {"hands": [hands[s] for s in range(self.players)], "talon": talon}, filled
+
+    # -- the replay ------------------------------------------------------------------------------
+    def replay(self) -> Observation:
+        away: dict[int, set[str]] = {}
+        rng: random.Random | None = None
+        result = Observation()
+        stuck = False
+        for attempt in range(MAX_ATTEMPTS):
+            deal, filled = self.build_deal(rng, away)
+            try:
+                return self._run(deal, filled, last=stuck or attempt == MAX_ATTEMPTS - 1)
+            except _Retry as retry:
+                if retry.away and not retry.away <= away.get(retry.seat, set()):
+                    away.setdefault(retry.seat, set()).update(retry.away)
+                elif retry.away:
+                    # Nothing new to keep away: the facts leave no deal in which every card is
+                    # legal (someone broke a rule, and what is known cannot show who yet).
+                    stuck = True
+                else:
+                    rng = rng or random.Random(attempt)
+            except DealError as exc:
+                result.failures.append(
+                    (None, "the facts do not make a deal: " + "; ".join(message for _, message in exc.places))
+                )
+                return result
+        result.failures.append((None, "no deal agreeing with the facts could be found"))  # pragma: no cover
+        return result
+
+    def _run(self, deal: dict[str, Any], filled: list[int], *, last: bool) -> Observation:
+        game = Game(self.ruleset, self.players, self.dealer, deal=deal, pot=self.pot)
+        found = Observation(game, deal, filled_in=filled)
+        index = 0
+        while index < len(self.actions):
+            seat, action = self.actions[index]
+            if self._discard_due(game, seat, action):
+                self._fill_discard(game, found, index)
+                continue
+            if isinstance(action, dict) and action.get("discard") == UNKNOWN:
+                if game.phase is not Phase.EXCHANGE or game.to_act != seat:
+                    found.failures.append((index, f"action {index}: seat {seat} discards, but {_state(game)}"))
+                    found.stopped_at = index
+                    return found
+                self._fill_discard(game, found, index)
+                index += 1
+                continue
+            try:
+                game.apply(seat, action)
+            except InvalidActionError as exc:
+                found.failures.append((index, f"action {index} {_shown(seat, action)} is not an action: {exc}"))
+                found.stopped_at = index
+                return found
+            except IllegalActionError as exc:
+                if not self._refused(game, found, index, seat, action, exc, filled, last=last):
+                    return found
+            except TarockError as exc:
+                found.failures.append((index, f"action {index} {_shown(seat, action)} failed: {exc}"))
+                found.stopped_at = index
+                return found
+            index += 1
+        if index == len(self.actions) and self.actions and self._discard_due(game, -1, None):
+            self._fill_discard(game, found, index)
+        return found
+
+    def _discard_due(self, game: Game, seat: int, action: Any) -> bool:
+        """Whether the game waits for a discard the record does not give (nobody saw it)."""
+        if game.phase is not Phase.EXCHANGE or game.to_act is None:
+            return False
+        legal = game.legal_actions()
+        if not legal or not all(isinstance(a, dict) and "discard" in a for a in legal):
+            return False
+        return not (seat == game.to_act and isinstance(action, dict) and "discard" in action)
+
+    def _fill_discard(self, game: Game, found: Observation, index: int) -> None:
+        """The unseen discard: the cards the seat holds and never plays (raises _Retry if the
+        deal built cannot give one the rules allow)."""
+        seat = game.to_act
+        assert seat is not None
+        keeps = set(self.later(seat, index - 1))
+        legal: list[Any] = game.legal_actions()
+        template = legal[0]["discard"]
+        if isinstance(template, dict):
+            count, allowed = int(template["count"]), [str(c) for c in template["from"]]
+        else:
+            listed = {str(c) for a in legal for c in a["discard"]}
+            count, allowed = len(template), [c for c in game.hands[seat] if c in listed]
+        candidates = [c for c in allowed if c not in keeps]
+        if len(candidates) < count:
+            raise _Retry(seat, set())
+        game.apply(seat, {"discard": candidates[:count]})
+        found.discards_filled_in.append(seat)
+
+    def _refused(
+        self,
+        game: Game,
+        found: Observation,
+        index: int,
+        seat: int,
+        action: Any,
+        exc: IllegalActionError,
+        filled: list[int],
+        *,
+        last: bool,
+    ) -> bool:
+        """Judge a refusal: a proven departure (True: the game goes on, when it can), or a deal to
+        build again (raises _Retry), or the end of what can be checked (False)."""
+        play = game.trickplay
+        card = action.get("play") if isinstance(action, dict) else None
+        if game.phase is Phase.PLAY and play is not None and isinstance(card, str) and seat == play.to_act:
+            if card not in game.hands[seat]:
+                found.failures.append(
+                    (index, f"action {index}: seat {seat} plays {card}, which {_whereabouts(game, card)}")
+                )
+                found.stopped_at = index
+                return False
+            legal = play.legal(seat)
+            later = self.later(seat, index)
+            proof = [c for c in later if c in legal] + [c for c in self.known.get(seat, []) if c in legal]
+            if not proof and last:
+                departure = self._play_departure(game, index, seat, card, legal, None, exc)
+                found.departures.append(departure)
+                game._play_card(seat, card)
+                game._legal_plays = None
+                return True
+            if not proof:
+                # Only cards filled in for the unknown made it illegal: the seat showed it had none
+                # of their suits then, so none of those suits is given to it again.
+                suits = {self.suit[c] for c in legal}
+                raise _Retry(seat, {c for c in self.pack if self.suit[c] in suits and c not in later})
+            departure = self._play_departure(game, index, seat, card, legal, proof[0], exc)
+            found.departures.append(departure)
+            if not departure.noted:
+                found.failures.append(
+                    (
+                        index,
+                        f"action {index} {_shown(seat, action)} departs from the ruleset: {departure.reason}; if the "
+                        f"table plays so, note it under `departures:` (tarock observe asks)",
+                    )
+                )
+            # Played as the table played it: the engine's own step, without the duty it broke.
+            game._play_card(seat, card)
+            game._legal_plays = None
+            return True
+        if _kind(action) not in {_kind(a) for a in game.legal_actions()}:
+            # Not an action of this moment (a card during the auction, a call during play): a slip
+            # of entry or a record out of order, never a rule the table plays otherwise.
+            found.failures.append((index, f"action {index} {_shown(seat, action)}: {exc}"))
+            found.stopped_at = index
+            return False
+        if game.phase is not Phase.AUCTION and seat != game.to_act:
+            found.failures.append((index, f"action {index} {_shown(seat, action)}: {exc}"))
+            found.stopped_at = index
+            return False
+        certain = seat not in filled and not self.takes_unseen_talon(seat)
+        if not certain and not last:
+            raise _Retry(seat, set())
+        phase = game.auction.state.phase.name if game.phase is Phase.AUCTION else game.phase.value
+        if game.phase is Phase.AUCTION:
+            rule = f"auction.phases.{phase}." + ("compulsory" if action == "pass" else f"ladder: {action}")
+        else:
+            rule = f"{phase}: {action if isinstance(action, str) else _kind(action)}"
+        why = str(exc) if certain else f"{exc} (not certain: the hand was not seen whole; no deal tried allows it)"
+        departure = Departure(index, seat, action, rule, why, certain, index in self.noted)
+        found.departures.append(departure)
+        found.failures.append(
+            (
+                index,
+                f"action {index} {_shown(seat, action)} departs from the ruleset: {why}; the replay cannot go past it",
+            )
+        )
+        found.stopped_at = index
+        return False
+
+    def _play_departure(
+        self, game: Game, index: int, seat: int, card: str, legal: list[str], held: str | None, exc: IllegalActionError
+    ) -> Departure:
+        """The departure a refused card is; `held`: the card that proves it (None: not proven,
+        no deal agreeing with the facts allows the card, but the facts cannot yet show who broke
+        a rule)."""
+        play = game.trickplay
+        assert play is not None
+        trick = play.trick
+        trumps = {TRUMP} | ({game.trump_suit} if game.trump_suit else set())
+
+        def is_trump(c: str) -> bool:
+            return self.suit[c] in trumps
+
+        number = play.number
+        plays_held = next(
+            (n for n, (s, a) in enumerate(self.actions) if n > index and s == seat and a == {"play": held}), None
+        )
+        when = f" (action {plays_held})" if plays_held is not None else " (known to be in the hand)"
+        if trick.cards and self.suit[card] != self.suit[trick.cards[0]]:
+            led = self.suit[trick.cards[0]]
+            if any(self.suit[c] == led for c in legal):
+                rule, what = "play.follow_suit", f"did not follow {self._suit_name(led)}"
+            elif any(is_trump(c) for c in legal) and not is_trump(card):
+                rule, what = "play.when_void", "did not trump"
+            else:
+                rule, what = "play", "broke a duty of play"
+        elif trick.cards and self.suit[card] == self.suit[trick.cards[0]]:
+            rule, what = "play.must_beat", "did not beat the trick"
+        else:
+            rule, what = "play.lead", "led a card it may not lead"
+        if held is None:
+            reason = (
+                f"seat {seat} played {card} in trick {number}, which no deal agreeing with what is known allows: "
+                f"someone broke a rule (perhaps this seat {what}), but the facts do not show who yet"
+            )
+            return Departure(index, seat, {"play": card}, rule, reason, False, index in self.noted)
+        reason = (
+            f"seat {seat} {what} in trick {number} (played {card}) but held {held}, which it played later{when}: "
+            f"a revoke ({exc})"
+            if plays_held is not None
+            else f"seat {seat} {what} in trick {number} (played {card}) but held {held}{when} ({exc})"
+        )
+        return Departure(index, seat, {"play": card}, rule, reason, True, index in self.noted)
+
+    def _suit_name(self, suit: str) -> str:
+        return "trumps" if suit == TRUMP else self.ruleset.deck.suit_names.get(suit, suit)
+
+
+def observed_game(ruleset: Ruleset, data: Mapping[str, Any]) -> ObservedGame:
+    """The observed game of a checked record's data (raises TableError for a bad table)."""
+    observed = data.get("observed") or {}
+    noted = {int(d["at"]) for d in data.get("departures") or [] if isinstance(d, Mapping) and "at" in d}
+    known = observed.get("hands") if isinstance(observed, Mapping) else None
+    talon = observed.get("talon") if isinstance(observed, Mapping) else None
+    deal = data.get("deal")
+    if isinstance(deal, Mapping):  # a record with the hands seen: every fact known
+        known, talon = deal.get("hands"), deal.get("talon")
+    return ObservedGame(
+        ruleset,
+        data["players"],
+        data.get("dealer", 0),
+        data.get("actions") or [],
+        hands=known,
+        talon=talon,
+        noted=noted,
+        pot=data.get("pot"),
+    )
+
+
+def _state(game: Game) -> str:
+    return f"the game is in the {game.phase.value} with seat {game.to_act} to act"
+
+
+def _whereabouts(game: Game, card: str) -> str:
+    for trick in game.tricks:
+        if card in trick.cards:
+            return "was played already"
+    return "cannot be in its hand now"
+
+
+def _kind(action: Any) -> str:
+    """What sort of action it is: `call` for a word, else its first key (`play`, `discard`, …)."""
+    if isinstance(action, dict) and action:
+        return str(next(iter(action)))
+    return "call" if isinstance(action, str) else repr(type(action))
+
+
+def _shown(seat: Any, action: Any) -> str:
+    import json
+
+    try:
+        return json.dumps([seat, action], ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr([seat, action])
+
+
+__all__ = ["UNKNOWN", "Departure", "Observation", "ObservedGame", "TableError", "is_observed", "observed_game"]
