@@ -351,3 +351,65 @@ def test_cego_with_people_and_bots_a_refused_card_and_the_settlement(tmp_path: P
     table = seen["table"]
     assert len(table.finished) == 2 and table.session_over
     assert all(r.startswith("Result:") for r in seen["results"])
+
+
+async def _scribe_in_browser() -> dict[str, Any]:
+    """Write down the observed Furtwangen game (tests/records/furtwangen-observed-revoke.yaml) in
+    the scribe page, as a person types it, answering its question about the revoke."""
+    import yaml
+
+    record = Path(__file__).parent / "records" / "furtwangen-observed-revoke.yaml"
+    actions = yaml.safe_load(record.read_text(encoding="utf-8"))["actions"]
+    lines = [a if isinstance(a, str) else a.get("play", "announce ulti T3 T1") for _, a in actions]
+    server = TestServer(make_app(bot_delay=0))
+    await server.start_server()
+    browser = Browser()
+    seen: dict[str, Any] = {}
+    try:
+        await browser.start()
+        page = await browser.page()
+        await page.go(str(server.make_url("/scribe")))
+        await page.until("document.querySelectorAll('#ruleset option').length > 3")
+        await page.js(
+            "(() => { const r = document.getElementById('ruleset'); r.value = 'furtwangen';"
+            " r.dispatchEvent(new Event('change')); document.getElementById('players').value = '6';"
+            " document.querySelector('#new-game button').click(); })()"
+        )
+        await page.until("!document.getElementById('writing').hidden")
+        for number, line in enumerate(lines):
+            await page.js(
+                f"(() => {{ document.getElementById('line').value = {json.dumps(line)};"
+                " document.querySelector('#entry button').click(); })()"
+            )
+            await page.until(
+                f"document.getElementById('entries').textContent === '{number + 1}'"
+                " || !document.getElementById('asking').hidden"
+            )
+            if not await page.js("document.getElementById('asking').hidden"):
+                seen["question"] = await page.js("document.getElementById('question').textContent")
+                await page.js("document.querySelector('#choice button[data-answer=t]').click()")
+                await page.until("!document.getElementById('noting').hidden")
+                await page.js(
+                    "(() => { document.getElementById('note').value = 'the table lets it pass';"
+                    " document.querySelector('#noting button').click(); })()"
+                )
+                await page.until(f"document.getElementById('entries').textContent === '{number + 1}'")
+        seen["departures"] = await page.js("document.getElementById('departures').textContent")
+        seen["record"] = await page.js("document.getElementById('record').textContent")
+        seen["log"] = await page.js("document.getElementById('said').textContent")
+    finally:
+        await browser.close()
+        await server.close()
+    return seen
+
+
+def test_the_scribe_page_writes_down_an_observed_game(tmp_path: Path) -> None:
+    from interpreter.engine.records import replay
+
+    seen = asyncio.run(_scribe_in_browser())
+    assert seen["question"].startswith("a slip of entry (s), or does the table play so (t)?")
+    assert seen["departures"] == "1"
+    assert "the deal is over" in seen["log"]
+    file = tmp_path / "observed.yaml"
+    file.write_text(seen["record"], encoding="utf-8")
+    assert replay(file).ok

@@ -475,24 +475,7 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
 
 def used_calls(rs: Ruleset) -> list[str]:
     """The calls the auction uses (a call defined but used by no phase is not a rule)."""
-    used: list[str] = ["pass"]
-
-    def add(call: str | None) -> None:
-        if call is not None and call not in used:
-            used.append(call)
-
-    for phase in rs.phases:
-        for level in phase.ladder + phase.interrupts + tuple(lv for lv, _ in phase.side_bids):
-            add(level.call)
-        for levels in phase.choose.values():
-            for level in levels:
-                add(level.call)
-        add(phase.hold)
-        for rule in phase.compulsory:
-            add(rule.call)
-    # In the order the ruleset defines them, then any it does not define.
-    defined = [c for c in rs.call_titles if c in used]
-    return defined + [c for c in used if c not in defined]
+    return rs.used_calls()
 
 
 def _deck(deck: Deck) -> dict[str, Any]:

@@ -1190,7 +1190,8 @@ class Compiler:
                     if wins
                     else None
                 )
-            if (value is None) == (declares is None):
+            # What is written decides, not what compiled: a broken `value` is reported as such.
+            if bool(a.get("value")) == bool(a.get("declares")):
                 self.problem(
                     path,
                     "an announcement lays out cards with a `value`, or makes a declaration (`declares`): one of the two",

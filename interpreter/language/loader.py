@@ -468,7 +468,7 @@ def written_problems(doc: Document) -> list[Problem]:
     that a reading or option would replace."""
     problems = schema_problems(doc)
     try:
-        return problems + overridden_by_choices(doc)
+        return problems + overridden_by_choices(doc) + revived_by_choices(doc)
     except Exception as exc:  # readings of a shape the schema refused
         return problems or [_fault(doc, exc)]
 
@@ -501,14 +501,75 @@ def check_ruleset(ref: str) -> list[Problem]:
     by_players = doc.data.get("by_players")
     runs += [({}, int(count)) for count in (by_players if isinstance(by_players, dict) else {}) if count.isdigit()]
     problems: list[Problem] = []
+    used: set[str] | None = set()
     for chosen, active in runs:
         try:
-            _, more = _compile(doc, name, chosen, active, written=written)
+            ruleset, more = _compile(doc, name, chosen, active, written=written)
         except RulesetError as exc:
-            more = exc.problems
+            ruleset, more = None, exc.problems
         problems += more
+        if ruleset is None:
+            used = None  # judged only where every run compiles: a broken run hides its calls
+        elif used is not None:
+            used.update(ruleset.used_calls())
+    if used is not None:
+        problems += unused_calls(doc, used)
+    problems += replaced_by_choices(doc, name)
     # A choice's run repeats what the defaults found; only new places are news.
     return sorted(unique_problems(problems), key=lambda p: (p.file, p.line or 0, p.column or 0, p.path))
+
+
+def replaced_by_choices(doc: Document, name: str) -> list[Problem]:
+    """Problems of rules as written that every game replaces by a reading's or option's patch
+    (a broken expression whose every choice writes another): no run of the game compiles them,
+    so they are compiled here, as written, without the patches."""
+    patched = {
+        format_path(path)
+        for _section, definition in choice_groups(doc).values()
+        for rules in _patches_of(definition)
+        for path in _leaves(rules)
+    }
+    if not patched:
+        return []
+    try:
+        _, full = apply_choices(doc, {})
+        compiler = Compiler(apply_players(doc, None), name, full, tuple(doc.parents), source_ref=doc.lineage[-1])
+        compiler.compile(schema_checked=True)
+    except Exception:  # a document the runs with the patches report on already
+        return []
+
+    def replaced(path: str) -> bool:
+        return any(path == leaf or path.startswith(leaf + ".") for leaf in patched)
+
+    # Only where a value is written: a field a patch supplies is no problem of the text.
+    return [
+        p
+        for p in compiler.problems
+        if p.line is not None and replaced(p.path) and _get_or_none(doc.data, parse_path(p.path)) is not None
+    ]
+
+
+def unused_calls(doc: Document, used: set[str]) -> list[Problem]:
+    """Calls the file itself names that no auction phase uses, in any reading, option or table
+    size (a call inherited and left unused when a variant removes its contract is the base's)."""
+    calls = doc.data.get("calls") if isinstance(doc.data, dict) else None
+    own = doc.lineage[-1] if doc.lineage else doc.file
+    problems = []
+    for call in calls if isinstance(calls, dict) else {}:
+        mark = doc.key_marks.get(("calls", call)) or doc.marks.get(("calls", call))
+        if call in used or mark is None or mark.file != own:
+            continue
+        problems.append(
+            Problem(
+                mark.file,
+                mark.line,
+                mark.column,
+                f"calls.{call}",
+                f"the call '{call}' is named here, but no auction phase uses it (with any reading, option or "
+                f"table size); add it to a ladder (`{{call: {call}}}`) or remove it",
+            )
+        )
+    return problems
 
 
 def overridden_by_choices(doc: Document) -> list[Problem]:
@@ -554,6 +615,39 @@ def overridden_by_choices(doc: Document) -> list[Problem]:
                     )
                 )
                 break  # one report per reading is enough to act on
+    return problems
+
+
+def revived_by_choices(doc: Document) -> list[Problem]:
+    """Rules a file removes (`ulti: null`) that a reading or option of a base would bring back
+    in part when chosen (an option that patches only `announcements.ulti.value`): the game would
+    then have a rule with only the patched fields, defined nowhere whole."""
+    problems = []
+    for name, (section, definition) in choice_groups(doc).items():
+        home = doc.key_marks.get((section, name)) or doc.marks.get((section, name))
+        choices = definition.get("choices")
+        for choice, body in choices.items() if isinstance(choices, dict) else []:
+            rules = body.get("rules") if isinstance(body, dict) else None
+            for path in sorted(set(_leaves(rules)) if isinstance(rules, dict) else (), key=str):
+                gone = next((path[:n] for n in range(1, len(path) + 1) if path[:n] in doc.removed), None)
+                if gone is None or _get_or_none(rules, gone) is None:
+                    continue
+                mark = doc.removed[gone]
+                if mark.file not in doc.lineage or (home is not None and home.file == mark.file):
+                    continue
+                where = f" of {home.file}:{home.line}" if home is not None else ""
+                problems.append(
+                    Problem(
+                        mark.file,
+                        mark.line,
+                        mark.column,
+                        ".".join(map(str, gone)),
+                        f"removed here, but the {section[:-1]} '{name}'{where} sets {'.'.join(map(str, path))} "
+                        f"when '{choice}' is chosen, which would bring it back defined in part; say "
+                        f"`{section}: {{{name}: null}}` here if the question does not arise without it",
+                    )
+                )
+                break  # one report per choice is enough to act on
     return problems
 
 

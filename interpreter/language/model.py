@@ -585,3 +585,24 @@ class Ruleset:
 
     def call_title(self, call: str) -> str:
         return self.call_titles.get(call, call)
+
+    def used_calls(self) -> list[str]:
+        """The calls the auction uses, in the order the ruleset defines them, then any it does not
+        define (a call defined but used by no phase is not a rule)."""
+        used: list[str] = ["pass"]
+
+        def add(call: str | None) -> None:
+            if call is not None and call not in used:
+                used.append(call)
+
+        for phase in self.phases:
+            for level in phase.ladder + phase.interrupts + tuple(lv for lv, _ in phase.side_bids):
+                add(level.call)
+            for levels in phase.choose.values():
+                for level in levels:
+                    add(level.call)
+            add(phase.hold)
+            for rule in phase.compulsory:
+                add(rule.call)
+        defined = [c for c in self.call_titles if c in used]
+        return defined + [c for c in used if c not in defined]

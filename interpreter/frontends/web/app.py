@@ -20,14 +20,17 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from interpreter.errors import RulesetError, TarockError, UsageError
+from interpreter.frontends.web.scribe import WebScribe
 from interpreter.frontends.web.table import Table
 
 STATIC = Path(__file__).with_name("static")
 MAX_TABLES = 200  # tables open at once on one server
+MAX_SCRIBES = 200  # observed games being written down at once
 MAX_MESSAGE = 64 * 1024  # bytes in one WebSocket message from a browser
 MAX_BODY = 64 * 1024  # bytes in a request body
 
 TABLES: web.AppKey[dict[str, Table]] = web.AppKey("tables", dict)
+SCRIBES: web.AppKey[dict[str, WebScribe]] = web.AppKey("scribes", dict)
 SOCKETS: web.AppKey[dict[str, weakref.WeakSet[Any]]] = web.AppKey("sockets", dict)
 BOT_DELAY: web.AppKey[float] = web.AppKey("bot_delay", float)
 RUNNING: web.AppKey[set[str]] = web.AppKey("running", set)
@@ -46,6 +49,7 @@ def make_app(bot_delay: float = 0.6) -> web.Application:
     follow the cards as they fall (0 in tests)."""
     app = web.Application(client_max_size=MAX_BODY)
     app[TABLES] = {}
+    app[SCRIBES] = {}
     app[SOCKETS] = {}
     app[BOT_DELAY] = bot_delay
     app[RUNNING] = set()
@@ -55,6 +59,9 @@ def make_app(bot_delay: float = 0.6) -> web.Application:
     app.router.add_post("/api/tables", create_table)
     app.router.add_get("/api/tables/{table}/records/{number}", record)
     app.router.add_get("/ws/{table}", socket)
+    app.router.add_get("/scribe", _page("scribe.html"))
+    app.router.add_post("/api/scribes", create_scribe)
+    app.router.add_post("/api/scribes/{scribe}", scribe_entry)
     app.router.add_static("/static/", STATIC, show_index=False)
     return app
 
@@ -164,6 +171,60 @@ async def create_table(request: web.Request) -> web.Response:
             "spectators": f"{base}#{table.spectator_token}",
         }
     )
+
+
+async def create_scribe(request: web.Request) -> web.Response:
+    """Start writing down an observed game: {ruleset, players?, dealer?, options?, by?, where?}
+    → the scribe's state, with its key (`scribe`) for the entries that follow."""
+    from interpreter.language.loader import load_ruleset
+
+    scribes = request.app[SCRIBES]
+    if len(scribes) >= MAX_SCRIBES:
+        return _refuse(f"{len(scribes)} observed games are being written down, the most this server holds", 503)
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        return _refuse("the request is not JSON")
+    if not isinstance(body, dict):
+        return _refuse("the request is a JSON object")
+    name = body.get("ruleset")
+    known = {r["name"] for r in ruleset_list()}
+    if not isinstance(name, str) or name not in known:
+        return _refuse(f"no ruleset {str(name)[:40]!r}; this server knows: {', '.join(sorted(known))}")
+    options = body.get("options") or {}
+    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        return _refuse("options map names to choices (text)")
+    try:
+        ruleset = load_ruleset(name, options)
+    except UsageError as exc:
+        return _refuse("; ".join(str(p.message) for p in exc.problems))
+    players, dealer = body.get("players", ruleset.usual_table), body.get("dealer", 0)
+    if not _ints(players) or not _ints(dealer):
+        return _refuse("players and dealer are whole numbers")
+    observed = {k: str(body[k])[:200] for k in ("by", "where") if body.get(k)}
+    try:
+        scribe = WebScribe(name, ruleset, players, dealer, dict(options), observed)
+    except TarockError as exc:
+        return _refuse(str(exc))
+    scribes[scribe.id] = scribe
+    return web.json_response(scribe.state())
+
+
+async def scribe_entry(request: web.Request) -> web.Response:
+    """One entry ({line}: a call, a card, a command as in `tarock observe`) or the answer to the
+    scribe's question ({answer}) → the scribe's state: what it said, its question, the record."""
+    scribe = request.app[SCRIBES].get(request.match_info["scribe"])
+    if scribe is None:
+        return _refuse("no such observed game: start a new one", 404)
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        return _refuse("the request is not JSON")
+    if isinstance(body, dict) and isinstance(body.get("line"), str):
+        return web.json_response(scribe.enter(body["line"]))
+    if isinstance(body, dict) and isinstance(body.get("answer"), str):
+        return web.json_response(scribe.answer(body["answer"]))
+    return _refuse('an entry is {"line": TEXT} or {"answer": TEXT}')
 
 
 def _ints(value: object) -> bool:
