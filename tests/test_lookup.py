@@ -108,6 +108,17 @@ def test_every_command_sees_the_users_ruleset(elsewhere: Path, tmp_path: Path) -
     assert "Dappen (my village)" in (out / "my-village.md").read_text(encoding="utf-8")
     assert "my-village" in tarock("matrix", "my-village", "breitnau", cwd=elsewhere).stdout
     assert tarock("diff", "breitnau", "my-village", "--brief", cwd=elsewhere).returncode == 1  # they differ
+    assert "Dappen (my village)" in tarock("show", "my-village", "--own", cwd=elsewhere).stdout
+    assert "stupfen_factor" in tarock("options", "my-village", cwd=elsewhere).stdout  # inherited, still asked
+    assert tarock("tree", "my-village", "--format", "text", cwd=elsewhere).stdout.count("my-village") >= 1
+    simulated = tarock("simulate", "my-village", "--deals", "3", "--json", cwd=elsewhere)
+    assert simulated.returncode == 0 and '"deals": 3' in simulated.stdout, simulated.stderr
+    (elsewhere / "games").mkdir()
+    observed = tarock("observe", "my-village", "-o", "games/one.yaml", cwd=elsewhere, stdin="pass\npass\nsave\n")
+    assert observed.returncode == 0, observed.stderr
+    assert "ruleset: my-village" in (elsewhere / "games" / "one.yaml").read_text(encoding="utf-8")
+    checked = tarock("check", "my-village", "games", cwd=elsewhere)
+    assert checked.returncode == 0 and "Dappen (my village) against 1 observed game" in checked.stdout, checked.stderr
 
 
 def test_built_in_files_are_named_short_in_messages(elsewhere: Path) -> None:
