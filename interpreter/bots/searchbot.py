@@ -146,6 +146,11 @@ class SearchBot:
             face_up |= set(view["open_hand"]["cards"])
         face_up -= {c for _, c in plays}
         known = set(view["hand"]) | {c for _, c in plays} | set(view.get("aside", ())) | set(view.get("talon", ()))
+        # Its own cards as dealt and the hands it saw while exchanging: it knows where those are
+        # even where its view no longer shows them (a Cego declarer's cards laid aside).
+        known |= set(memory.dealt)
+        for seen, _ in memory.exchange:
+            known.update(seen)
         active = players - 1 if view["sitting_out"] is not None else players
         pack = list(game.ruleset.pack(active))
         unknown = [c for c in pack if c not in known and c not in face_up]
