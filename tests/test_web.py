@@ -342,3 +342,19 @@ def test_a_finished_deal_is_explained_and_its_record_replays() -> None:
         report = replay_document(doc, game_from_record(doc))
         assert report.ok and report.game is not None and report.game.result is not None
         assert report.game.result.payments == deal.payments
+
+
+def test_a_table_whose_bots_search() -> None:
+    from interpreter.bots.searchbot import SearchBot
+
+    _clients, table = asyncio.run(play_table({"ruleset": "cego", "people": [0], "deals": 1, "bots": "search"}, 5))
+    assert isinstance(table.bot, SearchBot) and table.bot.searched > 0  # it searched some of its cards
+    assert len(table.finished) == 1 and sum(table.finished[0].payments) == 0
+
+
+def test_bots_of_no_known_kind_are_refused() -> None:
+    from interpreter.errors import InvalidActionError
+    from interpreter.language.loader import load_ruleset
+
+    with pytest.raises(InvalidActionError, match="the bots play by rules or search, not 'clever'"):
+        Table(load_ruleset("cego"), 4, [0], 1, bots="clever")

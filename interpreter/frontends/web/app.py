@@ -120,7 +120,8 @@ def _refuse(message: str, status: int = 400) -> web.Response:
 
 
 async def create_table(request: web.Request) -> web.Response:
-    """Open a table: {ruleset, players?, options?, people: [seats], deals?, names?} → the join links."""
+    """Open a table: {ruleset, players?, options?, people: [seats], deals?, names?, bots?: rules | search}
+    → the join links."""
     from interpreter.language.loader import load_ruleset
 
     tables = request.app[TABLES]
@@ -156,6 +157,7 @@ async def create_table(request: web.Request) -> web.Response:
             people,
             deals,
             names={int(k): v for k, v in names.items() if str(k).isdigit()} if isinstance(names, dict) else None,
+            bots=str(body.get("bots", "rules")),
         )
     except TarockError as exc:
         return _refuse(str(exc))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.bots.rulebot import RuleBot
+from interpreter.bots.searchbot import SearchBot
 from interpreter.engine.game import Game
 from interpreter.engine.records import dump_record
 from interpreter.engine.session import Session
@@ -44,9 +45,14 @@ class Finished:
     record: dict[str, Any] = field(repr=False)
 
 
+BOTS = ("rules", "search")  # the rule bot, or the search bot (tarock play --bot)
+SEARCH_SECONDS = 0.4  # a search bot's time for one card: the server answers no one while it thinks
+
+
 class Table:
     """One table: `players` seats, `people` of them played by people holding a token each, the
-    others by the rule bot; a session of `deals` deals (or the ruleset's own end)."""
+    others by bots (`bots`: the rule bot or the search bot); a session of `deals` deals (or the
+    ruleset's own end)."""
 
     def __init__(
         self,
@@ -56,7 +62,10 @@ class Table:
         deals: int,
         seed: int | None = None,
         names: dict[int, str] | None = None,
+        bots: str = "rules",
     ):
+        if bots not in BOTS:
+            raise InvalidActionError(f"the bots play by {' or '.join(BOTS)}, not {bots[:20]!r}")
         if players not in ruleset.table_sizes:
             sizes = ", ".join(map(str, ruleset.table_sizes))
             raise InvalidActionError(f"{ruleset.title} is played by {sizes} at the table, not {players}")
@@ -77,7 +86,7 @@ class Table:
             s: (names or {}).get(s) or (f"Seat {s}" if s in self.people else f"Bot {s}") for s in range(players)
         }
         self.session = Session(ruleset, players=players, seed=seed)
-        self.bot = RuleBot()
+        self.bot: RuleBot | SearchBot = RuleBot() if bots == "rules" else SearchBot(worlds=16, seconds=SEARCH_SECONDS)
         self.finished: list[Finished] = []
         self.game: Game = self.session.next_deal()
         self.version = 0  # counts every change, so that a client can tell a new state from an old one

@@ -39,7 +39,7 @@ function showRuleset() {
 function showSeats() {
   const n = Number($("players").value);
   const box = $("seats");
-  box.replaceChildren(el("legend", {}, "Seats played by people (the others by the rule bot)"));
+  box.replaceChildren(el("legend", {}, "Seats played by people (the others by bots)"));
   for (let s = 0; s < n; s++) {
     const label = el("label");
     const box2 = el("input", { type: "checkbox", "data-seat": s });
@@ -58,7 +58,7 @@ async function openTable(event) {
   const people = [...document.querySelectorAll("[data-seat]")].filter((b) => b.checked).map((b) => Number(b.dataset.seat));
   const names = {};
   for (const input of document.querySelectorAll("[data-name]")) if (input.value.trim()) names[input.dataset.name] = input.value.trim();
-  const body = { ruleset: $("ruleset").value, players: Number($("players").value), deals: Number($("deals").value), options, people, names };
+  const body = { ruleset: $("ruleset").value, players: Number($("players").value), deals: Number($("deals").value), options, people, names, bots: $("bots").value };
   const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const answer = await response.json();
   if (!response.ok) { $("error").textContent = answer.error; return; }
