@@ -249,8 +249,8 @@ class Game:
                     return []
                 legal = self._legal_plays
                 if legal is None:
-                    plays = self._plays
-                    legal = self._legal_plays = [plays[c] for c in play.legal(seat)]
+                    plays: Mapping[str, ActionJson] = self._plays
+                    legal = self._legal_plays = play.legal_plays(seat, plays)
                 return legal.copy()
             if seat is not None:
                 self._check_seat(seat)

@@ -9,11 +9,14 @@ the exchange (Cego's empty cards), which must lead the first tricks and can neve
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from interpreter.engine.tricks import TrickRules
 from interpreter.language.model import TRUMP, Deck, OpeningLeads, PlayRules, ScheduledTrick
 
+_Play = TypeVar("_Play")
 _NOTHING: list[Trick] = []  # "no trick completed", shared so the hot loop does not allocate
 
 
@@ -69,6 +72,7 @@ class TrickPlay:
         self._played_in_open = 0
         self._exposed = frozenset(self.exposed)
         self._plain = not (self.schedule or play.withhold or self.exposed)  # only the follow-suit duties apply
+        self._simple = rules.simple  # ... and of those, only following and trumping
         self._legal_cache: tuple[int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
         # recomputed, because the play loop asks for them at every card.
@@ -233,6 +237,28 @@ class TrickPlay:
             self._legal_cache = (seat, result)
         return result
 
+    def legal_plays(self, seat: int, plays: Mapping[str, _Play]) -> list[_Play]:
+        """`plays[card]` for each card `seat` may play now, in the order of the hand: what
+        `legal()` gives, made in one pass over the hand where only following and trumping apply."""
+        rules = self.rules
+        if not (self._simple and self._plain) or self.laid or seat != self.to_act:
+            return [plays[c] for c in self.legal(seat)]
+        hand = self.hands[seat]
+        cards = self.trick.cards
+        if cards:
+            members = rules.members
+            if rules.play.follow_suit:
+                same = members[rules.follow[cards[0]]]
+                legal = [plays[c] for c in hand if c in same]
+                if legal:
+                    return legal
+            if rules.play.must_trump:
+                trumps = members.get(TRUMP, ())
+                legal = [plays[c] for c in hand if c in trumps]
+                if legal:
+                    return legal
+        return [plays[c] for c in hand]
+
     def keep_back(self, kept: dict[str, int]) -> None:
         """Cards announced for a trick of their own: held back until it, and played in it if legal."""
         self.kept = dict(kept)
@@ -309,9 +335,13 @@ class TrickPlay:
         self._played_in_open += 1
         self._legal_cache = None
         played = len(trick.cards)
-        if played < self._n_seats and self.together == 1:
-            self.to_act = self._orders[trick.leader][played]  # the plain case: the next seat plays
-            return _NOTHING, withheld
+        if self.together == 1:
+            if played < self._n_seats:
+                self.to_act = self._orders[trick.leader][played]  # the plain case: the next seat plays
+                return _NOTHING, withheld
+            if not self.withheld and not self._exposed:
+                trick.winner = trick.seats[self.rules.winner_index(trick.cards)]
+                return [trick], withheld
         open_tricks = self._open()
         if any(len(t.cards) < len(self.seats) for t in open_tricks):
             self._recount()
