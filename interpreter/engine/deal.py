@@ -12,6 +12,7 @@ makes a deal reproducible (tests, simulations, records), and is as public as the
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -63,19 +64,49 @@ class Dealt:
 def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int | None) -> Dealt:
     """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt in
     packets by the plan, in the order of play."""
-    plan = ruleset.deal_plans[len(seats)]
-    cards = list(ruleset.pack(len(seats)))
-    (random.Random(seed) if seed is not None else random.SystemRandom()).shuffle(cards)
+    key = ("deal_order", len(seats))
+    pack_and_plan: tuple[tuple[str, ...], tuple[tuple[int, int], ...]] | None = ruleset.derived.get(key)
+    if pack_and_plan is None:
+        # The packets as (position in the order of play, or -1 for the talon; count), once per ruleset.
+        packets = tuple(
+            (position if packet.to == "each" else -1, packet.count)
+            for packet in ruleset.deal_plans[len(seats)]
+            for position in (range(len(seats)) if packet.to == "each" else (-1,))
+        )
+        pack_and_plan = ruleset.derived[key] = (ruleset.pack(len(seats)), packets)
+    pack, packets = pack_and_plan
+    cards = list(pack)
+    if seed is None:
+        random.SystemRandom().shuffle(cards)
+    else:
+        shuffle(cards, seed)
     hands: dict[int, list[str]] = {s: [] for s in range(players)}
     talon: list[str] = []
-    position = 0
-    for packet in plan:
-        targets: list[int | None] = list(seats) if packet.to == "each" else [None]
-        for seat in targets:
-            batch = cards[position : position + packet.count]
-            position += packet.count
-            (talon if seat is None else hands[seat]).extend(batch)
+    start = 0
+    for position, count in packets:
+        (talon if position < 0 else hands[seats[position]]).extend(cards[start : start + count])
+        start += count
     return Dealt(hands, talon, seed)
+
+
+def shuffle(cards: list[str], seed: int) -> None:
+    """`random.Random(seed).shuffle(cards)`: the very same order (tests/test_deal_shuffle.py holds
+    the two together), because every simulated deal starts here. Python's shuffle swaps
+    `cards[i]` with `cards[j]` for i from the end down to 1, each j drawn below i + 1 as
+    `getrandbits(k)` for the k bits of i + 1, drawn again while too large; the same draws here,
+    without two Python calls per card."""
+    getrandbits = random.Random(seed).getrandbits
+    for i, bound, bits in _shuffle_steps(len(cards)):
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@functools.cache
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """(i, i + 1, the bits of i + 1) for each swap of a shuffle of `size` cards, in order."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def explicit_deal(

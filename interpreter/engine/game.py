@@ -283,6 +283,27 @@ class Game:
         (malformed) or IllegalActionError (not allowed now), and the game is unchanged; or, if
         the rules fail on the action's consequences, RuleFailure or BrokenDealError, and the
         action is undone."""
+        legal = self._legal_plays
+        if (
+            legal is not None
+            and type(action) is FrozenAction
+            and action in legal
+            and self.phase is Phase.PLAY
+            and (play := self.trickplay) is not None
+            and seat == play.to_act
+            and type(seat) is int
+            and self._called is None
+            and not self._open_from
+        ):
+            # The most common action of all: a card `legal_actions()` handed out, that completes
+            # no trick (the steps of _play_card for such a card, in one place for speed).
+            card = action["play"]
+            if play.play_plain(seat, card):
+                self._legal_plays = None
+                self._history.append((seat, self._plays[card]))
+                event = {"type": "play", "seat": seat, "card": card}
+                self.events.append(event)
+                return [event]
         if self.phase is Phase.PLAY and (play := self.trickplay) is not None and seat == play.to_act:
             # The common case in simulations, without the general checks below: a legal card by
             # the seat to play, most often the very action `legal_actions()` handed out.
@@ -609,6 +630,8 @@ class Game:
         self._play_card(seat, parsed.card)
 
     def _play_card(self, seat: int, card: str) -> None:
+        # apply() does the first steps here itself for a card that completes no trick, when
+        # trick play is plain and nothing is watched for (play_plain): keep the two in step.
         play = self.trickplay
         assert play is not None
         completed, _ = play.play_card(seat, card)

@@ -322,6 +322,22 @@ class TrickPlay:
         return self.rules.refusal(usable, self._led(trick.cards, usable, number), card)
 
     # -- playing a card ---------------------------------------------------------------------
+    def play_plain(self, seat: int, card: str) -> bool:
+        """Play the legal `card` as `play_card` would, when it completes no trick and no duty
+        beyond following suit applies (the most common card of all): True. Otherwise False, and
+        nothing changed: `play_card` plays it."""
+        trick = self.trick
+        played = len(trick.cards) + 1
+        if played >= self._n_seats or not self._plain or self.laid:
+            return False
+        self.hands[seat].remove(card)
+        trick.seats.append(seat)
+        trick.cards.append(card)
+        self._played_in_open = played  # one trick at a time: tricks are played together only with exposed cards
+        self._legal_cache = None
+        self.to_act = self._orders[trick.leader][played]
+        return True
+
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
         """Play a legal card. Returns the tricks completed by it (none, one, or those played
         together) and whether `seat` withheld a card with it."""
