@@ -56,6 +56,10 @@ from interpreter.language.model import Compulsion, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
 
+# The phases as plain names for the paths taken at every action: reading an Enum's member
+# through its class goes through EnumType.__getattr__ in Python 3.11, ten times slower.
+_AUCTION, _EXCHANGE, _ANNOUNCE, _PLAY, _OVER = Phase.AUCTION, Phase.EXCHANGE, Phase.ANNOUNCE, Phase.PLAY, Phase.OVER
+
 
 class Game:
     """One deal. Seats are numbered in order of play; seat s+1 plays after seat s."""
@@ -219,26 +223,26 @@ class Game:
     @property
     def to_act(self) -> int | None:
         phase = self.phase
-        if phase is Phase.PLAY and (play := self.trickplay) is not None:
+        if phase is _PLAY and (play := self.trickplay) is not None:
             return play.to_act
-        if phase is Phase.AUCTION:
+        if phase is _AUCTION:
             return self.auction.to_act()
-        if phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+        if phase is _EXCHANGE and (exchange := self.exchange) is not None:
             return exchange.to_act
-        if phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+        if phase is _ANNOUNCE and (announcement := self.announcement) is not None:
             return announcement.to_act
         return None
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal_actions(self, seat: int | None = None) -> list[ActionJson]:
         """The actions `seat` may take now (default: the seat to act), in protocol form; a new
         list each time, of actions that are read-only or new. A choice too large to list (a
         12-card discard) comes as a template."""
         try:
-            if self.phase is Phase.PLAY and (play := self.trickplay) is not None:
+            if self.phase is _PLAY and (play := self.trickplay) is not None:
                 # Trick play first: it is most of a deal's turns.
                 if seat is None:
                     seat = play.to_act
@@ -254,7 +258,7 @@ class Game:
                 return legal.copy()
             if seat is not None:
                 self._check_seat(seat)
-            if self.phase is Phase.AUCTION:
+            if self.phase is _AUCTION:
                 if seat is None:
                     seat = self.auction.to_act()
                 # Another seat than the one to act may have an interrupting call.
@@ -263,9 +267,9 @@ class Game:
                 seat = self.to_act
             if seat is None:
                 return []
-            if self.phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+            if self.phase is _EXCHANGE and (exchange := self.exchange) is not None:
                 return exchange.legal(seat)
-            if self.phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+            if self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
                 return announcement.legal(seat)
             return []
         except Exception as exc:
@@ -288,7 +292,7 @@ class Game:
             legal is not None
             and type(action) is FrozenAction
             and action in legal
-            and self.phase is Phase.PLAY
+            and self.phase is _PLAY
             and (play := self.trickplay) is not None
             and seat == play.to_act
             and type(seat) is int
@@ -304,7 +308,7 @@ class Game:
                 event = {"type": "play", "seat": seat, "card": card}
                 self.events.append(event)
                 return [event]
-        if self.phase is Phase.PLAY and (play := self.trickplay) is not None and seat == play.to_act:
+        if self.phase is _PLAY and (play := self.trickplay) is not None and seat == play.to_act:
             # The common case in simulations, without the general checks below: a legal card by
             # the seat to play, most often the very action `legal_actions()` handed out.
             card = None

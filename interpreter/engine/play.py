@@ -239,25 +239,18 @@ class TrickPlay:
 
     def legal_plays(self, seat: int, plays: Mapping[str, _Play]) -> list[_Play]:
         """`plays[card]` for each card `seat` may play now, in the order of the hand: what
-        `legal()` gives, made in one pass over the hand where only following and trumping apply."""
-        rules = self.rules
-        if not (self._simple and self._plain) or self.laid or seat != self.to_act:
+        `legal()` gives, where only following suit and trumping apply made by filters of the
+        hand (no Python step per card)."""
+        if not self._simple or not self._plain or self.laid or seat != self.to_act:
             return [plays[c] for c in self.legal(seat)]
         hand = self.hands[seat]
         cards = self.trick.cards
         if cards:
-            members = rules.members
-            if rules.play.follow_suit:
-                same = members[rules.follow[cards[0]]]
-                legal = [plays[c] for c in hand if c in same]
+            for duty in self.rules.duties[cards[0]]:
+                legal = list(map(plays.__getitem__, filter(duty, hand)))
                 if legal:
                     return legal
-            if rules.play.must_trump:
-                trumps = members.get(TRUMP, ())
-                legal = [plays[c] for c in hand if c in trumps]
-                if legal:
-                    return legal
-        return [plays[c] for c in hand]
+        return list(map(plays.__getitem__, hand))
 
     def keep_back(self, kept: dict[str, int]) -> None:
         """Cards announced for a trick of their own: held back until it, and played in it if legal."""
