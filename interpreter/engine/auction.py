@@ -75,6 +75,7 @@ class Auction:
         self.bidders: set[int] = set()  # every seat that bid in any phase
         self.passed_out: set[str] = set()  # phases everybody passed
         self.state = self._start(phases[0], carried=None)
+        self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
 
     # -- phases ----------------------------------------------------------------------------
     def _start(
@@ -96,6 +97,7 @@ class Auction:
 
     def next_phase(self, outcome: Outcome) -> str | None:
         """Move on after a phase ended; returns the new phase's name, or None if the auction is over."""
+        self._legal = None
         phase = self.state.phase
         if outcome.ends_auction:
             return None
@@ -120,22 +122,27 @@ class Auction:
     # -- whose turn ------------------------------------------------------------------------
     def to_act(self) -> int | None:
         st = self.state
-        if st.awaiting in ("holder", "choice"):
+        awaiting = st.awaiting
+        if awaiting == "holder" or awaiting == "choice":
             return st.holder
-        if st.awaiting == "priority":
+        if awaiting == "priority":
             return st.asking[0]
-        if st.phase.style == "rounds":
+        style = st.phase.style
+        if style == "rounds":
             return self._rounds_next()
-        if st.phase.style == "declare":
+        if style == "declare":
             pending = [s for s in st.order if s not in st.spoken]
             return pending[0] if pending else None
-        if st.awaiting == "challenger":
+        if awaiting == "challenger":
             return st.challenger
-        while st.next_entrant < len(st.order):
-            seat = st.order[st.next_entrant]
-            if seat not in st.passed and seat != st.holder:
+        order, passed, holder, at = st.order, st.passed, st.holder, st.next_entrant
+        while at < len(order):
+            seat = order[at]
+            if seat not in passed and seat != holder:
+                st.next_entrant = at
                 return seat
-            st.next_entrant += 1
+            at += 1
+        st.next_entrant = at
         return None
 
     # -- legal calls -----------------------------------------------------------------------
@@ -279,6 +286,16 @@ class Auction:
         return [lv.call for lv in st.phase.interrupts if self._meets(lv, seat)]
 
     def legal(self, seat: int) -> list[str]:
+        """The calls `seat` may make now; the same list until the auction changes (asked by the
+        player, then again to check the call): not to be changed by the caller."""
+        known = self._legal
+        if known is not None and known[0] == seat:
+            return known[1]
+        calls = self._legal_calls(seat)
+        self._legal = (seat, calls)
+        return calls
+
+    def _legal_calls(self, seat: int) -> list[str]:
         st = self.state
         interrupts = self._interrupts_open_to(seat)
         if seat != self.to_act():
@@ -387,6 +404,7 @@ class Auction:
         """Apply a legal call; returns the phase's outcome when it has ended."""
         if call not in self.legal(seat):
             raise IllegalActionError(self.refusal(seat, call), seat)
+        self._legal = None
         st = self.state
         ladder = st.phase.ladder
         interrupt = next((lv for lv in st.phase.interrupts if lv.call == call), None)
@@ -468,6 +486,7 @@ class Auction:
 
     def settle(self) -> Outcome | None:
         """Skip turns that cannot change anything; report the outcome once nobody can."""
+        self._legal = None
         st = self.state
         ladder = st.phase.ladder
         if st.awaiting == "priority":
@@ -500,13 +519,13 @@ class Auction:
             seat = self.to_act()
             if seat is None:
                 return self._outcome(ends_auction=False)
-            waiting = [s for s in st.order[st.next_entrant :] if s not in st.passed and s != st.holder]
-            if any(self._bids_open_to(s, st.level) for s in waiting):
-                return None
             # A player whose turn has not yet come may still interrupt on it, even when the
             # ladder is exhausted (Piccolo after der kleine Mann): the turn is still theirs to say.
-            if st.phase.interrupts and any(s not in st.spoken for s in waiting):
-                return None
+            interrupts = st.phase.interrupts
+            for s in st.order[st.next_entrant :]:
+                if s not in st.passed and s != st.holder:
+                    if self._bids_open_to(s, st.level) or (interrupts and s not in st.spoken):
+                        return None
             return self._outcome(ends_auction=False)
 
     def _rung(self, call: str) -> int:
