@@ -383,6 +383,14 @@ class TrickPlay:
         return withheld
 
     def next_trick(self) -> None:
+        if self.together == 1 and self.opening is None:
+            # One trick at a time and no opening leads (most deals): its winner leads the next.
+            leader = self.trick.won_by
+            trick = Trick(leader)
+            self.tricks.append(trick)
+            self._played_in_open = 0
+            self.to_act, self.trick, self.number = self._orders[leader][0], trick, len(self.tricks)
+            return
         completed = self._open()
         leader = self._next_leader(completed)
         if (
@@ -413,4 +421,5 @@ class TrickPlay:
 
     @property
     def over(self) -> bool:
-        return len(self.tricks) >= self.n_tricks and all(t.winner is not None for t in self.tricks)
+        # Tricks are completed in order (those played together at once): the last one says.
+        return len(self.tricks) >= self.n_tricks and self.tricks[-1].winner is not None

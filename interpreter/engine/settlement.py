@@ -152,7 +152,7 @@ def piles(
     compensated = withhold is not None and withhold.compensation == "lowest_value"
     for trick in tricks:
         if not withheld_by:
-            side(trick.winner).extend(trick.cards)
+            (declarer_cards if trick.winner in team else defender_cards).extend(trick.cards)
             continue
         for _seat, card in zip(trick.seats, trick.cards, strict=False):
             # A withheld card goes to its holder's side, whoever won the trick.
@@ -172,7 +172,7 @@ def piles(
                 card_given = min(others, key=lambda c: (values[c], order.index(c))) if others else card
                 giver.remove(card_given)
                 taker.append(card_given)
-    declarer_tricks = sum(1 for t in tricks if t.winner in team)
+    declarer_tricks = sum(map(team.__contains__, [t.winner for t in tricks]))
     defender_tricks = len(tricks) - declarer_tricks
     if routed is not None and deal.contract.out_of_play is not None:
         talon, discards = routed
@@ -264,7 +264,7 @@ def settle(
         scored = [item for item in scored if item["replaces_game"] and item["value"]]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable else None
-    side_receives(team, defenders, lambda s: sign * (shares[s] if shares else amount), payments)
+    side_receives(team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments)
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
         side_receives(team, defenders, value, payments)
