@@ -13,8 +13,9 @@ makes a deal reproducible (tests, simulations, records), and is as public as the
 from __future__ import annotations
 
 import functools
+import operator
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,28 +66,42 @@ def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int
     """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt in
     packets by the plan, in the order of play."""
     key = ("deal_order", len(seats))
-    pack_and_plan: tuple[tuple[str, ...], tuple[tuple[int, int], ...]] | None = ruleset.derived.get(key)
-    if pack_and_plan is None:
-        # The packets as (position in the order of play, or -1 for the talon; count), once per ruleset.
-        packets = tuple(
-            (position if packet.to == "each" else -1, packet.count)
-            for packet in ruleset.deal_plans[len(seats)]
-            for position in (range(len(seats)) if packet.to == "each" else (-1,))
-        )
-        pack_and_plan = ruleset.derived[key] = (ruleset.pack(len(seats)), packets)
-    pack, packets = pack_and_plan
+    plan: tuple[tuple[str, ...], tuple[_Take, ...], _Take] | None = ruleset.derived.get(key)
+    if plan is None:
+        plan = ruleset.derived[key] = _deal_plan(ruleset, len(seats))
+    pack, takes, take_talon = plan
     cards = list(pack)
     if seed is None:
         random.SystemRandom().shuffle(cards)
     else:
         shuffle(cards, seed)
     hands: dict[int, list[str]] = {s: [] for s in range(players)}
-    talon: list[str] = []
+    for seat, take in zip(seats, takes):
+        hands[seat] += take(cards)
+    return Dealt(hands, list(take_talon(cards)), seed)
+
+
+_Take = Callable[[list[str]], Sequence[str]]
+
+
+def _deal_plan(ruleset: Ruleset, active: int) -> tuple[tuple[str, ...], tuple[_Take, ...], _Take]:
+    """The pack, and for each position in the order of play and for the talon, what it is dealt
+    from the shuffled pack: the packets of the plan, made once per ruleset into one C-level
+    itemgetter each."""
+    positions: list[list[int]] = [[] for _ in range(active)]
+    talon: list[int] = []
     start = 0
-    for position, count in packets:
-        (talon if position < 0 else hands[seats[position]]).extend(cards[start : start + count])
-        start += count
-    return Dealt(hands, talon, seed)
+    for packet in ruleset.deal_plans[active]:
+        for target in positions if packet.to == "each" else [talon]:
+            target += range(start, start + packet.count)
+            start += packet.count
+    return ruleset.pack(active), tuple(_taker(p) for p in positions), _taker(talon)
+
+
+def _taker(indices: list[int]) -> _Take:
+    if len(indices) > 1:
+        return operator.itemgetter(*indices)
+    return lambda cards: [cards[i] for i in indices]  # itemgetter of one index gives the card, not a tuple
 
 
 def shuffle(cards: list[str], seed: int) -> None:

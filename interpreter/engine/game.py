@@ -294,8 +294,7 @@ class Game:
             and action in legal
             and self.phase is _PLAY
             and (play := self.trickplay) is not None
-            and seat == play.to_act
-            and type(seat) is int
+            and seat is play.to_act  # the very int: neither True for seat 1 nor a number of another type
             and self._called is None
             and not self._open_from
         ):
@@ -304,7 +303,7 @@ class Game:
             card = action["play"]
             if play.play_plain(seat, card):
                 self._legal_plays = None
-                self._history.append((seat, self._plays[card]))
+                self._history.append((seat, action))  # immutable, and equal to the shared one
                 event = {"type": "play", "seat": seat, "card": card}
                 self.events.append(event)
                 return [event]

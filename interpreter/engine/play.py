@@ -73,7 +73,9 @@ class TrickPlay:
         self._exposed = frozenset(self.exposed)
         self._plain = not (self.schedule or play.withhold or self.exposed)  # only the follow-suit duties apply
         self._simple = rules.simple  # ... and of those, only following and trumping
-        self._legal_cache: tuple[int, list[str]] | None = None
+        self._duties = rules.duties
+        # The legal cards of a turn: (seat, the trick, the cards in it, the legal cards).
+        self._legal_cache: tuple[int, Trick, int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
         # recomputed, because the play loop asks for them at every card.
         self.to_act: int | None = None
@@ -230,11 +232,12 @@ class TrickPlay:
 
     def legal(self, seat: int) -> list[str]:
         # Asked twice a card (by the player, then to check the card): computed once per turn.
-        if self._legal_cache is not None and self._legal_cache[0] == seat:
-            return self._legal_cache[1]
+        cache, trick = self._legal_cache, self.trick
+        if cache is not None and cache[0] == seat and cache[1] is trick and cache[2] == len(trick.cards):
+            return cache[3]
         result = self._legal(seat)
         if seat == self.to_act:
-            self._legal_cache = (seat, result)
+            self._legal_cache = (seat, trick, len(trick.cards), result)
         return result
 
     def legal_plays(self, seat: int, plays: Mapping[str, _Play]) -> list[_Play]:
@@ -246,7 +249,7 @@ class TrickPlay:
         hand = self.hands[seat]
         cards = self.trick.cards
         if cards:
-            for duty in self.rules.duties[cards[0]]:
+            for duty in self._duties[cards[0]]:
                 legal = list(map(plays.__getitem__, filter(duty, hand)))
                 if legal:
                     return legal
@@ -327,7 +330,6 @@ class TrickPlay:
         trick.seats.append(seat)
         trick.cards.append(card)
         self._played_in_open = played  # one trick at a time: tricks are played together only with exposed cards
-        self._legal_cache = None
         self.to_act = self._orders[trick.leader][played]
         return True
 
@@ -342,7 +344,6 @@ class TrickPlay:
         trick.seats.append(seat)
         trick.cards.append(card)
         self._played_in_open += 1
-        self._legal_cache = None
         played = len(trick.cards)
         if self.together == 1:
             if played < self._n_seats:
