@@ -31,4 +31,3 @@ def test_a_seeded_deal_is_the_pack_shuffled_by_random() -> None:
         for i, seat in enumerate(order):
             assert game.initial_hands[seat] == cards[4 * i : 4 * i + 4] + cards[30 + 3 * i : 33 + 3 * i]
         assert game.initial_talon == cards[24:30] + cards[48:54]
-

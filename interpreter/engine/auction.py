@@ -523,9 +523,10 @@ class Auction:
             # ladder is exhausted (Piccolo after der kleine Mann): the turn is still theirs to say.
             interrupts = st.phase.interrupts
             for s in st.order[st.next_entrant :]:
-                if s not in st.passed and s != st.holder:
-                    if self._bids_open_to(s, st.level) or (interrupts and s not in st.spoken):
-                        return None
+                if (s not in st.passed and s != st.holder) and (
+                    self._bids_open_to(s, st.level) or (interrupts and s not in st.spoken)
+                ):
+                    return None
             return self._outcome(ends_auction=False)
 
     def _rung(self, call: str) -> int:

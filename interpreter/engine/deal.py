@@ -76,7 +76,7 @@ def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int
     else:
         shuffle(cards, seed)
     hands: dict[int, list[str]] = {s: [] for s in range(players)}
-    for seat, take in zip(seats, takes):
+    for seat, take in zip(seats, takes, strict=True):
         hands[seat] += take(cards)
     return Dealt(hands, list(take_talon(cards)), seed)
 
