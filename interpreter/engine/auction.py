@@ -54,6 +54,9 @@ class Outcome:
     throw_in: bool = False
 
 
+AuctionTables = tuple[dict[str, AuctionPhase], dict[str, tuple[int, ...]]]
+
+
 class Auction:
     def __init__(
         self,
@@ -63,10 +66,10 @@ class Auction:
         players: int,
         enforce: bool = True,
         suit_of: Mapping[str, str] | None = None,
+        tables: AuctionTables | None = None,
     ):
-        self.phases = {p.name: p for p in phases}
-        # Levels that may be bid over any lower one, by phase (few phases have any).
-        self.jumps = {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases}
+        # `tables`: tables_of(phases), which a caller may keep for the next deal.
+        self.phases, self.jumps = tables if tables is not None else self.tables_of(phases)
         self.suit_of = suit_of  # the deck's suits, to tell whether a hand could keep what a bid needs
         self.seats = seats  # active seats in order of play from Vorhand
         self.hands = hands
@@ -76,6 +79,15 @@ class Auction:
         self.passed_out: set[str] = set()  # phases everybody passed
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
+
+    @staticmethod
+    def tables_of(phases: tuple[AuctionPhase, ...]) -> AuctionTables:
+        """The phases by name, and the levels of each that may be bid over any lower one (few
+        phases have any)."""
+        return (
+            {p.name: p for p in phases},
+            {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases},
+        )
 
     # -- phases ----------------------------------------------------------------------------
     def _start(
@@ -87,7 +99,7 @@ class Auction:
         if carried is not None and phase.start == "after_holder":
             at = seats.index(carried[0])
             seats = seats[at + 1 :] + seats[:at]
-        order = [s for s in seats if carried is None or s != carried[0]]
+        order = list(seats) if carried is None else [s for s in seats if s != carried[0]]
         state = PhaseState(phase, order)
         if carried is not None:
             state.holder, state.level = carried[0], phase.level_of(carried[1]) or 0
@@ -407,7 +419,8 @@ class Auction:
         self._legal = None
         st = self.state
         ladder = st.phase.ladder
-        interrupt = next((lv for lv in st.phase.interrupts if lv.call == call), None)
+        interrupts = st.phase.interrupts
+        interrupt = next((lv for lv in interrupts if lv.call == call), None) if interrupts else None
         if st.awaiting == "priority":
             return self._answer_priority(seat, interrupt)
         if interrupt is not None and call in self._interrupts_open_to(seat):

@@ -35,7 +35,7 @@ from interpreter.engine.actions import (
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
 from interpreter.engine.announcing import AnnouncementRound
-from interpreter.engine.auction import Auction, Outcome
+from interpreter.engine.auction import Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
@@ -107,7 +107,7 @@ class Game:
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
         self.cards = Cards(dealt.hands, dealt.talon)
-        self.initial_hands = [list(self.cards.hands[s]) for s in range(players)]
+        self.initial_hands = list(map(list, map(self.cards.hands.__getitem__, range(players))))
         self.initial_talon = list(self.cards.talon)
 
         self.contract: Contract | None = None
@@ -136,6 +136,7 @@ class Game:
             len(self.seats),
             enforce=ruleset.breaches == "refuse",
             suit_of=ruleset.deck.suit,
+            tables=_auction_tables(ruleset),
         )
         try:
             self.ante = (
@@ -946,6 +947,13 @@ def _pack_of(ruleset: Ruleset, active: int) -> tuple[int, frozenset[str]]:
         size = sum(p.count for p in ruleset.deal_plans[active] if p.to == "each")
         found = ruleset.derived[key] = (size, frozenset(ruleset.pack(active)))
     return found
+
+
+def _auction_tables(ruleset: Ruleset) -> AuctionTables:
+    tables: AuctionTables | None = ruleset.derived.get("auction_tables")
+    if tables is None:
+        tables = ruleset.derived["auction_tables"] = Auction.tables_of(ruleset.phases)
+    return tables
 
 
 def _copy(action: ActionJson) -> ActionJson:

@@ -67,7 +67,7 @@ class TrickPlay:
         self.together = self.n_opening if together else 1
         self.tricks: list[Trick] = [Trick(leader) for _ in range(self.together)]
         # Whose turn it is changes only when a card is played: kept, not recomputed (hot loop).
-        self._orders = {s: seats[i:] + seats[:i] for i, s in enumerate(seats)}
+        self._orders = rules.orders(seats)
         self._n_seats = len(seats)
         self._played_in_open = 0
         self._exposed = frozenset(self.exposed)

@@ -98,6 +98,14 @@ def each_other_pays(
     a negative amount is received), added to `into` when given. The one place where money moves
     between seats."""
     payments = into if into is not None else [0] * players
+    if type(amount) is int:
+        # The same sum each: every seat of `seats` receives it, the payer pays it for each.
+        count = 0
+        for seat in seats:
+            payments[seat] += amount
+            count += 1
+        payments[payer] -= amount * count
+        return payments
     for seat in seats:
         if seat != payer:
             pay = amount if isinstance(amount, int) else amount(seat)

@@ -27,6 +27,17 @@ class TrickRules:
     # card led -> the tests of a simple duty, in order: the first that some cards of the hand
     # pass gives the cards to play (the suit led, then trumps); filled by _build
     duties: dict[str, tuple[Callable[[str], bool], ...]] = field(default_factory=dict)
+    # The seats in order of play -> for each leader, the order the seats play in (made once).
+    _orders: dict[tuple[int, ...], dict[int, list[int]]] = field(default_factory=dict)
+
+    def orders(self, seats: list[int]) -> dict[int, list[int]]:
+        """For each seat of `seats` (in order of play), the seats in the order they play a trick
+        it leads: shared, not to be changed."""
+        key = tuple(seats)
+        orders = self._orders.get(key)
+        if orders is None:
+            orders = self._orders[key] = {s: seats[i:] + seats[:i] for i, s in enumerate(seats)}
+        return orders
 
     @property
     def simple(self) -> bool:
