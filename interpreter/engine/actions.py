@@ -7,6 +7,7 @@ an unknown card id or call); whether the action is legal now is the game's busin
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -196,7 +197,7 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
         cards = _cards(value, ruleset)
         return DiscardAction(cards) if kind == "discard" else KeepAction(cards)
     if kind == "kontra":
-        items = ["game", *ruleset.bonuses]
+        items = _named(ruleset, "kontra_items", lambda: ["game", *ruleset.bonuses])
         if not isinstance(value, str) or value not in items:
             hint = did_you_mean(value, items) if isinstance(value, str) and len(value) <= 40 else ""
             raise InvalidActionError(
@@ -205,7 +206,11 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
             )
         return Kontra(value)
     if kind == "announce":
-        known = [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)]
+        known = _named(
+            ruleset,
+            "announcement_names",
+            lambda: [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)],
+        )
         if not isinstance(value, str):
             raise InvalidActionError(
                 f"announce takes the name of an announcement, not {shown(value)}"
@@ -223,6 +228,14 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
     if not isinstance(value, str):
         raise InvalidActionError(f"choose takes a name, not {shown(value)}")
     return Choose(value)
+
+
+def _named(ruleset: Ruleset, key: str, names: Callable[[], list[str]]) -> list[str]:
+    """`names()`, made once per ruleset (every action of its kind is checked against it)."""
+    found: list[str] | None = ruleset.derived.get(key)
+    if found is None:
+        found = ruleset.derived[key] = names()
+    return found
 
 
 def _cards(values: list[Any], ruleset: Ruleset) -> tuple[str, ...]:

@@ -54,6 +54,10 @@ class AnnouncementRound:
         self.laid: list[tuple[str, str]] = []
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
+        # What a seat may announce and double, until something is said or a turn ends (asked by
+        # the player, then again to check what was said): (kind, seat) -> the names.
+        self._offers: dict[tuple[str, int], list[str]] = {}
+        self._eligible: dict[tuple[int, bool], list[str]] = {}  # (seat, its side known) -> bonuses
 
     # -- sides ---------------------------------------------------------------------------------
     def side_of(self, seat: int) -> str:
@@ -73,6 +77,22 @@ class AnnouncementRound:
 
     # -- what may be said ------------------------------------------------------------------------
     def _announceable(self, seat: int) -> list[str]:
+        offer = self._offers.get(("announce", seat))
+        if offer is None:
+            offer = self._offers["announce", seat] = self._announceable_now(seat)
+        return offer
+
+    def _announceable_now(self, seat: int) -> list[str]:
+        # Whether the seat may announce a bonus at all depends only on what _seat_env holds, which
+        # in this round changes only when its side becomes known: worked out once for each.
+        key = (seat, seat in self.revealed or self.partner_revealed)
+        eligible = self._eligible.get(key)
+        if eligible is None:
+            eligible = self._eligible[key] = self._eligible_now(seat)
+        announced = self.announced
+        return [name for name in eligible if name not in announced]
+
+    def _eligible_now(self, seat: int) -> list[str]:
         env = self._seat_env(seat)
         if self.rule.may_announce is not None and not self.rule.may_announce(env):
             return []
@@ -82,11 +102,16 @@ class AnnouncementRound:
             for name, bonus in self.ruleset.bonuses.items()
             if bonus.announced is not None
             and (allowed is None or name in allowed)
-            and name not in self.announced
             and (bonus.requires is None or bonus.requires(env))
         ]
 
     def _doublable(self, seat: int) -> list[str]:
+        offer = self._offers.get(("kontra", seat))
+        if offer is None:
+            offer = self._offers["kontra", seat] = self._doublable_now(seat)
+        return offer
+
+    def _doublable_now(self, seat: int) -> list[str]:
         side = self.side_of(seat)
         items = []
         game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
@@ -97,9 +122,11 @@ class AnnouncementRound:
         ):
             items.append(GAME)
         if bonuses is not None:
+            most, levels = bonuses.max, self.levels
             for name, owner in self.announced.items():
-                level = self.levels.get(name, 0)
-                if level < bonuses.max and _next_doubler(owner, level) == side:
+                level = levels.get(name, 0)
+                # _next_doubler(owner, level) == side, without a call per bonus
+                if level < most and (owner == side) == (level % 2 == 1):
                     items.append(name)
         return items
 
@@ -185,12 +212,14 @@ class AnnouncementRound:
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
     def _said(self, seat: int) -> None:
+        self._offers.clear()
         self.said = True
         self.revealed.add(seat)
         if seat == self.partner:
             self.partner_revealed = True
 
     def _end_turn(self, seat: int) -> None:
+        self._offers.clear()
         self.emit(type="call", seat=seat, call=self.rule.done, phase="announcing")
         self.spoken.add(seat)
         self.quiet = 0 if self.said else self.quiet + 1

@@ -334,10 +334,10 @@ class Game:
                 return self.events[start:]
         parsed = parse_action(action, self.ruleset)
         self._check_seat(seat)
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise IllegalActionError("the deal is over", seat)
         if seat != self.to_act and not (
-            self.phase is Phase.AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
+            self.phase is _AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
         ):
             raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start, done = len(self.events), len(self._history)
@@ -354,13 +354,13 @@ class Game:
     def _apply(self, seat: int, parsed: Action) -> None:
         if isinstance(parsed, PlayCard) and (offence := self._offence(seat, parsed)) is not None:
             self._penalize_offence(seat, parsed, offence)
-        elif self.phase is Phase.AUCTION:
+        elif self.phase is _AUCTION:
             self._apply_call(seat, parsed)
-        elif self.phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+        elif self.phase is _EXCHANGE and (exchange := self.exchange) is not None:
             exchange.apply(seat, parsed)  # raises before any change if illegal
             self._history.append((seat, parsed.as_json()))
             self._after_exchange(exchange.advance())
-        elif self.phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+        elif self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
             announcement.apply(seat, parsed)
             self._history.append((seat, parsed.as_json()))
             if isinstance(announcement, AnnouncementRound) and announcement.partner_revealed:
