@@ -1,6 +1,6 @@
 """Deals per CPU second of the interpreter through its public API, against a hand-coded engine.
 
-    python benchmarks/bench_random_deals.py                  # the four rulesets and the yardstick
+    python benchmarks/bench_random_deals.py                  # the five rulesets and the yardstick
     python benchmarks/bench_random_deals.py --deals 5000 --repeat 5
     python benchmarks/bench_random_deals.py --ruleset cego --players 4
     python benchmarks/bench_random_deals.py --ruleset breitnau --profile   # cProfile's top functions
@@ -38,8 +38,8 @@ import breitnau_by_hand  # noqa: E402
 
 from interpreter import Game, load_ruleset  # noqa: E402
 
-# (ruleset, players): the issue's four, each at a usual table.
-TABLES = (("breitnau", 6), ("furtwangen", 6), ("cego", 4), ("tapp-modern", 4))
+# (ruleset, players): the issue's four and Königrufen, each at a usual table.
+TABLES = (("breitnau", 6), ("furtwangen", 6), ("cego", 4), ("tapp-modern", 4), ("koenigrufen", 4))
 
 
 def public_deal(ruleset: Any, players: int, seed: int) -> int:
@@ -98,7 +98,7 @@ def measure_by_hand(deals: int, repeat: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ruleset", help="only this ruleset (name or file); default: the four and the yardstick")
+    parser.add_argument("--ruleset", help="only this ruleset (name or file); default: the five and the yardstick")
     parser.add_argument("--players", type=int, help="with --ruleset: at the table (default: the smallest allowed)")
     parser.add_argument("--deals", type=int, default=2000, help="deals per measurement (default 2000)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported (default 3)")

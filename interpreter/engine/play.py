@@ -73,6 +73,9 @@ class TrickPlay:
         self._exposed = frozenset(self.exposed)
         self._plain = not (self.schedule or play.withhold or self.exposed)  # only the follow-suit duties apply
         self._simple = rules.simple  # ... and of those, only following and trumping
+        # Plain but for a card that may be withheld: plain for a seat without it, while nobody has
+        # withheld it (Furtwangen's Gstieß: most cards are played by seats that do not hold it).
+        self._unless_held = play.withhold.card if play.withhold and not (self.schedule or self.exposed) else None
         self._duties = rules.duties
         # The legal cards of a turn: (seat, the trick, the cards in it, the legal cards).
         self._legal_cache: tuple[int, Trick, int, list[str]] | None = None
@@ -244,9 +247,9 @@ class TrickPlay:
         """`plays[card]` for each card `seat` may play now, in the order of the hand: what
         `legal()` gives, where only following suit and trumping apply made by filters of the
         hand (no Python step per card)."""
-        if not self._simple or not self._plain or self.laid or seat != self.to_act:
-            return [plays[c] for c in self.legal(seat)]
         hand = self.hands[seat]
+        if not self._simple or not self._plain_for(hand) or self.laid or seat != self.to_act:
+            return [plays[c] for c in self.legal(seat)]
         cards = self.trick.cards
         if cards:
             for duty in self._duties[cards[0]]:
@@ -255,10 +258,19 @@ class TrickPlay:
                     return legal
         return list(map(plays.__getitem__, hand))
 
+    def _plain_for(self, hand: list[str]) -> bool:
+        """Whether only the follow-suit duties apply to a seat with `hand` now."""
+        if self._plain:
+            return True
+        card = self._unless_held
+        return card is not None and not self.withheld and card not in hand
+
     def keep_back(self, kept: dict[str, int]) -> None:
         """Cards announced for a trick of their own: held back until it, and played in it if legal."""
         self.kept = dict(kept)
         self._plain = self._plain and not kept
+        if kept:
+            self._unless_held = None
 
     def _kept_back(self, seat: int, allowed: list[str]) -> list[str]:
         kept = self.kept
@@ -324,9 +336,10 @@ class TrickPlay:
         nothing changed: `play_card` plays it."""
         trick = self.trick
         played = len(trick.cards) + 1
-        if played >= self._n_seats or not self._plain or self.laid:
+        hand = self.hands[seat]
+        if played >= self._n_seats or not self._plain_for(hand) or self.laid:
             return False
-        self.hands[seat].remove(card)
+        hand.remove(card)
         trick.seats.append(seat)
         trick.cards.append(card)
         self._played_in_open = played  # one trick at a time: tricks are played together only with exposed cards
