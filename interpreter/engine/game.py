@@ -300,15 +300,23 @@ class Game:
             and self._called is None
             and not self._open_from
         ):
-            # The most common action of all: a card `legal_actions()` handed out, that completes
-            # no trick (the steps of _play_card for such a card, in one place for speed).
+            # The most common action of all: a card `legal_actions()` handed out, in plain trick
+            # play (the steps of _play_card, in one place for speed).
             card = action["play"]
-            if play.play_plain(seat, card):
+            completed = play.play_plain(seat, card)
+            if completed is not None:
                 self._legal_plays = None
                 self._history.append((seat, action))  # immutable, and equal to the shared one
                 event = {"type": "play", "seat": seat, "card": card}
                 self.events.append(event)
-                return [event]
+                if not completed:
+                    return [event]
+                start = len(self.events) - 1
+                try:
+                    self._tricks_done(play, completed)
+                except BaseException as exc:
+                    raise self._undo(exc, len(self._history) - 1, start, seat, action)  # noqa: B904
+                return self.events[start:]
         if self.phase is _PLAY and (play := self.trickplay) is not None and seat == play.to_act:
             # The common case in simulations, without the general checks below: a legal card by
             # the seat to play, most often the very action `legal_actions()` handed out.
@@ -637,8 +645,8 @@ class Game:
         self._play_card(seat, parsed.card)
 
     def _play_card(self, seat: int, card: str) -> None:
-        # apply() does the first steps here itself for a card that completes no trick, when
-        # trick play is plain and nothing is watched for (play_plain): keep the two in step.
+        # apply() does the steps here itself, up to _tricks_done, when trick play is plain and
+        # nothing is watched for (play_plain): keep the two in step.
         play = self.trickplay
         assert play is not None
         completed, _ = play.play_card(seat, card)
@@ -652,8 +660,11 @@ class Game:
             self._open_from = 0
             self._show_open_hands()
         # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
-        if not completed:
-            return
+        if completed:
+            self._tricks_done(play, completed)
+
+    def _tricks_done(self, play: TrickPlay, completed: list[Trick]) -> None:
+        """After the card that completed these tricks: report them, then settle or play on."""
         for trick in completed:
             number = play.tricks.index(trick) + 1
             self._emit(

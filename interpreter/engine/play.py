@@ -330,21 +330,24 @@ class TrickPlay:
         return self.rules.refusal(usable, self._led(trick.cards, usable, number), card)
 
     # -- playing a card ---------------------------------------------------------------------
-    def play_plain(self, seat: int, card: str) -> bool:
-        """Play the legal `card` as `play_card` would, when it completes no trick and no duty
-        beyond following suit applies (the most common card of all): True. Otherwise False, and
-        nothing changed: `play_card` plays it."""
-        trick = self.trick
-        played = len(trick.cards) + 1
+    def play_plain(self, seat: int, card: str) -> list[Trick] | None:
+        """Play the legal `card` as `play_card` would, when no duty beyond following suit
+        applies (the most common card of all): the tricks it completed (none, or this one).
+        Otherwise None, and nothing changed: `play_card` plays it."""
         hand = self.hands[seat]
-        if played >= self._n_seats or not self._plain_for(hand) or self.laid:
-            return False
+        if not self._plain_for(hand) or self.laid:
+            return None
+        trick = self.trick
         hand.remove(card)
         trick.seats.append(seat)
-        trick.cards.append(card)
-        self._played_in_open = played  # one trick at a time: tricks are played together only with exposed cards
-        self.to_act = self._orders[trick.leader][played]
-        return True
+        cards = trick.cards
+        cards.append(card)
+        played = self._played_in_open = len(cards)  # one trick at a time: only exposed cards make two
+        if played < self._n_seats:
+            self.to_act = self._orders[trick.leader][played]
+            return _NOTHING
+        trick.winner = trick.seats[self.rules.winner_index(cards)]
+        return [trick]
 
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
         """Play a legal card. Returns the tricks completed by it (none, one, or those played
@@ -362,7 +365,8 @@ class TrickPlay:
             if played < self._n_seats:
                 self.to_act = self._orders[trick.leader][played]  # the plain case: the next seat plays
                 return _NOTHING, withheld
-            if not self.withheld and not self._exposed:
+            if not self.withheld and (not self._exposed or self._plain):
+                # (plain with exposed cards: they were all played in earlier tricks)
                 trick.winner = trick.seats[self.rules.winner_index(trick.cards)]
                 return [trick], withheld
         open_tricks = self._open()
@@ -404,6 +408,8 @@ class TrickPlay:
             self.tricks.append(trick)
             self._played_in_open = 0
             self.to_act, self.trick, self.number = self._orders[leader][0], trick, len(self.tricks)
+            if not self._plain:
+                self._plain = self._plain_from_now()
             return
         completed = self._open()
         leader = self._next_leader(completed)
@@ -418,6 +424,18 @@ class TrickPlay:
         self.together = 1
         self._played_in_open = 0
         self._recount()
+        if not self._plain:
+            self._plain = self._plain_from_now()
+
+    def _plain_from_now(self) -> bool:
+        """At the start of a trick: whether from now on only the follow-suit duties apply, the
+        schedule's tricks and the exposed cards (in earlier tricks, and led as the opening asked)
+        behind, and no card to withhold or kept back."""
+        if self.play.withhold or self.kept or self.together != 1 or self.pending_leads:
+            return False
+        if any(number >= self.number for number in self.schedule):
+            return False
+        return not any(card in hand for hand in self.hands.values() for card in self._exposed)
 
     def _next_leader(self, completed: list[Trick]) -> int:
         if len(completed) == 1:
