@@ -248,7 +248,7 @@ class TrickPlay:
         `legal()` gives, where only following suit and trumping apply made by filters of the
         hand (no Python step per card)."""
         hand = self.hands[seat]
-        if not self._simple or not self._plain_for(hand) or self.laid or seat != self.to_act:
+        if not self._simple or not (self._plain or self._plain_for(hand)) or self.laid or seat != self.to_act:
             return [plays[c] for c in self.legal(seat)]
         cards = self.trick.cards
         if cards:
@@ -335,7 +335,7 @@ class TrickPlay:
         applies (the most common card of all): the tricks it completed (none, or this one).
         Otherwise None, and nothing changed: `play_card` plays it."""
         hand = self.hands[seat]
-        if not self._plain_for(hand) or self.laid:
+        if not (self._plain or self._plain_for(hand)) or self.laid:
             return None
         trick = self.trick
         hand.remove(card)
