@@ -65,6 +65,11 @@ _AUCTION, _EXCHANGE, _ANNOUNCE, _PLAY, _OVER = Phase.AUCTION, Phase.EXCHANGE, Ph
 class Game:
     """One deal. Seats are numbered in order of play; seat s+1 plays after seat s."""
 
+    # The attributes read at every action have slots of their own: the rest (more than the 30
+    # a Python 3.11 instance keeps in its fastest form) stay in the instance's __dict__.
+    __slots__ = ("__dict__", "__weakref__", "_called", "_history", "_legal_plays", "_open_from", "_plays")
+    __slots__ += ("events", "phase", "trickplay")
+
     def __init__(
         self,
         ruleset: Ruleset | str,

@@ -74,7 +74,7 @@ class TrickPlay:
         self._plain = not (self.schedule or play.withhold or self.exposed)  # only the follow-suit duties apply
         self._simple = rules.simple  # ... and of those, only following and trumping
         # Plain but for a card that may be withheld: plain for a seat without it, while nobody has
-        # withheld it (Furtwangen's Gstieß: most cards are played by seats that do not hold it).
+        # withheld it (a Gstieß that may be withheld: most cards are played by seats without it).
         self._unless_held = play.withhold.card if play.withhold and not (self.schedule or self.exposed) else None
         self._duties = rules.duties
         # The legal cards of a turn: (seat, the trick, the cards in it, the legal cards).
