@@ -67,8 +67,18 @@ class Game:
 
     # The attributes read at every action have slots of their own: the rest (more than the 30
     # a Python 3.11 instance keeps in its fastest form) stay in the instance's __dict__.
-    __slots__ = ("__dict__", "__weakref__", "_called", "_history", "_legal_plays", "_open_from", "_plays")
-    __slots__ += ("events", "phase", "trickplay")
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_called",
+        "_history",
+        "_legal_plays",
+        "_open_from",
+        "_plays",
+        "events",
+        "phase",
+        "trickplay",
+    )
 
     def __init__(
         self,
