@@ -58,6 +58,10 @@ class AnnouncementRound:
         # the player, then again to check what was said): (kind, seat) -> the names.
         self._offers: dict[tuple[str, int], list[str]] = {}
         self._eligible: dict[tuple[int, bool], list[str]] = {}  # (seat, its side known) -> bonuses
+        # The items (the game, announced bonuses) that may still be doubled -> their owner's side.
+        self._open: dict[str, str] = {}
+        if ruleset.kontra_game is not None and ruleset.kontra_game.max > 0:
+            self._open[GAME] = "declarer"
 
     # -- sides ---------------------------------------------------------------------------------
     def side_of(self, seat: int) -> str:
@@ -112,23 +116,10 @@ class AnnouncementRound:
         return offer
 
     def _doublable_now(self, seat: int) -> list[str]:
-        side = self.side_of(seat)
-        items = []
-        game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
-        if (
-            game is not None
-            and self.levels.get(GAME, 0) < game.max
-            and _next_doubler("declarer", self.levels.get(GAME, 0)) == side
-        ):
-            items.append(GAME)
-        if bonuses is not None:
-            most, levels = bonuses.max, self.levels
-            for name, owner in self.announced.items():
-                level = levels.get(name, 0)
-                # _next_doubler(owner, level) == side, without a call per bonus
-                if level < most and (owner == side) == (level % 2 == 1):
-                    items.append(name)
-        return items
+        side, levels = self.side_of(seat), self.levels
+        # The game, then the announced bonuses in order, that may still be doubled and that
+        # `side` doubles next: the other side of the owner doubles first, then the owner, and so on.
+        return [item for item, owner in self._open.items() if (owner == side) == (levels.get(item, 0) % 2 == 1)]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
         """The bonuses of which the declarer must announce one before ending the first turn."""
@@ -167,7 +158,9 @@ class AnnouncementRound:
             must = self._must_announce(seat)
             if parsed.name not in legal or (must and parsed.name not in must):
                 raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
-            self.announced[parsed.name] = self.side_of(seat)
+            side = self.announced[parsed.name] = self.side_of(seat)
+            if self.ruleset.kontra_bonuses is not None and self.ruleset.kontra_bonuses.max > 0:
+                self._open[parsed.name] = side
             self._said(seat)
             self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
             return
@@ -180,6 +173,8 @@ class AnnouncementRound:
             level = self.levels[parsed.item] = self.levels.get(parsed.item, 0) + 1
             self._said(seat)
             rule = self.ruleset.kontra_game if parsed.item == GAME else self.ruleset.kontra_bonuses
+            if rule is None or level >= rule.max:
+                del self._open[parsed.item]  # doubled as often as allowed
             title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
             self.emit(type="kontra", seat=seat, item=parsed.item, level=level, title=title)
             return
@@ -240,8 +235,3 @@ class AnnouncementRound:
     def bonus_kontra(self) -> tuple[tuple[str, int], ...]:
         return tuple((item, level) for item, level in self.levels.items() if item != GAME)
 
-
-def _next_doubler(owner: str, level: int) -> str:
-    """Who doubles an item next: the other side of its owner, then its owner, and so on."""
-    other = "defenders" if owner == "declarer" else "declarer"
-    return other if level % 2 == 0 else owner
