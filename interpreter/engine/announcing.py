@@ -234,4 +234,3 @@ class AnnouncementRound:
 
     def bonus_kontra(self) -> tuple[tuple[str, int], ...]:
         return tuple((item, level) for item, level in self.levels.items() if item != GAME)
-
