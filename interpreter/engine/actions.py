@@ -7,7 +7,6 @@ an unknown card id or call); whether the action is legal now is the game's busin
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -197,7 +196,7 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
         cards = _cards(value, ruleset)
         return DiscardAction(cards) if kind == "discard" else KeepAction(cards)
     if kind == "kontra":
-        items = _named(ruleset, "kontra_items", lambda: ["game", *ruleset.bonuses])
+        items = ruleset.derived.get("kontra_items") or _named(ruleset, "kontra_items", ["game", *ruleset.bonuses])
         if not isinstance(value, str) or value not in items:
             hint = did_you_mean(value, items) if isinstance(value, str) and len(value) <= 40 else ""
             raise InvalidActionError(
@@ -206,10 +205,10 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
             )
         return Kontra(value)
     if kind == "announce":
-        known = _named(
+        known = ruleset.derived.get("announcement_names") or _named(
             ruleset,
             "announcement_names",
-            lambda: [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)],
+            [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)],
         )
         if not isinstance(value, str):
             raise InvalidActionError(
@@ -230,12 +229,10 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
     return Choose(value)
 
 
-def _named(ruleset: Ruleset, key: str, names: Callable[[], list[str]]) -> list[str]:
-    """`names()`, made once per ruleset (every action of its kind is checked against it)."""
-    found: list[str] | None = ruleset.derived.get(key)
-    if found is None:
-        found = ruleset.derived[key] = names()
-    return found
+def _named(ruleset: Ruleset, key: str, names: list[str]) -> list[str]:
+    """`names`, kept for the ruleset: every action of its kind is checked against it."""
+    ruleset.derived[key] = names
+    return names
 
 
 def _cards(values: list[Any], ruleset: Ruleset) -> tuple[str, ...]:
