@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from interpreter.language.model import Contract, Declaration, Individual, Route, Ruleset
@@ -380,19 +381,19 @@ def _bonuses(
     team = deal.team
     game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None))
     kontra = dict(deal.bonus_kontra)
-    played = {
-        side: frozenset(c for t in tricks for s, c in zip(t.seats, t.cards, strict=False) if (s in team) == mine)
-        for side, mine in (("declarer", True), ("defenders", False))
-    }
+    # Each seat plays a card to every trick: the team's cards are found by its seats, the rest
+    # are the defenders'; a trick's facts are made once and only their last flag differs by side.
+    everything = frozenset(chain.from_iterable(t.cards for t in tricks))
+    by_team = frozenset([t.cards[t.seats.index(s)] for t in tricks for s in team if s in t.seats])
+    played = {"declarer": by_team, "defenders": everything - by_team}
+    known = [(frozenset(t.cards), t.cards[t.seats.index(t.won_by)], t.winner in team) for t in tricks]
     result = []
     for side, mine in (("declarer", True), ("defenders", False)):
         won_tricks = [t for t in tricks if (t.winner in team) == mine]
-        facts = tuple(
-            (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], (t.winner in team) == mine) for t in tricks
-        )
+        facts = tuple(known) if mine else tuple([(cards, card, not ours) for cards, card, ours in known])
         scope: dict[str, Any] = {
             "side_cards": frozenset(declarer_cards if mine else defender_cards),
-            "side_won": frozenset(c for t in won_tricks for c in t.cards),
+            "side_won": frozenset(chain.from_iterable(t.cards for t in won_tricks)),
             "side_played": played[side],
             "opponents_played": played["defenders" if mine else "declarer"],
             "side_tricks": len(won_tricks),
