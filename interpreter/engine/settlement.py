@@ -239,10 +239,9 @@ def settle(
         rs, declarer_cards, defender_cards, declarer_tricks, defender_tricks, len(deal.seats), len(deal.bidders)
     )
     env["last_trick_won_with"] = _last_won_with(deal, tricks)
+    declarer = deal.declarer
     env["tricks_won_with"] = frozenset(
-        t.cards[t.seats.index(deal.declarer)]
-        for t in tricks or ()
-        if t.winner == deal.declarer and deal.declarer in t.seats
+        [t.cards[t.seats.index(declarer)] for t in tricks or () if t.winner == declarer and declarer in t.seats]
     )
     env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
