@@ -14,6 +14,7 @@ from interpreter.errors import InvalidActionError, did_you_mean
 from interpreter.language.model import Ruleset
 
 KINDS = ("play", "discard", "keep", "announce", "choose", "call_card", "give", "kontra")
+_KINDS = frozenset(KINDS)  # (a key of any type may be looked up: a frozenset of texts holds none but these)
 
 # An action as players send it and the game hands it out: a call, or a mapping such as {play: T21}.
 ActionJson = str | dict[str, Any]
@@ -179,14 +180,17 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
         raise InvalidActionError(
             f"an action is a call (text) or a mapping such as {{play: T21}}, not {type(action).__name__}"
         )
-    kinds = [k for k in action if isinstance(k, str) and k in KINDS]
-    if len(kinds) != 1:
-        keys = ", ".join(_key(k) for k in list(action)[:10]) or "none"
-        raise InvalidActionError(f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {keys}")
-    kind = kinds[0]
-    extra = [k for k in action if k != kind and not (kind == "announce" and k == "cards")]
-    if extra:
-        raise InvalidActionError(f"unexpected key(s) in a {kind} action: {', '.join(_key(k) for k in extra[:10])}")
+    if len(action) == 1 and (kind := next(iter(action))) in _KINDS:
+        pass  # the usual shape, {kind: value}, known without looking at the keys one by one
+    else:
+        kinds = [k for k in action if isinstance(k, str) and k in KINDS]
+        if len(kinds) != 1:
+            keys = ", ".join(_key(k) for k in list(action)[:10]) or "none"
+            raise InvalidActionError(f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {keys}")
+        kind = kinds[0]
+        extra = [k for k in action if k != kind and not (kind == "announce" and k == "cards")]
+        if extra:
+            raise InvalidActionError(f"unexpected key(s) in a {kind} action: {', '.join(_key(k) for k in extra[:10])}")
     value = action[kind]
     if kind == "play":
         return PlayCard(_card(value, ruleset))
