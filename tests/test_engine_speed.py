@@ -1,8 +1,9 @@
 """The engine's short ways for the common case give what its general steps give.
 
 `Game.apply` plays a card `legal_actions()` handed out (a read-only FrozenAction) in plain trick
-play by a shorter way (TrickPlay.play_plain, legal_plays, the caches of the auction and of the
-announcement round); the same card sent as a plain mapping goes the general way. Both must end
+play by a shorter way (TrickPlay.play_plain, legal_plays), and takes an announcement or kontra
+just offered without parsing and checking it again; the same card sent as a plain mapping, and an
+announcement not just offered, go the general way. Both must end
 every deal with the same events, history, views and result. And a finished deal is no reference
 cycle: it is freed when dropped, without Python's cycle collector."""
 
@@ -45,6 +46,8 @@ def _play(name: str, players: int, seed: int, *, general: bool) -> Game:
                     action = {kind: rng.sample(template["from"], template["count"])}
             if general:
                 action = dict(action)  # no longer the engine's own: the general way
+        if general:
+            game._offered = None  # nor just offered (Game._offered_action): parsed and checked in full
         game.apply(seat, action)
     return game
 

@@ -26,8 +26,10 @@ from typing import Any
 from interpreter.engine.actions import (
     Action,
     ActionJson,
+    Announce,
     Call,
     FrozenAction,
+    Kontra,
     PlayCard,
     parse_action,
     play_actions,
@@ -73,6 +75,7 @@ class Game:
         "_called",
         "_history",
         "_legal_plays",
+        "_offered",
         "_open_from",
         "_plays",
         "events",
@@ -118,6 +121,7 @@ class Game:
         self._history: list[tuple[int, ActionJson]] = []
         self._plays = play_actions(ruleset)
         self._legal_plays: list[ActionJson] | None = None  # the legal plays of this turn, once asked
+        self._offered: tuple[int, list[ActionJson]] | None = None  # see _offered_action
 
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
@@ -287,12 +291,35 @@ class Game:
             if self.phase is _EXCHANGE and (exchange := self.exchange) is not None:
                 return exchange.legal(seat)
             if self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
-                return announcement.legal(seat)
+                legal = announcement.legal(seat)
+                if legal and seat == announcement.to_act:
+                    self._offered = (seat, list(legal))  # a round of announcements has many turns
+                return legal
             return []
         except Exception as exc:
             if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
                 raise
             raise failure from exc
+
+    def _offered_action(self, seat: int, action: object) -> Action | None:
+        """`action` parsed, when it is one that `legal_actions()` just offered the seat to act in
+        the round of announcements (so it needs no checks of its form, its seat or its turn);
+        else None. An offer holds for the one action that follows it."""
+        offered, self._offered = self._offered, None
+        if offered is None or seat is not offered[0] or self.phase is not _ANNOUNCE:
+            return None
+        if type(action) is str:
+            return Call(action) if action in offered[1] else None
+        try:
+            if type(action) is not dict or action not in offered[1]:
+                return None
+        except Exception:
+            return None  # a value that cannot be compared: parse_action says what is wrong with it
+        if "kontra" in action:
+            return Kontra(action["kontra"])
+        if "announce" in action:
+            return Announce(action["announce"], tuple(action["cards"]))
+        return None
 
     def _check_seat(self, seat: object) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
@@ -355,14 +382,16 @@ class Game:
                     done = len(history) - (bool(history) and history[-1] == (seat, self._plays[card]))
                     raise self._undo(exc, done, start, seat, action)  # noqa: B904 (it chains what it must)
                 return self.events[start:]
-        parsed = parse_action(action, self.ruleset)
-        self._check_seat(seat)
-        if self.phase is _OVER:
-            raise IllegalActionError("the deal is over", seat)
-        if seat != self.to_act and not (
-            self.phase is _AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
-        ):
-            raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
+        parsed = self._offered_action(seat, action) if self._offered is not None else None
+        if parsed is None:
+            parsed = parse_action(action, self.ruleset)
+            self._check_seat(seat)
+            if self.phase is _OVER:
+                raise IllegalActionError("the deal is over", seat)
+            if seat != self.to_act and not (
+                self.phase is _AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
+            ):
+                raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start, done = len(self.events), len(self._history)
         try:
             self._apply(seat, parsed)
