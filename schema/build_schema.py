@@ -450,7 +450,20 @@ exchange_step = {
                         },
                         "shown": {
                             "type": "boolean",
-                            "description": "The talon is turned face up for everyone first (default false).",
+                            "description": "The talon is turned face up for everyone first (default false); with `count`, only the cards taken.",
+                        },
+                        "count": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "description": "Only this many cards are taken, from one end of the talon as it was dealt (its order is kept from the deal; a record's `talon` lists it from the top); the rest stays in the talon and counts as `out_of_play.talon` says (Dreierles: the bid names 3, 2 or 1). Not with `parts`. `discard: {count: talon}` then discards as many as were taken.",
+                        },
+                        "from": {
+                            "enum": ["top", "bottom"],
+                            "description": "With `count`: the end of the talon the cards are taken from (default top: the first cards dealt to it).",
+                        },
+                        "rest_seen_by": {
+                            "enum": ["nobody", "defenders"],
+                            "description": "With `count`: who looks at the cards left in the talon (default nobody); defenders: the declarer's opponents see them in their views, the declarer never does.",
                         },
                     },
                     provenance=False,
@@ -1033,7 +1046,7 @@ bonus = rule(
             "description": "When it scores (made, announced or attempted), the game and every other bonus do not (a Valat).",
         },
         "requires": dsl(
-            "Who may announce it, per seat. Known: hand, is_declarer, is_partner, revealed (the seat's side is public). "
+            "Who may announce it, per seat. Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken. "
             + DSL_BOOL
         ),
     },
@@ -1053,6 +1066,10 @@ kontra_rule = rule(
             "items": {"type": "string", "description": "A title."},
             "description": "The name of each doubling, in order.",
         },
+        "eligible": dsl(
+            "Who may double, per seat (absent: anyone of the side whose turn it is to double). Known: hand, is_declarer, is_partner, revealed, spoken (the seat has had a turn in this round), made_bid (the seat bid in the auction), bid_before_turn (somebody had bid before the seat's first turn in the auction, or before the auction ended without giving it one, so it could not have opened the bidding: Dreierles' 'an opponent who could have bid Dreier and passed may not knock' is `made_bid or bid_before_turn`). "
+            + DSL_BOOL
+        ),
     },
     ["max"],
 )
@@ -1166,7 +1183,7 @@ ruleset = rule(
                 "start": {"enum": ["declarer", "vorhand"], "description": "Who speaks first (default declarer)."},
                 "done": described(NAME, "The call that ends a turn (default pass)."),
                 "may_announce": dsl(
-                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public). "
+                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public), spoken (the seat has had a turn in this round: `not spoken` allows announcements only before one's first done call, Dreierles' 'fertig'). "
                     + DSL_BOOL
                 ),
             },

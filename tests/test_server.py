@@ -501,8 +501,11 @@ def public_cards(game) -> set[str]:
 def known_to(game, seat: int) -> set[str]:
     """What `seat` may know: the cards it holds or held, and the public ones."""
     held = set(game.initial_hands[seat]) | set(game.hands[seat])
+    exchange = game.exchange
     if seat == game.declarer and any(e["type"] == "talon_taken" for e in game.events):
-        held |= set(game.initial_talon)
+        held |= set(exchange.taken)  # the talon, or the cards of it the declarer took
+    if exchange is not None and exchange.rest_seen_by_defenders and seat in game.seats and seat != game.declarer:
+        held |= set(game.talon)  # the rest of a talon drawn from in part, which the opponents look at
     return held | public_cards(game)
 
 

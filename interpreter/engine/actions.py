@@ -163,6 +163,8 @@ def _calls_of(ruleset: Ruleset) -> list[str]:
         calls += [lv.call for levels in phase.choose.values() for lv in levels]
         if phase.hold:
             calls.append(phase.hold)
+    if ruleset.announcing is not None:
+        calls.append(ruleset.announcing.done)  # ends a turn of the round of announcements (fertig)
     return list(dict.fromkeys(calls))
 
 

@@ -12,12 +12,12 @@ speaker's side public (`revealed`); the partner's doing so reveals the partnersh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra
 from interpreter.errors import IllegalActionError
-from interpreter.language.model import Contract, Declaration, Ruleset
+from interpreter.language.model import Contract, Declaration, KontraRule, Ruleset
 
 GAME = "game"
 
@@ -33,6 +33,7 @@ class AnnouncementRound:
         hands: dict[int, list[str]],
         emit: Callable[..., None],
         vorhand: int,
+        seat_facts: Mapping[int, Mapping[str, bool]] | None = None,
     ):
         rule = ruleset.announcing
         assert rule is not None
@@ -54,6 +55,7 @@ class AnnouncementRound:
         self.laid: list[tuple[str, str]] = []
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
+        self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
 
     # -- sides ---------------------------------------------------------------------------------
     def side_of(self, seat: int) -> str:
@@ -69,7 +71,19 @@ class AnnouncementRound:
             "is_declarer": seat == self.declarer,
             "is_partner": seat == self.partner,
             "revealed": seat in self.revealed or self.partner_revealed,
+            "spoken": seat in self.spoken,
         }
+
+    def _may_double(self, seat: int, rule: KontraRule) -> bool:
+        if rule.eligible is None:
+            return True
+        facts = self.seat_facts.get(seat, {})
+        env = {
+            **self._seat_env(seat),
+            "made_bid": facts.get("made_bid", False),
+            "bid_before_turn": facts.get("bid_before_turn", False),
+        }
+        return bool(rule.eligible(env))
 
     # -- what may be said ------------------------------------------------------------------------
     def _announceable(self, seat: int) -> list[str]:
@@ -94,9 +108,10 @@ class AnnouncementRound:
             game is not None
             and self.levels.get(GAME, 0) < game.max
             and _next_doubler("declarer", self.levels.get(GAME, 0)) == side
+            and self._may_double(seat, game)
         ):
             items.append(GAME)
-        if bonuses is not None:
+        if bonuses is not None and self._may_double(seat, bonuses):
             for name, owner in self.announced.items():
                 level = self.levels.get(name, 0)
                 if level < bonuses.max and _next_doubler(owner, level) == side:
@@ -182,6 +197,8 @@ class AnnouncementRound:
             return f"{item} cannot be doubled here"
         if self.levels.get(item, 0) >= rule.max:
             return f"{item} has been doubled {rule.max} times, the most allowed"
+        if not self._may_double(seat, rule) and rule.eligible is not None:
+            return f"you may not double ({rule.eligible.source}); you may double: {', '.join(items) or 'nothing'}"
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
     def _said(self, seat: int) -> None:

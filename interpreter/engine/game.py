@@ -488,6 +488,7 @@ class Game:
                     self.hands,
                     self._emit,
                     self.vorhand,
+                    seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
                 )
                 self._emit(type="phase", phase="announce", seat=self.declarer)
             else:

@@ -126,6 +126,18 @@ def _rest(value: dict[str, Any], known: tuple[str, ...]) -> str:
     return f" ({generic_text(rest)})" if rest else ""
 
 
+def take_talon_text(take: Any) -> str:
+    if not isinstance(take, dict) or "count" not in take:
+        return "takes up the talon"
+    count = take["count"]
+    text = f"takes {count} card{'' if count == 1 else 's'} from the {take.get('from', 'top')} of the talon as dealt"
+    if take.get("shown"):
+        text += ", shown to all"
+    if take.get("rest_seen_by") == "defenders":
+        text += "; the opponents look at the rest"
+    return text
+
+
 def step_text(step: Any) -> str:
     if not isinstance(step, dict):
         return generic_text(step)
@@ -174,7 +186,12 @@ def exchange_text(steps: Any) -> str:
         return "none (the talon stays aside)"
     if not isinstance(steps, list):
         return generic_text(steps)
-    return "; ".join(step_text(s) for s in steps)
+    return "; ".join(take_talon_text(s["take_talon"]) if _draws(s) else step_text(s) for s in steps)
+
+
+def _draws(step: Any) -> bool:
+    """A step that takes a number of cards from one end of the talon."""
+    return isinstance(step, dict) and isinstance(step.get("take_talon"), dict) and "count" in step["take_talon"]
 
 
 def level_text(level: Any) -> str:

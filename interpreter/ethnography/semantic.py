@@ -450,6 +450,7 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
     for key, rule in (("game", rs.kontra_game), ("bonuses", rs.kontra_bonuses)):
         if rule is not None:
             kontra[key] = {"max": rule.max, **({"titles": list(rule.titles)} if rule.titles else {})}
+            _put(kontra[key], "eligible", _expr(rule.eligible))
     _put(tree, "kontra", kontra)
     tree["play"] = _play(rs.play, deck)
     tree["counting"] = _counting(rs.counting, deck)
@@ -551,6 +552,10 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
             take["parts"] = step.parts
         if step.shown:
             take["shown"] = True
+        if step.count is not None:
+            take.update(count=step.count, **{"from": step.end})
+            if step.rest_seen_by != "nobody":
+                take["rest_seen_by"] = step.rest_seen_by
         return {"take_talon": take}
     if isinstance(step, CallPartner):
         partner: dict[str, Any] = {}

@@ -134,7 +134,9 @@ BONUS_NAMES = {
 }
 BONUS_VALUE_NAMES = {"game": INT, "players": INT}
 # Who may announce (per seat, in the round of announcements).
-SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL}
+SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL, "spoken": BOOL}
+# Who may double: per seat, and what the auction says of it (it bid; a bid stood when it first spoke).
+KONTRA_NAMES = {**SEAT_NAMES, "made_bid": BOOL, "bid_before_turn": BOOL}
 # Everyone for themselves, paid in classes: per seat.
 PAYMENT_NAMES = {"points": INT, "tricks": INT, "place": INT, "rank": INT, "is_vorhand": BOOL, "players": INT}
 
@@ -157,6 +159,7 @@ GAME_NAMES = frozenset().union(
     BONUS_NAMES,
     BONUS_VALUE_NAMES,
     SEAT_NAMES,
+    KONTRA_NAMES,
     PAYMENT_NAMES,
     {"kontra": INT},
 )
@@ -855,7 +858,8 @@ class Compiler:
             titles = tuple(r.get("titles") or ())
             if titles and len(titles) != r.get("max", 1):
                 self.problem(("kontra", key, "titles"), f"give one title for each of the {r.get('max', 1)} doublings")
-            return KontraRule(int(r.get("max", 1)), titles)
+            eligible = self.expression(("kontra", key, "eligible"), KONTRA_NAMES, BOOL)
+            return KontraRule(int(r.get("max", 1)), titles, eligible)
 
         game = rule("game")
         if game is not None:
@@ -904,6 +908,14 @@ class Compiler:
                     if isinstance(step, Keep):
                         discarded += held - step.count
                         held = step.count
+                    elif isinstance(step, TakeTalon) and step.count is not None:
+                        if step.count > talon:
+                            self.problem(
+                                ("contracts", name, "exchange", index, "take_talon", "count"),
+                                f"with {n} players the talon has {talon} cards, so {step.count} cannot be taken from it",
+                            )
+                        held += min(step.count, talon)
+                        taken += min(step.count, talon)
                     elif isinstance(step, TakeTalon):
                         if talon % step.parts:
                             self.problem(
@@ -936,7 +948,21 @@ class Compiler:
             path = ("contracts", where, "exchange", i)
             if "take_talon" in step:
                 t = step["take_talon"] or {}
-                result.append(TakeTalon(int(t.get("parts", 1)), bool(t.get("shown", False))))
+                count = t.get("count")
+                if count is not None and int(t.get("parts", 1)) != 1:
+                    self.problem(
+                        path + ("take_talon",),
+                        "take the talon in `parts` or take `count` cards from it, not both",
+                    )
+                result.append(
+                    TakeTalon(
+                        int(t.get("parts", 1)),
+                        bool(t.get("shown", False)),
+                        None if count is None else int(count),
+                        t.get("from", "top"),
+                        t.get("rest_seen_by", "nobody"),
+                    )
+                )
             elif "call_partner" in step:
                 c = step["call_partner"] or {}
                 allowed = (

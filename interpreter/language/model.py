@@ -116,10 +116,16 @@ class AuctionPhase:
 class TakeTalon:
     """The declarer picks up the talon; or, with `parts` > 1, it is laid out in that many equal
     parts (face up when `shown`) and the declarer takes one ({choose: first|second|…}); the parts
-    not taken stay in the talon, which `out_of_play` then sends to a side."""
+    not taken stay in the talon, which `out_of_play` then sends to a side. With `count`, the
+    declarer takes that many cards from the `end` (top or bottom) of the talon as dealt, shown
+    alone when `shown`; the rest stays in the talon, seen by the defenders when `rest_seen_by`
+    says so (Dreierles)."""
 
     parts: int = 1
     shown: bool = False
+    count: int | None = None  # None: the whole talon (or a part of it)
+    end: Literal["top", "bottom"] = "top"  # the talon's first card as dealt is its top
+    rest_seen_by: Literal["nobody", "defenders"] = "nobody"
 
 
 PART_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -444,6 +450,7 @@ class KontraRule:
 
     max: int
     titles: tuple[str, ...]
+    eligible: Condition | None = None  # per seat: who may double (None: every seat of the side)
 
 
 @dataclass(frozen=True)
@@ -604,5 +611,7 @@ class Ruleset:
             add(phase.hold)
             for rule in phase.compulsory:
                 add(rule.call)
+        if self.announcing is not None:
+            add(self.announcing.done)  # said in the round of announcements (fertig)
         defined = [c for c in self.call_titles if c in used]
         return defined + [c for c in used if c not in defined]

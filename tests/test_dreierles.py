@@ -1,0 +1,169 @@
+"""Dreierles (pagat-dreierles): the mechanics it brought to the language, held to the rules text.
+
+The records under tests/records/dreierles-* play whole deals; these tests look inside them: the
+blind's order, what each seat sees of it, who may knock, and the scoring table cell by cell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dreierles_by_hand as by_hand
+import pytest
+
+from interpreter import Game, load_ruleset
+
+TALON = ["C7", "T13", "HN", "H2", "SJ", "T8"]  # from the top, as dealt
+
+
+def _deal_with_talon(talon: list[str], players: int = 3) -> dict[str, Any]:
+    """A deal of the pack with this blind, the other cards dealt in order."""
+    pack = [c for c in load_ruleset("dreierles").pack(3) if c not in talon]
+    hands = [pack[i * 16 : (i + 1) * 16] for i in range(3)]
+    if players == 4:
+        hands = [[], *hands]  # the dealer, seat 0, sits out
+    return {"hands": hands, "talon": list(talon)}
+
+
+def _bid(game: Game, bid: str) -> int:
+    """Vorhand bids, the others pass; returns the declarer."""
+    declarer = game.to_act
+    assert declarer is not None
+    game.apply(declarer, bid)
+    while game.phase.value == "auction":
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, "pass")
+    return declarer
+
+
+@pytest.mark.parametrize("bid, count", [("dreier", 3), ("zweier", 2), ("einer", 1), ("solo", 0)])
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_bid_draws_that_many_cards_from_the_top_of_the_blind(bid: str, count: int, players: int) -> None:
+    game = Game("dreierles", players=players, dealer=0, deal=_deal_with_talon(TALON, players))
+    assert game.talon == TALON  # the blind keeps the order it was dealt in
+    declarer = _bid(game, bid)
+    drawn, rest = TALON[:count], TALON[count:]
+    assert set(drawn) <= set(game.hands[declarer])
+    assert not set(rest) & set(game.hands[declarer])
+    assert game.talon == rest
+    shown = [e for e in game.events if e["type"] == "talon_shown"]
+    assert shown == (
+        [{"type": "talon_shown", "seat": declarer, "cards": drawn, "parts": 1, "end": "top"}] if count else []
+    )
+    for seat in range(players):
+        view = game.view(seat)
+        if count:
+            assert view["talon_shown"] == drawn  # everybody sees the cards drawn, and only those
+        if seat == declarer or seat == game.sitting_out or not count:
+            assert "talon" not in view  # the declarer never sees the rest of the blind
+        else:
+            assert view["talon"] == rest  # the opponents look at it
+
+
+def _discard(game: Game) -> None:
+    """The declarer discards the first cards allowed."""
+    assert game.declarer is not None
+    while game.phase.value == "exchange":
+        action = game.legal_actions()[0]
+        assert isinstance(action, dict)
+        if isinstance(action["discard"], dict):  # a template: too many choices to list
+            action = {"discard": action["discard"]["from"][: action["discard"]["count"]]}
+        game.apply(game.declarer, action)
+
+
+def _knockers(calls: list[tuple[int, str]], seed: int) -> set[int]:
+    """Who may knock on their turn once the declarer has said fertig, nobody knocking, after the
+    calls of a 3-player auction with the dealer at seat 0 (A = seat 1, B = seat 2, C = seat 0)."""
+    game = Game("dreierles", players=3, dealer=0, seed=seed)
+    for seat, call in calls:
+        game.apply(seat, call)
+    _discard(game)
+    game.apply(game.declarer, "fertig")
+    may = set()
+    while game.phase.value == "announce":
+        seat = game.to_act
+        assert seat is not None
+        if seat != game.declarer and {"kontra": "game"} in game.legal_actions(seat):
+            may.add(seat)
+        game.apply(seat, "fertig")
+    return may
+
+
+@pytest.mark.parametrize(
+    "calls, may_knock",
+    [
+        # Source example 1: A weg, B Dreier, C weg: C may knock, A may not.
+        ([(1, "pass"), (2, "dreier"), (0, "pass")], {0}),
+        # Source example 2: A weg, B weg, C Dreier: neither opponent may knock.
+        ([(1, "pass"), (2, "pass"), (0, "dreier")], set()),
+        # Derived: A Dreier, B Zweier, C weg: A bid, C could no longer bid Dreier; both may.
+        ([(1, "dreier"), (2, "zweier"), (0, "pass")], {0, 1}),
+        # Derived: A weg, B Solo: nobody can outbid a Solo, so C has no turn; C could not have
+        # bid Dreier and may knock, A may not.
+        ([(1, "pass"), (2, "solo")], {0}),
+    ],
+)
+def test_an_opponent_who_could_have_bid_dreier_and_passed_may_not_knock(
+    calls: list[tuple[int, str]], may_knock: set[int]
+) -> None:
+    assert _knockers(calls, seed=5) == may_knock
+
+
+def test_the_declarer_may_knock_back_up_to_the_limit() -> None:
+    game = Game("dreierles", players=3, dealer=0, seed=1)
+    for seat, call in [(1, "pass"), (2, "dreier"), (0, "pass")]:
+        game.apply(seat, call)
+    _discard(game)
+    assert game.legal_actions(2) == ["fertig"]  # nothing to announce with this hand, no knock yet
+    game.apply(2, "fertig")
+    game.apply(0, {"kontra": "game"})
+    game.apply(0, "fertig")
+    game.apply(1, "fertig")
+    assert {"kontra": "game"} in game.legal_actions(2)
+    game.apply(2, {"kontra": "game"})
+    game.apply(2, "fertig")
+    assert {"kontra": "game"} not in game.legal_actions(0)  # two knocks: the default limit
+    events = [e["title"] for e in game.events if e["type"] == "kontra"]
+    assert events == ["Klopfen", "Zurückklopfen"]
+
+
+# -- the scoring table ------------------------------------------------------------------------------
+
+
+def _piles(points: int) -> tuple[list[str], list[str]]:
+    """The pack split so that the first pile counts `points` (in threes, 70 in all)."""
+    pack = list(load_ruleset("dreierles").pack(3))
+    ones = [c for c in pack if by_hand.value(c) == 1]
+    fives = [c for c in pack if by_hand.value(c) == 5]
+    others = [c for c in pack if 1 < by_hand.value(c) < 5]
+    for size in range(0, 55):
+        for n_fives in range(0, min(size, len(fives)) + 1):
+            for n_others in range(0, min(size - n_fives, len(others)) + 1):
+                n_ones = size - n_fives - n_others
+                if n_ones > len(ones):
+                    continue
+                pile = fives[:n_fives] + others[:n_others] + ones[:n_ones]
+                if by_hand.count(pile) == points:
+                    return pile, [c for c in pack if c not in pile]
+    raise AssertionError(points)
+
+
+@pytest.mark.parametrize("bid", list(by_hand.MULTIPLIER))
+def test_the_scoring_table(bid: str) -> None:
+    """Every row of the printed table (§9), at every number of card points, against the engine's
+    settlement of a deal with those card points; and the formula agrees with the table."""
+    from interpreter.engine.settlement import Deal, settle
+
+    ruleset = load_ruleset("dreierles")
+    contract = ruleset.contracts[bid]
+    deal = Deal(ruleset, contract, 1, [1, 2, 0], 3, None, frozenset({1}), {}, ())
+    for points in range(0, 71):
+        expected = by_hand.table_score(points, bid) if points < 70 else 8 * by_hand.MULTIPLIER[bid]
+        assert by_hand.formula_score(points, bid) == expected or expected is None
+        if expected is None:
+            continue  # impossible: three or two discards always count 1 for the declarer
+        declarer, defenders = _piles(points)
+        result = settle(deal, declarer, defenders, 8, 8, "played")
+        assert result.points == {"declarer": points, "defenders": 70 - points}
+        assert result.payments == [-expected, 2 * expected, -expected], (bid, points)
