@@ -1019,7 +1019,7 @@ settlement = rule(
     ["declarer_wins", "amount"],
 )
 
-BONUS_KNOWN = "Known, for the side judged: side_cards (its tricks and its share of the talon and discards), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players; trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n)."
+BONUS_KNOWN = "Known, for the side judged (scope side): side_cards (its tricks and its share of the talon and discards), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players, announced (the side announced it); trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n). For a combination in a hand (scope seat), per active seat: hand (its cards when play starts, after the exchange), is_declarer, is_partner, players, announced (this seat announced it): `count(hand & trumps) >= 10 and (announced or not is_declarer)` is ten trumps that the declarer must announce and the others claim at the end."
 bonus = rule(
     "A bonus judged at the end of the deal for each side, scored apart from the game and paid like it (each opponent to or from the side); × the contract's bonus_factor × 2 per kontra.",
     {
@@ -1046,9 +1046,17 @@ bonus = rule(
             "description": "When it scores (made, announced or attempted), the game and every other bonus do not (a Valat).",
         },
         "requires": dsl(
-            "Who may announce it, per seat. Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken. "
+            "Who may announce it, per seat; for a combination in a hand (scope seat) also who may have it at all (Iffezheim: `is_declarer`). Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken. "
             + DSL_BOOL
         ),
+        "scope": {
+            "enum": ["side", "seat"],
+            "description": "side (default): judged for each side on its tricks and paid between the sides. seat: a combination in one player's hand when play starts (ten trumps, the Drull, four Kings), judged for every active seat, any of them, and paid to its holder by each other player at the table (a dealer who sits out too, when `settlement.sitting_out` is defender), whichever side they are on; silent ones are claimed at the end without a word. Outside the game's multiplier and kontra like every bonus.",
+        },
+        "forced_early": {
+            "enum": ["lost", "forfeit"],
+            "description": "An announced `card` kept back for its `trick` but forced out before it (nothing else was legal): lost (default) the bonus is lost; forfeit: also that trick and every later one count for the other side, cards and tricks (Pfeife raus forced out). The play goes on to the end; the event `forfeit` tells the table.",
+        },
     },
     ["achieved", "value"],
 )

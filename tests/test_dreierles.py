@@ -128,6 +128,58 @@ def test_the_declarer_may_knock_back_up_to_the_limit() -> None:
     assert events == ["Klopfen", "Zurückklopfen"]
 
 
+def _declarer_after_exchange(seed: int, bid: str = "solo") -> Game:
+    game = Game("dreierles", players=3, dealer=0, seed=seed)
+    game.apply(1, bid)
+    while game.phase.value == "auction":
+        game.apply(game.to_act, "pass")
+    _discard(game)
+    return game
+
+
+def test_only_the_declarer_announces_and_only_before_fertig() -> None:
+    for seed in range(200):
+        game = _declarer_after_exchange(seed)
+        hand = game.hands[1]
+        if "T1" in hand and sum(c.startswith("T") for c in hand) >= 10:
+            break
+    else:
+        raise AssertionError("no deal with the Pfeife and ten trumps for Vorhand")
+    assert game.legal_actions(1) == [
+        "fertig",
+        {"announce": "zehn_druck", "cards": []},
+        {"announce": "pfeife_raus", "cards": []},
+    ]
+    game.apply(1, {"announce": "pfeife_raus", "cards": []})
+    game.apply(1, "fertig")
+    for seat in (2, 0):
+        assert not any("announce" in a for a in game.legal_actions(seat) if isinstance(a, dict))
+        game.apply(seat, "fertig")
+    assert game.phase.value == "play"  # nobody knocked: the round is over, no second turn to announce
+
+
+def test_without_the_pfeife_there_is_no_pfeife_raus() -> None:
+    for seed in range(200):
+        game = _declarer_after_exchange(seed)
+        if "T1" not in game.hands[1]:
+            break
+    assert {"announce": "pfeife_raus", "cards": []} not in game.legal_actions(1)
+
+
+def test_a_forfeit_is_told_to_the_table() -> None:
+    from pathlib import Path
+
+    from interpreter.engine.records import replay
+
+    report = replay(Path(__file__).parent / "records" / "dreierles-pfeife-raus-forced-out.yaml")
+    game = report.game
+    forfeits = [e for e in game.events if e["type"] == "forfeit"]
+    assert forfeits == [{"type": "forfeit", "seat": 1, "card": "T1", "bonus": "pfeife_raus", "trick": 11}]
+    assert game.tricks[10].winner == 1  # the Pfeife won trick 11, which is forfeited all the same
+    bonus = next(b for b in game.result.bonuses if b["name"] == "pfeife_raus")
+    assert bonus["announced"] and not bonus["achieved"] and bonus["value"] == -2
+
+
 # -- the scoring table ------------------------------------------------------------------------------
 
 

@@ -48,6 +48,7 @@ class AnnouncementRound:
         self.said = False  # the seat to speak has said something this turn
         self.done = False
         self.announced: dict[str, str] = {}  # bonus -> the side that announced it
+        self.announced_by: dict[str, int] = {}  # bonus -> the seat that announced it
         self.levels: dict[str, int] = {}  # item (game or a bonus) -> times doubled
         self.revealed: set[int] = set()  # seats whose side is public
         self.partner_revealed = False
@@ -156,6 +157,7 @@ class AnnouncementRound:
             if parsed.name not in legal or (must and parsed.name not in must):
                 raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
             self.announced[parsed.name] = self.side_of(seat)
+            self.announced_by[parsed.name] = seat
             self._said(seat)
             self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
             return
@@ -224,6 +226,10 @@ class AnnouncementRound:
 
     def announced_pairs(self) -> frozenset[tuple[str, str]]:
         return frozenset(self.announced.items())
+
+    def announced_seats(self) -> frozenset[tuple[str, int]]:
+        """(bonus, seat) for each bonus announced: a combination in a hand is its announcer's."""
+        return frozenset(self.announced_by.items())
 
     def bonus_kontra(self) -> tuple[tuple[str, int], ...]:
         return tuple((item, level) for item, level in self.levels.items() if item != GAME)

@@ -119,6 +119,11 @@ class Game:
         self._called: str | None = None  # the called card while its playing would reveal the partner
         self._open_from = 0  # open hands are shown once a card is led to this trick (0: none later)
         self.talon_added: dict[int, list[str]] = {}  # trick number -> talon cards added to it
+        self.play_hands: dict[int, frozenset[str]] = {}  # each active hand when play started
+        # Cards kept back for an announced bonus that forfeits when forced out early:
+        # card -> (bonus, its trick, its side); and the forfeit, once it happened.
+        self._forfeit_cards: dict[str, tuple[str, int, str]] = {}
+        self.forfeit: tuple[str, int, str] | None = None
         self.trickplay: TrickPlay | None = None
         self.result: Result | None = None
         # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
@@ -541,8 +546,11 @@ class Game:
             schedule=contract.schedule,
         )
         self.trickplay.laid = [card for _, card in self.laid]
+        self.play_hands = {s: frozenset(self.hands[s]) for s in self.seats}
         if isinstance(self.announcement, AnnouncementRound):
-            self.trickplay.keep_back(self._kept_cards(self.announcement, n_tricks))
+            kept = self._kept_cards(self.announcement, n_tricks)
+            self.trickplay.keep_back(kept)
+            self._forfeit_cards = self._forfeits(self.announcement, kept)
         self._emit(type="phase", phase="play", leader=leader)
         if contract.open_hand:
             if contract.open_hand_from <= 1:
@@ -570,6 +578,15 @@ class Game:
             if holders:
                 kept[bonus.card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
         return kept
+
+    def _forfeits(self, round_: AnnouncementRound, kept: dict[str, int]) -> dict[str, tuple[str, int, str]]:
+        """The kept-back cards whose bonus forfeits the rest of the play when forced out early."""
+        found = {}
+        for name, side in round_.announced.items():
+            bonus = self.ruleset.bonuses[name]
+            if bonus.forced_early == "forfeit" and bonus.card in kept:
+                found[bonus.card] = (name, kept[bonus.card], side)
+        return found
 
     def _check_cards(self) -> int:
         """Before the first lead: every card of the pack in exactly one place (a hand, the
@@ -612,6 +629,8 @@ class Game:
     def _play_card(self, seat: int, card: str) -> None:
         play = self.trickplay
         assert play is not None
+        if self._forfeit_cards and card in self._forfeit_cards:
+            self._forced_early(seat, card, play.number)
         completed, _ = play.play_card(seat, card)
         self._legal_plays = None
         self._history.append((seat, self._plays[card]))  # shared and read-only
@@ -644,6 +663,14 @@ class Game:
         else:
             play.next_trick()
 
+    def _forced_early(self, seat: int, card: str, number: int) -> None:
+        """A card kept back for its trick played before it: the bonus is lost, and its side
+        forfeits this trick and every later one (Pfeife raus forced out)."""
+        bonus, due, side = self._forfeit_cards.pop(card)
+        if number < due and self.forfeit is None:
+            self.forfeit = (bonus, number, side)
+            self._emit(type="forfeit", seat=seat, card=card, bonus=bonus, trick=number)
+
     # -- settling --------------------------------------------------------------------------------
     def deal_facts(self) -> Deal:
         """What the settlement needs to know about this deal."""
@@ -667,6 +694,9 @@ class Game:
             kontra=round_.game_kontra if round_ else 1,
             announced=round_.announced_pairs() if round_ else frozenset(),
             bonus_kontra=round_.bonus_kontra() if round_ else (),
+            announced_seats=round_.announced_seats() if round_ else frozenset(),
+            hands=self.play_hands,
+            forfeit=self.forfeit,
         )
 
     def _settle_played(self) -> None:

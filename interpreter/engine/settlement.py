@@ -6,7 +6,7 @@ each side took, who announced and bid what, and the ruleset's formulas.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +78,11 @@ class Deal:
     kontra: int = 1  # the game's multiplier from kontra, rekontra …
     announced: frozenset[tuple[str, str]] = frozenset()  # (bonus, "declarer" | "defenders") announced
     bonus_kontra: tuple[tuple[str, int], ...] = ()  # (bonus, times doubled)
+    announced_seats: frozenset[tuple[str, int]] = frozenset()  # (bonus, the seat that announced it)
+    hands: Mapping[int, frozenset[str]] | None = None  # each active hand when play started
+    # A kept-back card forced out early: (the bonus lost, its trick's number, the side that
+    # forfeits that trick and every later one).
+    forfeit: tuple[str, int, str] | None = None
 
     @property
     def team(self) -> tuple[int, ...]:
@@ -150,13 +155,14 @@ def piles(
     withheld_by = {card: seat for seat, card in deal.withheld.items()}
     withhold = deal.ruleset.play.withhold
     compensated = withhold is not None and withhold.compensation == "lowest_value"
-    for trick in tricks:
+    for index, trick in enumerate(tricks):
+        owner = trick.winner if deal.forfeit is None else _owner(deal, index, trick)
         if not withheld_by:
-            side(trick.winner).extend(trick.cards)
+            side(owner).extend(trick.cards)
             continue
         for _seat, card in zip(trick.seats, trick.cards, strict=False):
             # A withheld card goes to its holder's side, whoever won the trick.
-            side(withheld_by.get(card, trick.winner)).append(card)
+            side(withheld_by.get(card, owner)).append(card)
     if withheld_by and tricks and compensated:
         last = tricks[-1]
         for card, holder in withheld_by.items():
@@ -172,7 +178,7 @@ def piles(
                 card_given = min(others, key=lambda c: (values[c], order.index(c))) if others else card
                 giver.remove(card_given)
                 taker.append(card_given)
-    declarer_tricks = sum(1 for t in tricks if t.winner in team)
+    declarer_tricks = sum(1 for i, t in enumerate(tricks) if _owner(deal, i, t) in team)
     defender_tricks = len(tricks) - declarer_tricks
     if routed is not None and deal.contract.out_of_play is not None:
         talon, discards = routed
@@ -203,6 +209,16 @@ def piles(
     elif to == "defenders":
         defender_cards += out_of_play
     return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+
+
+def _owner(deal: Deal, index: int, trick: Trick) -> int | None:
+    """Whose trick `index` (0 = the first) is: its winner's; or, once a side forfeited it and
+    every later one (a kept-back card forced out early), a seat of the other side (None: an
+    opponent's)."""
+    forfeit = deal.forfeit
+    if forfeit is None or index < forfeit[1] - 1:
+        return trick.winner
+    return deal.team[0] if forfeit[2] == "defenders" and deal.team else None
 
 
 def _route(routes: tuple[Route, ...], env: dict[str, Any]) -> str:
@@ -259,7 +275,8 @@ def settle(
         defenders.append(deal.sitting_out)
     sign = 1 if won else -1
     scored = _bonuses(deal, tricks or [], declarer_cards, defender_cards, env) if tricks else []
-    if any(item["replaces_game"] and item["value"] for item in scored):
+    replaced = any(item["replaces_game"] and item["value"] for item in scored)
+    if replaced:
         # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
         scored = [item for item in scored if item["replaces_game"] and item["value"]]
         amount = 0
@@ -268,6 +285,10 @@ def settle(
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
         side_receives(team, defenders, value, payments)
+    held = _seat_bonuses(deal, env) if tricks and not replaced else []
+    for item in held:
+        # A combination in a hand: each other player at the table pays its holder.
+        each_other_pays(item["seat"], [*team, *defenders], deal.players, -item["value"], payments)
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
@@ -288,7 +309,7 @@ def settle(
         announcements=tuple(announced),
         pot=pot_change,
         partner=deal.partner,
-        bonuses=tuple({k: v for k, v in item.items() if k != "replaces_game"} for item in scored),
+        bonuses=tuple({k: v for k, v in item.items() if k != "replaces_game"} for item in scored) + tuple(held),
         kontra=deal.kontra,
     )
 
@@ -377,10 +398,12 @@ def _bonuses(
         for side, mine in (("declarer", True), ("defenders", False))
     }
     result = []
+    owners = [_owner(deal, i, t) for i, t in enumerate(tricks)]
     for side, mine in (("declarer", True), ("defenders", False)):
-        won_tricks = [t for t in tricks if (t.winner in team) == mine]
+        won_tricks = [t for t, owner in zip(tricks, owners, strict=True) if (owner in team) == mine]
         facts = tuple(
-            (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], (t.winner in team) == mine) for t in tricks
+            (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], (owner in team) == mine)
+            for t, owner in zip(tricks, owners, strict=True)
         )
         scope: dict[str, Any] = {
             "side_cards": frozenset(declarer_cards if mine else defender_cards),
@@ -397,10 +420,13 @@ def _bonuses(
         }
         values = {"game": game, "players": len(deal.seats)}
         for name, bonus in rs.bonuses.items():
-            if contract.bonuses is not None and name not in contract.bonuses:
+            if (contract.bonuses is not None and name not in contract.bonuses) or bonus.scope != "side":
                 continue
             announced = (name, side) in deal.announced
-            achieved = bool(bonus.achieved(scope))
+            scope["announced"] = announced
+            # A card kept back for the bonus and forced out early loses it (Pfeife raus).
+            lost = deal.forfeit is not None and deal.forfeit[0] == name
+            achieved = not lost and bool(bonus.achieved(scope))
             if announced and bonus.announced is not None:
                 value = int(bonus.announced(values)) * (1 if achieved else -1)
             elif achieved:
@@ -420,6 +446,50 @@ def _bonuses(
                     "achieved": achieved,
                     "value": value,
                     "replaces_game": bonus.replaces_game,
+                }
+            )
+    return result
+
+
+def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each combination a player held when play started (bonuses of scope seat), judged for every
+    active seat: {name, seat, side, announced, kontra, achieved, value}; the holder is paid `value`
+    by each other player at the table."""
+    rs, contract = deal.ruleset, deal.contract
+    if deal.hands is None:
+        return []
+    kontra = dict(deal.bonus_kontra)
+    values = {
+        "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)),
+        "players": len(deal.seats),
+    }
+    result = []
+    for name, bonus in rs.bonuses.items():
+        if bonus.scope != "seat" or (contract.bonuses is not None and name not in contract.bonuses):
+            continue
+        for seat in deal.seats:
+            hand = deal.hands.get(seat, frozenset())
+            announced = (name, seat) in deal.announced_seats
+            who = {"hand": hand, "is_declarer": seat == deal.declarer, "is_partner": seat == deal.partner}
+            if bonus.requires is not None and not bonus.requires({**who, "revealed": True, "spoken": True}):
+                continue
+            achieved = bool(bonus.achieved({**who, "players": len(deal.seats), "announced": announced}))
+            if announced and bonus.announced is not None:
+                value = int(bonus.announced(values)) * (1 if achieved else -1)
+            elif achieved:
+                value = int(bonus.value(values))
+            else:
+                continue
+            times = kontra.get(name, 0) if announced else 0
+            result.append(
+                {
+                    "name": name,
+                    "seat": seat,
+                    "side": "declarer" if seat in deal.team else "defenders",
+                    "announced": announced,
+                    "kontra": times,
+                    "achieved": achieved,
+                    "value": value * contract.bonus_factor * 2**times,
                 }
             )
     return result

@@ -693,6 +693,10 @@ def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
     if b.replaces_game:
         out["replaces_game"] = True
     _put(out, "requires", _expr(b.requires))
+    if b.scope != "side":
+        out["scope"] = b.scope
+    if b.forced_early != "lost":
+        out["forced_early"] = b.forced_early
     return out
 
 

@@ -133,6 +133,8 @@ BONUS_NAMES = {
     "players": INT,
 }
 BONUS_VALUE_NAMES = {"game": INT, "players": INT}
+# A combination in one player's hand (scope: seat): the hand when play starts, and who holds it.
+SEAT_BONUS_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "players": INT, "announced": BOOL}
 # Who may announce (per seat, in the round of announcements).
 SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL, "spoken": BOOL}
 # Who may double: per seat, and what the auction says of it (it bid; a bid stood when it first spoke).
@@ -158,6 +160,7 @@ GAME_NAMES = frozenset().union(
     CONCEDE_NAMES,
     BONUS_NAMES,
     BONUS_VALUE_NAMES,
+    SEAT_BONUS_NAMES,
     SEAT_NAMES,
     KONTRA_NAMES,
     PAYMENT_NAMES,
@@ -803,10 +806,23 @@ class Compiler:
         result = {}
         for name, b in (self.data.get("bonuses") or {}).items():
             path = ("bonuses", name)
-            achieved = self.expression(path + ("achieved",), BONUS_NAMES, BOOL)
+            scope = b.get("scope", "side")
+            judged = SEAT_BONUS_NAMES if scope == "seat" else {**BONUS_NAMES, "announced": BOOL}
+            achieved = self.expression(path + ("achieved",), judged, BOOL)
             value = self.expression(path + ("value",), BONUS_VALUE_NAMES, INT)
             announced = self.expression(path + ("announced",), BONUS_VALUE_NAMES, INT)
-            attempted = self.expression(path + ("attempted",), BONUS_NAMES, BOOL)
+            attempted = self.expression(path + ("attempted",), judged, BOOL)
+            forced_early = b.get("forced_early", "lost")
+            if forced_early != "lost" and (b.get("card") is None or b.get("announced") is None):
+                self.problem(
+                    path + ("forced_early",),
+                    "only an announced bonus with a `card` kept back for its `trick` can be forced out early",
+                )
+            if scope == "seat" and b.get("card") is not None:
+                self.problem(
+                    path + ("card",),
+                    "a card is kept back for a side's bonus; a combination in a hand (scope: seat) keeps none",
+                )
             requires = self.expression(path + ("requires",), SEAT_NAMES, BOOL)
             card = b.get("card")
             if card is not None and card not in self.deck.suit:
@@ -828,6 +844,8 @@ class Compiler:
                 b.get("trick"),
                 bool(b.get("replaces_game", False)),
                 requires,
+                scope,
+                forced_early,
             )
         return result
 

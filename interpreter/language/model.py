@@ -430,7 +430,13 @@ class Bonus:
     card: str | None = None
     trick: int | None = None  # 1 = first, -1 = last
     replaces_game: bool = False  # when scored, the game and every other bonus are not
-    requires: Condition | None = None  # who may announce it (per seat)
+    requires: Condition | None = None  # who may announce it (per seat); for a seat's own, who may have it
+    # side: judged on a side's tricks, paid between the sides; seat: a combination in one player's
+    # hand when play starts, paid to its holder by each other player at the table (Dreierles).
+    scope: Literal["side", "seat"] = "side"
+    # forfeit: the announced `card` forced out before its trick loses the bonus, and that trick
+    # and every later one count for the other side (Pfeife raus).
+    forced_early: Literal["lost", "forfeit"] = "lost"
 
 
 @dataclass(frozen=True)
