@@ -563,7 +563,7 @@ opening_leads = rule(
     },
 )
 
-PAYMENT_KNOWN = "Known per seat: points, tricks, place (1 + players with more points), rank (place with equal points ranked by order from Vorhand), is_vorhand, players."
+PAYMENT_KNOWN = "Known per seat: points, tricks, place (1 + players with more points), rank (place with equal points ranked by order from Vorhand), sharing (how many players share the seat's place, itself included: 2 in a tie of two), is_vorhand, players, kontra (2 per doubling), sitting_out (the dealer who sits out, who takes part when `settlement.sitting_out` is defender, placed after every player with no points and no trick)."
 individual_payment = rule(
     "One class of payments: who pays whom, how much, how matched.",
     {
@@ -610,7 +610,7 @@ individual = rule(
             "description": "A tie for most points: Vorhand loses if among them, else all tied lose (vorhand_else_all); or all tied lose (all).",
         },
         "pays_each": dsl(
-            "What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers, receiver_tricks (the tricks of the player paid). "
+            "What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers, receiver_tricks (the tricks of the player paid), kontra (2 per doubling). "
             + DSL_INT
         ),
     },
@@ -782,6 +782,20 @@ contract = rule(
             "items": scheduled,
             "description": "This contract's own rules for particular tricks (geregelter Räuber), instead of play.schedule.",
         },
+        "doubling": rule(
+            "Everyone for themselves (`individual`): before the first lead each player in turn, once, may double the game ({kontra: game}) or say the round of announcements' done call (else pass); each doubling multiplies the payments, whose formulas read `kontra` (Räuber's knocking).",
+            {
+                "start": {
+                    "enum": ["vorhand", "last_passer"],
+                    "description": "Who may double first: Vorhand (default), or the last player to speak in the auction (the last who passed); then round the table in the order of play.",
+                },
+                "sitting_out": {
+                    "type": "boolean",
+                    "description": "A dealer who sits out has a turn too, in its place at the table (default false).",
+                },
+                "title": {"type": "string", "description": "What a doubling is called (Klopfen)."},
+            },
+        ),
     },
 )
 
@@ -887,6 +901,23 @@ PLAY_EXTRAS = {
             ["cards", "wins"],
         ),
         "description": "Exceptions to who wins a trick.",
+    },
+    "duties": {
+        "type": "array",
+        "items": rule(
+            "A duty over the trick history for some cards, applied after following suit and trumping, in order. `must`: when it holds, a card of `cards` must be played if one is allowed. `may_not`: when it holds, no card of `cards` may be played unless nothing else is allowed (so a card that is its holder's only possible play still falls). Räuber: the Pfeife to the third trick in which a trump is led; the 21 not onto a trick holding the Stiess unless it is the last trump.",
+            {
+                "cards": dsl('The cards it is about, a set expression such as "{T1}" or "trumps".'),
+                "must": dsl(
+                    "When one of the cards must be played. Known: hand, trick_cards (the cards on the table in this trick), trick_number (1 = first), trump_leads (the tricks so far in which a trump was led, this one included once a trump leads it), led_trump (a trump leads this trick), leading (the player leads), players. "
+                    + DSL_BOOL
+                ),
+                "may_not": dsl("When none of the cards may be played. Known: as for must. " + DSL_BOOL),
+                "reason": {"type": "string", "description": "What a refusal tells the player."},
+            },
+            ["cards"],
+        ),
+        "description": "Duties over the trick history (a general form of rules for particular tricks).",
     },
 }
 contract_play["properties"].update(PLAY_EXTRAS)
@@ -1232,7 +1263,10 @@ ruleset = rule(
                     },
                     "description": "The offences penalised.",
                 },
-                "pays_each": dsl("What the offender pays each other player. Known: players. " + DSL_INT),
+                "pays_each": dsl(
+                    "What the offender pays each other player. Known: players, factor (the contract's factor when won; 1 before a contract or in one without), kontra (the game's doublings so far), misdeal (the offence is a misdeal). "
+                    + DSL_INT
+                ),
             },
             ["offences", "pays_each"],
         ),

@@ -219,3 +219,57 @@ def test_the_scoring_table(bid: str) -> None:
         result = settle(deal, declarer, defenders, 8, 8, "played")
         assert result.points == {"declarer": points, "defenders": 70 - points}
         assert result.payments == [-expected, 2 * expected, -expected], (bid, points)
+
+
+# -- Räuber -------------------------------------------------------------------------------------------
+
+
+def _raeuber(players: int, seed: int) -> Game:
+    game = Game("dreierles", players=players, dealer=0, seed=seed)
+    while game.phase.value == "auction":
+        game.apply(game.to_act, "pass")
+    return game
+
+
+@pytest.mark.parametrize("players, order", [(3, [0, 1, 2]), (4, [3, 0, 1, 2])])
+def test_raeuber_knocking_goes_round_from_the_last_to_pass(players: int, order: list[int]) -> None:
+    """At three the dealer passes last and knocks first; at four the player to the dealer's left
+    does, then the dealer, who sits out but knocks in Steinmauern."""
+    game = _raeuber(players, seed=3)
+    assert game.contract is not None and game.contract.name == "raeuber"
+    turns = []
+    while game.phase.value == "announce":
+        seat = game.to_act
+        assert seat is not None
+        assert game.legal_actions(seat) == ["fertig", {"kontra": "game"}]
+        turns.append(seat)
+        game.apply(seat, {"kontra": "game"})
+    assert turns == order
+    assert game.view(1)["kontra"] == {"game": players}  # every knock doubles: × 2**players
+
+
+def test_the_pfeife_falls_early_when_it_is_its_holders_only_card_to_play() -> None:
+    """The duties never leave a player without a card: a holder who must play a trump and has
+    none but the Pfeife plays it, before the third trick led with a trump."""
+    import random
+
+    for seed in range(300):
+        game = _raeuber(3, seed)
+        while game.phase.value == "announce":
+            game.apply(game.to_act, "fertig")
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            hand, trick = game.hands[seat], game.trickplay.trick.cards if game.trickplay else []
+            leads = sum(1 for t in game.tricks if t.cards and t.cards[0].startswith("T"))
+            trumps = [c for c in hand if c.startswith("T")]
+            led_suit = trick[0][0] if trick and not trick[0].startswith("T") else None
+            must_trump = trick and (
+                led_suit is None or not any(c[0] == led_suit and not c.startswith("T") for c in hand)
+            )
+            if trumps == ["T1"] and must_trump and leads < 3:
+                assert game.legal_actions(seat) == [{"play": "T1"}]
+                return
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    raise AssertionError("no deal in which the Pfeife was its holder's only trump early")

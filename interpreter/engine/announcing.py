@@ -17,7 +17,7 @@ from typing import Any
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra
 from interpreter.errors import IllegalActionError
-from interpreter.language.model import Contract, Declaration, KontraRule, Ruleset
+from interpreter.language.model import Contract, Declaration, Doubling, KontraRule, Ruleset
 
 GAME = "game"
 
@@ -233,6 +233,44 @@ class AnnouncementRound:
 
     def bonus_kontra(self) -> tuple[tuple[str, int], ...]:
         return tuple((item, level) for item, level in self.levels.items() if item != GAME)
+
+
+class DoublingRound(AnnouncementRound):
+    """Everyone for themselves (Räuber): each seat of `order` in turn, once, doubles the game
+    ({kontra: game}, which ends the turn) or says the done call. Nothing is announced; the
+    outcome reads as a round of announcements' does (`game_kontra`)."""
+
+    def __init__(self, rule: Doubling, order: list[int], done: str, emit: Callable[..., None]):
+        # Not the sides' round: only the facts it shares with it are set.
+        self.doubling, self.order, self.done_call, self.emit = rule, order, done, emit
+        self.turn = 0
+        self.done = not order
+        self.spoken: set[int] = set()
+        self.announced: dict[str, str] = {}
+        self.announced_by: dict[str, int] = {}
+        self.levels: dict[str, int] = {}
+        self.revealed: set[int] = set()
+        self.partner_revealed = False
+        self.laid: list[tuple[str, str]] = []
+        self.declared: list[str] = []
+        self.declarations: tuple[Declaration, ...] = ()
+
+    def legal(self, seat: int) -> list[ActionJson]:
+        return [self.done_call, {"kontra": GAME}] if seat == self.to_act else []
+
+    def apply(self, seat: int, parsed: Action) -> None:
+        if isinstance(parsed, Kontra) and parsed.item == GAME:
+            level = self.levels[GAME] = self.levels.get(GAME, 0) + 1
+            self.emit(type="kontra", seat=seat, item=GAME, level=level, title=self.doubling.title)
+        elif isinstance(parsed, Call) and parsed.name == self.done_call:
+            self.emit(type="call", seat=seat, call=self.done_call, phase="doubling")
+        else:
+            raise IllegalActionError(
+                f"double the game ({{kontra: game}}) or say {self.done_call}, not {parsed.describe()}", seat
+            )
+        self.spoken.add(seat)
+        self.turn += 1
+        self.done = self.turn >= len(self.order)
 
 
 def _next_doubler(owner: str, level: int) -> str:

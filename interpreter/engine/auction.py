@@ -76,6 +76,7 @@ class Auction:
         self.passed_out: set[str] = set()  # phases everybody passed
         # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
         self.bid_when_spoke: dict[int, bool] = {}
+        self.last_speaker: int | None = None  # the seat that made the last call
         self.state = self._start(phases[0], carried=None)
 
     # -- phases ----------------------------------------------------------------------------
@@ -390,6 +391,7 @@ class Auction:
         if call not in self.legal(seat):
             raise IllegalActionError(self.refusal(seat, call), seat)
         self.bid_when_spoke.setdefault(seat, bool(self.bidders))
+        self.last_speaker = seat
         st = self.state
         ladder = st.phase.ladder
         interrupt = next((lv for lv in st.phase.interrupts if lv.call == call), None)

@@ -33,7 +33,7 @@ from interpreter.engine.actions import (
     shown,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
-from interpreter.engine.announcing import AnnouncementRound
+from interpreter.engine.announcing import AnnouncementRound, DoublingRound
 from interpreter.engine.auction import Auction, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange
@@ -475,6 +475,8 @@ class Game:
                     reason=ending.reason,
                 )
             )
+        elif self.contract is not None and self.contract.doubling is not None:
+            self._start_doubling()
         else:
             self._find_partner()
             if (
@@ -498,6 +500,21 @@ class Game:
                 self._emit(type="phase", phase="announce", seat=self.declarer)
             else:
                 self._declarer_announces()
+
+    def _start_doubling(self) -> None:
+        """Everyone for themselves: each player in turn may double once (Räuber's knocking)."""
+        assert self.contract is not None and self.contract.doubling is not None
+        rule = self.contract.doubling
+        first = self.auction.last_speaker if rule.start == "last_passer" else None
+        if first is None:
+            first = self.vorhand
+        # Round the table in the order of play, the dealer in its place when it takes part.
+        order = [(first + i) % self.players for i in range(self.players)]
+        order = [s for s in order if s in self.seats or (rule.sitting_out and s == self.sitting_out)]
+        done = self.ruleset.announcing.done if self.ruleset.announcing is not None else "pass"
+        self.phase = Phase.ANNOUNCE
+        self.announcement = DoublingRound(rule, order, done, self._emit)
+        self._emit(type="phase", phase="announce", seat=order[0])
 
     def _find_partner(self) -> None:
         """The holder of the called card when play is about to start is the declarer's partner."""
@@ -799,13 +816,20 @@ class Game:
             return "discard"
         return None
 
-    def _penalty(self) -> int:
+    def _penalty(self, misdeal: bool = False) -> int:
         rule = self.ruleset.penalties
         assert rule is not None
-        return int(rule.pays_each({"players": len(self.seats)}))
+        contract, round_ = self.contract, self.announcement
+        env = {
+            "players": len(self.seats),
+            "factor": (contract.factor_won if contract is not None else None) or 1,
+            "kontra": round_.game_kontra if isinstance(round_, AnnouncementRound) else 1,
+            "misdeal": misdeal,
+        }
+        return int(rule.pays_each(env))
 
     def _penalize_misdeal(self, misdeal: str) -> None:
-        amount = self._penalty()
+        amount = self._penalty(misdeal=True)
         reason = (
             f"misdeal ({misdeal}); the deal is abandoned and the dealer, seat {self.dealer}, "
             f"pays each other player {amount}"

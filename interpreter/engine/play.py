@@ -68,7 +68,8 @@ class TrickPlay:
         self._n_seats = len(seats)
         self._played_in_open = 0
         self._exposed = frozenset(self.exposed)
-        self._plain = not (self.schedule or play.withhold or self.exposed)  # only the follow-suit duties apply
+        self._duties = play.duties  # duties over the trick history (Räuber's Pfeife, the 21)
+        self._plain = not (self.schedule or play.withhold or self.exposed or play.duties)  # only following suit
         self._legal_cache: tuple[int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
         # recomputed, because the play loop asks for them at every card.
@@ -253,6 +254,8 @@ class TrickPlay:
         if self._plain and not self.laid:
             return self.rules.legal(self.hands[seat], self.trick.cards)
         allowed, _ = self._duty(seat)
+        if self._duties:
+            allowed = self._trick_duties(seat, allowed)[0]
         if self.kept and any(c in self.kept for c in self.hands[seat]):
             allowed = self._kept_back(seat, allowed)
         if seat == self.declarer and self.laid:
@@ -270,6 +273,10 @@ class TrickPlay:
         if self.withheld.get(seat) == card:
             return f"you withheld {self.deck.name_of(card)}: it stays in your hand until the last trick"
         allowed, why = self._duty(seat)
+        if self._duties and card in allowed:
+            kept, reason = self._trick_duties(seat, allowed)
+            if card not in kept and reason is not None:
+                return f"{reason}: you may play {', '.join(kept)}"
         if card in allowed and card in self.kept and card not in self.legal(seat):
             legal = self.legal(seat)
             return (
@@ -294,6 +301,38 @@ class TrickPlay:
         trick, number = self.trick, self.number
         usable = self._usable(seat)
         return self.rules.refusal(usable, self._led(trick.cards, usable, number), card)
+
+    # -- duties over the trick history ------------------------------------------------------------
+    def _trick_duties(self, seat: int, allowed: list[str]) -> tuple[list[str], str | None]:
+        """`allowed` narrowed by the ruleset's duties in order, and the reason of the last that
+        narrowed it. A duty never leaves nothing to play: a card that may not be played still
+        may when nothing else is allowed, and one that must be played only when it is allowed."""
+        env = self._duty_env(seat)
+        reason = None
+        for duty in self._duties:
+            if duty.must is not None:
+                due = [c for c in allowed if c in duty.cards]
+                if due and len(due) < len(allowed) and duty.must(env):
+                    allowed, reason = due, duty.reason
+            elif duty.may_not is not None:
+                rest = [c for c in allowed if c not in duty.cards]
+                if rest and len(rest) < len(allowed) and duty.may_not(env):
+                    allowed, reason = rest, duty.reason
+        return allowed, reason
+
+    def _duty_env(self, seat: int) -> dict[str, object]:
+        follow, trick = self.rules.follow, self.trick
+        led_trump = bool(trick.cards) and follow[trick.cards[0]] == TRUMP
+        return {
+            "hand": frozenset(self.hands[seat]),
+            "trick_cards": frozenset(trick.cards),
+            "trick_number": self.number,
+            # Tricks led with a trump so far, this one included once a trump leads it.
+            "trump_leads": sum(1 for t in self.tricks if t.cards and follow[t.cards[0]] == TRUMP),
+            "led_trump": led_trump,
+            "leading": not trick.cards,
+            "players": self._n_seats,
+        }
 
     # -- playing a card ---------------------------------------------------------------------
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:

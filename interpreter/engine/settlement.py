@@ -544,6 +544,7 @@ def settle_individual(
         {"seats": seat_points},
         {"seats": [sum(1 for t in tricks if t.winner == s) for s in range(deal.players)]},
         payments,
+        kontra=deal.kontra,
     )
 
 
@@ -576,6 +577,7 @@ def _pay_loser(
             "without_tricks": without,
             "losers": len(losers),
             "players": len(deal.seats),
+            "kontra": deal.kontra,
         }
 
         def pays(seat: int, scope: dict[str, object] = scope) -> int:
@@ -590,18 +592,37 @@ def _pay_classes(
     """Several classes of payments (Trischaken): each names its payers and receivers per seat."""
     rule = deal.contract.individual
     assert rule is not None
-    seats = list(deal.seats)  # in order from Vorhand
+    players = list(deal.seats)  # in order from Vorhand
     env = {}
-    for i, seat in enumerate(seats):
-        more = sum(1 for s in seats if points[s] > points[seat])
-        earlier_equal = sum(1 for s in seats[:i] if points[s] == points[seat])
+    for i, seat in enumerate(players):
+        more = sum(1 for s in players if points[s] > points[seat])
+        earlier_equal = sum(1 for s in players[:i] if points[s] == points[seat])
         env[seat] = {
             "points": points[seat],
             "tricks": tricks_of[seat],
             "place": 1 + more,
             "rank": 1 + more + earlier_equal,
             "is_vorhand": seat == vorhand,
-            "players": len(seats),
+            "players": len(players),
+            "sharing": sum(1 for s in players if points[s] == points[seat]),
+            "sitting_out": False,
+            "kontra": deal.kontra,
+        }
+    seats = list(players)
+    if deal.sitting_out is not None and deal.ruleset.settlement.sitting_out == "defender":
+        # A dealer who sits out pays and receives, placed after every player (no points, no trick).
+        seats.append(deal.sitting_out)
+        last = len(players) + 1
+        env[deal.sitting_out] = {
+            "points": 0,
+            "tricks": 0,
+            "place": last,
+            "rank": last,
+            "is_vorhand": False,
+            "players": len(players),
+            "sharing": 0,
+            "sitting_out": True,
+            "kontra": deal.kontra,
         }
     for payment in rule.payments:
         payers = [s for s in seats if payment.payers is None or payment.payers(env[s])]

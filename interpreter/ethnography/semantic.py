@@ -389,6 +389,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "must_announce",
             "concede",
             "talon_to_tricks",
+            "doubling",
         }
     ),
     PlayRules: frozenset(
@@ -405,6 +406,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "trumps_win",
             "lead_trumps",
             "exceptions",
+            "duties",
         }
     ),
     Counting: frozenset(
@@ -674,6 +676,8 @@ def _contract(c: Contract, rs: Ruleset) -> dict[str, Any]:
         out["concede"] = {"when": Expr(c.concede.when.source), "pays": Expr(c.concede.pays.source)}
     if c.talon_to_tricks:
         out["talon_to_tricks"] = {"first": c.talon_to_tricks}
+    if c.doubling is not None:
+        out["doubling"] = {"start": c.doubling.start, "sitting_out": c.doubling.sitting_out}
     out.update(_extra(c, deck))
     return out
 
@@ -745,6 +749,18 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
         trumps["lead"] = play.lead_trumps
     _put(out, "trumps", trumps)
     _put(out, "exceptions", [{"cards": Cards(e.cards, deck), "wins": e.wins} for e in play.exceptions])
+    _put(
+        out,
+        "duties",
+        [
+            {
+                "cards": Cards(d.cards, deck),
+                **({"must": Expr(d.must.source)} if d.must else {}),
+                **({"may_not": Expr(d.may_not.source)} if d.may_not else {}),
+            }
+            for d in play.duties
+        ],
+    )
     out.update(_extra(play, deck))
     return out
 

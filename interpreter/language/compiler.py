@@ -35,6 +35,8 @@ from interpreter.language.model import (
     Deck,
     Declaration,
     Discard,
+    Doubling,
+    Duty,
     ExchangeStep,
     ForcedDiscard,
     Formula,
@@ -97,12 +99,16 @@ LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL, "bidders": INT}
 LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT, "bidders": INT}
 POT_NAMES = {**AMOUNT_NAMES, "amount": INT, "pot": INT}
 BREACH_NAMES = {"players": INT}
+# An offence at the table: the game's factor (1 before a contract, or in a game without one) and
+# kontra so far, and whether it is a misdeal.
+PENALTY_NAMES = {**BREACH_NAMES, "factor": INT, "kontra": INT, "misdeal": BOOL}
 # A pass against a compulsion: `lost_every_trick` is what the compelled bid, lost without a trick,
 # would cost the offender with each opponent.
 COMPULSION_BREACH_NAMES = {**BREACH_NAMES, "lost_every_trick": INT}
 CARD_NAMES = {"card": CARD}
 FORCED_NAMES = {"taken": CARDS, "hand": CARDS}
 INDIVIDUAL_NAMES = {
+    "kontra": INT,
     "loser_points": INT,
     "loser_is_vorhand": BOOL,
     "without_tricks": INT,
@@ -139,8 +145,29 @@ SEAT_BONUS_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "pla
 SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL, "spoken": BOOL}
 # Who may double: per seat, and what the auction says of it (it bid; a bid stood when it first spoke).
 KONTRA_NAMES = {**SEAT_NAMES, "made_bid": BOOL, "bid_before_turn": BOOL}
+# Duties over the trick history, for the player to play: the hand, the cards on the table, the
+# trick's number, the tricks so far led with a trump (this one included once a trump leads it).
+DUTY_NAMES = {
+    "hand": CARDS,
+    "trick_cards": CARDS,
+    "trick_number": INT,
+    "trump_leads": INT,
+    "led_trump": BOOL,
+    "leading": BOOL,
+    "players": INT,
+}
 # Everyone for themselves, paid in classes: per seat.
-PAYMENT_NAMES = {"points": INT, "tricks": INT, "place": INT, "rank": INT, "is_vorhand": BOOL, "players": INT}
+PAYMENT_NAMES = {
+    "points": INT,
+    "tricks": INT,
+    "place": INT,
+    "rank": INT,
+    "is_vorhand": BOOL,
+    "players": INT,
+    "sharing": INT,  # the active players sharing this seat's place, itself included
+    "sitting_out": BOOL,  # the dealer who sits out (taking part when `settlement.sitting_out` is defender)
+    "kontra": INT,
+}
 
 NOT_CONTRACT_CALLS = {"pass"}
 
@@ -153,6 +180,7 @@ GAME_NAMES = frozenset().union(
     LIABLE_NAMES,
     POT_NAMES,
     BREACH_NAMES,
+    PENALTY_NAMES,
     CARD_NAMES,
     FORCED_NAMES,
     INDIVIDUAL_NAMES,
@@ -163,6 +191,7 @@ GAME_NAMES = frozenset().union(
     SEAT_BONUS_NAMES,
     SEAT_NAMES,
     KONTRA_NAMES,
+    DUTY_NAMES,
     PAYMENT_NAMES,
     {"kontra": INT},
 )
@@ -752,6 +781,17 @@ class Compiler:
                 out["concede"] = Concede(when, pays)
         if data.get("talon_to_tricks"):
             out["talon_to_tricks"] = int((data["talon_to_tricks"] or {}).get("first", 0))
+        if data.get("doubling"):
+            d = data["doubling"]
+            if data.get("individual") is None:
+                self.problem(
+                    self.written_at(name, own, "doubling"),
+                    "a round in which each player may double once is for a game where everyone plays for "
+                    "themselves (`individual`); a lone player's game is doubled with `kontra`",
+                )
+            out["doubling"] = Doubling(
+                d.get("start", "vorhand"), bool(d.get("sitting_out", False)), d.get("title", "Kontra")
+            )
         return out
 
     def routes(self, path: Path, value: Any) -> tuple[Route, ...]:
@@ -1333,6 +1373,23 @@ class Compiler:
             exceptions.append(TrickException(cards, e.get("wins")))
         if exceptions:
             out["exceptions"] = tuple(exceptions)
+        duties = []
+        for i, d in enumerate(p.get("duties") or []):
+            where = path + ("duties", i)
+            cards = self.card_set(where + ("cards",))
+            must = self.expression(where + ("must",), DUTY_NAMES, BOOL)
+            may_not = self.expression(where + ("may_not",), DUTY_NAMES, BOOL)
+            if (d.get("must") is None) == (d.get("may_not") is None):
+                self.problem(
+                    where, "a duty says when its cards `must` be played or when they `may_not`: one of the two"
+                )
+                continue
+            reason = d.get("reason") or (
+                "these cards must be played now" if d.get("must") is not None else "these cards may not be played now"
+            )
+            duties.append(Duty(cards, must, may_not, reason))
+        if duties:
+            out["duties"] = tuple(duties)
         return out
 
     def compile_counting(self) -> Counting:
@@ -1387,7 +1444,7 @@ class Compiler:
         rule = self.data.get("penalties")
         if not rule:
             return None
-        pays = self.expression(("penalties", "pays_each"), BREACH_NAMES, INT)
+        pays = self.expression(("penalties", "pays_each"), PENALTY_NAMES, INT)
         return Penalties(rule.get("mode", "refuse"), frozenset(rule.get("offences") or ()), pays) if pays else None
 
     def compile_session(self) -> SessionRule:

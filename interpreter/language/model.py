@@ -284,6 +284,17 @@ class MustAnnounce:
 
 
 @dataclass(frozen=True)
+class Doubling:
+    """Everyone for themselves: each player in turn from `start`, once, may double the game (knock),
+    each doubling multiplying every payment by 2; `sitting_out`: a dealer who sits out has a turn
+    too (Räuber's knocking)."""
+
+    start: Literal["vorhand", "last_passer"]
+    sitting_out: bool
+    title: str
+
+
+@dataclass(frozen=True)
 class Contract:
     name: str
     title: str
@@ -311,6 +322,7 @@ class Contract:
     must_announce: MustAnnounce | None = None
     concede: Concede | None = None
     talon_to_tricks: int = 0  # the talon's top card joins each of the first n tricks (face up)
+    doubling: Doubling | None = None  # everyone for themselves: a round in which each may double once
 
 
 @dataclass(frozen=True)
@@ -392,6 +404,19 @@ class TrickException:
 
 
 @dataclass(frozen=True)
+class Duty:
+    """A duty over the trick history for some cards: `must`: when it holds, one of `cards` must be
+    played if the other rules allow one; `may_not`: when it holds, none of them may be played
+    unless nothing else is allowed (Räuber's Pfeife to the third trick a trump is led to, the 21
+    not onto the Stiess). Conditions read the player's hand and the tricks so far."""
+
+    cards: frozenset[str]
+    must: Condition | None
+    may_not: Condition | None
+    reason: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
     first_lead: Literal["declarer", "vorhand"]
     follow_suit: bool
@@ -407,6 +432,7 @@ class PlayRules:
     trumps_win: bool = True  # False: a trump wins only a trick in which trumps were led (Farben games)
     lead_trumps: Literal["any", "only_if_nothing_else"] = "any"
     exceptions: tuple[TrickException, ...] = ()
+    duties: tuple[Duty, ...] = ()  # duties over the trick history, in order
 
     @property
     def special(self) -> bool:
