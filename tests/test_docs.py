@@ -327,7 +327,9 @@ def test_the_example_validates_and_plays() -> None:
         game = Game(rs, players=6, seed=seed)
         bot = RandomBot(seed)
         while not game.is_over:
-            game.apply(game.to_act, bot.choose(game, game.to_act))
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, bot.choose(game, seat))
         assert game.result is not None and sum(game.result.payments) == 0
 
 
