@@ -658,6 +658,10 @@ contract = rule(
     {
         "title": {"type": "string", "description": "The display name."},
         "like": described(NAME, "Another contract whose rules this one takes, stating only what differs."),
+        "allowed": {
+            "type": "boolean",
+            "description": "false: a contract this table does not play (default true): it and every bid that would play it (ladder levels, a winning bidder's choices, interrupts, side bids) are left out, so that an option can add a contract with `allowed: true` (or remove one with `allowed: false`) without rewriting the ladder, and several such options combine. Taken over by `like`, as any rule.",
+        },
         "exchange": {
             "type": "array",
             "items": exchange_step,
@@ -1006,13 +1010,16 @@ settlement = rule(
     ["declarer_wins", "amount"],
 )
 
-BONUS_KNOWN = "Known, for the side judged: side_cards (its tricks and its share of the talon and discards), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players; trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n)."
+BONUS_KNOWN = "Known, for the side judged: side_cards (its tricks and its share of the talon and discards), side_points (those cards counted as `counting` says), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players; trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n), trick_of(card) (the number of the trick the card was played to, 0 if it was not played)."
 bonus = rule(
     "A bonus judged at the end of the deal for each side, scored apart from the game and paid like it (each opponent to or from the side); × the contract's bonus_factor × 2 per kontra.",
     {
         "title": {"type": "string", "description": "The display name."},
         "achieved": dsl("When the side made it. " + BONUS_KNOWN + " " + DSL_BOOL),
-        "value": dsl("Its value made silently (per payment). Known: game (the game's value), players. " + DSL_INT),
+        "value": dsl(
+            "Its value made silently (per payment); absent: it scores only when announced (Sack). Known: game (the game's value), players. "
+            + DSL_INT
+        ),
         "announced": dsl(
             "Its value when announced (made: plus; not made: minus); absent: it cannot be announced. Known: game, players. "
             + DSL_INT
@@ -1037,7 +1044,7 @@ bonus = rule(
             + DSL_BOOL
         ),
     },
-    ["achieved", "value"],
+    ["achieved"],
 )
 
 kontra_rule = rule(

@@ -382,8 +382,10 @@ def _bonuses(
         facts = tuple(
             (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], (t.winner in team) == mine) for t in tricks
         )
+        cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
-            "side_cards": frozenset(declarer_cards if mine else defender_cards),
+            "side_cards": frozenset(cards),
+            "side_points": rs.counting.points(cards, rs.deck.points) if cards else 0,
             "side_won": frozenset(c for t in won_tricks for c in t.cards),
             "side_played": played[side],
             "opponents_played": played["defenders" if mine else "declarer"],
@@ -403,6 +405,8 @@ def _bonuses(
             achieved = bool(bonus.achieved(scope))
             if announced and bonus.announced is not None:
                 value = int(bonus.announced(values)) * (1 if achieved else -1)
+            elif bonus.value is None:
+                continue  # it counts only when announced
             elif achieved:
                 value = int(bonus.value(values))
             elif bonus.attempted is not None and bonus.attempted(scope):

@@ -680,7 +680,8 @@ def _routes(routes: Iterable[Route]) -> Any:
 
 
 def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
-    out: dict[str, Any] = {"achieved": Expr(b.achieved.source), "value": Expr(b.value.source)}
+    out: dict[str, Any] = {"achieved": Expr(b.achieved.source)}
+    _put(out, "value", _expr(b.value))
     _put(out, "announced", _expr(b.announced))
     _put(out, "attempted", _expr(b.attempted))
     _put(out, "card", b.card)

@@ -411,14 +411,14 @@ class PlayRules:
 @dataclass(frozen=True)
 class Bonus:
     """An item judged at the end of a deal for each side, scored apart from the game: `value`
-    when achieved silently, `announced` (if it may be announced) when announced; an announced
+    when achieved silently (no value: nothing unless announced), `announced` (if it may be announced) when announced; an announced
     bonus not achieved scores minus `announced`, a silent `attempted` one not achieved minus
     `value`. `card` and `trick`: an announced bonus keeps that card back for that trick."""
 
     name: str
     title: str
     achieved: Condition
-    value: Formula
+    value: Formula | None  # None: it scores only when announced (Sack)
     announced: Formula | None = None
     attempted: Condition | None = None
     card: str | None = None
