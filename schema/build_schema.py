@@ -1006,6 +1006,15 @@ settlement = rule(
             "minimum": 1,
             "description": "Every payment of a deal is multiplied by this: the money per point (default 1; 10 where the table plays for ten times the stake, as after Cego's round of compulsory Räuber).",
         },
+        "split": rule(
+            "How the declarer's side shares what the opponents pay it (or what it pays them) when the declarer has a partner: in these proportions (French Tarot for five: {declarer: 2, partner: 1}). Default: equal shares (2 v 2: each loser pays one winner). A total that these weights do not divide is refused when the ruleset loads where that can be known (a game or bonus of a fixed value, times the opponents who pay it); where it cannot (a value reckoned from the card points), the declarer takes the remainder, gained or lost.",
+            {
+                "declarer": {"type": "integer", "minimum": 1, "description": "The declarer's share."},
+                "partner": {"type": "integer", "minimum": 1, "description": "The partner's share."},
+            },
+            ["declarer", "partner"],
+            provenance=False,
+        ),
     },
     ["declarer_wins", "amount"],
 )

@@ -410,7 +410,9 @@ HANDLED: dict[type, frozenset[str]] = {
     Counting: frozenset(
         {"packet", "packet_deduct", "remainder_deduct", "aside_counts_for", "aside_unless", "declarer_bonus"}
     ),
-    Settlement: frozenset({"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake"}),
+    Settlement: frozenset(
+        {"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake", "split"}
+    ),
     SessionRule: frozenset({"deals", "holder_of"}),
 }
 
@@ -774,6 +776,8 @@ def _settlement(s: Settlement, deck: Deck) -> dict[str, Any]:
     _put(out, "amount", _expr(s.amount))
     _put(out, "drawn", _expr(s.drawn))
     out["stake"] = s.stake
+    if s.split != (1, 1):
+        out["split"] = {"declarer": s.split[0], "partner": s.split[1]}
     out.update(_extra(s, deck))
     return out
 

@@ -314,6 +314,7 @@ class Compiler:
         kontra_game, kontra_bonuses = self.section(("kontra",), lambda: self.compile_kontra(contracts))
         counting = self.section(("counting",), self.compile_counting)
         settlement = self.section(("settlement",), self.compile_settlement)
+        self.section(("settlement", "split"), lambda: self.check_split(contracts, settlement, active, sits_out))
         groups = self.section(("readings",), self.compile_groups)
         session = self.section(("session",), self.compile_session)
         accusation = self.section(("accusation",), lambda: self.compile_accusation(phases))
@@ -1355,7 +1356,65 @@ class Compiler:
             stake=s.get("stake", 1),
             declarer_wins=self.settlement_formulas[0],
             amount=self.settlement_formulas[1],
+            split=(int(s["split"]["declarer"]), int(s["split"]["partner"])) if s.get("split") else (1, 1),
         )
+
+    def check_split(
+        self,
+        contracts: dict[str, Contract] | None,
+        settlement: Settlement | None,
+        active: tuple[int, ...],
+        sits_out: tuple[int, ...],
+    ) -> None:
+        """A split of the declarer's side's money that a fixed payment cannot be divided by: the
+        game's value where it reads only the factor (and kontra), a bonus of a fixed value."""
+        if not contracts or settlement is None or "split" not in (self.data.get("settlement") or {}):
+            return
+        whole = sum(settlement.split)
+        shares = ":".join(map(str, settlement.split))
+        for contract in contracts.values():
+            if not any(isinstance(step, CallPartner) for step in contract.exchange):
+                continue  # never a partner: the declarer takes it all
+            for players in active:
+                payers = players - 2 + (1 if players + 1 in sits_out and settlement.sitting_out == "defender" else 0)
+                for what, value in self.fixed_values(contract, players):
+                    if (payers * value) % whole:
+                        self.problem(
+                            ("settlement", "split"),
+                            f"{contract.title}'s {what} of {value} from each of {payers} opponents ({payers * value}) "
+                            f"cannot be shared {shares} between declarer and partner with {players} playing; "
+                            "choose shares whose sum divides it, or values that it divides",
+                        )
+                        return  # one is enough to act on
+
+    def fixed_values(self, contract: Contract, players: int) -> list[tuple[str, int]]:
+        """The payments of a contract known when the ruleset loads: (what, value per opponent)."""
+        found: list[tuple[str, int]] = []
+        games = []
+        amount = contract.amount
+        if amount is not None and amount.names <= {"factor", "kontra", "players", "declarer_won"}:
+            for won, factor in ((True, contract.factor_won), (False, contract.factor_lost)):
+                env = {"factor": factor or 0, "kontra": 1, "players": players, "declarer_won": won}
+                try:
+                    value = abs(int(amount(env)))
+                except RuleError:
+                    continue  # reported where the game is played
+                found.append(("game", value))
+                if won:
+                    games.append(value)
+        for bonus_name, bonus in self.bonuses.items():
+            if contract.bonuses is not None and bonus_name not in contract.bonuses:
+                continue
+            for formula in (bonus.value, bonus.announced):
+                if formula is None or not formula.names <= {"game", "players"}:
+                    continue
+                for game in games if "game" in formula.names else [0]:
+                    try:
+                        value = abs(int(formula({"game": game, "players": players}))) * contract.bonus_factor
+                    except RuleError:
+                        continue
+                    found.append((f"bonus {bonus.title}", value))
+        return [(what, value) for what, value in found if value]
 
     def compile_accusation(self, phases: tuple[AuctionPhase, ...]) -> Accusation | None:
         rule = self.data.get("accusation")

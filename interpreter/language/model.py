@@ -476,6 +476,8 @@ class Settlement:
     # each contract's; these describe the ruleset (`tarock diff`, `doc`) as it is written.
     declarer_wins: Condition | None = None
     amount: Formula | None = None
+    # How a declarer and partner share their side's payments (declarer, partner): equal by default.
+    split: tuple[int, int] = (1, 1)
 
 
 @dataclass(frozen=True)
