@@ -658,6 +658,10 @@ contract = rule(
     {
         "title": {"type": "string", "description": "The display name."},
         "like": described(NAME, "Another contract whose rules this one takes, stating only what differs."),
+        "allowed": {
+            "type": "boolean",
+            "description": "false: a contract this table does not play (default true): it and every bid that would play it (ladder levels, a winning bidder's choices, interrupts, side bids) are left out, so that an option can add a contract with `allowed: true` (or remove one with `allowed: false`) without rewriting the ladder, and several such options combine. Taken over by `like`, as any rule.",
+        },
         "exchange": {
             "type": "array",
             "items": exchange_step,
@@ -1002,17 +1006,29 @@ settlement = rule(
             "minimum": 1,
             "description": "Every payment of a deal is multiplied by this: the money per point (default 1; 10 where the table plays for ten times the stake, as after Cego's round of compulsory Räuber).",
         },
+        "split": rule(
+            "How the declarer's side shares what the opponents pay it (or what it pays them) when the declarer has a partner: in these proportions (French Tarot for five: {declarer: 2, partner: 1}). Default: equal shares (2 v 2: each loser pays one winner). A total that these weights do not divide is refused when the ruleset loads where that can be known (a game or bonus of a fixed value, times the opponents who pay it); where it cannot (a value reckoned from the card points), the declarer takes the remainder, gained or lost.",
+            {
+                "declarer": {"type": "integer", "minimum": 1, "description": "The declarer's share."},
+                "partner": {"type": "integer", "minimum": 1, "description": "The partner's share."},
+            },
+            ["declarer", "partner"],
+            provenance=False,
+        ),
     },
     ["declarer_wins", "amount"],
 )
 
-BONUS_KNOWN = "Known, for the side judged: side_cards (its tricks and its share of the talon and discards), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players; trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n)."
+BONUS_KNOWN = "Known, for the side judged: side_cards (its tricks and its share of the talon and discards), side_points (those cards counted as `counting` says), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players; trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n), trick_of(card) (the number of the trick the card was played to, 0 if it was not played)."
 bonus = rule(
     "A bonus judged at the end of the deal for each side, scored apart from the game and paid like it (each opponent to or from the side); × the contract's bonus_factor × 2 per kontra.",
     {
         "title": {"type": "string", "description": "The display name."},
         "achieved": dsl("When the side made it. " + BONUS_KNOWN + " " + DSL_BOOL),
-        "value": dsl("Its value made silently (per payment). Known: game (the game's value), players. " + DSL_INT),
+        "value": dsl(
+            "Its value made silently (per payment); absent: it scores only when announced (Sack). Known: game (the game's value), players. "
+            + DSL_INT
+        ),
         "announced": dsl(
             "Its value when announced (made: plus; not made: minus); absent: it cannot be announced. Known: game, players. "
             + DSL_INT
@@ -1037,7 +1053,7 @@ bonus = rule(
             + DSL_BOOL
         ),
     },
-    ["achieved", "value"],
+    ["achieved"],
 )
 
 kontra_rule = rule(

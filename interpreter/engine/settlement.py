@@ -107,11 +107,16 @@ def each_other_pays(
 
 
 def side_receives(
-    team: Sequence[int], opponents: Iterable[int], amount: int | Callable[[int], int], payments: list[int]
+    team: Sequence[int],
+    opponents: Iterable[int],
+    amount: int | Callable[[int], int],
+    payments: list[int],
+    split: tuple[int, int] = (1, 1),
 ) -> None:
     """Each opponent pays `amount` (or `amount(seat)`; negative: receives it) to the side `team`,
-    which shares the total equally: 2 v 2 each loser pays one winner, 1 v 3 the lone player takes
-    it from each. A remainder that does not divide goes to the first of the team (the declarer)."""
+    which shares the total as `split` says (declarer, partner), equally by default: 2 v 2 each
+    loser pays one winner, 1 v 3 the lone player takes it from each. A remainder that does not
+    divide goes to the first of the team (the declarer), gained or lost."""
     if len(team) == 1:
         each_other_pays(
             team[0], opponents, len(payments), (lambda s: -amount(s)) if callable(amount) else -amount, payments
@@ -122,10 +127,15 @@ def side_receives(
         pay = amount if isinstance(amount, int) else amount(seat)
         payments[seat] -= pay
         total += pay
-    share = total // len(team)
-    payments[team[0]] += total - share * (len(team) - 1)
-    for seat in team[1:]:
+    weights = split if len(team) == 2 else (1,) * len(team)
+    whole = sum(weights)
+    given = 0
+    for seat, weight in zip(team[1:], weights[1:], strict=True):
+        # Rounded toward zero, so that the declarer carries the remainder either way.
+        share = abs(total) * weight // whole * (1 if total >= 0 else -1)
         payments[seat] += share
+        given += share
+    payments[team[0]] += total - given
 
 
 def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -264,10 +274,11 @@ def settle(
         scored = [item for item in scored if item["replaces_game"] and item["value"]]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable else None
-    side_receives(team, defenders, lambda s: sign * (shares[s] if shares else amount), payments)
+    split = rs.settlement.split
+    side_receives(team, defenders, lambda s: sign * (shares[s] if shares else amount), payments, split)
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
-        side_receives(team, defenders, value, payments)
+        side_receives(team, defenders, value, payments, split)
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
@@ -275,7 +286,7 @@ def settle(
     announced = _announcements(deal, tricks or [], outcome)
     for item in announced:
         value = item["value"] if item["won"] else -item["value"]
-        side_receives(team, defenders, value, payments)
+        side_receives(team, defenders, value, payments, split)
     return Result(
         outcome,
         contract.name,
@@ -382,8 +393,10 @@ def _bonuses(
         facts = tuple(
             (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], (t.winner in team) == mine) for t in tricks
         )
+        cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
-            "side_cards": frozenset(declarer_cards if mine else defender_cards),
+            "side_cards": frozenset(cards),
+            "side_points": rs.counting.points(cards, rs.deck.points) if cards else 0,
             "side_won": frozenset(c for t in won_tricks for c in t.cards),
             "side_played": played[side],
             "opponents_played": played["defenders" if mine else "declarer"],
@@ -403,6 +416,8 @@ def _bonuses(
             achieved = bool(bonus.achieved(scope))
             if announced and bonus.announced is not None:
                 value = int(bonus.announced(values)) * (1 if achieved else -1)
+            elif bonus.value is None:
+                continue  # it counts only when announced
             elif achieved:
                 value = int(bonus.value(values))
             elif bonus.attempted is not None and bonus.attempted(scope):
