@@ -671,6 +671,10 @@ contract = rule(
     {
         "title": {"type": "string", "description": "The display name."},
         "like": described(NAME, "Another contract whose rules this one takes, stating only what differs."),
+        "allowed": {
+            "type": "boolean",
+            "description": "false: a contract this table does not play (default true): it and every bid that would play it (ladder levels, a winning bidder's choices, interrupts, side bids) are left out, so that an option can add a contract with `allowed: true` (or remove one with `allowed: false`) without rewriting the ladder, and several such options combine. Taken over by `like`, as any rule.",
+        },
         "exchange": {
             "type": "array",
             "items": exchange_step,
@@ -1046,17 +1050,29 @@ settlement = rule(
             "minimum": 1,
             "description": "Every payment of a deal is multiplied by this: the money per point (default 1; 10 where the table plays for ten times the stake, as after Cego's round of compulsory Räuber).",
         },
+        "split": rule(
+            "How the declarer's side shares what the opponents pay it (or what it pays them) when the declarer has a partner: in these proportions (French Tarot for five: {declarer: 2, partner: 1}). Default: equal shares (2 v 2: each loser pays one winner). A total that these weights do not divide is refused when the ruleset loads where that can be known (a game or bonus of a fixed value, times the opponents who pay it); where it cannot (a value reckoned from the card points), the declarer takes the remainder, gained or lost.",
+            {
+                "declarer": {"type": "integer", "minimum": 1, "description": "The declarer's share."},
+                "partner": {"type": "integer", "minimum": 1, "description": "The partner's share."},
+            },
+            ["declarer", "partner"],
+            provenance=False,
+        ),
     },
     ["declarer_wins", "amount"],
 )
 
-BONUS_KNOWN = "Known, for the side judged (scope side): side_cards (its tricks and its share of the talon and discards), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players, announced (the side announced it); trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n). For a combination in a hand (scope seat), per active seat: hand (its cards when play starts, after the exchange), is_declarer, is_partner, players, announced (this seat announced it): `count(hand & trumps) >= 10 and (announced or not is_declarer)` is ten trumps that the declarer must announce and the others claim at the end."
+BONUS_KNOWN = "Known, for the side judged (scope side): side_cards (its tricks and its share of the talon and discards), side_points (those cards counted as `counting` says), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players, announced (the side announced it); trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n), trick_of(card) (the number of the trick the card was played to, 0 if it was not played). For a combination in a hand (scope seat), per active seat: hand (its cards when play starts, after the exchange), is_declarer, is_partner, players, announced (this seat announced it): `count(hand & trumps) >= 10 and (announced or not is_declarer)` is ten trumps that the declarer must announce and the others claim at the end."
 bonus = rule(
     "A bonus judged at the end of the deal for each side, scored apart from the game and paid like it (each opponent to or from the side); × the contract's bonus_factor × 2 per kontra.",
     {
         "title": {"type": "string", "description": "The display name."},
         "achieved": dsl("When the side made it. " + BONUS_KNOWN + " " + DSL_BOOL),
-        "value": dsl("Its value made silently (per payment). Known: game (the game's value), players. " + DSL_INT),
+        "value": dsl(
+            "Its value made silently (per payment); absent: it scores only when announced (Sack). Known: game (the game's value), players. "
+            + DSL_INT
+        ),
         "announced": dsl(
             "Its value when announced (made: plus; not made: minus); absent: it cannot be announced. Known: game, players. "
             + DSL_INT
@@ -1089,7 +1105,7 @@ bonus = rule(
             "description": "An announced `card` kept back for its `trick` but forced out before it (nothing else was legal): lost (default) the bonus is lost; forfeit: also that trick and every later one count for the other side, cards and tricks (Pfeife raus forced out). The play goes on to the end; the event `forfeit` tells the table.",
         },
     },
-    ["achieved", "value"],
+    ["achieved"],
 )
 
 kontra_rule = rule(

@@ -1,4 +1,4 @@
-"""Actions as players send them (DESIGN.md), parsed into small typed values.
+"""Actions as players send them (docs/design.md), parsed into small typed values.
 
 Parsing catches what is malformed whatever the game state (`InvalidActionError`: not an action,
 an unknown card id or call); whether the action is legal now is the game's business.

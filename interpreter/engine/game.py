@@ -905,7 +905,7 @@ class Game:
         self.events.append(event)
 
     def record(self) -> dict[str, Any]:
-        """The game record so far (DESIGN.md): enough to replay this deal exactly, with the
+        """The game record so far (docs/design.md): enough to replay this deal exactly, with the
         explicit deal and, when the deal is over, its outcome as `expect`."""
         rs = self.ruleset
         record: dict[str, Any] = {"ruleset": self.ruleset_ref}

@@ -112,11 +112,16 @@ def each_other_pays(
 
 
 def side_receives(
-    team: Sequence[int], opponents: Iterable[int], amount: int | Callable[[int], int], payments: list[int]
+    team: Sequence[int],
+    opponents: Iterable[int],
+    amount: int | Callable[[int], int],
+    payments: list[int],
+    split: tuple[int, int] = (1, 1),
 ) -> None:
     """Each opponent pays `amount` (or `amount(seat)`; negative: receives it) to the side `team`,
-    which shares the total equally: 2 v 2 each loser pays one winner, 1 v 3 the lone player takes
-    it from each. A remainder that does not divide goes to the first of the team (the declarer)."""
+    which shares the total as `split` says (declarer, partner), equally by default: 2 v 2 each
+    loser pays one winner, 1 v 3 the lone player takes it from each. A remainder that does not
+    divide goes to the first of the team (the declarer), gained or lost."""
     if len(team) == 1:
         each_other_pays(
             team[0], opponents, len(payments), (lambda s: -amount(s)) if callable(amount) else -amount, payments
@@ -127,10 +132,15 @@ def side_receives(
         pay = amount if isinstance(amount, int) else amount(seat)
         payments[seat] -= pay
         total += pay
-    share = total // len(team)
-    payments[team[0]] += total - share * (len(team) - 1)
-    for seat in team[1:]:
+    weights = split if len(team) == 2 else (1,) * len(team)
+    whole = sum(weights)
+    given = 0
+    for seat, weight in zip(team[1:], weights[1:], strict=True):
+        # Rounded toward zero, so that the declarer carries the remainder either way.
+        share = abs(total) * weight // whole * (1 if total >= 0 else -1)
         payments[seat] += share
+        given += share
+    payments[team[0]] += total - given
 
 
 def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -281,10 +291,11 @@ def settle(
         scored = [item for item in scored if item["replaces_game"] and item["value"]]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable else None
-    side_receives(team, defenders, lambda s: sign * (shares[s] if shares else amount), payments)
+    split = rs.settlement.split
+    side_receives(team, defenders, lambda s: sign * (shares[s] if shares else amount), payments, split)
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
-        side_receives(team, defenders, value, payments)
+        side_receives(team, defenders, value, payments, split)
     held = _seat_bonuses(deal, env) if tricks and not replaced else []
     for item in held:
         # A combination in a hand: each other player at the table pays its holder.
@@ -296,7 +307,7 @@ def settle(
     announced = _announcements(deal, tricks or [], outcome)
     for item in announced:
         value = item["value"] if item["won"] else -item["value"]
-        side_receives(team, defenders, value, payments)
+        side_receives(team, defenders, value, payments, split)
     return Result(
         outcome,
         contract.name,
@@ -405,8 +416,10 @@ def _bonuses(
             (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], (owner in team) == mine)
             for t, owner in zip(tricks, owners, strict=True)
         )
+        cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
-            "side_cards": frozenset(declarer_cards if mine else defender_cards),
+            "side_cards": frozenset(cards),
+            "side_points": rs.counting.points(cards, rs.deck.points) if cards else 0,
             "side_won": frozenset(c for t in won_tricks for c in t.cards),
             "side_played": played[side],
             "opponents_played": played["defenders" if mine else "declarer"],
@@ -429,6 +442,8 @@ def _bonuses(
             achieved = not lost and bool(bonus.achieved(scope))
             if announced and bonus.announced is not None:
                 value = int(bonus.announced(values)) * (1 if achieved else -1)
+            elif bonus.value is None:
+                continue  # it counts only when announced
             elif achieved:
                 value = int(bonus.value(values))
             elif bonus.attempted is not None and bonus.attempted(scope):
@@ -476,7 +491,7 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
             achieved = bool(bonus.achieved({**who, "players": len(deal.seats), "announced": announced}))
             if announced and bonus.announced is not None:
                 value = int(bonus.announced(values)) * (1 if achieved else -1)
-            elif achieved:
+            elif achieved and bonus.value is not None:
                 value = int(bonus.value(values))
             else:
                 continue

@@ -89,6 +89,9 @@ SECTION_ORDER = (
     "contracts",
     "claim",
     "announcements",
+    "bonuses",
+    "announcing",
+    "kontra",
     "play",
     "counting",
     "settlement",
@@ -412,7 +415,9 @@ HANDLED: dict[type, frozenset[str]] = {
     Counting: frozenset(
         {"packet", "packet_deduct", "remainder_deduct", "aside_counts_for", "aside_unless", "declarer_bonus"}
     ),
-    Settlement: frozenset({"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake"}),
+    Settlement: frozenset(
+        {"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake", "split"}
+    ),
     SessionRule: frozenset({"deals", "holder_of"}),
 }
 
@@ -689,7 +694,8 @@ def _routes(routes: Iterable[Route]) -> Any:
 
 
 def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
-    out: dict[str, Any] = {"achieved": Expr(b.achieved.source), "value": Expr(b.value.source)}
+    out: dict[str, Any] = {"achieved": Expr(b.achieved.source)}
+    _put(out, "value", _expr(b.value))
     _put(out, "announced", _expr(b.announced))
     _put(out, "attempted", _expr(b.attempted))
     _put(out, "card", b.card)
@@ -798,6 +804,8 @@ def _settlement(s: Settlement, deck: Deck) -> dict[str, Any]:
     _put(out, "amount", _expr(s.amount))
     _put(out, "drawn", _expr(s.drawn))
     out["stake"] = s.stake
+    if s.split != (1, 1):
+        out["split"] = {"declarer": s.split[0], "partner": s.split[1]}
     out.update(_extra(s, deck))
     return out
 
@@ -830,7 +838,28 @@ class Side:
     # titles of named things, for sentences
     def contract_title(self, name: str) -> str | None:
         contract = self.ruleset.contracts.get(name)
-        return contract.title if contract is not None else None
+        return contract.title if contract is not None else self.choice_title("contracts", name)
+
+    def bonus_title(self, name: str) -> str | None:
+        bonus = self.ruleset.bonuses.get(name)
+        return bonus.title if bonus is not None else self.choice_title("bonuses", name)
+
+    def choice_title(self, section: str, name: str) -> str | None:
+        """The title of a contract or bonus that only another reading or option plays (one not
+        allowed by default, a bonus a choice adds): as written, or in the choice's rules."""
+        written = self.written((section, name), "title")
+        if written:
+            return written
+        data = self.origins.raw.data if isinstance(self.origins.raw.data, dict) else {}
+        for kind in ("readings", "options"):
+            for group in (data.get(kind) or {}).values():
+                choices = group.get("choices") if isinstance(group, dict) else None
+                for body in (choices or {}).values() if isinstance(choices, dict) else ():
+                    rules = body.get("rules") if isinstance(body, dict) else None
+                    entry = ((rules or {}).get(section) or {}).get(name) if isinstance(rules, dict) else None
+                    if isinstance(entry, dict) and isinstance(entry.get("title"), str):
+                        return " ".join(entry["title"].split())
+        return None
 
     def call_title(self, name: str) -> str | None:
         return self.ruleset.call_titles.get(name)
@@ -1058,6 +1087,16 @@ ATOMIC: tuple[Path, ...] = (
     ("contracts", "*", "opening_leads"),
     ("contracts", "*", "individual"),
     ("contracts", "*", "schedule"),
+    ("contracts", "*", "play"),
+    ("contracts", "*", "open_hand"),
+    ("contracts", "*", "must_announce"),
+    ("contracts", "*", "concede"),
+    ("contracts", "*", "talon_to_tricks"),
+    ("bonuses", "*"),
+    ("kontra", "game"),
+    ("kontra", "bonuses"),
+    ("play", "trumps"),
+    ("settlement", "split"),
     ("claim",),
     ("announcements", "*"),
     ("play", "withhold"),
@@ -1087,6 +1126,7 @@ COLLECTIONS: tuple[Path, ...] = (
     ("calls",),
     ("contracts",),
     ("announcements",),
+    ("bonuses",),
     ("readings",),
     ("options",),
     ("auction", "phases"),

@@ -443,14 +443,14 @@ class PlayRules:
 @dataclass(frozen=True)
 class Bonus:
     """An item judged at the end of a deal for each side, scored apart from the game: `value`
-    when achieved silently, `announced` (if it may be announced) when announced; an announced
+    when achieved silently (no value: nothing unless announced), `announced` (if it may be announced) when announced; an announced
     bonus not achieved scores minus `announced`, a silent `attempted` one not achieved minus
     `value`. `card` and `trick`: an announced bonus keeps that card back for that trick."""
 
     name: str
     title: str
     achieved: Condition
-    value: Formula
+    value: Formula | None  # None: it scores only when announced (Sack)
     announced: Formula | None = None
     attempted: Condition | None = None
     card: str | None = None
@@ -515,6 +515,8 @@ class Settlement:
     # each contract's; these describe the ruleset (`tarock diff`, `doc`) as it is written.
     declarer_wins: Condition | None = None
     amount: Formula | None = None
+    # How a declarer and partner share their side's payments (declarer, partner): equal by default.
+    split: tuple[int, int] = (1, 1)
 
 
 @dataclass(frozen=True)
