@@ -138,6 +138,35 @@ def take_talon_text(take: Any) -> str:
     return text
 
 
+def duties_text(duties: Any) -> str:
+    """Duties over the trick history: each card set, when it must or may not be played."""
+    if not isinstance(duties, list):
+        return generic_text(duties)
+    parts = []
+    for duty in duties:
+        if not isinstance(duty, dict):
+            parts.append(generic_text(duty))
+            continue
+        cards = duty.get("cards")
+        shown = " ".join(cards) if isinstance(cards, Cards) and len(cards) <= 3 else cards_text(cards)
+        if duty.get("must") is not None:
+            parts.append(f"{shown} must be played when {code(duty['must'])} (if allowed)")
+        else:
+            parts.append(f"{shown} may not be played when {code(duty.get('may_not'))}, unless nothing else is allowed")
+    return "; ".join(parts) or "none"
+
+
+def doubling_text(rule: Any) -> str:
+    """Everyone for themselves: who may double, once each."""
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    first = {"last_passer": "the last player to pass", "vorhand": "Vorhand"}.get(
+        str(rule.get("start")), str(rule.get("start"))
+    )
+    dealer = ", the dealer who sits out too" if rule.get("sitting_out") else ""
+    return f"each player once, in turn from {first}{dealer}, may double the game"
+
+
 def step_text(step: Any) -> str:
     if not isinstance(step, dict):
         return generic_text(step)
@@ -152,7 +181,7 @@ def step_text(step: Any) -> str:
     if isinstance(step.get("discard"), dict):
         d = step["discard"]
         count = (
-            "as many cards as the talon had"
+            "as many cards as were taken from the talon"
             if d.get("count") == "talon"
             else f"{d.get('count')} card{'' if d.get('count') == 1 else 's'}"
         )
@@ -587,10 +616,31 @@ def bonus_text(b: Any) -> str:
         parts.append("when it scores, the game and the other bonuses do not")
     if b.get("requires") is not None:
         parts.append(f"only a player for whom {code(b['requires'])} may announce it")
+    if b.get("scope") == "seat":
+        parts.append(
+            "a combination in one player's hand when play starts, paid to its holder by each other player "
+            "at the table, unannounced ones claimed at the end"
+        )
+    if b.get("forced_early") == "forfeit":
+        parts.append(
+            "its card forced out before that trick: lost, and that trick and every later one go to the other side"
+        )
     rest = {
         k: v
         for k, v in b.items()
-        if k not in ("achieved", "value", "announced", "attempted", "card", "trick", "replaces_game", "requires")
+        if k
+        not in (
+            "achieved",
+            "value",
+            "announced",
+            "attempted",
+            "card",
+            "trick",
+            "replaces_game",
+            "requires",
+            "scope",
+            "forced_early",
+        )
     }
     if rest:
         parts.append(generic_text(rest))
@@ -603,9 +653,10 @@ def kontra_text(rule: Any) -> str:
     times = rule.get("max", 1)
     said = rule.get("titles") or []
     top = f"at most ×{2**times}" if isinstance(times, int) else f"at most {times} times"
+    who = f"; only a player for whom {code(rule['eligible'])} may double" if rule.get("eligible") is not None else ""
     if said:
-        return f"{words([str(t) for t in said], 'then')}, each doubling by the other side ({top})"
-    return f"doubled up to {times} times, each by the other side ({top})"
+        return f"{words([str(t) for t in said], 'then')}, each doubling by the other side ({top}){who}"
+    return f"doubled up to {times} times, each by the other side ({top}){who}"
 
 
 def out_of_play_text(rule: Any) -> str:
@@ -1224,6 +1275,14 @@ TEMPLATES: list[Template] = [
     ),
     _t(("kontra", "game"), "kontra.game", "Doubling the game", kontra_text, "not allowed"),
     _t(("kontra", "bonuses"), "kontra.bonuses", "Doubling an announced bonus", kontra_text, "not allowed"),
+    _t(("play", "duties"), "play.duties", "Duties over the tricks played so far", duties_text, "none"),
+    _t(
+        ("contracts", "*", "doubling"),
+        "contract.doubling",
+        _contract("doubling, everyone for themselves"),
+        doubling_text,
+        "none",
+    ),
     _t(("pot_ante",), "pot_ante", "The dealer pays into the pot", code),
     _t(("accusation",), "accusation", "Accusing a skinned Solo", accusation_text, "not allowed"),
     _t(("penalties",), "penalties", "Offences at the table", penalties_text, "refused"),
