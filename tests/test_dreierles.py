@@ -273,3 +273,21 @@ def test_the_pfeife_falls_early_when_it_is_its_holders_only_card_to_play() -> No
                 return
             game.apply(seat, rng.choice(game.legal_actions(seat)))
     raise AssertionError("no deal in which the Pfeife was its holder's only trump early")
+
+
+def test_the_log_takes_the_worked_example_apart() -> None:
+    """The game and each bonus on a line of their own, adding up to the payments (§9's example)."""
+    from pathlib import Path
+
+    from interpreter.engine.records import replay
+    from interpreter.frontends.log import render_log
+
+    game = replay(Path(__file__).parent / "records" / "dreierles-anne-and-bert-worked-example.yaml").game
+    log = render_log(game)
+    assert "Announcement: seat 1 declares Pfeife in the last trick." in log
+    assert "Game: each opponent pays seat 1 8 (+24 in all)." in log
+    assert "Bonus: Zehn Druck in seat 2's hand (made): seat 0 -1, seat 1 -1, seat 2 +3, seat 3 -1." in log
+    assert game.result is not None
+    parts = [b["payments"] for b in game.result.bonuses]
+    game_part = [8 * 3 if s == 1 else -8 for s in range(4)]
+    assert [sum(p[s] for p in parts) + game_part[s] for s in range(4)] == game.result.payments == [-8, 20, -4, -8]

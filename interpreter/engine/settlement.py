@@ -29,7 +29,9 @@ class Result:
     announcements: tuple[dict[str, Any], ...] = ()  # each laid card: {name, card, won, value}
     pot: int = 0  # what the pot gained in this deal (payments + pot = 0)
     partner: int | None = None  # the declarer's partner, where a card was called for one
-    bonuses: tuple[dict[str, Any], ...] = ()  # each bonus scored: {name, side, announced, kontra, achieved, value}
+    # each bonus scored: {name, side, announced, kontra, achieved, value, payments (by seat)}; a
+    # combination in a hand also names its holder's `seat`
+    bonuses: tuple[dict[str, Any], ...] = ()
     kontra: int = 1  # the game's multiplier from kontra, rekontra …
 
     def as_dict(self) -> dict[str, Any]:
@@ -52,7 +54,7 @@ class Result:
         if self.partner is not None:
             result["partner"] = self.partner
         if self.bonuses:
-            result["bonuses"] = [dict(b) for b in self.bonuses]
+            result["bonuses"] = [{k: list(v) if isinstance(v, list) else v for k, v in b.items()} for b in self.bonuses]
         if self.kontra != 1:
             result["kontra"] = self.kontra
         return result
@@ -295,11 +297,16 @@ def settle(
     side_receives(team, defenders, lambda s: sign * (shares[s] if shares else amount), payments, split)
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
-        side_receives(team, defenders, value, payments, split)
+        moved = [0] * deal.players  # what this bonus moves, seat by seat (the log takes it apart)
+        side_receives(team, defenders, value, moved, split)
+        item["payments"] = moved
     held = _seat_bonuses(deal, env) if tricks and not replaced else []
     for item in held:
         # A combination in a hand: each other player at the table pays its holder.
-        each_other_pays(item["seat"], [*team, *defenders], deal.players, -item["value"], payments)
+        item["payments"] = each_other_pays(item["seat"], [*team, *defenders], deal.players, -item["value"])
+    for item in scored + held:
+        for seat, paid in enumerate(item["payments"]):
+            payments[seat] += paid
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
