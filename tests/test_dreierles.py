@@ -291,3 +291,64 @@ def test_the_log_takes_the_worked_example_apart() -> None:
     parts = [b["payments"] for b in game.result.bonuses]
     game_part = [8 * 3 if s == 1 else -8 for s in range(4)]
     assert [sum(p[s] for p in parts) + game_part[s] for s in range(4)] == game.result.payments == [-8, 20, -4, -8]
+
+
+# -- the new words, misused ----------------------------------------------------------------------------
+
+VARIANT = """\
+title: A Dreierles variant
+extends: dreierles
+source: "pagat-dreierles: §1"
+status: assumed
+"""
+
+
+@pytest.mark.parametrize(
+    "rules, place, message",
+    [
+        (
+            "contracts: {dreier: {exchange: [{take_talon: {count: 7}}, {discard: {count: talon}}]}}",
+            "contracts.dreier.exchange[0].take_talon.count",
+            "with 3 players the talon has 6 cards, so 7 cannot be taken from it",
+        ),
+        (
+            "contracts: {dreier: {exchange: [{take_talon: {count: 2, parts: 2}}, {discard: {count: talon}}]}}",
+            "contracts.dreier.exchange[0].take_talon",
+            "take the talon in `parts` or take `count` cards from it, not both",
+        ),
+        (
+            'contracts: {raeuber: {play: {duties: [{cards: "{T1}", must: "leading", may_not: "leading"}]}}}',
+            "contracts.raeuber.play.duties[0]",
+            "a duty says when its cards `must` be played or when they `may_not`: one of the two",
+        ),
+        (
+            "contracts: {solo: {doubling: {start: vorhand}}}",
+            "contracts.solo.doubling",
+            "a round in which each player may double once is for a game where everyone plays for themselves",
+        ),
+        (
+            "bonuses: {drull: {forced_early: forfeit}}",
+            "bonuses.drull.forced_early",
+            "only an announced bonus with a `card` kept back for its `trick` can be forced out early",
+        ),
+        (
+            'kontra: {game: {eligible: "made_bids or bid_before_turn"}}',
+            "kontra.game.eligible",
+            "did you mean 'made_bid'",
+        ),
+        (
+            'contracts: {raeuber: {play: {duties: [{cards: "{T1}", must: "trick_count == 3"}]}}}',
+            "contracts.raeuber.play.duties[0].must",
+            "did you mean 'trick_cards'",
+        ),
+    ],
+)
+def test_a_misused_word_is_refused_with_its_place(tmp_path: Any, rules: str, place: str, message: str) -> None:
+    from interpreter.language.loader import check_ruleset
+
+    file = tmp_path / "variant.yaml"
+    file.write_text(VARIANT + rules + "\n", encoding="utf-8")
+    problems = check_ruleset(str(file))
+    assert any(p.path.startswith(place) and message in p.message and p.line for p in problems), [
+        str(p) for p in problems
+    ]
