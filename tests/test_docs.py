@@ -284,6 +284,7 @@ def test_payment_tables_agree_with_the_recorded_deals(pages: dict[str, str]) -> 
         if (
             rs.settlement.liable
             or rs.announcements
+            or rs.bonuses  # bonuses, silent or announced, and their doublings pay beyond the game
             or active in rs.by_players
             or "| losing side's points |" not in text
         ):

@@ -1,6 +1,6 @@
 """The variations pagat names for Königrufen (its "Variations" and the notes on bonuses), as options
 and readings of rulesets/koenigrufen.yaml: each changes the outcome the source says. Whole deals
-are records under tests/variations/ (their expected payments reckoned by hand from the rule text,
+are records tests/records/koenigrufen-variation-*.yaml (their expected payments reckoned by hand from the rule text,
 see each record's note); what a variation allows or forbids is checked on the legal actions here.
 And the general words the variations needed: a contract `allowed` or not, a bonus scored only
 when announced, `side_points`, `trick_of`."""
@@ -17,9 +17,9 @@ from interpreter import Game, load_ruleset
 from interpreter.engine.records import replay
 from interpreter.errors import IllegalActionError, InvalidActionError, RulesetError
 
-RECORDS = sorted((Path(__file__).parent / "variations").glob("*.yaml"))
+RECORDS = sorted((Path(__file__).parent / "records").glob("koenigrufen-variation-*.yaml"))
 
-# The deal of tests/variations/koenigrufen-sechserdreier-first-call.yaml: dealer 0, Vorhand seat 1.
+# The deal of tests/records/koenigrufen-variation-sechserdreier-first-call.yaml: dealer 0, Vorhand seat 1.
 DEAL = {
     "hands": [
         ["CQ", "H2", "HQ", "T22", "T13", "C10", "T17", "T5", "DN", "D2", "S8", "T9"],
