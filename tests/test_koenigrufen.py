@@ -185,7 +185,15 @@ def test_kontra_on_an_announced_bonus_counts_apart_from_the_game() -> None:
     assert game.result is not None
     assert game.result.payments == [-6, 6, -6, 6]
     (pagat,) = game.result.bonuses
-    assert pagat == {"name": "pagat", "side": "declarer", "announced": True, "kontra": 2, "achieved": True, "value": 8}
+    assert pagat == {
+        "name": "pagat",
+        "side": "declarer",
+        "announced": True,
+        "kontra": 2,
+        "achieved": True,
+        "value": 8,
+        "payments": [-8, 8, -8, 8],  # 2 v 2: each of the losing side pays one winner
+    }
 
 
 def test_only_an_announced_bonus_may_be_doubled() -> None:
