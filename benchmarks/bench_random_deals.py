@@ -1,6 +1,6 @@
 """Deals per CPU second of the interpreter through its public API, against a hand-coded engine.
 
-    python benchmarks/bench_random_deals.py                  # the four rulesets and the yardstick
+    python benchmarks/bench_random_deals.py                  # the five rulesets and the yardstick
     python benchmarks/bench_random_deals.py --deals 5000 --repeat 5
     python benchmarks/bench_random_deals.py --ruleset cego --players 4
     python benchmarks/bench_random_deals.py --ruleset breitnau --profile   # cProfile's top functions
@@ -14,8 +14,9 @@ ruleset is loaded once, before timing, as a program that plays many deals would.
 The yardstick is `breitnau_by_hand.py`: the same game as Breitnau with six players written
 directly in Python (the same deal, auction, exchange, counting and settlement), which makes the
 same random choices as the interpreter for the same seed (tests/test_bench_breitnau.py checks
-that every deal ends with the same payments). Times are CPU seconds of this process (best of
-`--repeat`), so that other work on the machine changes them less than wall time would.
+that every deal ends with the same payments). Times are CPU seconds of this process, the best
+of `--repeat` runs; the runs of the tables take turns (by hand, Breitnau, Furtwangen, ..., then
+again), so that other work on a shared machine weighs on all of them alike rather than on one.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ import breitnau_by_hand  # noqa: E402
 
 from interpreter import Game, load_ruleset  # noqa: E402
 
-# (ruleset, players): the issue's four, each at a usual table.
-TABLES = (("breitnau", 6), ("furtwangen", 6), ("cego", 4), ("tapp-modern", 4))
+# (ruleset, players): the issue's four and Königrufen, each at a usual table.
+TABLES = (("breitnau", 6), ("furtwangen", 6), ("cego", 4), ("tapp-modern", 4), ("koenigrufen", 4))
 
 
 def public_deal(ruleset: Any, players: int, seed: int) -> int:
@@ -62,29 +63,16 @@ def public_deal(ruleset: Any, players: int, seed: int) -> int:
     return actions
 
 
-def timed(run: Callable[[], int], repeat: int) -> tuple[float, float, int]:
-    """(best CPU seconds, the wall seconds of that run, actions) over `repeat` runs of `run`."""
-    best = (float("inf"), 0.0, 0)
-    for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        actions = run()
-        cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
-        if cpu < best[0]:
-            best = (cpu, wall, actions)
-    return best
+def cpu_seconds(run: Callable[[], int]) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, actions) of one call of `run`."""
+    start, start_cpu = time.perf_counter(), time.process_time()
+    actions = run()
+    return time.process_time() - start_cpu, time.perf_counter() - start, actions
 
 
-def measure(name: str, players: int, deals: int, repeat: int) -> dict[str, Any]:
-    ruleset = load_ruleset(name)
-    for seed in range(10**6, 10**6 + min(200, deals)):  # warm-up: the ruleset's caches filled
-        public_deal(ruleset, players, seed)
-    cpu, wall, actions = timed(lambda: sum(public_deal(ruleset, players, seed) for seed in range(deals)), repeat)
-    return {"name": name, "players": players, "deals": deals, "cpu": cpu, "wall": wall, "actions": actions}
-
-
-def measure_by_hand(deals: int, repeat: int) -> dict[str, Any]:
+def by_hand_runner(deals: int) -> Callable[[], int]:
     play = breitnau_by_hand.play_deal
-    for seed in range(10**6, 10**6 + min(200, deals)):
+    for seed in range(10**6, 10**6 + min(200, deals)):  # warm-up
         play(seed)
 
     def run() -> int:
@@ -92,13 +80,30 @@ def measure_by_hand(deals: int, repeat: int) -> dict[str, Any]:
             play(seed)
         return 0
 
-    cpu, wall, _ = timed(run, repeat)
-    return {"name": "breitnau by hand", "players": 6, "deals": deals, "cpu": cpu, "wall": wall, "actions": 0}
+    return run
+
+
+def public_runner(name: str, players: int, deals: int) -> Callable[[], int]:
+    ruleset = load_ruleset(name)
+    for seed in range(10**6, 10**6 + min(200, deals)):  # warm-up: the ruleset's caches filled
+        public_deal(ruleset, players, seed)
+    return lambda: sum(public_deal(ruleset, players, seed) for seed in range(deals))
+
+
+def measure(runners: dict[str, Callable[[], int]], repeat: int) -> dict[str, tuple[float, float, int]]:
+    """The best run of each, by CPU seconds; the runners take turns, `repeat` rounds."""
+    best: dict[str, tuple[float, float, int]] = {}
+    for _ in range(repeat):
+        for label, run in runners.items():
+            result = cpu_seconds(run)
+            if label not in best or result[0] < best[label][0]:
+                best[label] = result
+    return best
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ruleset", help="only this ruleset (name or file); default: the four and the yardstick")
+    parser.add_argument("--ruleset", help="only this ruleset (name or file); default: the five and the yardstick")
     parser.add_argument("--players", type=int, help="with --ruleset: at the table (default: the smallest allowed)")
     parser.add_argument("--deals", type=int, default=2000, help="deals per measurement (default 2000)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported (default 3)")
@@ -109,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.ruleset:
         ruleset = load_ruleset(args.ruleset)
-        tables = ((args.ruleset, args.players or ruleset.table_sizes[0]),)
+        tables: tuple[tuple[str, int], ...] = ((args.ruleset, args.players or ruleset.table_sizes[0]),)
     else:
         tables = TABLES
     if args.profile:
@@ -123,25 +128,29 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return 0
 
-    by_hand = measure_by_hand(args.deals, args.repeat) if not args.ruleset else None
-    rows = [measure(name, players, args.deals, args.repeat) for name, players in tables]
-    yard = args.deals / by_hand["cpu"] if by_hand else None
-    base = rows[0]["actions"] / rows[0]["cpu"]
-    print(f"{args.deals:,} random deals each, best of {args.repeat}, per CPU second of one process")
+    runners: dict[str, Callable[[], int]] = {}
+    if not args.ruleset:
+        runners["by hand"] = by_hand_runner(args.deals)
+    for name, players in tables:
+        runners[f"{name} ({players})"] = public_runner(name, players, args.deals)
+    best = measure(runners, args.repeat)
+    yard = args.deals / best["by hand"][0] if "by hand" in best else None
+    rows = [(label, *result) for label, result in best.items() if label != "by hand"]
+    base = rows[0][3] / rows[0][1]
+    print(f"{args.deals:,} random deals each, best of {args.repeat} taking turns, per CPU second of one process")
     print(f"{'':<24}{'deals/s':>10}{'actions/s':>11}{'actions/deal':>14}{'× by hand':>11}{'per action':>12}")
-    for row in rows:
-        rate, action_rate = row["deals"] / row["cpu"], row["actions"] / row["cpu"]
+    for label, cpu, _wall, actions in rows:
+        rate, action_rate = args.deals / cpu, actions / cpu
         ratio = f"{rate / yard:.2f}" if yard else "—"
-        label = f"{row['name']} ({row['players']})"
         print(
-            f"{label:<24}{rate:>10,.0f}{action_rate:>11,.0f}{row['actions'] / row['deals']:>14.1f}{ratio:>11}"
+            f"{label:<24}{rate:>10,.0f}{action_rate:>11,.0f}{actions / args.deals:>14.1f}{ratio:>11}"
             f"{base / action_rate:>11.2f}×"
         )
-    if by_hand:
+    if yard:
         print(f"{'breitnau by hand (6)':<24}{yard:>10,.0f}{'':>11}{'':>14}{1:>11.2f}")
         print("(× by hand: the interpreter's deals/s over the hand-coded Breitnau's; per action: CPU time per action")
-        print(f" relative to {rows[0]['name']} through the interpreter)")
-    busy = max(row["wall"] / row["cpu"] for row in rows if row["cpu"] > 0)
+        print(f" relative to {rows[0][0]} through the interpreter)")
+    busy = max(wall / cpu for cpu, wall, _ in best.values() if cpu > 0)
     if busy > 1.2:
         print(f"the machine is busy: wall time up to {busy:.1f}× the CPU time")
     return 0

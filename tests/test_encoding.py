@@ -121,3 +121,102 @@ def test_readme_example_runs() -> None:
     namespace: dict = {}
     exec(compile(code, "README.md", "exec"), namespace)
     assert namespace["state"].is_terminal()
+
+
+# -- Königrufen: kontra, the round of announcements, partner calls, concede ---------------------
+
+
+def test_koenigrufen_ids_come_after_the_older_sections() -> None:
+    enc = Encoding.of(load_ruleset("koenigrufen"), 4)
+    # The ids the encoding had before Königrufen's kinds were added keep their places ...
+    assert enc.step_id(("play", "T1")) == 0 and enc.step_id(("call", "pass")) == 54
+    assert enc.section["discard"] == range(70, 124) and enc.section["announce"] == range(124, 124)
+    # ... and the new sections follow: kontra (the game, then the bonuses that may be announced),
+    # those bonuses announced, the Kings called for a partner, the choices.
+    assert [k for k in SECTIONS if len(enc.section[k])] == [
+        "play",
+        "call",
+        "discard",
+        "kontra",
+        "bonus",
+        "partner",
+        "choice",
+    ]
+    assert enc.step(124) == ("kontra", "game") and enc.step(125) == ("kontra", "trull")
+    assert enc.step(133) == ("announce", ("trull", ()))
+    assert [enc.step(i) for i in enc.section["partner"]] == [("call_card", k) for k in ("CK", "SK", "HK", "DK")]
+    assert [what for _, what in (enc.step(i) for i in enc.section["choice"])] == [
+        "fourth_king",
+        "concede",
+        "first",
+        "second",
+    ]
+    assert enc.num_actions == 149 and sorted(enc.ids.values()) == list(range(149))
+    # The round's done call is the auction's pass: no section of its own.
+    assert len(enc.section["round"]) == 0
+
+
+def test_the_rulesets_before_koenigrufen_keep_their_ids_and_vectors() -> None:
+    for name, players, actions, size in (
+        ("breitnau", 6, 114, 993),
+        ("cego", 4, 176, 800),
+        ("tapp-modern", 4, 158, 547),
+    ):
+        enc = Encoding.of(load_ruleset(name), players)
+        assert (enc.num_actions, enc.observation_size) == (actions, size), name
+
+
+def _legal_actions_met(players: int) -> list[tuple[int, object]]:
+    """Every legal action of 300 seeded deals of Königrufen: half played by uniform choices, half
+    by players who pass two times in three (so that the lower games, Rufer with its partner call
+    and its talon in parts, are played too)."""
+    rs = load_ruleset("koenigrufen")
+    met: list[tuple[int, object]] = []
+    for seed in range(300):
+        game = Game(rs, players=players, seed=seed)
+        bot = RandomBot(seed, pass_probability=None if seed % 2 else 0.67)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            met += [(seed, action) for action in game.legal_actions(seat)]
+            game.apply(seat, bot.choose(game, seat))
+    return met
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_every_koenigrufen_action_met_has_an_id_that_decodes_back_to_it(players: int) -> None:
+    enc = Encoding.of(load_ruleset("koenigrufen"), players)
+    kinds: set[str] = set()
+    for seed, action in _legal_actions_met(players):
+        if isinstance(action, dict) and isinstance(action.get("discard"), dict):
+            # A choice too large to list: each card it may take has an id.
+            kinds.add("discard")
+            assert all(("discard", card) in enc.ids for card in action["discard"]["from"]), seed
+            continue
+        ids = enc.action_ids(action)
+        assert enc.action_of(ids) == action, (seed, action)
+        kinds.add(action if isinstance(action, str) else next(iter(action)))
+    assert {"pass", "play", "kontra", "announce", "call_card", "choose", "discard"} <= kinds
+
+
+def test_koenigrufen_driven_by_ids_to_the_end_and_observed() -> None:
+    rs = load_ruleset("koenigrufen")
+    for seed in range(6):
+        reference = play_out(Game(rs, players=4, seed=seed), seed=seed, pass_probability=0.67)
+        state = EncodedGame(Game(rs, players=4, seed=seed))
+        enc = state.encoding
+        for seat, action in reference.history:
+            for action_id in enc.action_ids(action):
+                assert action_id in state.legal_actions()
+                state.apply_action(action_id)
+            obs = state.observation(seat)
+            view = state.game.view(seat)
+            announced = obs[enc.layout["announced"]]
+            assert sum(announced) == len(view.get("announced", {}))
+            for name, side in view.get("announced", {}).items():
+                assert announced[2 * enc.bonuses.index(name) + (side != "declarer")] == 1.0
+            kontra = obs[enc.layout["kontra"]]
+            assert {enc.kontra_items[i] for i, x in enumerate(kontra) if x} == set(view.get("kontra", {}))
+            called = obs[enc.layout["called"]]
+            assert [enc.cards[i] for i, x in enumerate(called) if x] == ([view["called"]] if view.get("called") else [])
+        assert state.is_terminal() and state.returns() == list(reference.result.payments)

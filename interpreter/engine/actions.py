@@ -198,7 +198,7 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
         cards = _cards(value, ruleset)
         return DiscardAction(cards) if kind == "discard" else KeepAction(cards)
     if kind == "kontra":
-        items = ["game", *ruleset.bonuses]
+        items = ruleset.derived.get("kontra_items") or _named(ruleset, "kontra_items", ["game", *ruleset.bonuses])
         if not isinstance(value, str) or value not in items:
             hint = did_you_mean(value, items) if isinstance(value, str) and len(value) <= 40 else ""
             raise InvalidActionError(
@@ -207,7 +207,11 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
             )
         return Kontra(value)
     if kind == "announce":
-        known = [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)]
+        known = ruleset.derived.get("announcement_names") or _named(
+            ruleset,
+            "announcement_names",
+            [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)],
+        )
         if not isinstance(value, str):
             raise InvalidActionError(
                 f"announce takes the name of an announcement, not {shown(value)}"
@@ -225,6 +229,12 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
     if not isinstance(value, str):
         raise InvalidActionError(f"choose takes a name, not {shown(value)}")
     return Choose(value)
+
+
+def _named(ruleset: Ruleset, key: str, names: list[str]) -> list[str]:
+    """`names`, kept for the ruleset: every action of its kind is checked against it."""
+    ruleset.derived[key] = names
+    return names
 
 
 def _cards(values: list[Any], ruleset: Ruleset) -> tuple[str, ...]:

@@ -57,6 +57,15 @@ class AnnouncementRound:
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
         self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
+        # What a seat may announce and double, until something is said or a turn ends (asked by
+        # the player, then again to check what was said): (kind, seat) -> the names.
+        self._offers: dict[tuple[str, int], list[str]] = {}
+        # (seat, its side known, it has spoken) -> the bonuses it may announce at all
+        self._eligible: dict[tuple[int, bool, bool], list[str]] = {}
+        # The items (the game, announced bonuses) that may still be doubled -> their owner's side.
+        self._open: dict[str, str] = {}
+        if ruleset.kontra_game is not None and ruleset.kontra_game.max > 0:
+            self._open[GAME] = "declarer"
 
     # -- sides ---------------------------------------------------------------------------------
     def side_of(self, seat: int) -> str:
@@ -75,8 +84,8 @@ class AnnouncementRound:
             "spoken": seat in self.spoken,
         }
 
-    def _may_double(self, seat: int, rule: KontraRule) -> bool:
-        if rule.eligible is None:
+    def _may_double(self, seat: int, rule: KontraRule | None) -> bool:
+        if rule is None or rule.eligible is None:
             return True
         facts = self.seat_facts.get(seat, {})
         env = {
@@ -88,6 +97,22 @@ class AnnouncementRound:
 
     # -- what may be said ------------------------------------------------------------------------
     def _announceable(self, seat: int) -> list[str]:
+        offer = self._offers.get(("announce", seat))
+        if offer is None:
+            offer = self._offers["announce", seat] = self._announceable_now(seat)
+        return offer
+
+    def _announceable_now(self, seat: int) -> list[str]:
+        # Whether the seat may announce a bonus at all depends only on what _seat_env holds, which
+        # in this round changes only when its side becomes known: worked out once for each.
+        key = (seat, seat in self.revealed or self.partner_revealed, seat in self.spoken)
+        eligible = self._eligible.get(key)
+        if eligible is None:
+            eligible = self._eligible[key] = self._eligible_now(seat)
+        announced = self.announced
+        return [name for name in eligible if name not in announced]
+
+    def _eligible_now(self, seat: int) -> list[str]:
         env = self._seat_env(seat)
         if self.rule.may_announce is not None and not self.rule.may_announce(env):
             return []
@@ -97,27 +122,27 @@ class AnnouncementRound:
             for name, bonus in self.ruleset.bonuses.items()
             if bonus.announced is not None
             and (allowed is None or name in allowed)
-            and name not in self.announced
             and (bonus.requires is None or bonus.requires(env))
         ]
 
     def _doublable(self, seat: int) -> list[str]:
-        side = self.side_of(seat)
-        items = []
+        offer = self._offers.get(("kontra", seat))
+        if offer is None:
+            offer = self._offers["kontra", seat] = self._doublable_now(seat)
+        return offer
+
+    def _doublable_now(self, seat: int) -> list[str]:
+        side, levels = self.side_of(seat), self.levels
         game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
-        if (
-            game is not None
-            and self.levels.get(GAME, 0) < game.max
-            and _next_doubler("declarer", self.levels.get(GAME, 0)) == side
-            and self._may_double(seat, game)
-        ):
-            items.append(GAME)
-        if bonuses is not None and self._may_double(seat, bonuses):
-            for name, owner in self.announced.items():
-                level = self.levels.get(name, 0)
-                if level < bonuses.max and _next_doubler(owner, level) == side:
-                    items.append(name)
-        return items
+        # The game, then the announced bonuses in order, that may still be doubled and that
+        # `side` doubles next (the other side of the owner first, then the owner, and so on),
+        # by a seat the rule lets double.
+        return [
+            item
+            for item, owner in self._open.items()
+            if (owner == side) == (levels.get(item, 0) % 2 == 1)
+            and self._may_double(seat, game if item == GAME else bonuses)
+        ]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
         """The bonuses of which the declarer must announce one before ending the first turn."""
@@ -156,8 +181,10 @@ class AnnouncementRound:
             must = self._must_announce(seat)
             if parsed.name not in legal or (must and parsed.name not in must):
                 raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
-            self.announced[parsed.name] = self.side_of(seat)
+            side = self.announced[parsed.name] = self.side_of(seat)
             self.announced_by[parsed.name] = seat
+            if self.ruleset.kontra_bonuses is not None and self.ruleset.kontra_bonuses.max > 0:
+                self._open[parsed.name] = side
             self._said(seat)
             self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
             return
@@ -170,6 +197,8 @@ class AnnouncementRound:
             level = self.levels[parsed.item] = self.levels.get(parsed.item, 0) + 1
             self._said(seat)
             rule = self.ruleset.kontra_game if parsed.item == GAME else self.ruleset.kontra_bonuses
+            if rule is None or level >= rule.max:
+                del self._open[parsed.item]  # doubled as often as allowed
             title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
             self.emit(type="kontra", seat=seat, item=parsed.item, level=level, title=title)
             return
@@ -204,12 +233,14 @@ class AnnouncementRound:
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
     def _said(self, seat: int) -> None:
+        self._offers.clear()
         self.said = True
         self.revealed.add(seat)
         if seat == self.partner:
             self.partner_revealed = True
 
     def _end_turn(self, seat: int) -> None:
+        self._offers.clear()
         self.emit(type="call", seat=seat, call=self.rule.done, phase="announcing")
         self.spoken.add(seat)
         self.quiet = 0 if self.said else self.quiet + 1
@@ -254,6 +285,7 @@ class DoublingRound(AnnouncementRound):
         self.laid: list[tuple[str, str]] = []
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
+        self._offers, self._eligible, self._open = {}, {}, {}
 
     def legal(self, seat: int) -> list[ActionJson]:
         return [self.done_call, {"kontra": GAME}] if seat == self.to_act else []
@@ -271,9 +303,3 @@ class DoublingRound(AnnouncementRound):
         self.spoken.add(seat)
         self.turn += 1
         self.done = self.turn >= len(self.order)
-
-
-def _next_doubler(owner: str, level: int) -> str:
-    """Who doubles an item next: the other side of its owner, then its owner, and so on."""
-    other = "defenders" if owner == "declarer" else "declarer"
-    return other if level % 2 == 0 else owner

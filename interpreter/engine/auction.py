@@ -54,6 +54,9 @@ class Outcome:
     throw_in: bool = False
 
 
+AuctionTables = tuple[dict[str, AuctionPhase], dict[str, tuple[int, ...]]]
+
+
 class Auction:
     def __init__(
         self,
@@ -63,10 +66,10 @@ class Auction:
         players: int,
         enforce: bool = True,
         suit_of: Mapping[str, str] | None = None,
+        tables: AuctionTables | None = None,
     ):
-        self.phases = {p.name: p for p in phases}
-        # Levels that may be bid over any lower one, by phase (few phases have any).
-        self.jumps = {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases}
+        # `tables`: tables_of(phases), which a caller may keep for the next deal.
+        self.phases, self.jumps = tables if tables is not None else self.tables_of(phases)
         self.suit_of = suit_of  # the deck's suits, to tell whether a hand could keep what a bid needs
         self.seats = seats  # active seats in order of play from Vorhand
         self.hands = hands
@@ -78,6 +81,16 @@ class Auction:
         self.bid_when_spoke: dict[int, bool] = {}
         self.last_speaker: int | None = None  # the seat that made the last call
         self.state = self._start(phases[0], carried=None)
+        self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
+
+    @staticmethod
+    def tables_of(phases: tuple[AuctionPhase, ...]) -> AuctionTables:
+        """The phases by name, and the levels of each that may be bid over any lower one (few
+        phases have any)."""
+        return (
+            {p.name: p for p in phases},
+            {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases},
+        )
 
     # -- phases ----------------------------------------------------------------------------
     def _start(
@@ -89,7 +102,7 @@ class Auction:
         if carried is not None and phase.start == "after_holder":
             at = seats.index(carried[0])
             seats = seats[at + 1 :] + seats[:at]
-        order = [s for s in seats if carried is None or s != carried[0]]
+        order = list(seats) if carried is None else [s for s in seats if s != carried[0]]
         state = PhaseState(phase, order)
         if carried is not None:
             state.holder, state.level = carried[0], phase.level_of(carried[1]) or 0
@@ -99,6 +112,7 @@ class Auction:
 
     def next_phase(self, outcome: Outcome) -> str | None:
         """Move on after a phase ended; returns the new phase's name, or None if the auction is over."""
+        self._legal = None
         phase = self.state.phase
         if outcome.ends_auction:
             return None
@@ -123,22 +137,27 @@ class Auction:
     # -- whose turn ------------------------------------------------------------------------
     def to_act(self) -> int | None:
         st = self.state
-        if st.awaiting in ("holder", "choice"):
+        awaiting = st.awaiting
+        if awaiting == "holder" or awaiting == "choice":
             return st.holder
-        if st.awaiting == "priority":
+        if awaiting == "priority":
             return st.asking[0]
-        if st.phase.style == "rounds":
+        style = st.phase.style
+        if style == "rounds":
             return self._rounds_next()
-        if st.phase.style == "declare":
+        if style == "declare":
             pending = [s for s in st.order if s not in st.spoken]
             return pending[0] if pending else None
-        if st.awaiting == "challenger":
+        if awaiting == "challenger":
             return st.challenger
-        while st.next_entrant < len(st.order):
-            seat = st.order[st.next_entrant]
-            if seat not in st.passed and seat != st.holder:
+        order, passed, holder, at = st.order, st.passed, st.holder, st.next_entrant
+        while at < len(order):
+            seat = order[at]
+            if seat not in passed and seat != holder:
+                st.next_entrant = at
                 return seat
-            st.next_entrant += 1
+            at += 1
+        st.next_entrant = at
         return None
 
     # -- legal calls -----------------------------------------------------------------------
@@ -282,6 +301,16 @@ class Auction:
         return [lv.call for lv in st.phase.interrupts if self._meets(lv, seat)]
 
     def legal(self, seat: int) -> list[str]:
+        """The calls `seat` may make now; the same list until the auction changes (asked by the
+        player, then again to check the call): not to be changed by the caller."""
+        known = self._legal
+        if known is not None and known[0] == seat:
+            return known[1]
+        calls = self._legal_calls(seat)
+        self._legal = (seat, calls)
+        return calls
+
+    def _legal_calls(self, seat: int) -> list[str]:
         st = self.state
         interrupts = self._interrupts_open_to(seat)
         if seat != self.to_act():
@@ -392,9 +421,11 @@ class Auction:
             raise IllegalActionError(self.refusal(seat, call), seat)
         self.bid_when_spoke.setdefault(seat, bool(self.bidders))
         self.last_speaker = seat
+        self._legal = None
         st = self.state
         ladder = st.phase.ladder
-        interrupt = next((lv for lv in st.phase.interrupts if lv.call == call), None)
+        interrupts = st.phase.interrupts
+        interrupt = next((lv for lv in interrupts if lv.call == call), None) if interrupts else None
         if st.awaiting == "priority":
             return self._answer_priority(seat, interrupt)
         if interrupt is not None and call in self._interrupts_open_to(seat):
@@ -480,6 +511,7 @@ class Auction:
 
     def settle(self) -> Outcome | None:
         """Skip turns that cannot change anything; report the outcome once nobody can."""
+        self._legal = None
         st = self.state
         ladder = st.phase.ladder
         if st.awaiting == "priority":
@@ -512,13 +544,14 @@ class Auction:
             seat = self.to_act()
             if seat is None:
                 return self._outcome(ends_auction=False)
-            waiting = [s for s in st.order[st.next_entrant :] if s not in st.passed and s != st.holder]
-            if any(self._bids_open_to(s, st.level) for s in waiting):
-                return None
             # A player whose turn has not yet come may still interrupt on it, even when the
             # ladder is exhausted (Piccolo after der kleine Mann): the turn is still theirs to say.
-            if st.phase.interrupts and any(s not in st.spoken for s in waiting):
-                return None
+            interrupts = st.phase.interrupts
+            for s in st.order[st.next_entrant :]:
+                if (s not in st.passed and s != st.holder) and (
+                    self._bids_open_to(s, st.level) or (interrupts and s not in st.spoken)
+                ):
+                    return None
             return self._outcome(ends_auction=False)
 
     def _rung(self, call: str) -> int:

@@ -12,8 +12,10 @@ makes a deal reproducible (tests, simulations, records), and is as public as the
 
 from __future__ import annotations
 
+import functools
+import operator
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,19 +65,63 @@ class Dealt:
 def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int | None) -> Dealt:
     """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt in
     packets by the plan, in the order of play."""
-    plan = ruleset.deal_plans[len(seats)]
-    cards = list(ruleset.pack(len(seats)))
-    (random.Random(seed) if seed is not None else random.SystemRandom()).shuffle(cards)
+    key = ("deal_order", len(seats))
+    plan: tuple[tuple[str, ...], tuple[_Take, ...], _Take] | None = ruleset.derived.get(key)
+    if plan is None:
+        plan = ruleset.derived[key] = _deal_plan(ruleset, len(seats))
+    pack, takes, take_talon = plan
+    cards = list(pack)
+    if seed is None:
+        random.SystemRandom().shuffle(cards)
+    else:
+        shuffle(cards, seed)
     hands: dict[int, list[str]] = {s: [] for s in range(players)}
-    talon: list[str] = []
-    position = 0
-    for packet in plan:
-        targets: list[int | None] = list(seats) if packet.to == "each" else [None]
-        for seat in targets:
-            batch = cards[position : position + packet.count]
-            position += packet.count
-            (talon if seat is None else hands[seat]).extend(batch)
-    return Dealt(hands, talon, seed)
+    for seat, take in zip(seats, takes, strict=True):
+        hands[seat] += take(cards)
+    return Dealt(hands, list(take_talon(cards)), seed)
+
+
+_Take = Callable[[list[str]], Sequence[str]]
+
+
+def _deal_plan(ruleset: Ruleset, active: int) -> tuple[tuple[str, ...], tuple[_Take, ...], _Take]:
+    """The pack, and for each position in the order of play and for the talon, what it is dealt
+    from the shuffled pack: the packets of the plan, made once per ruleset into one C-level
+    itemgetter each."""
+    positions: list[list[int]] = [[] for _ in range(active)]
+    talon: list[int] = []
+    start = 0
+    for packet in ruleset.deal_plans[active]:
+        for target in positions if packet.to == "each" else [talon]:
+            target += range(start, start + packet.count)
+            start += packet.count
+    return ruleset.pack(active), tuple(_taker(p) for p in positions), _taker(talon)
+
+
+def _taker(indices: list[int]) -> _Take:
+    if len(indices) > 1:
+        return operator.itemgetter(*indices)
+    return lambda cards: [cards[i] for i in indices]  # itemgetter of one index gives the card, not a tuple
+
+
+def shuffle(cards: list[str], seed: int) -> None:
+    """`random.Random(seed).shuffle(cards)`: the very same order (tests/test_deal_shuffle.py holds
+    the two together), because every simulated deal starts here. Python's shuffle swaps
+    `cards[i]` with `cards[j]` for i from the end down to 1, each j drawn below i + 1 as
+    `getrandbits(k)` for the k bits of i + 1, drawn again while too large; the same draws here,
+    without two Python calls per card."""
+    getrandbits = random.Random(seed).getrandbits
+    for i, bound, bits in _shuffle_steps(len(cards)):
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@functools.cache
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """(i, i + 1, the bits of i + 1) for each swap of a shuffle of `size` cards, in order."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def explicit_deal(

@@ -11,12 +11,16 @@ view as a fixed-length vector of numbers, and games cloned cheaply.
     state.returns()                              # the payments, by seat
 
 **Action ids.** Every action a ruleset can produce has an id from 0 to `num_actions - 1`, derived
-from the compiled ruleset alone (its pack, calls, announcements and trump choices). The ids come
-in sections, one per kind of action, in a fixed order: `SECTIONS` below. A kind of action the
-engine learns later (kontra, partner calls) becomes a new section at the end, so the ids of the
-existing ones do not change; a ruleset that does not use a kind has an empty section. Within a
-section the order is the ruleset's: cards in the deck's order, calls as the auction knows them
-(`pass` first). Ids change only when the ruleset itself changes (a call added, a card removed).
+from the compiled ruleset alone (its pack, calls, announcements, bonuses and trump choices). The
+ids come in sections in a fixed order: `SECTIONS` below. A kind of action the engine learns later
+becomes a new section at the end, so the ids of the existing ones do not change; a ruleset that
+does not use a kind has an empty section. Königrufen's kinds came so: kontra on the game or on a
+bonus, a bonus announced in the round of announcements, a card called for a partner, the choices
+of an unnamed partner call, of conceding and of a part of the talon, and the call that ends a
+turn of the round (each in its section unless an earlier one already has it). Within a section
+the order is the ruleset's: cards in the deck's order, calls as the auction knows them (`pass`
+first), bonuses as the ruleset lists them. Ids change only when the ruleset itself changes (a
+call added, a card removed). `action_of(ids)` turns ids back into the action.
 
 A discard or keep of several cards (12 cards of 19, in Dappen) is too large a choice to number
 as a whole: it is taken card by card, one id per card ("discard C7"), and the game applies the
@@ -45,6 +49,16 @@ the table, C calls and K contracts:
     tricks_won    P    tricks each seat has won, as a share of the tricks of a deal
     hand_sizes    P    cards in each seat's hand, as a share of the pack
 
+and, added with Königrufen (blocks of size 0 in a ruleset that has no use for them, so that the
+vectors of the others stay as they were), for B bonuses that may be announced and D items that
+may be doubled (the game first, then those bonuses):
+
+    called        N    the card called for a partner, where this seat may know it
+    partner       P    the declarer's partner, where this seat may know it (all 0: alone, or unknown)
+    announced     2·B  each bonus announced: by the declarer's side (first), by the defenders (second)
+    kontra        D    how often each item was doubled, as a share of the most allowed
+    talon_shown   N    a talon laid out face up before the declarer takes a part of it
+
 **Cloning.** `EncodedGame.clone()` and `clone_game(game)` deal the same cards again and replay the
 history (the engine's own way of restoring a game; about the cost of a deal's actions). A search
 that samples hidden cards builds its games the same way from a sampled deal: see
@@ -62,10 +76,37 @@ from interpreter.engine.actions import ActionJson, known_calls
 from interpreter.engine.game import Game
 from interpreter.engine.phase import Phase
 from interpreter.errors import IllegalActionError, InvalidActionError
-from interpreter.language.model import CallCard, Discard, ForcedDiscard, Give, Keep, Ruleset
+from interpreter.language.model import (
+    PART_NAMES,
+    CallCard,
+    CallPartner,
+    Discard,
+    ForcedDiscard,
+    Give,
+    Keep,
+    Ruleset,
+    TakeTalon,
+)
 
-# The kinds of action, in the order of their sections of ids. Append new kinds at the end.
-SECTIONS = ("play", "call", "discard", "keep", "call_card", "give", "choose", "announce")
+# The sections of ids, in order. Append new ones at the end: the ids of the others stay.
+SECTIONS = (
+    "play",
+    "call",
+    "discard",
+    "keep",
+    "call_card",
+    "give",
+    "choose",
+    "announce",
+    # Added with Königrufen's round of announcements, kontra and partner calls:
+    "kontra",  # {kontra: game} and {kontra: BONUS}
+    "bonus",  # {announce: BONUS, cards: []}: a bonus announced in the round of announcements
+    "partner",  # {call_card: CARD} calling a partner (CallPartner), unless a call_card above has it
+    "choice",  # {choose: NAME}: an unnamed partner call, concede, a part of the talon
+    "round",  # the call that ends a turn of the round of announcements, unless a call above has it
+)
+# The kind of action of each section whose steps are not of the section's own name.
+KIND_OF = {"bonus": "announce", "partner": "call_card", "choice": "choose", "round": "call"}
 PHASES = tuple(phase.value for phase in Phase)
 
 Step = tuple[
@@ -103,8 +144,26 @@ class Encoding:
             "give": cards_if(Give),
             "choose": choices,
             "announce": list(_announcements(ruleset)),
+            **_round_and_partner(ruleset),
         }
-        self.steps: list[Step] = [(kind, what) for kind in SECTIONS for what in members[kind]]
+        exchange_steps = [step for contract in ruleset.contracts.values() for step in contract.exchange]
+        partner_calls = any(isinstance(step, CallPartner) for step in exchange_steps)
+        talon_shown = any(isinstance(step, TakeTalon) and step.shown for step in exchange_steps)
+        # What the round of announcements shows: who announced which bonus, how often each
+        # item was doubled (as a share of the most allowed).
+        self.bonuses: tuple[str, ...] = tuple(name for name, _ in members["bonus"])
+        self.kontra_items: tuple[str, ...] = tuple(members["kontra"])
+        most = {"game": ruleset.kontra_game, **dict.fromkeys(self.bonuses, ruleset.kontra_bonuses)}
+        self._kontra_most = {item: max(1, rule.max if rule is not None else 1) for item, rule in most.items()}
+        self.steps: list[Step] = []
+        seen: set[Step] = set()
+        for section in SECTIONS:
+            kind = KIND_OF.get(section, section)
+            # A later section holds only what no earlier one has (a card called both ways).
+            members[section] = [what for what in members[section] if (kind, what) not in seen]
+            for what in members[section]:
+                self.steps.append((kind, what))
+                seen.add((kind, what))
         self.ids: dict[Step, int] = {step: i for i, step in enumerate(self.steps)}
         self.section: dict[str, range] = {}
         start = 0
@@ -131,6 +190,13 @@ class Encoding:
             ("contract", len(self.contracts)),
             ("tricks_won", p),
             ("hand_sizes", p),
+            # Added with Königrufen (empty in a ruleset without partner calls, announcements, kontra
+            # or a talon laid out face up):
+            ("called", n if partner_calls else 0),
+            ("partner", p if partner_calls else 0),
+            ("announced", 2 * len(self.bonuses)),
+            ("kontra", len(self.kontra_items)),
+            ("talon_shown", n if talon_shown else 0),
         )
         self.layout: dict[str, slice] = {}
         at = 0
@@ -178,6 +244,23 @@ class Encoding:
     def action_ids(self, action: ActionJson) -> list[int]:
         """The ids of a concrete action, in the order they are applied."""
         return [self.step_id(step) for step in self.steps_of(action)]
+
+    def action_of(self, action_ids: list[int]) -> ActionJson:
+        """The action these ids make, in protocol form: the inverse of `action_ids` (one id, or
+        the ids of the cards of one discard or keep)."""
+        steps = [self.step(action_id) for action_id in action_ids]
+        kinds = {kind for kind, _ in steps}
+        if len(kinds) != 1 or (len(steps) > 1 and not kinds <= {"discard", "keep"}):
+            raise InvalidActionError(f"ids {action_ids} are not the steps of one action")
+        kind, what = steps[0]
+        if kind in ("discard", "keep"):
+            return {kind: [card for _, card in steps]}
+        if kind == "call":
+            return str(what)
+        if kind == "announce":
+            name, cards = what
+            return {"announce": name, "cards": list(cards)}
+        return {kind: what}
 
     # -- observations -----------------------------------------------------------------------------
     def observe(self, view: dict[str, Any], choosing: Iterable[str] = ()) -> list[float]:
@@ -233,7 +316,44 @@ class Encoding:
         for s in range(p):
             out[tricks + rel(s)] = won[rel(s)] / self._tricks_per_deal
             out[sizes + rel(s)] = view["hand_sizes"][s] / n
+        if layout["called"].stop > layout["called"].start:
+            mark("called", (view["called"],) if view.get("called") else ())
+            if view.get("partner") is not None:
+                one("partner", rel(view["partner"]))
+        announced = layout["announced"].start
+        for name, side in view.get("announced", {}).items():
+            out[announced + 2 * self.bonuses.index(name) + (side != "declarer")] = 1.0
+        kontra = layout["kontra"].start
+        for item, level in view.get("kontra", {}).items():
+            out[kontra + self.kontra_items.index(item)] = level / self._kontra_most[item]
+        if layout["talon_shown"].stop > layout["talon_shown"].start:
+            mark("talon_shown", view.get("talon_shown", ()))
         return out
+
+
+def _round_and_partner(ruleset: Ruleset) -> dict[str, list[Any]]:
+    """The members of the sections added with Königrufen: kontra, announced bonuses, partner
+    calls, the choices of partner calls, concessions and talons in parts, and the done call."""
+    kontra = ["game"] if ruleset.kontra_game is not None else []
+    announceable = [name for name, bonus in ruleset.bonuses.items() if bonus.announced is not None]
+    if ruleset.kontra_bonuses is not None:
+        kontra += announceable
+    steps = [step for contract in ruleset.contracts.values() for step in contract.exchange]
+    partner = [step for step in steps if isinstance(step, CallPartner)]
+    called = set().union(*(step.allowed for step in partner))
+    choices = [step.unnamed for step in partner if step.unnamed is not None]
+    if any(contract.concede is not None for contract in ruleset.contracts.values()):
+        choices.append("concede")
+    parts = max((step.parts for step in steps if isinstance(step, TakeTalon)), default=1)
+    if parts > 1:
+        choices += PART_NAMES[:parts]
+    return {
+        "kontra": kontra,
+        "bonus": [(name, ()) for name in announceable] if ruleset.announcing is not None else [],
+        "partner": [card for card in ruleset.deck.cards if card in called],
+        "choice": list(dict.fromkeys(choices)),
+        "round": [ruleset.announcing.done] if ruleset.announcing is not None else [],
+    }
 
 
 def _announcements(ruleset: Ruleset) -> Iterable[tuple[str, tuple[str, ...]]]:

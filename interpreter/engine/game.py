@@ -17,8 +17,9 @@ normal path.
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from interpreter.engine.actions import (
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound
-from interpreter.engine.auction import Auction, Outcome
+from interpreter.engine.auction import Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
@@ -56,9 +57,28 @@ from interpreter.language.model import Compulsion, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
 
+# The phases as plain names for the paths taken at every action: reading an Enum's member
+# through its class goes through EnumType.__getattr__ in Python 3.11, ten times slower.
+_AUCTION, _EXCHANGE, _ANNOUNCE, _PLAY, _OVER = Phase.AUCTION, Phase.EXCHANGE, Phase.ANNOUNCE, Phase.PLAY, Phase.OVER
+
 
 class Game:
     """One deal. Seats are numbered in order of play; seat s+1 plays after seat s."""
+
+    # The attributes read at every action have slots of their own: the rest (more than the 30
+    # a Python 3.11 instance keeps in its fastest form) stay in the instance's __dict__.
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_called",
+        "_history",
+        "_legal_plays",
+        "_open_from",
+        "_plays",
+        "events",
+        "phase",
+        "trickplay",
+    )
 
     def __init__(
         self,
@@ -102,7 +122,7 @@ class Game:
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
         self.cards = Cards(dealt.hands, dealt.talon)
-        self.initial_hands = [list(self.cards.hands[s]) for s in range(players)]
+        self.initial_hands = list(map(list, map(self.cards.hands.__getitem__, range(players))))
         self.initial_talon = list(self.cards.talon)
 
         self.contract: Contract | None = None
@@ -136,6 +156,7 @@ class Game:
             len(self.seats),
             enforce=ruleset.breaches == "refuse",
             suit_of=ruleset.deck.suit,
+            tables=_auction_tables(ruleset),
         )
         try:
             self.ante = (
@@ -224,26 +245,26 @@ class Game:
     @property
     def to_act(self) -> int | None:
         phase = self.phase
-        if phase is Phase.PLAY and (play := self.trickplay) is not None:
+        if phase is _PLAY and (play := self.trickplay) is not None:
             return play.to_act
-        if phase is Phase.AUCTION:
+        if phase is _AUCTION:
             return self.auction.to_act()
-        if phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+        if phase is _EXCHANGE and (exchange := self.exchange) is not None:
             return exchange.to_act
-        if phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+        if phase is _ANNOUNCE and (announcement := self.announcement) is not None:
             return announcement.to_act
         return None
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal_actions(self, seat: int | None = None) -> list[ActionJson]:
         """The actions `seat` may take now (default: the seat to act), in protocol form; a new
         list each time, of actions that are read-only or new. A choice too large to list (a
         12-card discard) comes as a template."""
         try:
-            if self.phase is Phase.PLAY and (play := self.trickplay) is not None:
+            if self.phase is _PLAY and (play := self.trickplay) is not None:
                 # Trick play first: it is most of a deal's turns.
                 if seat is None:
                     seat = play.to_act
@@ -254,12 +275,12 @@ class Game:
                     return []
                 legal = self._legal_plays
                 if legal is None:
-                    plays = self._plays
-                    legal = self._legal_plays = [plays[c] for c in play.legal(seat)]
+                    plays: Mapping[str, ActionJson] = self._plays
+                    legal = self._legal_plays = play.legal_plays(seat, plays)
                 return legal.copy()
             if seat is not None:
                 self._check_seat(seat)
-            if self.phase is Phase.AUCTION:
+            if self.phase is _AUCTION:
                 if seat is None:
                     seat = self.auction.to_act()
                 # Another seat than the one to act may have an interrupting call.
@@ -268,9 +289,9 @@ class Game:
                 seat = self.to_act
             if seat is None:
                 return []
-            if self.phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+            if self.phase is _EXCHANGE and (exchange := self.exchange) is not None:
                 return exchange.legal(seat)
-            if self.phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+            if self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
                 return announcement.legal(seat)
             return []
         except Exception as exc:
@@ -288,7 +309,36 @@ class Game:
         (malformed) or IllegalActionError (not allowed now), and the game is unchanged; or, if
         the rules fail on the action's consequences, RuleFailure or BrokenDealError, and the
         action is undone."""
-        if self.phase is Phase.PLAY and (play := self.trickplay) is not None and seat == play.to_act:
+        legal = self._legal_plays
+        if (
+            legal is not None
+            and type(action) is FrozenAction
+            and action in legal
+            and self.phase is _PLAY
+            and (play := self.trickplay) is not None
+            and seat is play.to_act  # the very int: neither True for seat 1 nor a number of another type
+            and self._called is None
+            and not self._open_from
+            and not self._forfeit_cards
+        ):
+            # The most common action of all: a card `legal_actions()` handed out, in plain trick
+            # play (the steps of _play_card, in one place for speed).
+            card = action["play"]
+            completed = play.play_plain(seat, card)
+            if completed is not None:
+                self._legal_plays = None
+                self._history.append((seat, action))  # immutable, and equal to the shared one
+                event = {"type": "play", "seat": seat, "card": card}
+                self.events.append(event)
+                if not completed:
+                    return [event]
+                start = len(self.events) - 1
+                try:
+                    self._tricks_done(play, completed)
+                except BaseException as exc:
+                    raise self._undo(exc, len(self._history) - 1, start, seat, action)  # noqa: B904
+                return self.events[start:]
+        if self.phase is _PLAY and (play := self.trickplay) is not None and seat == play.to_act:
             # The common case in simulations, without the general checks below: a legal card by
             # the seat to play, most often the very action `legal_actions()` handed out.
             card = None
@@ -313,10 +363,10 @@ class Game:
                 return self.events[start:]
         parsed = parse_action(action, self.ruleset)
         self._check_seat(seat)
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise IllegalActionError("the deal is over", seat)
         if seat != self.to_act and not (
-            self.phase is Phase.AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
+            self.phase is _AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
         ):
             raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start, done = len(self.events), len(self._history)
@@ -333,13 +383,13 @@ class Game:
     def _apply(self, seat: int, parsed: Action) -> None:
         if isinstance(parsed, PlayCard) and (offence := self._offence(seat, parsed)) is not None:
             self._penalize_offence(seat, parsed, offence)
-        elif self.phase is Phase.AUCTION:
+        elif self.phase is _AUCTION:
             self._apply_call(seat, parsed)
-        elif self.phase is Phase.EXCHANGE and (exchange := self.exchange) is not None:
+        elif self.phase is _EXCHANGE and (exchange := self.exchange) is not None:
             exchange.apply(seat, parsed)  # raises before any change if illegal
             self._history.append((seat, parsed.as_json()))
             self._after_exchange(exchange.advance())
-        elif self.phase is Phase.ANNOUNCE and (announcement := self.announcement) is not None:
+        elif self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
             announcement.apply(seat, parsed)
             self._history.append((seat, parsed.as_json()))
             if isinstance(announcement, AnnouncementRound) and announcement.partner_revealed:
@@ -445,7 +495,7 @@ class Game:
             self.seats,
             self.cards,
             self.initial_hands,
-            self._emit,
+            self._stage_emit(),
             trump_suit=self.trump_suit,
             may_accuse=rule is not None and rule.phase in self.auction.passed_out,
         )
@@ -493,7 +543,7 @@ class Game:
                     self.partner,
                     self.seats,
                     self.hands,
-                    self._emit,
+                    self._stage_emit(),
                     self.vorhand,
                     seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
                 )
@@ -513,7 +563,7 @@ class Game:
         order = [s for s in order if s in self.seats or (rule.sitting_out and s == self.sitting_out)]
         done = self.ruleset.announcing.done if self.ruleset.announcing is not None else "pass"
         self.phase = Phase.ANNOUNCE
-        self.announcement = DoublingRound(rule, order, done, self._emit)
+        self.announcement = DoublingRound(rule, order, done, self._stage_emit())
         self._emit(type="phase", phase="announce", seat=order[0])
 
     def _find_partner(self) -> None:
@@ -536,7 +586,9 @@ class Game:
             and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer])
         ):
             self.phase = Phase.ANNOUNCE
-            self.announcement = DeclarerAnnouncement(self.ruleset, self.contract, self.declarer, self.cards, self._emit)
+            self.announcement = DeclarerAnnouncement(
+                self.ruleset, self.contract, self.declarer, self.cards, self._stage_emit()
+            )
             self._emit(type="phase", phase="announce", seat=self.declarer)
         else:
             self._start_play()
@@ -644,6 +696,8 @@ class Game:
         self._play_card(seat, parsed.card)
 
     def _play_card(self, seat: int, card: str) -> None:
+        # apply() does the steps here itself, up to _tricks_done, when trick play is plain and
+        # nothing is watched for (play_plain): keep the two in step.
         play = self.trickplay
         assert play is not None
         if self._forfeit_cards and card in self._forfeit_cards:
@@ -659,8 +713,11 @@ class Game:
             self._open_from = 0
             self._show_open_hands()
         # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
-        if not completed:
-            return
+        if completed:
+            self._tricks_done(play, completed)
+
+    def _tricks_done(self, play: TrickPlay, completed: list[Trick]) -> None:
+        """After the card that completed these tricks: report them, then settle or play on."""
         for trick in completed:
             number = play.tricks.index(trick) + 1
             self._emit(
@@ -904,6 +961,19 @@ class Game:
     def _emit(self, **event: Any) -> None:
         self.events.append(event)
 
+    def _stage_emit(self) -> Callable[..., None]:
+        """`_emit` for a stage of the deal (the exchange, the announcements) to report its events
+        by, which holds the game only weakly: a stage holding the game's own method would make
+        every deal a reference cycle, kept until Python's cycle collector finds it (a tenth of
+        the time of a simulated deal); without one, a deal is freed when it is dropped."""
+        game = weakref.ref(self)
+
+        def emit(**event: Any) -> None:
+            if (alive := game()) is not None:
+                alive._emit(**event)
+
+        return emit
+
     def record(self) -> dict[str, Any]:
         """The game record so far (docs/design.md): enough to replay this deal exactly, with the
         explicit deal and, when the deal is over, its outcome as `expect`."""
@@ -959,6 +1029,13 @@ def _pack_of(ruleset: Ruleset, active: int) -> tuple[int, frozenset[str]]:
         size = sum(p.count for p in ruleset.deal_plans[active] if p.to == "each")
         found = ruleset.derived[key] = (size, frozenset(ruleset.pack(active)))
     return found
+
+
+def _auction_tables(ruleset: Ruleset) -> AuctionTables:
+    tables: AuctionTables | None = ruleset.derived.get("auction_tables")
+    if tables is None:
+        tables = ruleset.derived["auction_tables"] = Auction.tables_of(ruleset.phases)
+    return tables
 
 
 def _copy(action: ActionJson) -> ActionJson:

@@ -9,11 +9,14 @@ the exchange (Cego's empty cards), which must lead the first tricks and can neve
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from interpreter.engine.tricks import TrickRules
 from interpreter.language.model import TRUMP, Deck, OpeningLeads, PlayRules, ScheduledTrick
 
+_Play = TypeVar("_Play")
 _NOTHING: list[Trick] = []  # "no trick completed", shared so the hot loop does not allocate
 
 
@@ -32,6 +35,32 @@ class Trick:
 
 
 class TrickPlay:
+    # The attributes read at every card have slots of their own, so that however many others
+    # trick play gains they stay quick (Python 3.11 keeps at most 30 in an instance's fastest form).
+    __slots__ = (
+        "__dict__",
+        "_duties",
+        "_history_duties",
+        "_legal_cache",
+        "_n_seats",
+        "_orders",
+        "_plain",
+        "_plain_but_kept",
+        "_played_in_open",
+        "_simple",
+        "_unless_held",
+        "hands",
+        "kept",
+        "laid",
+        "number",
+        "rules",
+        "to_act",
+        "together",
+        "trick",
+        "tricks",
+        "withheld",
+    )
+
     def __init__(
         self,
         rules: TrickRules,
@@ -64,13 +93,23 @@ class TrickPlay:
         self.together = self.n_opening if together else 1
         self.tricks: list[Trick] = [Trick(leader) for _ in range(self.together)]
         # Whose turn it is changes only when a card is played: kept, not recomputed (hot loop).
-        self._orders = {s: seats[i:] + seats[:i] for i, s in enumerate(seats)}
+        self._orders = rules.orders(seats)
         self._n_seats = len(seats)
         self._played_in_open = 0
         self._exposed = frozenset(self.exposed)
-        self._duties = play.duties  # duties over the trick history (Räuber's Pfeife, the 21)
+        # Duties over the trick history (Räuber's Pfeife, the 21): where there are any, no turn is plain.
+        self._history_duties = play.duties
         self._plain = not (self.schedule or play.withhold or self.exposed or play.duties)  # only following suit
-        self._legal_cache: tuple[int, list[str]] | None = None
+        self._simple = rules.simple  # ... and of those, only following and trumping
+        # Plain but for a card that may be withheld: plain for a seat without it, while nobody has
+        # withheld it (a Gstieß that may be withheld: most cards are played by seats without it).
+        self._unless_held = (
+            play.withhold.card if play.withhold and not (self.schedule or self.exposed or play.duties) else None
+        )
+        self._plain_but_kept = False  # plain but for cards kept back for their tricks (keep_back)
+        self._duties = rules.duties  # the follow-suit tests by the card led
+        # The legal cards of a turn: (seat, the trick, the cards in it, the legal cards).
+        self._legal_cache: tuple[int, Trick, int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
         # recomputed, because the play loop asks for them at every card.
         self.to_act: int | None = None
@@ -227,17 +266,45 @@ class TrickPlay:
 
     def legal(self, seat: int) -> list[str]:
         # Asked twice a card (by the player, then to check the card): computed once per turn.
-        if self._legal_cache is not None and self._legal_cache[0] == seat:
-            return self._legal_cache[1]
+        cache, trick = self._legal_cache, self.trick
+        if cache is not None and cache[0] == seat and cache[1] is trick and cache[2] == len(trick.cards):
+            return cache[3]
         result = self._legal(seat)
         if seat == self.to_act:
-            self._legal_cache = (seat, result)
+            self._legal_cache = (seat, trick, len(trick.cards), result)
         return result
+
+    def legal_plays(self, seat: int, plays: Mapping[str, _Play]) -> list[_Play]:
+        """`plays[card]` for each card `seat` may play now, in the order of the hand: what
+        `legal()` gives, where only following suit and trumping apply made by filters of the
+        hand (no Python step per card)."""
+        hand = self.hands[seat]
+        if not self._simple or not (self._plain or self._plain_for(hand)) or self.laid or seat != self.to_act:
+            return [plays[c] for c in self.legal(seat)]
+        cards = self.trick.cards
+        if cards:
+            for duty in self._duties[cards[0]]:
+                legal = list(map(plays.__getitem__, filter(duty, hand)))
+                if legal:
+                    return legal
+        return list(map(plays.__getitem__, hand))
+
+    def _plain_for(self, hand: list[str]) -> bool:
+        """Whether only the follow-suit duties apply to a seat with `hand` now."""
+        if self._plain:
+            return True
+        if self._plain_but_kept:
+            return self.kept.keys().isdisjoint(hand)  # cards kept back bind only their holders
+        card = self._unless_held
+        return card is not None and not self.withheld and card not in hand
 
     def keep_back(self, kept: dict[str, int]) -> None:
         """Cards announced for a trick of their own: held back until it, and played in it if legal."""
         self.kept = dict(kept)
+        self._plain_but_kept = self._plain and bool(kept)
         self._plain = self._plain and not kept
+        if kept:
+            self._unless_held = None
 
     def _kept_back(self, seat: int, allowed: list[str]) -> list[str]:
         kept = self.kept
@@ -254,7 +321,7 @@ class TrickPlay:
         if self._plain and not self.laid:
             return self.rules.legal(self.hands[seat], self.trick.cards)
         allowed, _ = self._duty(seat)
-        if self._duties:
+        if self._history_duties:
             allowed = self._trick_duties(seat, allowed)[0]
         if self.kept and any(c in self.kept for c in self.hands[seat]):
             allowed = self._kept_back(seat, allowed)
@@ -273,7 +340,7 @@ class TrickPlay:
         if self.withheld.get(seat) == card:
             return f"you withheld {self.deck.name_of(card)}: it stays in your hand until the last trick"
         allowed, why = self._duty(seat)
-        if self._duties and card in allowed:
+        if self._history_duties and card in allowed:
             kept, reason = self._trick_duties(seat, allowed)
             if card not in kept and reason is not None:
                 return f"{reason}: you may play {', '.join(kept)}"
@@ -309,7 +376,7 @@ class TrickPlay:
         may when nothing else is allowed, and one that must be played only when it is allowed."""
         env = self._duty_env(seat)
         reason = None
-        for duty in self._duties:
+        for duty in self._history_duties:
             if duty.must is not None:
                 due = [c for c in allowed if c in duty.cards]
                 if due and len(due) < len(allowed) and duty.must(env):
@@ -335,6 +402,25 @@ class TrickPlay:
         }
 
     # -- playing a card ---------------------------------------------------------------------
+    def play_plain(self, seat: int, card: str) -> list[Trick] | None:
+        """Play the legal `card` as `play_card` would, when no duty beyond following suit
+        applies (the most common card of all): the tricks it completed (none, or this one).
+        Otherwise None, and nothing changed: `play_card` plays it."""
+        hand = self.hands[seat]
+        if not (self._plain or self._plain_for(hand)) or self.laid:
+            return None
+        trick = self.trick
+        hand.remove(card)
+        trick.seats.append(seat)
+        cards = trick.cards
+        cards.append(card)
+        played = self._played_in_open = len(cards)  # one trick at a time: only exposed cards make two
+        if played < self._n_seats:
+            self.to_act = self._orders[trick.leader][played]
+            return _NOTHING
+        trick.winner = trick.seats[self.rules.winner_index(cards)]
+        return [trick]
+
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
         """Play a legal card. Returns the tricks completed by it (none, one, or those played
         together) and whether `seat` withheld a card with it."""
@@ -346,11 +432,15 @@ class TrickPlay:
         trick.seats.append(seat)
         trick.cards.append(card)
         self._played_in_open += 1
-        self._legal_cache = None
         played = len(trick.cards)
-        if played < self._n_seats and self.together == 1:
-            self.to_act = self._orders[trick.leader][played]  # the plain case: the next seat plays
-            return _NOTHING, withheld
+        if self.together == 1:
+            if played < self._n_seats:
+                self.to_act = self._orders[trick.leader][played]  # the plain case: the next seat plays
+                return _NOTHING, withheld
+            if not self.withheld and (not self._exposed or self._plain):
+                # (plain with exposed cards: they were all played in earlier tricks)
+                trick.winner = trick.seats[self.rules.winner_index(trick.cards)]
+                return [trick], withheld
         open_tricks = self._open()
         if any(len(t.cards) < len(self.seats) for t in open_tricks):
             self._recount()
@@ -383,6 +473,16 @@ class TrickPlay:
         return withheld
 
     def next_trick(self) -> None:
+        if self.together == 1 and self.opening is None:
+            # One trick at a time and no opening leads (most deals): its winner leads the next.
+            leader = self.trick.won_by
+            trick = Trick(leader)
+            self.tricks.append(trick)
+            self._played_in_open = 0
+            self.to_act, self.trick, self.number = self._orders[leader][0], trick, len(self.tricks)
+            if not self._plain:
+                self._plain = self._plain_from_now()
+            return
         completed = self._open()
         leader = self._next_leader(completed)
         if (
@@ -396,6 +496,18 @@ class TrickPlay:
         self.together = 1
         self._played_in_open = 0
         self._recount()
+        if not self._plain:
+            self._plain = self._plain_from_now()
+
+    def _plain_from_now(self) -> bool:
+        """At the start of a trick: whether from now on only the follow-suit duties apply, the
+        schedule's tricks and the exposed cards (in earlier tricks, and led as the opening asked)
+        behind, and no card to withhold or kept back."""
+        if self.play.withhold or self.play.duties or self.kept or self.together != 1 or self.pending_leads:
+            return False
+        if any(number >= self.number for number in self.schedule):
+            return False
+        return not any(card in hand for hand in self.hands.values() for card in self._exposed)
 
     def _next_leader(self, completed: list[Trick]) -> int:
         if len(completed) == 1:
@@ -413,4 +525,5 @@ class TrickPlay:
 
     @property
     def over(self) -> bool:
-        return len(self.tricks) >= self.n_tricks and all(t.winner is not None for t in self.tricks)
+        # Tricks are completed in order (those played together at once): the last one says.
+        return len(self.tricks) >= self.n_tricks and self.tricks[-1].winner is not None

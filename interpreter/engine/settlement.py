@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from interpreter.language.model import Contract, Declaration, Individual, Route, Ruleset
@@ -105,6 +106,14 @@ def each_other_pays(
     a negative amount is received), added to `into` when given. The one place where money moves
     between seats."""
     payments = into if into is not None else [0] * players
+    if type(amount) is int:
+        # The same sum each: every seat of `seats` receives it, the payer pays it for each.
+        count = 0
+        for seat in seats:
+            payments[seat] += amount
+            count += 1
+        payments[payer] -= amount * count
+        return payments
     for seat in seats:
         if seat != payer:
             pay = amount if isinstance(amount, int) else amount(seat)
@@ -190,7 +199,8 @@ def piles(
                 card_given = min(others, key=lambda c: (values[c], order.index(c))) if others else card
                 giver.remove(card_given)
                 taker.append(card_given)
-    declarer_tricks = sum(1 for i, t in enumerate(tricks) if _owner(deal, i, t) in team)
+    owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
+    declarer_tricks = sum(map(team.__contains__, owners))
     defender_tricks = len(tricks) - declarer_tricks
     if routed is not None and deal.contract.out_of_play is not None:
         talon, discards = routed
@@ -258,10 +268,9 @@ def settle(
         rs, declarer_cards, defender_cards, declarer_tricks, defender_tricks, len(deal.seats), len(deal.bidders)
     )
     env["last_trick_won_with"] = _last_won_with(deal, tricks)
+    declarer = deal.declarer
     env["tricks_won_with"] = frozenset(
-        t.cards[t.seats.index(deal.declarer)]
-        for t in tricks or ()
-        if t.winner == deal.declarer and deal.declarer in t.seats
+        [t.cards[t.seats.index(declarer)] for t in tricks or () if t.winner == declarer and declarer in t.seats]
     )
     env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
@@ -294,7 +303,7 @@ def settle(
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable else None
     split = rs.settlement.split
-    side_receives(team, defenders, lambda s: sign * (shares[s] if shares else amount), payments, split)
+    side_receives(team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, split)
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
         moved = [0] * deal.players  # what this bonus moves, seat by seat (the log takes it apart)
@@ -411,23 +420,25 @@ def _bonuses(
     team = deal.team
     game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None))
     kontra = dict(deal.bonus_kontra)
-    played = {
-        side: frozenset(c for t in tricks for s, c in zip(t.seats, t.cards, strict=False) if (s in team) == mine)
-        for side, mine in (("declarer", True), ("defenders", False))
-    }
+    # Each seat plays a card to every trick: the team's cards are found by its seats, the rest
+    # are the defenders'; a trick's facts are made once and only their last flag differs by side.
+    everything = frozenset(chain.from_iterable(t.cards for t in tricks))
+    by_team = frozenset([t.cards[t.seats.index(s)] for t in tricks for s in team if s in t.seats])
+    played = {"declarer": by_team, "defenders": everything - by_team}
+    owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
+    known = [
+        (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], owner in team)
+        for t, owner in zip(tricks, owners, strict=True)
+    ]
     result = []
-    owners = [_owner(deal, i, t) for i, t in enumerate(tricks)]
     for side, mine in (("declarer", True), ("defenders", False)):
         won_tricks = [t for t, owner in zip(tricks, owners, strict=True) if (owner in team) == mine]
-        facts = tuple(
-            (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], (owner in team) == mine)
-            for t, owner in zip(tricks, owners, strict=True)
-        )
+        facts = tuple(known) if mine else tuple([(cards, card, not ours) for cards, card, ours in known])
         cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
             "side_cards": frozenset(cards),
             "side_points": rs.counting.points(cards, rs.deck.points) if cards else 0,
-            "side_won": frozenset(c for t in won_tricks for c in t.cards),
+            "side_won": frozenset(chain.from_iterable(t.cards for t in won_tricks)),
             "side_played": played[side],
             "opponents_played": played["defenders" if mine else "declarer"],
             "side_tricks": len(won_tricks),

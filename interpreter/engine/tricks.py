@@ -1,12 +1,16 @@
 """Trick play: which cards a player may play, and who wins a trick.
 
 This is the hot loop of simulations, so it works on precomputed tables: for every card its
-suit for following (trumps are one suit), and its power (trumps above every suit card).
+suit for following (trumps are one suit), and its power (trumps above every suit card); the
+cards of each suit for following, for legal moves without a look at each card's suit; and for
+each suit that may be led, every card's strength in a trick it leads, so that a trick's winner
+is one `max` over the cards.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from interpreter.language.model import TRUMP, Contract, Deck, PlayRules, Ruleset
 
@@ -17,6 +21,29 @@ class TrickRules:
     power: dict[str, int]  # card -> strength; trumps beat every suit card
     play: PlayRules
     deck: Deck
+    members: dict[str, frozenset[str]] = field(default_factory=dict)  # suit for following -> its cards
+    # suit led -> card -> strength in that trick (below 0: it cannot win); filled by _build
+    strengths: dict[str, dict[str, int]] = field(default_factory=dict)
+    # card led -> the tests of a simple duty, in order: the first that some cards of the hand
+    # pass gives the cards to play (the suit led, then trumps); filled by _build
+    duties: dict[str, tuple[Callable[[str], bool], ...]] = field(default_factory=dict)
+    # The seats in order of play -> for each leader, the order the seats play in (made once).
+    _orders: dict[tuple[int, ...], dict[int, list[int]]] = field(default_factory=dict)
+
+    def orders(self, seats: list[int]) -> dict[int, list[int]]:
+        """For each seat of `seats` (in order of play), the seats in the order they play a trick
+        it leads: shared, not to be changed."""
+        key = tuple(seats)
+        orders = self._orders.get(key)
+        if orders is None:
+            orders = self._orders[key] = {s: seats[i:] + seats[:i] for i, s in enumerate(seats)}
+        return orders
+
+    @property
+    def simple(self) -> bool:
+        """Whether the legal cards are the hand's cards of the suit led, else its trumps (where
+        trumping is a duty), else the whole hand: no beating, nor any rule of `SpecialTrickRules`."""
+        return type(self) is TrickRules and not self.play.must_beat
 
     @classmethod
     def of(cls, ruleset: Ruleset, trump_suit: str | None = None, contract: Contract | None = None) -> TrickRules:
@@ -40,7 +67,16 @@ class TrickRules:
 
         follow = {c: TRUMP if is_trump(c) else deck.suit[c] for c in deck.cards}
         power = {c: deck.rank[c] + (1000 if is_trump(c) else 0) for c in deck.cards}
-        return cls(follow, power, play, deck)
+        members = {suit: frozenset(c for c in deck.cards if follow[c] == suit) for suit in set(follow.values())}
+        rules = cls(follow, power, play, deck, members)
+        for led in members:
+            rules.strengths[led] = {c: rules._strength(c, led) for c in deck.cards}
+        for card in deck.cards:
+            tests = [members[follow[card]].__contains__] if play.follow_suit else []
+            if play.must_trump and TRUMP in members and not (play.follow_suit and follow[card] == TRUMP):
+                tests.append(members[TRUMP].__contains__)
+            rules.duties[card] = tuple(tests)
+        return rules
 
     def legal(self, hand: list[str], trick: list[str]) -> list[str]:
         if not trick:
@@ -79,7 +115,9 @@ class TrickRules:
         A powerless card (a withheld Gstieß, an exposed empty card) never wins; a suitless one does
         not fix the suit either, so the first card after it does."""
         if not powerless and not suitless:
-            return self._best(trick, self.follow[trick[0]], frozenset())
+            # The first of the strongest, as _best finds it: max() keeps the first of equals.
+            strength = self.strengths[self.follow[trick[0]]]
+            return trick.index(max(trick, key=strength.__getitem__))
         fixing = [c for c in trick if c not in suitless]
         led = self.follow[fixing[0]] if fixing else self.follow[trick[0]]
         index = self._best(trick, led, powerless)
