@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int)
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--worlds", type=int, default=8)
-    parser.add_argument("--rollout", default="random", choices=("random", "rules"))
+    parser.add_argument("--rollout", default="rules", choices=("random", "rules"))
     parser.add_argument("--every", type=int, default=250, help="print the figures so far every N deals")
     args = parser.parse_args(argv)
     ruleset = load_ruleset(args.name)

@@ -450,7 +450,20 @@ exchange_step = {
                         },
                         "shown": {
                             "type": "boolean",
-                            "description": "The talon is turned face up for everyone first (default false).",
+                            "description": "The talon is turned face up for everyone first (default false); with `count`, only the cards taken.",
+                        },
+                        "count": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "description": "Only this many cards are taken, from one end of the talon as it was dealt (its order is kept from the deal; a record's `talon` lists it from the top); the rest stays in the talon and counts as `out_of_play.talon` says (Dreierles: the bid names 3, 2 or 1). Not with `parts`. `discard: {count: talon}` then discards as many as were taken.",
+                        },
+                        "from": {
+                            "enum": ["top", "bottom"],
+                            "description": "With `count`: the end of the talon the cards are taken from (default top: the first cards dealt to it).",
+                        },
+                        "rest_seen_by": {
+                            "enum": ["nobody", "defenders"],
+                            "description": "With `count`: who looks at the cards left in the talon (default nobody); defenders: the declarer's opponents see them in their views, the declarer never does.",
                         },
                     },
                     provenance=False,
@@ -550,7 +563,7 @@ opening_leads = rule(
     },
 )
 
-PAYMENT_KNOWN = "Known per seat: points, tricks, place (1 + players with more points), rank (place with equal points ranked by order from Vorhand), is_vorhand, players."
+PAYMENT_KNOWN = "Known per seat: points, tricks, place (1 + players with more points), rank (place with equal points ranked by order from Vorhand), sharing (how many players share the seat's place, itself included: 2 in a tie of two), is_vorhand, players, kontra (2 per doubling), sitting_out (the dealer who sits out, who takes part when `settlement.sitting_out` is defender, placed after every player with no points and no trick)."
 individual_payment = rule(
     "One class of payments: who pays whom, how much, how matched.",
     {
@@ -597,7 +610,7 @@ individual = rule(
             "description": "A tie for most points: Vorhand loses if among them, else all tied lose (vorhand_else_all); or all tied lose (all).",
         },
         "pays_each": dsl(
-            "What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers, receiver_tricks (the tricks of the player paid). "
+            "What each loser pays each other player (negative: receives). Known: loser_points, loser_is_vorhand, without_tricks (players who took no trick), losers, receiver_tricks (the tricks of the player paid), kontra (2 per doubling). "
             + DSL_INT
         ),
     },
@@ -658,6 +671,10 @@ contract = rule(
     {
         "title": {"type": "string", "description": "The display name."},
         "like": described(NAME, "Another contract whose rules this one takes, stating only what differs."),
+        "allowed": {
+            "type": "boolean",
+            "description": "false: a contract this table does not play (default true): it and every bid that would play it (ladder levels, a winning bidder's choices, interrupts, side bids) are left out, so that an option can add a contract with `allowed: true` (or remove one with `allowed: false`) without rewriting the ladder, and several such options combine. Taken over by `like`, as any rule.",
+        },
         "exchange": {
             "type": "array",
             "items": exchange_step,
@@ -769,6 +786,20 @@ contract = rule(
             "items": scheduled,
             "description": "This contract's own rules for particular tricks (geregelter Räuber), instead of play.schedule.",
         },
+        "doubling": rule(
+            "Everyone for themselves (`individual`): before the first lead each player in turn, once, may double the game ({kontra: game}) or say the round of announcements' done call (else pass); each doubling multiplies the payments, whose formulas read `kontra` (Räuber's knocking).",
+            {
+                "start": {
+                    "enum": ["vorhand", "last_passer"],
+                    "description": "Who may double first: Vorhand (default), or the last player to speak in the auction (the last who passed); then round the table in the order of play.",
+                },
+                "sitting_out": {
+                    "type": "boolean",
+                    "description": "A dealer who sits out has a turn too, in its place at the table (default false).",
+                },
+                "title": {"type": "string", "description": "What a doubling is called (Klopfen)."},
+            },
+        ),
     },
 )
 
@@ -874,6 +905,23 @@ PLAY_EXTRAS = {
             ["cards", "wins"],
         ),
         "description": "Exceptions to who wins a trick.",
+    },
+    "duties": {
+        "type": "array",
+        "items": rule(
+            "A duty over the trick history for some cards, applied after following suit and trumping, in order. `must`: when it holds, a card of `cards` must be played if one is allowed. `may_not`: when it holds, no card of `cards` may be played unless nothing else is allowed (so a card that is its holder's only possible play still falls). Räuber: the Pfeife to the third trick in which a trump is led; the 21 not onto a trick holding the Stiess unless it is the last trump.",
+            {
+                "cards": dsl('The cards it is about, a set expression such as "{T1}" or "trumps".'),
+                "must": dsl(
+                    "When one of the cards must be played. Known: hand, trick_cards (the cards on the table in this trick), trick_number (1 = first), trump_leads (the tricks so far in which a trump was led, this one included once a trump leads it), led_trump (a trump leads this trick), leading (the player leads), players. "
+                    + DSL_BOOL
+                ),
+                "may_not": dsl("When none of the cards may be played. Known: as for must. " + DSL_BOOL),
+                "reason": {"type": "string", "description": "What a refusal tells the player."},
+            },
+            ["cards"],
+        ),
+        "description": "Duties over the trick history (a general form of rules for particular tricks).",
     },
 }
 contract_play["properties"].update(PLAY_EXTRAS)
@@ -1002,17 +1050,29 @@ settlement = rule(
             "minimum": 1,
             "description": "Every payment of a deal is multiplied by this: the money per point (default 1; 10 where the table plays for ten times the stake, as after Cego's round of compulsory Räuber).",
         },
+        "split": rule(
+            "How the declarer's side shares what the opponents pay it (or what it pays them) when the declarer has a partner: in these proportions (French Tarot for five: {declarer: 2, partner: 1}). Default: equal shares (2 v 2: each loser pays one winner). A total that these weights do not divide is refused when the ruleset loads where that can be known (a game or bonus of a fixed value, times the opponents who pay it); where it cannot (a value reckoned from the card points), the declarer takes the remainder, gained or lost.",
+            {
+                "declarer": {"type": "integer", "minimum": 1, "description": "The declarer's share."},
+                "partner": {"type": "integer", "minimum": 1, "description": "The partner's share."},
+            },
+            ["declarer", "partner"],
+            provenance=False,
+        ),
     },
     ["declarer_wins", "amount"],
 )
 
-BONUS_KNOWN = "Known, for the side judged: side_cards (its tricks and its share of the talon and discards), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players; trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n)."
+BONUS_KNOWN = "Known, for the side judged (scope side): side_cards (its tricks and its share of the talon and discards), side_points (those cards counted as `counting` says), side_won (cards of tricks it won), side_played, opponents_played, side_tricks, opponent_tricks, tricks, called (the cards called for a partner), is_declarer_side, players, announced (the side announced it); trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n), trick_of(card) (the number of the trick the card was played to, 0 if it was not played). For a combination in a hand (scope seat), per active seat: hand (its cards when play starts, after the exchange), is_declarer, is_partner, players, announced (this seat announced it): `count(hand & trumps) >= 10 and (announced or not is_declarer)` is ten trumps that the declarer must announce and the others claim at the end."
 bonus = rule(
     "A bonus judged at the end of the deal for each side, scored apart from the game and paid like it (each opponent to or from the side); × the contract's bonus_factor × 2 per kontra.",
     {
         "title": {"type": "string", "description": "The display name."},
         "achieved": dsl("When the side made it. " + BONUS_KNOWN + " " + DSL_BOOL),
-        "value": dsl("Its value made silently (per payment). Known: game (the game's value), players. " + DSL_INT),
+        "value": dsl(
+            "Its value made silently (per payment); absent: it scores only when announced (Sack). Known: game (the game's value), players. "
+            + DSL_INT
+        ),
         "announced": dsl(
             "Its value when announced (made: plus; not made: minus); absent: it cannot be announced. Known: game, players. "
             + DSL_INT
@@ -1033,11 +1093,19 @@ bonus = rule(
             "description": "When it scores (made, announced or attempted), the game and every other bonus do not (a Valat).",
         },
         "requires": dsl(
-            "Who may announce it, per seat. Known: hand, is_declarer, is_partner, revealed (the seat's side is public). "
+            "Who may announce it, per seat; for a combination in a hand (scope seat) also who may have it at all (Iffezheim: `is_declarer`). Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken. "
             + DSL_BOOL
         ),
+        "scope": {
+            "enum": ["side", "seat"],
+            "description": "side (default): judged for each side on its tricks and paid between the sides. seat: a combination in one player's hand when play starts (ten trumps, the Drull, four Kings), judged for every active seat, any of them, and paid to its holder by each other player at the table (a dealer who sits out too, when `settlement.sitting_out` is defender), whichever side they are on; silent ones are claimed at the end without a word. Outside the game's multiplier and kontra like every bonus.",
+        },
+        "forced_early": {
+            "enum": ["lost", "forfeit"],
+            "description": "An announced `card` kept back for its `trick` but forced out before it (nothing else was legal): lost (default) the bonus is lost; forfeit: also that trick and every later one count for the other side, cards and tricks (Pfeife raus forced out). The play goes on to the end; the event `forfeit` tells the table.",
+        },
     },
-    ["achieved", "value"],
+    ["achieved"],
 )
 
 kontra_rule = rule(
@@ -1053,6 +1121,10 @@ kontra_rule = rule(
             "items": {"type": "string", "description": "A title."},
             "description": "The name of each doubling, in order.",
         },
+        "eligible": dsl(
+            "Who may double, per seat (absent: anyone of the side whose turn it is to double). Known: hand, is_declarer, is_partner, revealed, spoken (the seat has had a turn in this round), made_bid (the seat bid in the auction), bid_before_turn (somebody had bid before the seat's first turn in the auction, or before the auction ended without giving it one, so it could not have opened the bidding: Dreierles' 'an opponent who could have bid Dreier and passed may not knock' is `made_bid or bid_before_turn`). "
+            + DSL_BOOL
+        ),
     },
     ["max"],
 )
@@ -1166,7 +1238,7 @@ ruleset = rule(
                 "start": {"enum": ["declarer", "vorhand"], "description": "Who speaks first (default declarer)."},
                 "done": described(NAME, "The call that ends a turn (default pass)."),
                 "may_announce": dsl(
-                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public). "
+                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public), spoken (the seat has had a turn in this round: `not spoken` allows announcements only before one's first done call, Dreierles' 'fertig'). "
                     + DSL_BOOL
                 ),
             },
@@ -1207,7 +1279,10 @@ ruleset = rule(
                     },
                     "description": "The offences penalised.",
                 },
-                "pays_each": dsl("What the offender pays each other player. Known: players. " + DSL_INT),
+                "pays_each": dsl(
+                    "What the offender pays each other player. Known: players, factor (the contract's factor when won; 1 before a contract or in one without), kontra (the game's doublings so far), misdeal (the offence is a misdeal). "
+                    + DSL_INT
+                ),
             },
             ["offences", "pays_each"],
         ),

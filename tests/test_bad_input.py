@@ -738,7 +738,7 @@ def tarock(*args: str) -> subprocess.CompletedProcess:
 
 class TestCommandLine:
     """`python -m interpreter`: errors go to stderr as one clear line each, never a traceback;
-    exit status 1 when a check fails and 2 on bad usage (DESIGN.md)."""
+    exit status 1 when a check fails and 2 on bad usage (docs/design.md)."""
 
     def test_validate_a_broken_file(self, tmp_path):
         file = tmp_path / "broken.yaml"

@@ -246,7 +246,9 @@ def test_a_changed_default_is_a_change(tmp_path: Path) -> None:
     # Writing a default out is nothing; changing it is something.
     file = variant(tmp_path, "title: T\nextends: breitnau\ncontracts:\n  solo: {open_hand: true}\n")
     [change] = changes("breitnau", file)
-    assert change.message == "Solo lone player's hand: hidden (breitnau) vs shown to all from the first lead (variant)"
+    assert change.message == (
+        "Solo hands: hidden (breitnau) vs the lone player's hand is laid face up from the first lead (variant)"
+    )
 
 
 def test_a_removed_contract_shows_both_sides(tmp_path: Path) -> None:

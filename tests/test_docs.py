@@ -284,6 +284,7 @@ def test_payment_tables_agree_with_the_recorded_deals(pages: dict[str, str]) -> 
         if (
             rs.settlement.liable
             or rs.announcements
+            or rs.bonuses  # bonuses, silent or announced, and their doublings pay beyond the game
             or active in rs.by_players
             or "| losing side's points |" not in text
         ):
@@ -327,7 +328,9 @@ def test_the_example_validates_and_plays() -> None:
         game = Game(rs, players=6, seed=seed)
         bot = RandomBot(seed)
         while not game.is_over:
-            game.apply(game.to_act, bot.choose(game, game.to_act))
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, bot.choose(game, seat))
         assert game.result is not None and sum(game.result.payments) == 0
 
 
@@ -393,3 +396,152 @@ def test_readme_lists_the_commands_and_points_to_the_guide() -> None:
     ):
         assert command in readme
     assert "(docs/encoding-a-variant.md)" in readme
+
+
+# -- links and the design contract ----------------------------------------------------------------
+
+DESIGN = ROOT / "docs" / "design.md"
+DESIGN_TEXT = DESIGN.read_text(encoding="utf-8")
+# Every page a reader of a clone follows links from: the README, the guides and the rules pages.
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+LINK = re.compile(r"!?\[[^\]]*\]\(([^()\s]+)(?:\s+\"[^\"]*\")?\)")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)  # https:, mailto:, ...
+
+
+def prose_lines(text: str) -> list[str]:
+    """The lines of a Markdown page outside fenced code blocks."""
+    lines: list[str] = []
+    fenced = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            lines.append(line)
+    return lines
+
+
+def links(text: str) -> list[str]:
+    """The targets of a page's links and images; code (fenced or inline) holds none."""
+    return [m.group(1) for line in prose_lines(text) for m in LINK.finditer(re.sub(r"`[^`]*`", "", line))]
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings: the text without its Markdown, lower case,
+    punctuation dropped, spaces as hyphens; a repeated one numbered -1, -2, ..."""
+    seen: dict[str, int] = {}
+    for line in prose_lines(text):
+        heading = HEADING.match(line)
+        if heading is None:
+            continue
+        words = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.group(2)).replace("`", "")
+        slug = re.sub(r"[^\w\- ]", "", words.lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        if count:
+            seen[f"{slug}-{count}"] = 1
+    return set(seen)
+
+
+def test_link_checking_finds_what_a_clone_lacks() -> None:
+    text = (
+        "# A page\n## Same\n## Same\n"
+        "See [it](../shared/DESIGN.md), [`x`](b.md#same-1) and `[no](link)`.\n"
+        "```\n[no](link)\n# not a heading\n```\n"
+        '![pic](p.png "title") <https://x.org> [web](https://example.org)\n'
+    )
+    assert links(text) == ["../shared/DESIGN.md", "b.md#same-1", "p.png", "https://example.org"]
+    assert anchors(text) == {"a-page", "same", "same-1"}
+    assert {"playing-in-the-terminal-and-in-the-browser", "where-rulesets-are-found"} <= anchors(
+        (ROOT / "README.md").read_text(encoding="utf-8")
+    )
+    assert "events-1" in anchors((ROOT / "docs" / "protocol.md").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_resolves_in_the_repository(page: Path) -> None:
+    """A link works in a clone: its file lies in the repository (not beside it, as ../shared/
+    did), and an anchor names a heading of the page it points to."""
+    problems = []
+    for target in links(page.read_text(encoding="utf-8")):
+        if EXTERNAL.match(target):
+            continue
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.is_relative_to(ROOT.resolve()) or not file.exists():
+            problems.append(f"{target}: no such file in the repository")
+        elif anchor and file.suffix == ".md" and anchor not in anchors(file.read_text(encoding="utf-8")):
+            problems.append(f"{target}: {file.name} has no heading with the anchor #{anchor}")
+    assert problems == [], f"{page.relative_to(ROOT)}: " + "; ".join(problems)
+
+
+def test_the_readme_and_the_protocol_link_the_design_contract() -> None:
+    assert "(docs/design.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(design.md)" in (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+
+
+def test_the_design_s_record_replays_as_it_says(tmp_path: Path) -> None:
+    found = re.search(r"## Game records\n.*?```yaml\n(.*?)```", DESIGN_TEXT, re.S)
+    assert found is not None
+    file = tmp_path / "design-example.yaml"
+    file.write_text(found.group(1), encoding="utf-8")
+    report = replay(file)
+    assert report.ok, report.failures
+    assert report.refused_at == 12 and report.game is not None
+    assert (report.game.contract.name if report.game.contract else None, report.game.declarer) == ("strecken", 2)
+
+
+def table(heading: str) -> list[list[str]]:
+    """The rows of the first table under `heading` in the design page, header and rule left out."""
+    lines = DESIGN_TEXT.split(f"\n{heading}\n", 1)[1].splitlines()
+    end = next((i for i, line in enumerate(lines) if line.startswith("#")), len(lines))
+    rows = [line for line in lines[:end] if line.startswith("|")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[2:]]
+
+
+def names(cell: str) -> list[str]:
+    return re.findall(r"`([\w-]+)`", cell)
+
+
+def listed_calls(cell: str, rows: dict[str, set[str]]) -> set[str]:
+    """A cell of the calls table: the calls, or "as `cego` without `a`, and `b`, `c`"."""
+    like = re.match(r"as `([\w-]+)`(.*)$", cell)
+    if like is None:
+        return set(names(cell))
+    rest = like.group(2)
+    without = re.search(r"without ((?:`\w+`(?:,\s*)?)+)", rest)
+    added = re.search(r"\band (.*)$", rest)
+    return rows[like.group(1)] - set(names(without.group(1) if without else "")) | set(
+        names(added.group(1) if added else "")
+    )
+
+
+def test_the_design_names_every_ruleset_and_its_calls() -> None:
+    """The canonical names are the rulesets' own: a ruleset, call, announcement, bonus or
+    contract added or renamed without docs/design.md fails here."""
+    listed = {name for _, cell in table("### Rulesets") for name in names(cell)}
+    bases = {"cego-pack", "french-pack"}
+    assert listed == set(NAMES) | bases, "docs/design.md#rulesets: add or remove " + ", ".join(
+        sorted(listed ^ (set(NAMES) | bases))
+    )
+    calls: dict[str, set[str]] = {}
+    for who, cell in table("### Calls"):
+        for name in names(who):
+            calls[name] = listed_calls(cell, calls)
+    assert set(calls) == set(NAMES)
+    for name in NAMES:
+        rs = load_ruleset(name)
+        assert calls[name] == set(rs.used_calls()) - {"pass"}, f"docs/design.md#calls, {name}"
+        for contract in set(rs.contracts) - set(rs.used_calls()):
+            assert f"`{contract}`" in DESIGN_TEXT, f"docs/design.md: contract {contract} of {name}"
+        for bonus in rs.bonuses:
+            assert f"`{bonus}`" in DESIGN_TEXT, f"docs/design.md: bonus {bonus} of {name}"
+    announced: dict[str, set[str]] = {}
+    for who, cell in table("### Announcements, bonuses and kontra"):
+        for name in names(who):
+            announced[name] = set(names(cell))
+    for name in NAMES:
+        rs = load_ruleset(name)
+        own = set(rs.announcements) | {b for b, bonus in rs.bonuses.items() if bonus.announced is not None}
+        assert own <= announced.get(name, set()), f"docs/design.md#announcements-bonuses-and-kontra, {name}"
+        assert bool(own) == (name in announced), name

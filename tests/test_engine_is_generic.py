@@ -1,4 +1,4 @@
-"""The interpreter never names a variant: variant rules live in rulesets/ (DESIGN.md)."""
+"""The interpreter never names a variant: variant rules live in rulesets/ (docs/design.md)."""
 
 import re
 from pathlib import Path

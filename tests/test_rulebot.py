@@ -4,6 +4,7 @@ and blind to what its seat may not see."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -244,3 +245,146 @@ def test_estimates_follow_hand_strength() -> None:
             hand=[c for c in rs.deck.cards if rs.deck.suit[c] != "T" and rs.deck.points[c] == 1][: len(view["hand"])],
         )
         assert bot.chance(strong, facts, contract) > bot.chance(weak, facts, contract)
+
+
+# -- Königrufen: a called partner, announcing, kontra -------------------------------------------
+
+KR = load_ruleset("koenigrufen")
+# Seat 1 (Forehand) holds SK and a fistful of high trumps; seat 0 holds CK. The talon holds T1.
+KR_DEAL = {
+    "hands": [
+        ["SQ", "S9", "CK", "T12", "T13", "T14", "T15", "T16", "HQ", "DQ", "CQ", "HK"],
+        ["SK", "T22", "T21", "T20", "T19", "T18", "H2", "H3", "D2", "D3", "C8", "C9"],
+        ["S8", "T2", "T3", "T4", "T5", "T6", "H4", "HA", "D4", "DA", "C7", "C10"],
+        ["S10", "T7", "T8", "T9", "T10", "T11", "HJ", "HN", "DJ", "DN", "CJ", "CN"],
+    ],
+    "talon": ["S7", "SJ", "SN", "DK", "T17", "T1"],
+}
+
+
+def kr_deal(*swaps: tuple[str, str]) -> dict:
+    deal = {"hands": [list(h) for h in KR_DEAL["hands"]], "talon": list(KR_DEAL["talon"])}
+    places = [*deal["hands"], deal["talon"]]
+    for a, b in swaps:
+        pa, pb = next(p for p in places if a in p), next(p for p in places if b in p)
+        ia, ib = pa.index(a), pb.index(b)
+        pa[ia], pb[ib] = b, a
+    return deal
+
+
+def kr_solo(deal: dict, call: str = "CK") -> Game:
+    """Seat 1 plays a Solo calling `call`; everybody passes in the announcements."""
+    game = Game(KR, players=4, dealer=0, deal=deal)
+    game.apply(1, "solo")
+    for seat in (2, 3, 0):
+        game.apply(seat, "pass")
+    game.apply(1, {"call_card": call})
+    while game.phase.value == "announce":
+        game.apply(game.to_act, "pass")
+    return game
+
+
+def kr_call(deal: dict) -> object:
+    """The rule bot's call for a partner, as seat 1 after Mein Spiel and the Rufer."""
+    game = Game(KR, players=4, dealer=0, deal=deal)
+    game.apply(1, "mein_spiel")
+    for seat in (2, 3, 0):
+        game.apply(seat, "pass")
+    game.apply(1, "rufer")
+    return RuleBot().choose(SeatOnly(game, 1), 1)
+
+
+def test_calls_a_king_it_does_not_hold_the_fourth_king_with_three_its_own_only_with_four() -> None:
+    call = kr_call(KR_DEAL)  # holds SK only
+    assert isinstance(call, dict) and call["call_card"] in {"CK", "HK", "DK"}
+    three = kr_deal(("CK", "C8"), ("HK", "H2"))  # SK, CK, HK: the fourth King is DK
+    assert kr_call(three) == {"choose": "fourth_king"}
+    four = kr_deal(("CK", "C8"), ("HK", "H2"), ("DK", "D2"))
+    call = kr_call(four)
+    assert isinstance(call, dict) and call["call_card"] in {"SK", "CK", "HK", "DK"}
+
+
+def test_smears_on_its_known_partners_trick_but_not_on_a_seat_it_cannot_place() -> None:
+    # Seat 1 leads SK; seats 2 and 3 follow low; seat 0, last, holds SQ and S9.
+    for deal, partner in ((KR_DEAL, True), (kr_deal(("CK", "CN")), False)):
+        game = kr_solo(deal)
+        for seat, card in ((1, "SK"), (2, "S8"), (3, "S10")):
+            game.apply(seat, {"play": card})
+        # Holding the called CK, seat 0 is the declarer's partner and knows it: the trick is
+        # its side's, so it smears the Queen. Otherwise it keeps its points.
+        assert RuleBot().choose(SeatOnly(game, 0), 0) == {"play": "SQ" if partner else "S9"}
+    # Seat 3 wins a spade with SK; seat 0 (a defender) cannot know whether seat 3 is the declarer's
+    # partner (CK with seat 3) or its own (CK with seat 2): it plays low either way.
+    for holder_swap in (("CK", "CN"), ("CK", "C10")):
+        game = kr_solo(kr_deal(("SK", "S10"), holder_swap))
+        for seat, card in ((1, "S10"), (2, "S8"), (3, "SK")):
+            game.apply(seat, {"play": card})
+        assert "partner" not in game.view(0)
+        assert RuleBot().choose(SeatOnly(game, 0), 0) == {"play": "S9"}
+
+
+def test_announces_only_what_its_own_cards_make_certain_and_never_doubles() -> None:
+    bot = RuleBot()
+    trull = kr_deal(("T1", "T18"))  # seat 1 holds Sküs, Mond and Pagat
+    for deal, first in ((KR_DEAL, "pass"), (trull, {"announce": "trull", "cards": []})):
+        game = Game(KR, players=4, dealer=0, deal=deal)
+        game.apply(1, "solo")
+        for seat in (2, 3, 0):
+            game.apply(seat, "pass")
+        game.apply(1, {"call_card": "CK"})
+        assert bot.choose(SeatOnly(game, 1), 1) == first
+        while game.phase.value == "announce":
+            seat = game.to_act
+            legal = game.legal_actions(seat)
+            action = bot.choose(SeatOnly(game, seat), seat)
+            # Whatever kontra it is offered, it passes (or announces a certain bonus first).
+            assert action == "pass" or action == first, (seat, action, legal)
+            game.apply(seat, action)
+        assert "kontra" not in game.view(0)
+
+
+def test_a_compulsory_bird_is_one_whose_card_it_holds() -> None:
+    for deal, bird in ((kr_deal(("T1", "T18")), "pagat"), (kr_deal(("T3", "T18")), "kakadu"), (KR_DEAL, "pagat")):
+        game = Game(KR, players=4, dealer=0, deal=deal)
+        game.apply(1, "besserrufer")
+        for seat in (2, 3, 0):
+            game.apply(seat, "pass")
+        game.apply(1, {"call_card": "CK"})
+        game.apply(1, {"choose": "first"})
+        game.apply(1, RuleBot().choose(SeatOnly(game, 1), 1))  # its discard
+        assert game.phase.value == "announce"
+        assert RuleBot().choose(SeatOnly(game, 1), 1) == {"announce": bird, "cards": []}
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_rule_bots_play_koenigrufen_whole_the_cards_and_the_money_kept(players: int) -> None:
+    """500 seeded deals by rule bots, each seeing only its seat: every deal ends, every card of
+    the pack is in exactly one place, the payments sum to zero (the dealer sitting out pays
+    nothing). They bid no contract that obliges an announcement, announce only a Trull or the
+    four Kings they hold, never double."""
+    bot = RuleBot()
+    pack = Counter(KR.pack(4))
+    contracts: Counter[str] = Counter()
+    for seed in range(500):
+        game = Game(KR, players=players, dealer=seed % players, seed=seed)
+        for _ in range(10 * len(pack)):
+            if game.is_over:
+                break
+            seat = game.to_act
+            action = bot.choose(SeatOnly(game, seat), seat)
+            if isinstance(action, dict) and "announce" in action:
+                wanted = {"trull": {"T22", "T21", "T1"}, "koenige": {"SK", "CK", "HK", "DK"}}[action["announce"]]
+                assert wanted <= set(game.hands[seat])
+            assert not (isinstance(action, dict) and "kontra" in action)
+            game.apply(seat, action)
+        assert game.is_over, f"seed {seed}: the deal did not end"
+        places = [c for h in game.hands.values() for c in h] + game.talon + game.aside
+        places += [c for t in game.tricks for c in t.cards] + [c for cs in game.talon_added.values() for c in cs]
+        assert Counter(places) == pack, f"seed {seed}"
+        result = game.result
+        assert result is not None and sum(result.payments) == 0
+        if game.sitting_out is not None:
+            assert result.payments[game.sitting_out] == 0
+        contracts[result.contract or result.outcome] += 1
+    assert "besserrufer" not in contracts
+    assert contracts["rufer"] > 50 and contracts["solo"] > 50, contracts

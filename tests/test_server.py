@@ -501,8 +501,11 @@ def public_cards(game) -> set[str]:
 def known_to(game, seat: int) -> set[str]:
     """What `seat` may know: the cards it holds or held, and the public ones."""
     held = set(game.initial_hands[seat]) | set(game.hands[seat])
+    exchange = game.exchange
     if seat == game.declarer and any(e["type"] == "talon_taken" for e in game.events):
-        held |= set(game.initial_talon)
+        held |= set(exchange.taken)  # the talon, or the cards of it the declarer took
+    if exchange is not None and exchange.rest_seen_by_defenders and seat in game.seats and seat != game.declarer:
+        held |= set(game.talon)  # the rest of a talon drawn from in part, which the opponents look at
     return held | public_cards(game)
 
 
@@ -637,3 +640,28 @@ def test_tokens_bind_each_request_to_its_seat() -> None:
     plain = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 5}))
     assert "tokens" not in plain
     assert "hands" in ok(session.handle({"op": "view", "game": plain["game"], "seat": "all"}))["view"]
+
+
+def test_every_event_the_engine_emits_has_its_public_fields_listed() -> None:
+    """An event type missing from PUBLIC_FIELDS is sent with its cards redacted: safe, but then a
+    client cannot show what the whole table saw (the King called, the talon laid out)."""
+    from interpreter.frontends.server import PUBLIC_FIELDS, public_event
+
+    seen: dict[str, dict] = {}
+    bot = RuleBot()
+    for name in ruleset_names():
+        rs = load_ruleset(name)
+        for players in rs.table_sizes:
+            for seed in range(6):
+                game = Game(rs, players=players, seed=seed)
+                while not game.is_over:
+                    seat = game.to_act
+                    assert seat is not None
+                    game.apply(seat, bot.choose(game, seat))
+                for event in game.events:
+                    seen.setdefault(event["type"], public_event(event, game))
+    assert sorted(set(seen) - set(PUBLIC_FIELDS)) == []
+    assert "card" in seen["call_partner"] or "choice" in seen["call_partner"]
+    assert seen["talon_shown"]["cards"]
+    # Said by people more than by the rule bot (which never doubles nor concedes): listed all the same.
+    assert {"kontra", "concede", "talon_card"} <= set(PUBLIC_FIELDS)

@@ -25,7 +25,23 @@ player leave the trick to it.
 
 Exchange: it puts aside what it least needs (not trumps, not sure stops; short suits first, to
 trump them later; points where the discards count for the lone player) and keeps the strongest.
-Announcements and other choices: it passes when it may.
+Of a talon laid out in parts it takes the part with most trumps and points.
+
+Partners by a called card (a Rufer): it values such a contract as its own estimate plus a fair
+share of the rest (the partner's), and says a reservation that lets it name the game (Mein
+Spiel) when one of the games it could then name is worth it. It calls a card it does not hold:
+the unnamed call where one is offered (the fourth King), else the King of the suit it holds most
+cards of (then most points), so that the partner's King can take a trick it leads there; its
+own card only when it must. It plays by sides only as far as its view knows them: the declarer
+and the holder of the called card know each other once the view says so; a seat whose view does
+not name the partner treats every other seat as a possible opponent (the declarer its partner
+only when it is the partner).
+
+Announcements: it passes unless the bonus is certain from its own cards alone (its condition
+holds on its hand before any trick: the Trull or the four Kings in hand); where it must announce
+(the Besserrufer's bird) it names a bonus whose card it holds, else the first offered, but it
+never bids such a contract of its own accord. It never doubles (kontra): its estimates
+are too rough to double on. Other choices: it passes when it may.
 """
 
 from __future__ import annotations
@@ -40,7 +56,7 @@ from typing import Any
 from interpreter.engine.actions import ActionJson
 from interpreter.engine.game import Game
 from interpreter.engine.tricks import TrickRules
-from interpreter.language.model import TRUMP, Contract, Discard, Ruleset, TakeTalon
+from interpreter.language.model import PART_NAMES, TRUMP, CallPartner, Contract, Discard, Route, Ruleset, TakeTalon
 
 View = dict[str, Any]  # what a seat sees: `Game.view(seat)`
 
@@ -50,6 +66,7 @@ CAUTION = 0.04  # asked over the break-even chance, for the risk of misjudging
 TALON_DOUBT = 1.8  # how much wider the estimate's error is where the talon is taken up blind
 RIVAL = 0.08  # less chance of winning for each rival bidder, who defends with a strong hand
 FOLLOWERS = 0.7  # opponents follow to the lone player's winners with cheaper cards than the mean
+PARTNER = 1.2  # of an even share of what the lone player leaves, a called partner takes this much
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,12 @@ class ContractFacts:
     factor_lost: int
     needs_points: int | None  # the least card points that win; None: not a points contract
     misere: bool = False  # the lone player wins by taking nothing (a Bettel)
+    partner: bool = False  # the declarer calls a card for a partner (a Rufer)
+    parts: int = 1  # the talon is laid out in this many parts, of which the declarer takes one
+    trumps_win: bool = True  # False: trumps win only tricks they were led to (Farben games)
+    out_talon: tuple[Route, ...] | None = None  # where the untaken talon counts, by the contract's own routes
+    out_discards: tuple[Route, ...] | None = None  # where the discards count, by the contract's own routes
+    must_announce: bool = False  # the declarer must announce a bonus (the Besserrufer's bird)
 
 
 class RulesetFacts:
@@ -86,7 +109,18 @@ class RulesetFacts:
             for call, target in (getattr(phase, "after", None) or {}).items():
                 if target in phases:
                     self.leads_to.setdefault(call, [lv.contract for lv in phases[target].ladder if lv.contract])
+            for call, levels in phase.choose.items():
+                at = phase.level_of(call)
+                if at is None or phase.ladder[at].contract is not None:
+                    continue
+                # A reservation (Mein Spiel): its bidder, uncontested, names one of these games.
+                self.leads_to.setdefault(call, [lv.contract for lv in levels if lv.contract])
+                for index, lv in enumerate(levels):
+                    if lv.contract is not None:
+                        self.call_contract.setdefault(lv.call, lv.contract)
+                    self.call_rank.setdefault(lv.call, index)
         self.aside_to = ruleset.counting.aside_counts_for
+        self._totals: dict[int, int] = {}
         self._packs: dict[int, tuple[str, ...]] = {}
         self._forbidden: dict[int, frozenset[str]] = {}
         self._contracts: dict[tuple[str, int], ContractFacts] = {}
@@ -96,6 +130,13 @@ class RulesetFacts:
         if pack is None:
             pack = self._packs[active] = self.ruleset.pack(active)
         return pack
+
+    def total(self, active: int) -> int:
+        """The card points of the whole pack, as counted."""
+        total = self._totals.get(active)
+        if total is None:
+            total = self._totals[active] = self.ruleset.counting.points(list(self.pack(active)), self.points)
+        return total
 
     def top_by_suit(self, cards: Iterable[str]) -> dict[str, int]:
         """The highest power among `cards` in each suit (trumps included)."""
@@ -131,6 +172,7 @@ class RulesetFacts:
         discard = next((step for step in contract.exchange if isinstance(step, Discard)), None)
         won = contract.factor_won if contract.factor_won is not None else 1
         lost = contract.factor_lost if contract.factor_lost is not None else won
+        take = next((step for step in contract.exchange if isinstance(step, TakeTalon)), None)
         return ContractFacts(
             name,
             takes,
@@ -139,6 +181,12 @@ class RulesetFacts:
             max(lost, 0),
             self._needs(contract, active),
             self._misere(contract, active),
+            partner=any(isinstance(step, CallPartner) for step in contract.exchange),
+            parts=take.parts if take is not None else 1,
+            trumps_win=(contract.play or rs.play).trumps_win,
+            out_talon=contract.out_of_play.talon if contract.out_of_play is not None else None,
+            out_discards=contract.out_of_play.discards if contract.out_of_play is not None else None,
+            must_announce=contract.must_announce is not None,
         )
 
     def _misere(self, contract: Contract, active: int) -> bool:
@@ -236,8 +284,14 @@ class RuleBot:
                 return self._bid(view, calls, facts)
             return "pass" if "pass" in calls else calls[0]
         mappings = [a for a in legal if isinstance(a, dict)]
+        if any("announce" in a or "kontra" in a for a in mappings):
+            return self._announce(view, legal, facts)
         if len(mappings) < len(legal):
             return "pass" if "pass" in legal else _concrete(legal[0])  # a choice or pass
+        if any("call_card" in a for a in mappings) and self._contract_facts(view, facts).partner:
+            return self._call_partner(view, mappings, facts)
+        if view.get("talon_shown") and all(a.get("choose") in PART_NAMES for a in mappings):
+            return self._choose_part(view, mappings, facts)
         if all("play" in a for a in mappings):
             return {"play": self._play(view, [a["play"] for a in mappings], facts)}
         if all("discard" in a for a in mappings):
@@ -262,6 +316,95 @@ class RuleBot:
             )
         # Anything else (an announcement, an accusation, a called card): the cautious default.
         return "pass" if "pass" in legal else _concrete(legal[0])
+
+    # -- announcing, calling a partner, a talon in parts -------------------------------------
+    def _announce(self, view: View, legal: list[ActionJson], facts: RulesetFacts) -> ActionJson:
+        """Pass unless a bonus is certain from its own cards; never double. Where it may not pass
+        (a compulsory announcement), a bonus whose card it holds, else the first offered."""
+        offered = [a for a in legal if isinstance(a, dict) and "announce" in a]
+        if "pass" not in legal:
+            hand = set(view["hand"])
+            bonuses = facts.ruleset.bonuses
+            held = [a for a in offered if (b := bonuses.get(str(a["announce"]))) is not None and b.card in hand]
+            choice: ActionJson = _concrete((held or offered or legal)[0])
+            return choice
+        for action in offered:
+            if self._certain(view, facts, str(action["announce"])):
+                return action
+        return "pass"
+
+    def _certain(self, view: View, facts: RulesetFacts, name: str) -> bool:
+        """Whether the bonus `name` holds on this seat's hand alone, before any trick is won."""
+        bonus = facts.ruleset.bonuses.get(name)
+        if bonus is None:
+            return False
+        hand = frozenset(view["hand"])
+        tricks = len(view["hand"]) + sum(1 for t in view["tricks"] if view["seat"] in t["seats"])
+        scope = {
+            "side_cards": hand,
+            "side_won": frozenset(),
+            "side_played": frozenset(),
+            "opponents_played": frozenset(),
+            "side_tricks": 0,
+            "opponent_tricks": tricks,
+            "tricks": tricks,
+            "called": frozenset({view["called"]} if view.get("called") else ()),
+            "is_declarer_side": view["seat"] == view["declarer"],
+            "played_tricks": (),
+            "players": len(self._active(view)),
+        }
+        try:
+            return bool(bonus.achieved(scope))
+        except Exception:
+            return False  # the condition reads the tricks: nothing is certain before they are played
+
+    def _call_partner(self, view: View, legal: list[dict[str, Any]], facts: RulesetFacts) -> ActionJson:
+        hand = set(view["hand"])
+        unnamed = [a for a in legal if "choose" in a]
+        if unnamed:
+            return unnamed[0]  # calls the one card it lacks, without naming it
+        others = [a for a in legal if "call_card" in a and a["call_card"] not in hand]
+        if not others:
+            return legal[0]  # it holds every card it may call: it must call its own
+
+        def suit_strength(action: dict[str, Any]) -> tuple[int, int, int]:
+            suit = facts.follow[action["call_card"]]
+            mine = [c for c in hand if facts.follow[c] == suit]
+            return (len(mine), sum(facts.points[c] for c in mine), -facts.order[action["call_card"]])
+
+        return max(others, key=suit_strength)
+
+    @staticmethod
+    def _choose_part(view: View, legal: list[dict[str, Any]], facts: RulesetFacts) -> ActionJson:
+        """Of a talon laid out in parts, the part with most trumps and points."""
+        talon = view["talon_shown"]
+        size = len(talon) // len(legal)
+
+        def worth(action: dict[str, Any]) -> tuple[int, int]:
+            at = PART_NAMES.index(action["choose"])
+            part = talon[at * size : (at + 1) * size]
+            return (sum(facts.points[c] + (3 if facts.follow[c] == TRUMP else 0) for c in part), -at)
+
+        return max(legal, key=worth)
+
+    def _contract_facts(self, view: View, facts: RulesetFacts) -> ContractFacts:
+        contract = view.get("contract")
+        if not contract or contract not in facts.ruleset.contracts:
+            return ContractFacts("", False, None, 1, 1, None)
+        return facts.contract(contract, len(self._active(view)))
+
+    def _sides(self, view: View, facts: RulesetFacts) -> set[int]:
+        """The seats this seat knows to be on its side (itself included)."""
+        seat, declarer = view["seat"], view["declarer"]
+        active = self._active(view)
+        if declarer is None:
+            return {seat}
+        if not self._contract_facts(view, facts).partner:
+            return {seat} if seat == declarer else set(active) - {declarer}
+        if "partner" not in view:
+            return {seat}  # the partner is not known to it: every other seat may be an opponent
+        team = {declarer} | ({view["partner"]} if view["partner"] is not None else set())
+        return team if seat in team else set(active) - team
 
     # -- what the seat knows ---------------------------------------------------------------
     @staticmethod
@@ -313,6 +456,8 @@ class RuleBot:
     def _worth_it(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> bool:
         if contract.needs_points is None or contract.factor_won + contract.factor_lost == 0:
             return False
+        if contract.must_announce:
+            return False  # it would have to announce a bonus its view cannot make certain
         break_even = contract.factor_lost / (contract.factor_won + contract.factor_lost)
         caution = self.caution * max(contract.factor_won, contract.factor_lost, 1)
         # Every other seat that bid has a hand it thought worth playing, and will defend with it.
@@ -325,9 +470,13 @@ class RuleBot:
             return 0.0
         # An estimate after an unseen talon is less sure than one of the hand as dealt.
         scale = SCALE * (TALON_DOUBT if contract.takes_talon and view["talon_size"] else 1)
-        return (
-            sum(_logistic((p - contract.needs_points) / scale) for p in self.estimates(view, facts, contract)) / SAMPLES
-        )
+        estimates = self.estimates(view, facts, contract)
+        if contract.partner:
+            # A called partner takes its share of what the lone player would leave to the others.
+            active = len(self._active(view))
+            total = facts.total(active)
+            estimates = tuple(p + PARTNER * (total - p) / max(active - 1, 1) for p in estimates)
+        return sum(_logistic((p - contract.needs_points) / scale) for p in estimates) / SAMPLES
 
     def estimate(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> float:
         """The card points this seat would expect to take as the lone player of `contract`."""
@@ -337,7 +486,15 @@ class RuleBot:
         """`SAMPLES` estimates of the card points this seat would take as the lone player of
         `contract`: one per talon drawn from the unseen cards where the contract takes it up."""
         hand = sorted(view["hand"], key=facts.order.__getitem__)
-        key = (id(facts.ruleset), tuple(hand), contract.takes_talon, contract.discard, len(self._active(view)))
+        own_rules = contract.parts > 1 or contract.out_talon is not None or not contract.trumps_win
+        key = (
+            id(facts.ruleset),
+            tuple(hand),
+            contract.takes_talon,
+            contract.discard,
+            len(self._active(view)),
+            contract.name if own_rules else None,
+        )
         cached = self._estimates.get(key)
         if cached is not None:
             return cached
@@ -347,25 +504,46 @@ class RuleBot:
         if not contract.takes_talon or talon == 0:
             # The talon stays out of play; its cards are unknown, so count them at the mean.
             mean = sum(facts.points[c] for c in unseen) / max(len(unseen), 1)
-            result = (self._points(hand, unseen, opponents, facts, len(unseen) - talon, talon, talon * mean),) * SAMPLES
+            result = (
+                self._points(
+                    hand,
+                    unseen,
+                    opponents,
+                    facts,
+                    len(unseen) - talon,
+                    talon,
+                    talon * mean,
+                    contract.out_talon,
+                    contract.trumps_win,
+                ),
+            ) * SAMPLES
         else:
             rng = random.Random(zlib.crc32(" ".join(hand).encode()))
+            taken = talon // max(contract.parts, 1)  # a talon in parts: the declarer takes one
             found = []
             for _ in range(SAMPLES):
-                drawn = rng.sample(unseen, min(talon, len(unseen)))
+                drawn = rng.sample(unseen, min(taken, len(unseen)))
                 rest = [c for c in unseen if c not in drawn]
                 full = hand + drawn
                 aside: list[str] = []
                 kept = full
                 if contract.discard is not None:
-                    count = contract.discard.how_many(talon)
+                    count = contract.discard.how_many(taken)
                     aside = self._choose_discard(
                         full, self._allowed(full, contract.discard, facts, opponents + 1), count, rest, facts
                     )
                     kept = [c for c in full if c not in aside]
                 found.append(
                     self._points(
-                        kept, rest, opponents, facts, len(rest), len(aside), sum(facts.points[c] for c in aside)
+                        kept,
+                        rest,
+                        opponents,
+                        facts,
+                        len(rest) - (talon - taken),
+                        len(aside),
+                        sum(facts.points[c] for c in aside),
+                        contract.out_discards,
+                        contract.trumps_win,
                     )
                 )
             result = tuple(found)
@@ -397,15 +575,22 @@ class RuleBot:
         in_play: int,
         out_count: int,
         out_points: float,
+        routes: tuple[Route, ...] | None = None,
+        trumps_win: bool = True,
     ) -> float:
         """Card points a lone player with `hand` would count, with `out_count` cards worth
-        `out_points` out of play (the talon nobody took, the discards)."""
-        won_cards, tricks = self._winners(hand, unseen, opponents, facts, in_play)
+        `out_points` out of play (the talon nobody took, the discards), counted where `routes`
+        (the contract's own) or else the counting rules send them."""
+        won_cards, tricks = self._winners(hand, unseen, opponents, facts, in_play, trumps_win)
         mean = sum(facts.points[c] for c in unseen) / max(len(unseen), 1)
         raw = sum(facts.points[c] for c in won_cards) + tricks * opponents * mean * FOLLOWERS
         n_cards = tricks * (opponents + 1)
         counting = facts.ruleset.counting
-        if self._out_of_play_mine(facts, tricks, len(hand)):
+        if (
+            _routed_to_declarer(routes, tricks, len(hand))
+            if routes is not None
+            else self._out_of_play_mine(facts, tricks, len(hand))
+        ):
             raw += out_points
             n_cards += out_count
         full, rest = divmod(n_cards, counting.packet)
@@ -426,11 +611,16 @@ class RuleBot:
 
     @staticmethod
     def _winners(
-        hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts, in_play: int
+        hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts, in_play: int, trumps_win: bool = True
     ) -> tuple[list[str], int]:
         """The cards of `hand` expected to win a trick against `opponents` holding `in_play` of
-        the `unseen` cards: the trumps drawn from the top, then the stops once trumps are out."""
+        the `unseen` cards: the trumps drawn from the top, then the stops once trumps are out.
+        Where trumps do not win (Farben games), only the stops, which no trump can take."""
         power, follow = facts.power, facts.follow
+        if not trumps_win:
+            top = facts.top_by_suit(unseen)
+            stops = [c for c in hand if follow[c] != TRUMP and power[c] > top.get(follow[c], -1)]
+            return stops, len(stops)
         share = in_play / max(len(unseen), 1)  # chance an unseen card is in play
         mine = sorted((c for c in hand if follow[c] == TRUMP), key=power.__getitem__, reverse=True)
         theirs = sorted((power[c] for c in unseen if follow[c] == TRUMP), reverse=True)
@@ -520,14 +710,11 @@ class RuleBot:
         trick = view["tricks"][-1] if view["tricks"] else {"cards": [], "seats": [], "leader": seat}
         unseen = self._unseen(view, facts)
         declarer = view["declarer"]
-        partners = {seat} if declarer is None or seat == declarer else set(self._active(view)) - {declarer}
+        partners = self._sides(view, facts)
         lowest = min(cards, key=lambda c: (points[c], power[c], facts.order[c]))
         contract = view.get("contract")
-        misere = (
-            bool(contract)
-            and contract in facts.ruleset.contracts
-            and facts.contract(contract, len(self._active(view))).misere
-        )
+        own = self._contract_facts(view, facts)
+        misere = own.misere
         # Taking tricks is bad for the lone player of a misère, and for everyone when nobody
         # plays alone against the others (each for themselves, fewest points best).
         avoid = (declarer is None and bool(contract)) or (misere and seat == declarer)
@@ -537,8 +724,10 @@ class RuleBot:
             return self._lead(view, cards, unseen, facts, seat == declarer) or lowest
         led = follow[trick["cards"][0]]
 
+        trumps_win = own.trumps_win or led == TRUMP
+
         def strength(c: str) -> int:
-            return power[c] if follow[c] == TRUMP or follow[c] == led else -1
+            return power[c] if (follow[c] == TRUMP and trumps_win) or follow[c] == led else -1
 
         best_index = max(range(len(trick["cards"])), key=lambda i: strength(trick["cards"][i]))
         best = strength(trick["cards"][best_index])
@@ -590,6 +779,26 @@ class RuleBot:
         if sure and not lone:
             return max(sure, key=power.__getitem__)
         return None
+
+
+def _routed_to_declarer(routes: tuple[Route, ...], tricks: int, n_tricks: int) -> bool:
+    """Whether the contract's routes send cards out of play to the declarer after `tricks` of
+    `n_tricks` tricks (nothing called lies among them: the usual case)."""
+    env = {
+        "declarer_tricks": tricks,
+        "defender_tricks": n_tricks - tricks,
+        "tricks": n_tricks,
+        "called": frozenset(),
+        "talon": frozenset(),
+        "discards": frozenset(),
+    }
+    for route in routes:
+        try:
+            if route.when is None or route.when(env):
+                return route.to == "declarer"
+        except Exception:
+            continue
+    return False
 
 
 def _logistic(x: float) -> float:

@@ -3,8 +3,8 @@
 In the trick play, for each of its legal cards, the bot samples worlds (deals of the cards it
 cannot see that agree with everything it saw), builds each world as a game of the engine (the
 cards dealt, the calls, the exchange and the tricks so far replayed), plays the card and then
-the rest of the deal out with a fast policy, and picks the card with the best mean payment to
-its seat. The auction and the exchange it leaves to the rule bot (`RuleBot`).
+the rest of the deal out with the rule bot (or at random: `rollout="random"`, faster, weaker),
+and picks the card with the best mean payment to its seat. The auction and the exchange it leaves to the rule bot (`RuleBot`).
 
 What it reads is what its seat may read: `game.view(seat)`, `game.legal_actions(seat)`, the
 ruleset, and what it remembers of its own earlier turns in this deal (its hand as dealt, the
@@ -55,7 +55,7 @@ class SearchBot:
         worlds: int = 16,
         seconds: float | None = None,
         seed: int | None = 0,
-        rollout: str = "random",
+        rollout: str = "rules",
         attempts: int = 20,
     ):
         if rollout not in ("random", "rules"):

@@ -1,4 +1,4 @@
-"""Actions as players send them (DESIGN.md), parsed into small typed values.
+"""Actions as players send them (docs/design.md), parsed into small typed values.
 
 Parsing catches what is malformed whatever the game state (`InvalidActionError`: not an action,
 an unknown card id or call); whether the action is legal now is the game's business.
@@ -164,6 +164,8 @@ def _calls_of(ruleset: Ruleset) -> list[str]:
         calls += [lv.call for levels in phase.choose.values() for lv in levels]
         if phase.hold:
             calls.append(phase.hold)
+    if ruleset.announcing is not None:
+        calls.append(ruleset.announcing.done)  # ends a turn of the round of announcements (fertig)
     return list(dict.fromkeys(calls))
 
 

@@ -12,12 +12,12 @@ speaker's side public (`revealed`); the partner's doing so reveals the partnersh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra
 from interpreter.errors import IllegalActionError
-from interpreter.language.model import Contract, Declaration, Ruleset
+from interpreter.language.model import Contract, Declaration, Doubling, KontraRule, Ruleset
 
 GAME = "game"
 
@@ -33,6 +33,7 @@ class AnnouncementRound:
         hands: dict[int, list[str]],
         emit: Callable[..., None],
         vorhand: int,
+        seat_facts: Mapping[int, Mapping[str, bool]] | None = None,
     ):
         rule = ruleset.announcing
         assert rule is not None
@@ -47,6 +48,7 @@ class AnnouncementRound:
         self.said = False  # the seat to speak has said something this turn
         self.done = False
         self.announced: dict[str, str] = {}  # bonus -> the side that announced it
+        self.announced_by: dict[str, int] = {}  # bonus -> the seat that announced it
         self.levels: dict[str, int] = {}  # item (game or a bonus) -> times doubled
         self.revealed: set[int] = set()  # seats whose side is public
         self.partner_revealed = False
@@ -54,10 +56,12 @@ class AnnouncementRound:
         self.laid: list[tuple[str, str]] = []
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
+        self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
         # What a seat may announce and double, until something is said or a turn ends (asked by
         # the player, then again to check what was said): (kind, seat) -> the names.
         self._offers: dict[tuple[str, int], list[str]] = {}
-        self._eligible: dict[tuple[int, bool], list[str]] = {}  # (seat, its side known) -> bonuses
+        # (seat, its side known, it has spoken) -> the bonuses it may announce at all
+        self._eligible: dict[tuple[int, bool, bool], list[str]] = {}
         # The items (the game, announced bonuses) that may still be doubled -> their owner's side.
         self._open: dict[str, str] = {}
         if ruleset.kontra_game is not None and ruleset.kontra_game.max > 0:
@@ -77,7 +81,19 @@ class AnnouncementRound:
             "is_declarer": seat == self.declarer,
             "is_partner": seat == self.partner,
             "revealed": seat in self.revealed or self.partner_revealed,
+            "spoken": seat in self.spoken,
         }
+
+    def _may_double(self, seat: int, rule: KontraRule | None) -> bool:
+        if rule is None or rule.eligible is None:
+            return True
+        facts = self.seat_facts.get(seat, {})
+        env = {
+            **self._seat_env(seat),
+            "made_bid": facts.get("made_bid", False),
+            "bid_before_turn": facts.get("bid_before_turn", False),
+        }
+        return bool(rule.eligible(env))
 
     # -- what may be said ------------------------------------------------------------------------
     def _announceable(self, seat: int) -> list[str]:
@@ -89,7 +105,7 @@ class AnnouncementRound:
     def _announceable_now(self, seat: int) -> list[str]:
         # Whether the seat may announce a bonus at all depends only on what _seat_env holds, which
         # in this round changes only when its side becomes known: worked out once for each.
-        key = (seat, seat in self.revealed or self.partner_revealed)
+        key = (seat, seat in self.revealed or self.partner_revealed, seat in self.spoken)
         eligible = self._eligible.get(key)
         if eligible is None:
             eligible = self._eligible[key] = self._eligible_now(seat)
@@ -117,9 +133,16 @@ class AnnouncementRound:
 
     def _doublable_now(self, seat: int) -> list[str]:
         side, levels = self.side_of(seat), self.levels
+        game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
         # The game, then the announced bonuses in order, that may still be doubled and that
-        # `side` doubles next: the other side of the owner doubles first, then the owner, and so on.
-        return [item for item, owner in self._open.items() if (owner == side) == (levels.get(item, 0) % 2 == 1)]
+        # `side` doubles next (the other side of the owner first, then the owner, and so on),
+        # by a seat the rule lets double.
+        return [
+            item
+            for item, owner in self._open.items()
+            if (owner == side) == (levels.get(item, 0) % 2 == 1)
+            and self._may_double(seat, game if item == GAME else bonuses)
+        ]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
         """The bonuses of which the declarer must announce one before ending the first turn."""
@@ -159,6 +182,7 @@ class AnnouncementRound:
             if parsed.name not in legal or (must and parsed.name not in must):
                 raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
             side = self.announced[parsed.name] = self.side_of(seat)
+            self.announced_by[parsed.name] = seat
             if self.ruleset.kontra_bonuses is not None and self.ruleset.kontra_bonuses.max > 0:
                 self._open[parsed.name] = side
             self._said(seat)
@@ -204,6 +228,8 @@ class AnnouncementRound:
             return f"{item} cannot be doubled here"
         if self.levels.get(item, 0) >= rule.max:
             return f"{item} has been doubled {rule.max} times, the most allowed"
+        if not self._may_double(seat, rule) and rule.eligible is not None:
+            return f"you may not double ({rule.eligible.source}); you may double: {', '.join(items) or 'nothing'}"
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
     def _said(self, seat: int) -> None:
@@ -232,5 +258,48 @@ class AnnouncementRound:
     def announced_pairs(self) -> frozenset[tuple[str, str]]:
         return frozenset(self.announced.items())
 
+    def announced_seats(self) -> frozenset[tuple[str, int]]:
+        """(bonus, seat) for each bonus announced: a combination in a hand is its announcer's."""
+        return frozenset(self.announced_by.items())
+
     def bonus_kontra(self) -> tuple[tuple[str, int], ...]:
         return tuple((item, level) for item, level in self.levels.items() if item != GAME)
+
+
+class DoublingRound(AnnouncementRound):
+    """Everyone for themselves (Räuber): each seat of `order` in turn, once, doubles the game
+    ({kontra: game}, which ends the turn) or says the done call. Nothing is announced; the
+    outcome reads as a round of announcements' does (`game_kontra`)."""
+
+    def __init__(self, rule: Doubling, order: list[int], done: str, emit: Callable[..., None]):
+        # Not the sides' round: only the facts it shares with it are set.
+        self.doubling, self.order, self.done_call, self.emit = rule, order, done, emit
+        self.turn = 0
+        self.done = not order
+        self.spoken: set[int] = set()
+        self.announced: dict[str, str] = {}
+        self.announced_by: dict[str, int] = {}
+        self.levels: dict[str, int] = {}
+        self.revealed: set[int] = set()
+        self.partner_revealed = False
+        self.laid: list[tuple[str, str]] = []
+        self.declared: list[str] = []
+        self.declarations: tuple[Declaration, ...] = ()
+        self._offers, self._eligible, self._open = {}, {}, {}
+
+    def legal(self, seat: int) -> list[ActionJson]:
+        return [self.done_call, {"kontra": GAME}] if seat == self.to_act else []
+
+    def apply(self, seat: int, parsed: Action) -> None:
+        if isinstance(parsed, Kontra) and parsed.item == GAME:
+            level = self.levels[GAME] = self.levels.get(GAME, 0) + 1
+            self.emit(type="kontra", seat=seat, item=GAME, level=level, title=self.doubling.title)
+        elif isinstance(parsed, Call) and parsed.name == self.done_call:
+            self.emit(type="call", seat=seat, call=self.done_call, phase="doubling")
+        else:
+            raise IllegalActionError(
+                f"double the game ({{kontra: game}}) or say {self.done_call}, not {parsed.describe()}", seat
+            )
+        self.spoken.add(seat)
+        self.turn += 1
+        self.done = self.turn >= len(self.order)

@@ -77,6 +77,9 @@ class Auction:
         self.enforce = enforce  # False: a pass against a compulsion is allowed (and penalised)
         self.bidders: set[int] = set()  # every seat that bid in any phase
         self.passed_out: set[str] = set()  # phases everybody passed
+        # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
+        self.bid_when_spoke: dict[int, bool] = {}
+        self.last_speaker: int | None = None  # the seat that made the last call
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
 
@@ -416,6 +419,8 @@ class Auction:
         """Apply a legal call; returns the phase's outcome when it has ended."""
         if call not in self.legal(seat):
             raise IllegalActionError(self.refusal(seat, call), seat)
+        self.bid_when_spoke.setdefault(seat, bool(self.bidders))
+        self.last_speaker = seat
         self._legal = None
         st = self.state
         ladder = st.phase.ladder
@@ -480,6 +485,13 @@ class Auction:
         if call != PASS and ladder[st.level].ends is not None and st.awaiting != "holder":
             return self._outcome(ends_auction=ladder[st.level].ends == "auction")
         return self.settle()
+
+    def seat_facts(self, seat: int) -> dict[str, bool]:
+        """What the auction says about `seat`, for rules read after it (who may double): whether
+        it bid, and whether somebody had bid before its first turn (or before the auction ended
+        without giving it one): then it could not have opened the bidding."""
+        before = self.bid_when_spoke.get(seat, bool(self.bidders))
+        return {"made_bid": seat in self.bidders, "bid_before_turn": before}
 
     def _earlier_unspoken(self, seat: int) -> list[int]:
         """The seats before `seat` in the order that have not had their turn, who may still interrupt."""

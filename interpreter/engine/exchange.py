@@ -115,6 +115,8 @@ class Exchange:
         self.partner_named = True  # False: called without naming it (the fourth King)
         self.parts: list[list[str]] | None = None  # a talon laid out in parts, awaiting the choice
         self.talon_shown = False  # the talon was laid out face up
+        self.shown_cards: list[str] = []  # the talon cards laid face up for everybody
+        self.rest_seen_by_defenders = False  # the talon left over was seen by the defenders
         self.conceding = False  # the declarer may concede now
         self.ending: Ending | None = None
 
@@ -472,16 +474,20 @@ class Exchange:
                 continue
             assert self.declarer is not None and isinstance(step, TakeTalon)
             self.step += 1
-            if step.shown:
-                self.talon_shown = True
-                self.emit(type="talon_shown", seat=self.declarer, cards=list(cards.talon), parts=step.parts)
-            if step.parts > 1:
-                size = len(cards.talon) // step.parts
-                self.parts = [cards.talon[i * size : (i + 1) * size] for i in range(step.parts)]
-                if self.may_concede():
-                    self.conceding = True
-                return None  # the declarer chooses a part
-            self._take(self.declarer, list(cards.talon), None)
+            if step.count is not None:
+                self._draw(step)
+            else:
+                if step.shown:
+                    self.talon_shown = True
+                    self.shown_cards = list(cards.talon)
+                    self.emit(type="talon_shown", seat=self.declarer, cards=list(cards.talon), parts=step.parts)
+                if step.parts > 1:
+                    size = len(cards.talon) // step.parts
+                    self.parts = [cards.talon[i * size : (i + 1) * size] for i in range(step.parts)]
+                    if self.may_concede():
+                        self.conceding = True
+                    return None  # the declarer chooses a part
+                self._take(self.declarer, list(cards.talon), None)
             if self.may_concede():
                 self.conceding = True
                 return None
@@ -516,6 +522,20 @@ class Exchange:
         if self.claimed():
             return self._end(Claimed())
         return self._end(Finished())
+
+    def _draw(self, step: TakeTalon) -> None:
+        """The declarer takes `step.count` cards from one end of the talon as dealt (Dreierles:
+        an opponent turns them up for everybody); the rest stays in the talon."""
+        assert self.declarer is not None and step.count is not None
+        talon = self.cards.talon
+        count = min(step.count, len(talon))
+        drawn = talon[:count] if step.end == "top" else talon[len(talon) - count :]
+        if step.shown:
+            self.talon_shown = True
+            self.shown_cards = list(drawn)
+            self.emit(type="talon_shown", seat=self.declarer, cards=list(drawn), parts=1, end=step.end)
+        self._take(self.declarer, drawn, None)
+        self.rest_seen_by_defenders = step.rest_seen_by == "defenders"
 
     def _end(self, ending: Ending) -> Ending:
         self.ending = ending

@@ -36,7 +36,7 @@ from interpreter.engine.actions import (
     shown,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
-from interpreter.engine.announcing import AnnouncementRound
+from interpreter.engine.announcing import AnnouncementRound, DoublingRound
 from interpreter.engine.auction import Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange
@@ -143,6 +143,11 @@ class Game:
         self._called: str | None = None  # the called card while its playing would reveal the partner
         self._open_from = 0  # open hands are shown once a card is led to this trick (0: none later)
         self.talon_added: dict[int, list[str]] = {}  # trick number -> talon cards added to it
+        self.play_hands: dict[int, frozenset[str]] = {}  # each active hand when play started
+        # Cards kept back for an announced bonus that forfeits when forced out early:
+        # card -> (bonus, its trick, its side); and the forfeit, once it happened.
+        self._forfeit_cards: dict[str, tuple[str, int, str]] = {}
+        self.forfeit: tuple[str, int, str] | None = None
         self.trickplay: TrickPlay | None = None
         self.result: Result | None = None
         # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
@@ -341,6 +346,7 @@ class Game:
             and seat is play.to_act  # the very int: neither True for seat 1 nor a number of another type
             and self._called is None
             and not self._open_from
+            and not self._forfeit_cards
         ):
             # The most common action of all: a card `legal_actions()` handed out, in plain trick
             # play (the steps of _play_card, in one place for speed).
@@ -548,6 +554,8 @@ class Game:
                     reason=ending.reason,
                 )
             )
+        elif self.contract is not None and self.contract.doubling is not None:
+            self._start_doubling()
         else:
             self._find_partner()
             if (
@@ -566,10 +574,26 @@ class Game:
                     self.hands,
                     self._stage_emit(),
                     self.vorhand,
+                    seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
                 )
                 self._emit(type="phase", phase="announce", seat=self.declarer)
             else:
                 self._declarer_announces()
+
+    def _start_doubling(self) -> None:
+        """Everyone for themselves: each player in turn may double once (Räuber's knocking)."""
+        assert self.contract is not None and self.contract.doubling is not None
+        rule = self.contract.doubling
+        first = self.auction.last_speaker if rule.start == "last_passer" else None
+        if first is None:
+            first = self.vorhand
+        # Round the table in the order of play, the dealer in its place when it takes part.
+        order = [(first + i) % self.players for i in range(self.players)]
+        order = [s for s in order if s in self.seats or (rule.sitting_out and s == self.sitting_out)]
+        done = self.ruleset.announcing.done if self.ruleset.announcing is not None else "pass"
+        self.phase = Phase.ANNOUNCE
+        self.announcement = DoublingRound(rule, order, done, self._stage_emit())
+        self._emit(type="phase", phase="announce", seat=order[0])
 
     def _find_partner(self) -> None:
         """The holder of the called card when play is about to start is the declarer's partner."""
@@ -620,8 +644,11 @@ class Game:
             schedule=contract.schedule,
         )
         self.trickplay.laid = [card for _, card in self.laid]
+        self.play_hands = {s: frozenset(self.hands[s]) for s in self.seats}
         if isinstance(self.announcement, AnnouncementRound):
-            self.trickplay.keep_back(self._kept_cards(self.announcement, n_tricks))
+            kept = self._kept_cards(self.announcement, n_tricks)
+            self.trickplay.keep_back(kept)
+            self._forfeit_cards = self._forfeits(self.announcement, kept)
         self._emit(type="phase", phase="play", leader=leader)
         if contract.open_hand:
             if contract.open_hand_from <= 1:
@@ -649,6 +676,15 @@ class Game:
             if holders:
                 kept[bonus.card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
         return kept
+
+    def _forfeits(self, round_: AnnouncementRound, kept: dict[str, int]) -> dict[str, tuple[str, int, str]]:
+        """The kept-back cards whose bonus forfeits the rest of the play when forced out early."""
+        found = {}
+        for name, side in round_.announced.items():
+            bonus = self.ruleset.bonuses[name]
+            if bonus.forced_early == "forfeit" and bonus.card in kept:
+                found[bonus.card] = (name, kept[bonus.card], side)
+        return found
 
     def _check_cards(self) -> int:
         """Before the first lead: every card of the pack in exactly one place (a hand, the
@@ -693,6 +729,8 @@ class Game:
         # nothing is watched for (play_plain): keep the two in step.
         play = self.trickplay
         assert play is not None
+        if self._forfeit_cards and card in self._forfeit_cards:
+            self._forced_early(seat, card, play.number)
         completed, _ = play.play_card(seat, card)
         self._legal_plays = None
         self._history.append((seat, self._plays[card]))  # shared and read-only
@@ -728,6 +766,14 @@ class Game:
         else:
             play.next_trick()
 
+    def _forced_early(self, seat: int, card: str, number: int) -> None:
+        """A card kept back for its trick played before it: the bonus is lost, and its side
+        forfeits this trick and every later one (Pfeife raus forced out)."""
+        bonus, due, side = self._forfeit_cards.pop(card)
+        if number < due and self.forfeit is None:
+            self.forfeit = (bonus, number, side)
+            self._emit(type="forfeit", seat=seat, card=card, bonus=bonus, trick=number)
+
     # -- settling --------------------------------------------------------------------------------
     def deal_facts(self) -> Deal:
         """What the settlement needs to know about this deal."""
@@ -751,6 +797,9 @@ class Game:
             kontra=round_.game_kontra if round_ else 1,
             announced=round_.announced_pairs() if round_ else frozenset(),
             bonus_kontra=round_.bonus_kontra() if round_ else (),
+            announced_seats=round_.announced_seats() if round_ else frozenset(),
+            hands=self.play_hands,
+            forfeit=self.forfeit,
         )
 
     def _settle_played(self) -> None:
@@ -853,13 +902,20 @@ class Game:
             return "discard"
         return None
 
-    def _penalty(self) -> int:
+    def _penalty(self, misdeal: bool = False) -> int:
         rule = self.ruleset.penalties
         assert rule is not None
-        return int(rule.pays_each({"players": len(self.seats)}))
+        contract, round_ = self.contract, self.announcement
+        env = {
+            "players": len(self.seats),
+            "factor": (contract.factor_won if contract is not None else None) or 1,
+            "kontra": round_.game_kontra if isinstance(round_, AnnouncementRound) else 1,
+            "misdeal": misdeal,
+        }
+        return int(rule.pays_each(env))
 
     def _penalize_misdeal(self, misdeal: str) -> None:
-        amount = self._penalty()
+        amount = self._penalty(misdeal=True)
         reason = (
             f"misdeal ({misdeal}); the deal is abandoned and the dealer, seat {self.dealer}, "
             f"pays each other player {amount}"
@@ -948,7 +1004,7 @@ class Game:
         return emit
 
     def record(self) -> dict[str, Any]:
-        """The game record so far (DESIGN.md): enough to replay this deal exactly, with the
+        """The game record so far (docs/design.md): enough to replay this deal exactly, with the
         explicit deal and, when the deal is over, its outcome as `expect`."""
         rs = self.ruleset
         record: dict[str, Any] = {"ruleset": self.ruleset_ref}

@@ -40,6 +40,7 @@ class TrickPlay:
     __slots__ = (
         "__dict__",
         "_duties",
+        "_history_duties",
         "_legal_cache",
         "_n_seats",
         "_orders",
@@ -96,13 +97,17 @@ class TrickPlay:
         self._n_seats = len(seats)
         self._played_in_open = 0
         self._exposed = frozenset(self.exposed)
-        self._plain = not (self.schedule or play.withhold or self.exposed)  # only the follow-suit duties apply
+        # Duties over the trick history (Räuber's Pfeife, the 21): where there are any, no turn is plain.
+        self._history_duties = play.duties
+        self._plain = not (self.schedule or play.withhold or self.exposed or play.duties)  # only following suit
         self._simple = rules.simple  # ... and of those, only following and trumping
         # Plain but for a card that may be withheld: plain for a seat without it, while nobody has
         # withheld it (a Gstieß that may be withheld: most cards are played by seats without it).
-        self._unless_held = play.withhold.card if play.withhold and not (self.schedule or self.exposed) else None
+        self._unless_held = (
+            play.withhold.card if play.withhold and not (self.schedule or self.exposed or play.duties) else None
+        )
         self._plain_but_kept = False  # plain but for cards kept back for their tricks (keep_back)
-        self._duties = rules.duties
+        self._duties = rules.duties  # the follow-suit tests by the card led
         # The legal cards of a turn: (seat, the trick, the cards in it, the legal cards).
         self._legal_cache: tuple[int, Trick, int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
@@ -316,6 +321,8 @@ class TrickPlay:
         if self._plain and not self.laid:
             return self.rules.legal(self.hands[seat], self.trick.cards)
         allowed, _ = self._duty(seat)
+        if self._history_duties:
+            allowed = self._trick_duties(seat, allowed)[0]
         if self.kept and any(c in self.kept for c in self.hands[seat]):
             allowed = self._kept_back(seat, allowed)
         if seat == self.declarer and self.laid:
@@ -333,6 +340,10 @@ class TrickPlay:
         if self.withheld.get(seat) == card:
             return f"you withheld {self.deck.name_of(card)}: it stays in your hand until the last trick"
         allowed, why = self._duty(seat)
+        if self._history_duties and card in allowed:
+            kept, reason = self._trick_duties(seat, allowed)
+            if card not in kept and reason is not None:
+                return f"{reason}: you may play {', '.join(kept)}"
         if card in allowed and card in self.kept and card not in self.legal(seat):
             legal = self.legal(seat)
             return (
@@ -357,6 +368,38 @@ class TrickPlay:
         trick, number = self.trick, self.number
         usable = self._usable(seat)
         return self.rules.refusal(usable, self._led(trick.cards, usable, number), card)
+
+    # -- duties over the trick history ------------------------------------------------------------
+    def _trick_duties(self, seat: int, allowed: list[str]) -> tuple[list[str], str | None]:
+        """`allowed` narrowed by the ruleset's duties in order, and the reason of the last that
+        narrowed it. A duty never leaves nothing to play: a card that may not be played still
+        may when nothing else is allowed, and one that must be played only when it is allowed."""
+        env = self._duty_env(seat)
+        reason = None
+        for duty in self._history_duties:
+            if duty.must is not None:
+                due = [c for c in allowed if c in duty.cards]
+                if due and len(due) < len(allowed) and duty.must(env):
+                    allowed, reason = due, duty.reason
+            elif duty.may_not is not None:
+                rest = [c for c in allowed if c not in duty.cards]
+                if rest and len(rest) < len(allowed) and duty.may_not(env):
+                    allowed, reason = rest, duty.reason
+        return allowed, reason
+
+    def _duty_env(self, seat: int) -> dict[str, object]:
+        follow, trick = self.rules.follow, self.trick
+        led_trump = bool(trick.cards) and follow[trick.cards[0]] == TRUMP
+        return {
+            "hand": frozenset(self.hands[seat]),
+            "trick_cards": frozenset(trick.cards),
+            "trick_number": self.number,
+            # Tricks led with a trump so far, this one included once a trump leads it.
+            "trump_leads": sum(1 for t in self.tricks if t.cards and follow[t.cards[0]] == TRUMP),
+            "led_trump": led_trump,
+            "leading": not trick.cards,
+            "players": self._n_seats,
+        }
 
     # -- playing a card ---------------------------------------------------------------------
     def play_plain(self, seat: int, card: str) -> list[Trick] | None:
@@ -460,7 +503,7 @@ class TrickPlay:
         """At the start of a trick: whether from now on only the follow-suit duties apply, the
         schedule's tricks and the exposed cards (in earlier tricks, and led as the opening asked)
         behind, and no card to withhold or kept back."""
-        if self.play.withhold or self.kept or self.together != 1 or self.pending_leads:
+        if self.play.withhold or self.play.duties or self.kept or self.together != 1 or self.pending_leads:
             return False
         if any(number >= self.number for number in self.schedule):
             return False

@@ -1,4 +1,4 @@
-"""Game records (DESIGN.md): load, replay, compare with `expect`, and write.
+"""Game records (docs/design.md): load, replay, compare with `expect`, and write.
 
 A record holds one deal, so it is small: a file far larger than any deal is refused before it
 is parsed, and a record with more actions than its deal could have before any is applied.

@@ -6,7 +6,7 @@ each side took, who announced and bid what, and the ruleset's formulas.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
@@ -30,7 +30,9 @@ class Result:
     announcements: tuple[dict[str, Any], ...] = ()  # each laid card: {name, card, won, value}
     pot: int = 0  # what the pot gained in this deal (payments + pot = 0)
     partner: int | None = None  # the declarer's partner, where a card was called for one
-    bonuses: tuple[dict[str, Any], ...] = ()  # each bonus scored: {name, side, announced, kontra, achieved, value}
+    # each bonus scored: {name, side, announced, kontra, achieved, value, payments (by seat)}; a
+    # combination in a hand also names its holder's `seat`
+    bonuses: tuple[dict[str, Any], ...] = ()
     kontra: int = 1  # the game's multiplier from kontra, rekontra …
 
     def as_dict(self) -> dict[str, Any]:
@@ -53,7 +55,7 @@ class Result:
         if self.partner is not None:
             result["partner"] = self.partner
         if self.bonuses:
-            result["bonuses"] = [dict(b) for b in self.bonuses]
+            result["bonuses"] = [{k: list(v) if isinstance(v, list) else v for k, v in b.items()} for b in self.bonuses]
         if self.kontra != 1:
             result["kontra"] = self.kontra
         return result
@@ -79,6 +81,11 @@ class Deal:
     kontra: int = 1  # the game's multiplier from kontra, rekontra …
     announced: frozenset[tuple[str, str]] = frozenset()  # (bonus, "declarer" | "defenders") announced
     bonus_kontra: tuple[tuple[str, int], ...] = ()  # (bonus, times doubled)
+    announced_seats: frozenset[tuple[str, int]] = frozenset()  # (bonus, the seat that announced it)
+    hands: Mapping[int, frozenset[str]] | None = None  # each active hand when play started
+    # A kept-back card forced out early: (the bonus lost, its trick's number, the side that
+    # forfeits that trick and every later one).
+    forfeit: tuple[str, int, str] | None = None
 
     @property
     def team(self) -> tuple[int, ...]:
@@ -116,11 +123,16 @@ def each_other_pays(
 
 
 def side_receives(
-    team: Sequence[int], opponents: Iterable[int], amount: int | Callable[[int], int], payments: list[int]
+    team: Sequence[int],
+    opponents: Iterable[int],
+    amount: int | Callable[[int], int],
+    payments: list[int],
+    split: tuple[int, int] = (1, 1),
 ) -> None:
     """Each opponent pays `amount` (or `amount(seat)`; negative: receives it) to the side `team`,
-    which shares the total equally: 2 v 2 each loser pays one winner, 1 v 3 the lone player takes
-    it from each. A remainder that does not divide goes to the first of the team (the declarer)."""
+    which shares the total as `split` says (declarer, partner), equally by default: 2 v 2 each
+    loser pays one winner, 1 v 3 the lone player takes it from each. A remainder that does not
+    divide goes to the first of the team (the declarer), gained or lost."""
     if len(team) == 1:
         each_other_pays(
             team[0], opponents, len(payments), (lambda s: -amount(s)) if callable(amount) else -amount, payments
@@ -131,10 +143,15 @@ def side_receives(
         pay = amount if isinstance(amount, int) else amount(seat)
         payments[seat] -= pay
         total += pay
-    share = total // len(team)
-    payments[team[0]] += total - share * (len(team) - 1)
-    for seat in team[1:]:
+    weights = split if len(team) == 2 else (1,) * len(team)
+    whole = sum(weights)
+    given = 0
+    for seat, weight in zip(team[1:], weights[1:], strict=True):
+        # Rounded toward zero, so that the declarer carries the remainder either way.
+        share = abs(total) * weight // whole * (1 if total >= 0 else -1)
         payments[seat] += share
+        given += share
+    payments[team[0]] += total - given
 
 
 def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -159,13 +176,14 @@ def piles(
     withheld_by = {card: seat for seat, card in deal.withheld.items()}
     withhold = deal.ruleset.play.withhold
     compensated = withhold is not None and withhold.compensation == "lowest_value"
-    for trick in tricks:
+    for index, trick in enumerate(tricks):
+        owner = trick.winner if deal.forfeit is None else _owner(deal, index, trick)
         if not withheld_by:
-            (declarer_cards if trick.winner in team else defender_cards).extend(trick.cards)
+            side(owner).extend(trick.cards)
             continue
         for _seat, card in zip(trick.seats, trick.cards, strict=False):
             # A withheld card goes to its holder's side, whoever won the trick.
-            side(withheld_by.get(card, trick.winner)).append(card)
+            side(withheld_by.get(card, owner)).append(card)
     if withheld_by and tricks and compensated:
         last = tricks[-1]
         for card, holder in withheld_by.items():
@@ -181,7 +199,8 @@ def piles(
                 card_given = min(others, key=lambda c: (values[c], order.index(c))) if others else card
                 giver.remove(card_given)
                 taker.append(card_given)
-    declarer_tricks = sum(map(team.__contains__, [t.winner for t in tricks]))
+    owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
+    declarer_tricks = sum(map(team.__contains__, owners))
     defender_tricks = len(tricks) - declarer_tricks
     if routed is not None and deal.contract.out_of_play is not None:
         talon, discards = routed
@@ -212,6 +231,16 @@ def piles(
     elif to == "defenders":
         defender_cards += out_of_play
     return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+
+
+def _owner(deal: Deal, index: int, trick: Trick) -> int | None:
+    """Whose trick `index` (0 = the first) is: its winner's; or, once a side forfeited it and
+    every later one (a kept-back card forced out early), a seat of the other side (None: an
+    opponent's)."""
+    forfeit = deal.forfeit
+    if forfeit is None or index < forfeit[1] - 1:
+        return trick.winner
+    return deal.team[0] if forfeit[2] == "defenders" and deal.team else None
 
 
 def _route(routes: tuple[Route, ...], env: dict[str, Any]) -> str:
@@ -267,15 +296,26 @@ def settle(
         defenders.append(deal.sitting_out)
     sign = 1 if won else -1
     scored = _bonuses(deal, tricks or [], declarer_cards, defender_cards, env) if tricks else []
-    if any(item["replaces_game"] and item["value"] for item in scored):
+    replaced = any(item["replaces_game"] and item["value"] for item in scored)
+    if replaced:
         # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
         scored = [item for item in scored if item["replaces_game"] and item["value"]]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable else None
-    side_receives(team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments)
+    split = rs.settlement.split
+    side_receives(team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, split)
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
-        side_receives(team, defenders, value, payments)
+        moved = [0] * deal.players  # what this bonus moves, seat by seat (the log takes it apart)
+        side_receives(team, defenders, value, moved, split)
+        item["payments"] = moved
+    held = _seat_bonuses(deal, env) if tricks and not replaced else []
+    for item in held:
+        # A combination in a hand: each other player at the table pays its holder.
+        item["payments"] = each_other_pays(item["seat"], [*team, *defenders], deal.players, -item["value"])
+    for item in scored + held:
+        for seat, paid in enumerate(item["payments"]):
+            payments[seat] += paid
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
@@ -283,7 +323,7 @@ def settle(
     announced = _announcements(deal, tricks or [], outcome)
     for item in announced:
         value = item["value"] if item["won"] else -item["value"]
-        side_receives(team, defenders, value, payments)
+        side_receives(team, defenders, value, payments, split)
     return Result(
         outcome,
         contract.name,
@@ -296,7 +336,7 @@ def settle(
         announcements=tuple(announced),
         pot=pot_change,
         partner=deal.partner,
-        bonuses=tuple({k: v for k, v in item.items() if k != "replaces_game"} for item in scored),
+        bonuses=tuple({k: v for k, v in item.items() if k != "replaces_game"} for item in scored) + tuple(held),
         kontra=deal.kontra,
     )
 
@@ -385,13 +425,19 @@ def _bonuses(
     everything = frozenset(chain.from_iterable(t.cards for t in tricks))
     by_team = frozenset([t.cards[t.seats.index(s)] for t in tricks for s in team if s in t.seats])
     played = {"declarer": by_team, "defenders": everything - by_team}
-    known = [(frozenset(t.cards), t.cards[t.seats.index(t.won_by)], t.winner in team) for t in tricks]
+    owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
+    known = [
+        (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], owner in team)
+        for t, owner in zip(tricks, owners, strict=True)
+    ]
     result = []
     for side, mine in (("declarer", True), ("defenders", False)):
-        won_tricks = [t for t in tricks if (t.winner in team) == mine]
+        won_tricks = [t for t, owner in zip(tricks, owners, strict=True) if (owner in team) == mine]
         facts = tuple(known) if mine else tuple([(cards, card, not ours) for cards, card, ours in known])
+        cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
-            "side_cards": frozenset(declarer_cards if mine else defender_cards),
+            "side_cards": frozenset(cards),
+            "side_points": rs.counting.points(cards, rs.deck.points) if cards else 0,
             "side_won": frozenset(chain.from_iterable(t.cards for t in won_tricks)),
             "side_played": played[side],
             "opponents_played": played["defenders" if mine else "declarer"],
@@ -405,12 +451,17 @@ def _bonuses(
         }
         values = {"game": game, "players": len(deal.seats)}
         for name, bonus in rs.bonuses.items():
-            if contract.bonuses is not None and name not in contract.bonuses:
+            if (contract.bonuses is not None and name not in contract.bonuses) or bonus.scope != "side":
                 continue
             announced = (name, side) in deal.announced
-            achieved = bool(bonus.achieved(scope))
+            scope["announced"] = announced
+            # A card kept back for the bonus and forced out early loses it (Pfeife raus).
+            lost = deal.forfeit is not None and deal.forfeit[0] == name
+            achieved = not lost and bool(bonus.achieved(scope))
             if announced and bonus.announced is not None:
                 value = int(bonus.announced(values)) * (1 if achieved else -1)
+            elif bonus.value is None:
+                continue  # it counts only when announced
             elif achieved:
                 value = int(bonus.value(values))
             elif bonus.attempted is not None and bonus.attempted(scope):
@@ -428,6 +479,50 @@ def _bonuses(
                     "achieved": achieved,
                     "value": value,
                     "replaces_game": bonus.replaces_game,
+                }
+            )
+    return result
+
+
+def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each combination a player held when play started (bonuses of scope seat), judged for every
+    active seat: {name, seat, side, announced, kontra, achieved, value}; the holder is paid `value`
+    by each other player at the table."""
+    rs, contract = deal.ruleset, deal.contract
+    if deal.hands is None:
+        return []
+    kontra = dict(deal.bonus_kontra)
+    values = {
+        "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)),
+        "players": len(deal.seats),
+    }
+    result = []
+    for name, bonus in rs.bonuses.items():
+        if bonus.scope != "seat" or (contract.bonuses is not None and name not in contract.bonuses):
+            continue
+        for seat in deal.seats:
+            hand = deal.hands.get(seat, frozenset())
+            announced = (name, seat) in deal.announced_seats
+            who = {"hand": hand, "is_declarer": seat == deal.declarer, "is_partner": seat == deal.partner}
+            if bonus.requires is not None and not bonus.requires({**who, "revealed": True, "spoken": True}):
+                continue
+            achieved = bool(bonus.achieved({**who, "players": len(deal.seats), "announced": announced}))
+            if announced and bonus.announced is not None:
+                value = int(bonus.announced(values)) * (1 if achieved else -1)
+            elif achieved and bonus.value is not None:
+                value = int(bonus.value(values))
+            else:
+                continue
+            times = kontra.get(name, 0) if announced else 0
+            result.append(
+                {
+                    "name": name,
+                    "seat": seat,
+                    "side": "declarer" if seat in deal.team else "defenders",
+                    "announced": announced,
+                    "kontra": times,
+                    "achieved": achieved,
+                    "value": value * contract.bonus_factor * 2**times,
                 }
             )
     return result
@@ -482,6 +577,7 @@ def settle_individual(
         {"seats": seat_points},
         {"seats": [sum(1 for t in tricks if t.winner == s) for s in range(deal.players)]},
         payments,
+        kontra=deal.kontra,
     )
 
 
@@ -514,6 +610,7 @@ def _pay_loser(
             "without_tricks": without,
             "losers": len(losers),
             "players": len(deal.seats),
+            "kontra": deal.kontra,
         }
 
         def pays(seat: int, scope: dict[str, object] = scope) -> int:
@@ -528,18 +625,37 @@ def _pay_classes(
     """Several classes of payments (Trischaken): each names its payers and receivers per seat."""
     rule = deal.contract.individual
     assert rule is not None
-    seats = list(deal.seats)  # in order from Vorhand
+    players = list(deal.seats)  # in order from Vorhand
     env = {}
-    for i, seat in enumerate(seats):
-        more = sum(1 for s in seats if points[s] > points[seat])
-        earlier_equal = sum(1 for s in seats[:i] if points[s] == points[seat])
+    for i, seat in enumerate(players):
+        more = sum(1 for s in players if points[s] > points[seat])
+        earlier_equal = sum(1 for s in players[:i] if points[s] == points[seat])
         env[seat] = {
             "points": points[seat],
             "tricks": tricks_of[seat],
             "place": 1 + more,
             "rank": 1 + more + earlier_equal,
             "is_vorhand": seat == vorhand,
-            "players": len(seats),
+            "players": len(players),
+            "sharing": sum(1 for s in players if points[s] == points[seat]),
+            "sitting_out": False,
+            "kontra": deal.kontra,
+        }
+    seats = list(players)
+    if deal.sitting_out is not None and deal.ruleset.settlement.sitting_out == "defender":
+        # A dealer who sits out pays and receives, placed after every player (no points, no trick).
+        seats.append(deal.sitting_out)
+        last = len(players) + 1
+        env[deal.sitting_out] = {
+            "points": 0,
+            "tricks": 0,
+            "place": last,
+            "rank": last,
+            "is_vorhand": False,
+            "players": len(players),
+            "sharing": 0,
+            "sitting_out": True,
+            "kontra": deal.kontra,
         }
     for payment in rule.payments:
         payers = [s for s in seats if payment.payers is None or payment.payers(env[s])]

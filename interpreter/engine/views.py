@@ -71,6 +71,16 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
         view["laid_out"] = [card for _, card in game.laid]  # Ulti cards lie face up
     if game.exposed:
         view["exposed"] = list(game.exposed)  # Cego's empty cards lie face up
+    if (
+        isinstance(seat, int)
+        and game.exchange is not None
+        and game.exchange.rest_seen_by_defenders
+        and seat in game.seats
+        and seat != game.declarer
+        and seat != game.partner
+    ):
+        # The talon left over after a partial draw, looked at by the defenders (never the declarer).
+        view["talon"] = list(game.talon)
     if seat == game.declarer:
         # The bidder may look at their own discards (the Legage) until the rules say so, also
         # in a game with cards laid face up.
@@ -116,7 +126,7 @@ def _partnership(game: Game, seat: int | str, view: dict[str, Any]) -> None:
 def _public_facts(game: Game, view: dict[str, Any]) -> None:
     exchange = game.exchange
     if exchange is not None and exchange.talon_shown:
-        view["talon_shown"] = list(game.initial_talon)
+        view["talon_shown"] = list(exchange.shown_cards)
     if game.talon_added:
         view["talon_cards"] = {n: list(cards) for n, cards in game.talon_added.items()}
     round_ = game.announcement

@@ -126,15 +126,62 @@ def _rest(value: dict[str, Any], known: tuple[str, ...]) -> str:
     return f" ({generic_text(rest)})" if rest else ""
 
 
+def take_talon_text(take: Any) -> str:
+    if not isinstance(take, dict) or "count" not in take:
+        return "takes up the talon"
+    count = take["count"]
+    text = f"takes {count} card{'' if count == 1 else 's'} from the {take.get('from', 'top')} of the talon as dealt"
+    if take.get("shown"):
+        text += ", shown to all"
+    if take.get("rest_seen_by") == "defenders":
+        text += "; the opponents look at the rest"
+    return text
+
+
+def duties_text(duties: Any) -> str:
+    """Duties over the trick history: each card set, when it must or may not be played."""
+    if not isinstance(duties, list):
+        return generic_text(duties)
+    parts = []
+    for duty in duties:
+        if not isinstance(duty, dict):
+            parts.append(generic_text(duty))
+            continue
+        cards = duty.get("cards")
+        shown = " ".join(cards) if isinstance(cards, Cards) and len(cards) <= 3 else cards_text(cards)
+        if duty.get("must") is not None:
+            parts.append(f"{shown} must be played when {code(duty['must'])} (if allowed)")
+        else:
+            parts.append(f"{shown} may not be played when {code(duty.get('may_not'))}, unless nothing else is allowed")
+    return "; ".join(parts) or "none"
+
+
+def doubling_text(rule: Any) -> str:
+    """Everyone for themselves: who may double, once each."""
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    first = {"last_passer": "the last player to pass", "vorhand": "Vorhand"}.get(
+        str(rule.get("start")), str(rule.get("start"))
+    )
+    dealer = ", the dealer who sits out too" if rule.get("sitting_out") else ""
+    return f"each player once, in turn from {first}{dealer}, may double the game"
+
+
 def step_text(step: Any) -> str:
     if not isinstance(step, dict):
         return generic_text(step)
     if "take_talon" in step:
-        return "takes up the talon"
+        take = step["take_talon"] if isinstance(step["take_talon"], dict) else {}
+        parts, shown = take.get("parts", 1), take.get("shown", False)
+        if parts and parts > 1:
+            return f"the talon is {'laid face up' if shown else 'laid aside'} in {parts} parts; takes one of them"
+        return "takes up the talon" + (", shown to all" if shown else "")
+    if isinstance(step.get("call_partner"), dict):
+        return call_partner_text(step["call_partner"])
     if isinstance(step.get("discard"), dict):
         d = step["discard"]
         count = (
-            "as many cards as the talon had"
+            "as many cards as were taken from the talon"
             if d.get("count") == "talon"
             else f"{d.get('count')} card{'' if d.get('count') == 1 else 's'}"
         )
@@ -169,19 +216,41 @@ def step_text(step: Any) -> str:
     return generic_text(step)
 
 
+def call_partner_text(c: dict[str, Any]) -> str:
+    text = "calls a card; its holder is the secret partner"
+    if c.get("from") is not None:
+        named = cards_text(c["from"])
+        text = f"calls one of {'the ' + named if named.isidentifier() else named}; its holder is the secret partner"
+    unnamed = c.get("unnamed")
+    if isinstance(unnamed, dict):
+        said = str(unnamed.get("choice", "")).replace("_", " ")
+        when = f" when {code(unnamed['when'])}" if unnamed.get("when") is not None else ""
+        text += f"; or, without naming it, “the {said}”, the one not held{when}"
+    if c.get("own_only_when") is not None:
+        text += f"; only an own card when {code(c['own_only_when'])}"
+    return text + " (an own card, or one in the talon: the declarer plays alone)"
+
+
 def exchange_text(steps: Any) -> str:
     if not steps:
         return "none (the talon stays aside)"
     if not isinstance(steps, list):
         return generic_text(steps)
-    return "; ".join(step_text(s) for s in steps)
+    return "; ".join(take_talon_text(s["take_talon"]) if _draws(s) else step_text(s) for s in steps)
+
+
+def _draws(step: Any) -> bool:
+    """A step that takes a number of cards from one end of the talon."""
+    return isinstance(step, dict) and isinstance(step.get("take_talon"), dict) and "count" in step["take_talon"]
 
 
 def level_text(level: Any) -> str:
     if not isinstance(level, dict) or "call" not in level:
         return generic_text(level)
     text = str(level["call"])
-    if level.get("contract") not in (None, level["call"]):
+    if "contract" not in level and not level.get("ends"):
+        text += " (names no game yet)"
+    elif level.get("contract") not in (None, level["call"]):
         text += f" (plays {level['contract']})"
     if level.get("requires") is not None:
         text += f" if {code(level['requires'])}"
@@ -344,9 +413,29 @@ def leads_text(leads: Any) -> str:
     return text + _rest(leads, ("replace_same_suit", "together", "suit_order", "declarer_leads_after"))
 
 
+def payment_class_text(p: Any) -> str:
+    """One class of payments of everyone for themselves."""
+    if not isinstance(p, dict):
+        return generic_text(p)
+    payers, receivers, amount = p.get("payers"), p.get("receivers"), code(p.get("amount"))
+    if payers == "others":
+        return f"each other player pays {amount} to a player for whom {code(receivers)}"
+    if receivers == "others":
+        return f"a player for whom {code(payers)} pays {amount} to each other player"
+    how = (
+        "one to one, the payer with most points to the receiver with least"
+        if p.get("match") == "pairs"
+        else "each to each"
+    )
+    return f"the players for whom {code(payers)} pay {amount} to those for whom {code(receivers)} ({how})"
+
+
 def individual_text(ind: Any) -> str:
     if not isinstance(ind, dict):
         return generic_text(ind)
+    if ind.get("payments"):
+        classes = [payment_class_text(p) for p in ind["payments"]]
+        return "everyone for themselves: " + "; and ".join(classes)
     loser = {"most_points": "most card points", "last_trick": "the last trick"}.get(
         str(ind.get("loser")), str(ind.get("loser"))
     )
@@ -357,6 +446,273 @@ def individual_text(ind: Any) -> str:
         f"everyone for themselves: the player with {loser} loses (ties: {ties}) "
         f"and pays {code(ind.get('pays_each'))} to each other player"
     )
+
+
+ROUTE_WORDS = {"declarer": "the declarer's side", "defenders": "the opponents", "nobody": "nobody"}
+
+
+def routes_text(value: Any) -> str:
+    """Where cards out of play count: one side, or the first route whose condition holds."""
+    if isinstance(value, str):
+        return ROUTE_WORDS.get(value, value)
+    if not isinstance(value, list):
+        return generic_text(value)
+    parts: list[str] = []
+    for route in value:
+        if not isinstance(route, dict):
+            parts.append(generic_text(route))
+            continue
+        to = ROUTE_WORDS.get(str(route.get("to")), str(route.get("to")))
+        if route.get("when") is not None:
+            parts.append(f"{to} when {code(route['when'])}")
+        else:
+            parts.append(f"otherwise {to}" if parts else to)
+    return "; ".join(parts)
+
+
+def trick_words(n: Any) -> str:
+    ordinals = {1: "", 2: "second-", 3: "third-", 4: "fourth-", 5: "fifth-", 6: "sixth-"}
+    if isinstance(n, int) and n < 0 and -n in ordinals:
+        return f"the {ordinals[-n]}last trick"
+    return f"trick {n}"
+
+
+def cards_named(cards: Any, titles: Titles | None = None) -> str:
+    """A few cards by id and name (T1 (Pagat)), more by the name of their set."""
+    if isinstance(cards, (list, tuple)) and 0 < len(cards) <= 4:
+        return words([titles.card(str(c)) if titles else str(c) for c in cards])
+    return cards_text(cards)
+
+
+def last_of_suit_text(cards: Any, titles: Titles | None = None) -> str:
+    return f"{cards_named(cards, titles)} only as the holder's last card of its suit (a trump as the last trump)"
+
+
+def play_trumps_text(trumps: Any) -> str:
+    if not isinstance(trumps, dict) or not trumps:
+        return "as in any suit game: they win"
+    parts = []
+    if trumps.get("win") is False:
+        parts.append("trumps win only a trick to which trumps were led (a player void must still trump)")
+    if trumps.get("lead") == "only_if_nothing_else":
+        parts.append("a trump may be led only by a player who holds nothing else")
+    rest = {k: v for k, v in trumps.items() if k not in ("win", "lead")}
+    if rest:
+        parts.append(generic_text(rest))
+    return "; ".join(parts) or "as in any suit game: they win"
+
+
+def exceptions_text(exceptions: Any, titles: Titles | None = None) -> str:
+    if not exceptions:
+        return "none"
+    if not isinstance(exceptions, list):
+        return generic_text(exceptions)
+    parts = []
+    for e in exceptions:
+        if isinstance(e, dict):
+            wins = titles.card(str(e.get("wins"))) if titles else str(e.get("wins"))
+            parts.append(f"when {cards_named(e.get('cards'), titles)} fall in one trick, {wins} wins it")
+        else:
+            parts.append(generic_text(e))
+    return "; ".join(parts)
+
+
+PLAY_PHRASES: dict[str, dict[Any, str]] = {
+    "first_lead": {"declarer": "the declarer leads to the first trick", "vorhand": "Vorhand leads to the first trick"},
+    "follow_suit": {True: "players must follow suit", False: "players need not follow suit"},
+    "when_void": {"trump": "a player void in the suit led must trump", "any": "a player void may play any card"},
+    "must_beat": {
+        True: "each player must beat the highest card so far if able",
+        False: "no duty to beat the cards played",
+    },
+}
+
+
+def play_rules_text(play: Any, titles: Titles | None = None) -> str:
+    """A contract's own rules of play, as sentences."""
+    if not isinstance(play, dict) or not play:
+        return "as in play"
+    parts = []
+    for key, value in play.items():
+        phrase = PLAY_PHRASES.get(key, {}).get(value) if not isinstance(value, (dict, list)) else None
+        if phrase is not None:
+            parts.append(phrase)
+        elif key == "last_of_suit":
+            parts.append(last_of_suit_text(value, titles))
+        elif key == "trumps":
+            parts.append(play_trumps_text(value))
+        elif key == "exceptions":
+            parts.append(exceptions_text(value, titles))
+        else:
+            path = ("play", key)
+            parts.append(f"{label_of(path, titles or Titles()).lower()}: {value_text(path, value, titles)}")
+    return "; ".join(parts)
+
+
+def open_hand_text(value: Any) -> str:
+    if value is True:
+        return "the lone player's hand is laid face up from the first lead"
+    if value is False or value is MISSING:
+        return "hidden"
+    if isinstance(value, dict):
+        whose = "every hand is" if value.get("who") == "all" else "the lone player's hand is"
+        start = value.get("from_trick", 1)
+        when = "from the first lead" if start == 1 else f"once a card is led to trick {start}"
+        return f"{whose} laid face up {when}"
+    return generic_text(value)
+
+
+def bonus_factor_text(n: Any) -> str:
+    return {1: "once", 2: "double", 3: "three times"}.get(n, f"{n} times")
+
+
+def contract_bonuses_text(names: Any, titles: Titles | None = None) -> str:
+    if not isinstance(names, list):
+        return generic_text(names)
+    if not names:
+        return "none"
+    return "only " + words([titles.bonus(str(n)) if titles else str(n) for n in names])
+
+
+def must_announce_text(rule: Any, titles: Titles | None = None) -> str:
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    names = [titles.bonus(str(n)) if titles else str(n) for n in rule.get("one_of") or []]
+    return f"the declarer must announce {'' if len(names) == 1 else 'one of '}{words(names, 'or')} in her first turn of the announcements"
+
+
+def concede_text(rule: Any) -> str:
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    return (
+        f"when {code(rule.get('when'))}, the declarer may give up once the talon is seen, "
+        f"paying {code(rule.get('pays'))} to each opponent"
+    )
+
+
+def talon_to_tricks_text(rule: Any) -> str:
+    first = rule.get("first") if isinstance(rule, dict) else rule
+    return f"the talon's top card is turned up and added to each of the first {first} tricks, for its winner"
+
+
+def bonus_text(b: Any) -> str:
+    """A bonus in words: when it is made, what it is worth silently and announced."""
+    if not isinstance(b, dict):
+        return generic_text(b)
+    parts = [f"made when {code(b.get('achieved'))}"]
+    if b.get("value") is not None:
+        parts.append(f"worth {code(b['value'])} unannounced")
+    else:
+        parts.append("scores only when announced")
+    if b.get("announced") is not None:
+        parts.append(f"{code(b['announced'])} announced (minus that if announced and not made)")
+    else:
+        parts.append("cannot be announced")
+    if b.get("attempted") is not None:
+        parts.append(f"minus its value when {code(b['attempted'])} and it was not made (a silent attempt)")
+    if b.get("card") is not None:
+        parts.append(f"announced, {b['card']} must be kept back for {trick_words(b.get('trick'))}")
+    if b.get("replaces_game"):
+        parts.append("when it scores, the game and the other bonuses do not")
+    if b.get("requires") is not None:
+        parts.append(f"only a player for whom {code(b['requires'])} may announce it")
+    if b.get("scope") == "seat":
+        parts.append(
+            "a combination in one player's hand when play starts, paid to its holder by each other player "
+            "at the table, unannounced ones claimed at the end"
+        )
+    if b.get("forced_early") == "forfeit":
+        parts.append(
+            "its card forced out before that trick: lost, and that trick and every later one go to the other side"
+        )
+    rest = {
+        k: v
+        for k, v in b.items()
+        if k
+        not in (
+            "achieved",
+            "value",
+            "announced",
+            "attempted",
+            "card",
+            "trick",
+            "replaces_game",
+            "requires",
+            "scope",
+            "forced_early",
+        )
+    }
+    if rest:
+        parts.append(generic_text(rest))
+    return "; ".join(parts)
+
+
+def kontra_text(rule: Any) -> str:
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    times = rule.get("max", 1)
+    said = rule.get("titles") or []
+    top = f"at most ×{2**times}" if isinstance(times, int) else f"at most {times} times"
+    who = f"; only a player for whom {code(rule['eligible'])} may double" if rule.get("eligible") is not None else ""
+    if said:
+        return f"{words([str(t) for t in said], 'then')}, each doubling by the other side ({top}){who}"
+    return f"doubled up to {times} times, each by the other side ({top}){who}"
+
+
+def out_of_play_text(rule: Any) -> str:
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    parts = []
+    if "talon" in rule:
+        parts.append(f"the talon counts for {routes_text(rule['talon'])}")
+    if "discards" in rule:
+        parts.append(f"the discards count for {routes_text(rule['discards'])}")
+    return "; ".join(parts) or "as counting says"
+
+
+def announcing_text(rule: Any) -> str:
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    start = {"declarer": "the declarer", "vorhand": "Vorhand"}.get(str(rule.get("start")), str(rule.get("start")))
+    text = (
+        f"a round after the exchange, beginning with {start}: each in turn announces bonuses and doubles, "
+        f"then says “{rule.get('done', 'pass')}”; it ends once everybody has spoken and all but one have passed in a row"
+    )
+    if rule.get("may_announce") is not None:
+        text += f"; a bonus may be announced by a player for whom {code(rule['may_announce'])}"
+    return text
+
+
+def kontra_section_text(rule: Any) -> str:
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    parts = []
+    if "game" in rule:
+        parts.append(f"the game: {kontra_text(rule['game'])}")
+    if "bonuses" in rule:
+        parts.append(f"each announced bonus: {kontra_text(rule['bonuses'])}")
+    return "; ".join(parts) or "none"
+
+
+def session_text(session: Any) -> str:
+    if not isinstance(session, dict):
+        return generic_text(session)
+    return "; ".join(value_text(("session", key), value) for key, value in session.items()) or "none"
+
+
+def split_text(split: Any) -> str:
+    if not isinstance(split, dict):
+        return generic_text(split)
+    return f"{split.get('declarer')} parts to the declarer, {split.get('partner')} to the partner"
+
+
+def hold_text(hold: Any) -> str:
+    if hold == "same":
+        return (
+            "a player with priority over the last bidder (earlier from Vorhand) may name the same game; "
+            "the others must bid higher"
+        )
+    return f"allowed, with {hold}"
 
 
 def packet_text(n: Any) -> str:
@@ -469,6 +825,29 @@ class Titles:
     def entry(self, section: str, name: str) -> str:
         return self._first(lambda s: s.entry_title(section, name), "") or name
 
+    def card(self, card: str) -> str:
+        """A card by id, and by name where the pack gives it one: T1 (Pagat)."""
+        for side in self.sides:
+            title = side.ruleset.deck.titles.get(card)
+            if title and not title.isdigit() and title != card:
+                return f"{card} ({title})"
+        return card
+
+    def bonus(self, name: str) -> str:
+        return self._first(lambda s: s.bonus_title(name), name)
+
+    def declarer(self) -> str:
+        """Who wins or loses the game: the lone player, or a side where a partner may be called."""
+        partners = any(
+            "call_partner" in step
+            for side in self.sides
+            for contract in (side.tree.get("contracts") or {}).values()
+            if isinstance(contract, dict)
+            for step in contract.get("exchange") or []
+            if isinstance(step, dict)
+        )
+        return "the declarer's side" if partners else "the lone player"
+
     def question(self, section: str, name: str) -> str:
         question = self._first(lambda s: s.question(section, name), "")
         return f"{name} ({question})" if question and question != name else name
@@ -526,6 +905,7 @@ TEMPLATES: list[Template] = [
     _t(("family",), "family", "Family", missing="not stated"),
     _t(("players", "active"), "players.active", "Active players", players_text),
     _t(("players", "dealer_sits_out"), "players.dealer_sits_out", "The dealer sits out", sits_out_text, "never"),
+    _t(("players", "usual"), "players.usual", "Players at a usual table", missing="not stated"),
     _t(("direction",), "direction", "Direction of play", missing="not stated"),
     _t(
         ("deck", "suits", "*"),
@@ -538,6 +918,17 @@ TEMPLATES: list[Template] = [
     _t(("deck", "points"), "deck.points", "Card points"),
     _t(("deck", "sets", "*"), "deck.set", lambda p, t: f"Card set {p[2]}", cards_text, "no such set"),
     _t(("deal", "plans", "*"), "deal.plan", lambda p, t: f"Deal with {p[2]} players", plan_text),
+    _t(
+        ("deal", "remove"),
+        "deal.removed",
+        "Cards taken out of the pack",
+        lambda v: (
+            "; ".join(f"with {n} players {cards_text(c)}" for n, c in v.items())
+            if isinstance(v, dict)
+            else generic_text(v)
+        ),
+        "none",
+    ),
     _t(("deal", "remove", "*"), "deal.remove", lambda p, t: f"Cards removed with {p[2]} players", cards_text),
     _t(("calls", "*"), "call", lambda p, t: f"Call {t.call(str(p[1]))}", lambda v: "a call", "no such call"),
     _t(
@@ -565,7 +956,7 @@ TEMPLATES: list[Template] = [
         ("auction", "phases", "*", "hold"),
         "auction.hold",
         _phase("holding a later, higher bid"),
-        lambda v: f"allowed, with {v}",
+        hold_text,
         "not allowed",
     ),
     _t(
@@ -716,16 +1107,64 @@ TEMPLATES: list[Template] = [
         _contract("talon and discards"),
         _yes_no("count as counting says", "count for nobody"),
     ),
+    _t(("contracts", "*", "open_hand"), "contract.open_hand", _contract("hands"), open_hand_text, "hidden"),
+    _t(("contracts", "*", "play"), "contract.play", _contract("rules of play"), play_rules_text, "as in play", True),
     _t(
-        ("contracts", "*", "open_hand"),
-        "contract.open_hand",
-        _contract("lone player's hand"),
-        _yes_no("shown to all from the first lead", "hidden"),
+        ("contracts", "*", "out_of_play"),
+        "contract.out_of_play",
+        _contract("cards out of play"),
+        out_of_play_text,
+        "as counting says",
+    ),
+    _t(
+        ("contracts", "*", "out_of_play", "talon"),
+        "contract.out_of_play.talon",
+        _contract("talon not taken counts for"),
+        routes_text,
+        "as counting says",
+    ),
+    _t(
+        ("contracts", "*", "out_of_play", "discards"),
+        "contract.out_of_play.discards",
+        _contract("discards count for"),
+        routes_text,
+        "as counting says",
+    ),
+    _t(
+        ("contracts", "*", "bonus_factor"),
+        "contract.bonus_factor",
+        _contract("bonuses count"),
+        bonus_factor_text,
+        "once",
+    ),
+    _t(
+        ("contracts", "*", "bonuses"),
+        "contract.bonuses",
+        _contract("bonuses that count"),
+        contract_bonuses_text,
+        "all",
+        True,
+    ),
+    _t(
+        ("contracts", "*", "must_announce"),
+        "contract.must_announce",
+        _contract("compulsory announcement"),
+        must_announce_text,
+        "none",
+        True,
+    ),
+    _t(("contracts", "*", "concede"), "contract.concede", _contract("giving up"), concede_text, "not allowed"),
+    _t(
+        ("contracts", "*", "talon_to_tricks"),
+        "contract.talon_to_tricks",
+        _contract("talon during play"),
+        talon_to_tricks_text,
+        "as counting says",
     ),
     _t(
         ("contracts", "*", "talon_to_last_trick"),
         "contract.talon_to_last_trick",
-        _contract("talon"),
+        _contract("talon at the end"),
         _yes_no("goes to the winner of the last trick", "as counting says"),
     ),
     _t(("claim",), "claim", "Showing the hand instead of playing it", claim_text, "not allowed"),
@@ -758,6 +1197,9 @@ TEMPLATES: list[Template] = [
         "not allowed",
     ),
     _t(("play", "trump_suit"), "play.trump_suit", "A suit that is always trumps", missing="none"),
+    _t(("play", "last_of_suit"), "play.last_of_suit", "Cards kept to the last", last_of_suit_text, "none", True),
+    _t(("play", "trumps"), "play.trumps", "Trumps", play_trumps_text, "as in any suit game: they win"),
+    _t(("play", "exceptions"), "play.exceptions", "Tricks won against the ranks", exceptions_text, "none", True),
     _t(("play", "schedule"), "play.schedule", "Rules for particular tricks", schedule_text),
     _t(
         ("play", "discards_visible_until"),
@@ -772,7 +1214,13 @@ TEMPLATES: list[Template] = [
     _t(("counting", "aside"), "counting.aside", "The talon and discards count for", aside_text),
     _t(("counting", "declarer_bonus"), "counting.declarer_bonus", "Points added to the lone player's", code),
     _t(("settlement", "unit"), "settlement.unit", "Unit of payment"),
-    _t(("settlement", "declarer_wins"), "settlement.declarer_wins", "The lone player wins when", code, "not stated"),
+    _t(
+        ("settlement", "declarer_wins"),
+        "settlement.declarer_wins",
+        lambda p, t: f"{t.declarer()[:1].upper()}{t.declarer()[1:]} wins when",
+        code,
+        "not stated",
+    ),
     _t(("settlement", "amount"), "settlement.amount", "Amount per opponent", code, "not stated"),
     _t(("settlement", "drawn"), "settlement.drawn", "The game is drawn when", code, "never"),
     _t(
@@ -785,7 +1233,13 @@ TEMPLATES: list[Template] = [
         ("settlement", "payment"),
         "settlement.payment",
         "Payment",
-        mapping({"each_defender": "each opponent pays the lone player, or is paid"}),
+        lambda v, t: (
+            f"each opponent pays {t.declarer()}, or is paid"
+            + (" (declarer and partner share it)" if t.declarer() != "the lone player" else "")
+            if v == "each_defender"
+            else generic_text(v)
+        ),
+        titled=True,
     ),
     _t(
         ("settlement", "sitting_out"),
@@ -794,9 +1248,45 @@ TEMPLATES: list[Template] = [
         mapping({"no_part": "takes no part in the settlement", "defender": "pays and receives like an opponent"}),
     ),
     _t(("settlement", "liable"), "settlement.liable", "Opponents who pay for the whole team", liable_text),
+    _t(("settlement", "split"), "settlement.split", "A declarer and partner share", split_text, "equally"),
+    _t(("bonuses", "*"), "bonus", lambda p, t: t.bonus(str(p[1])), bonus_text, "no such bonus"),
+    _t(("announcing",), "announcing", "Announcements after the exchange", announcing_text, "none"),
+    _t(("kontra",), "kontra", "Kontra", kontra_section_text, "none"),
+    _t(
+        ("announcing", "start"),
+        "announcing.start",
+        "The round of announcements begins with",
+        mapping({"declarer": "the declarer", "vorhand": "Vorhand"}),
+        "no round of announcements",
+    ),
+    _t(
+        ("announcing", "done"),
+        "announcing.done",
+        "A turn of announcements ends with the call",
+        lambda v: f"“{v}”",
+        "no round of announcements",
+    ),
+    _t(
+        ("announcing", "may_announce"),
+        "announcing.may_announce",
+        "Who may announce a bonus",
+        lambda v: f"a player for whom {code(v)}",
+        "anyone",
+    ),
+    _t(("kontra", "game"), "kontra.game", "Doubling the game", kontra_text, "not allowed"),
+    _t(("kontra", "bonuses"), "kontra.bonuses", "Doubling an announced bonus", kontra_text, "not allowed"),
+    _t(("play", "duties"), "play.duties", "Duties over the tricks played so far", duties_text, "none"),
+    _t(
+        ("contracts", "*", "doubling"),
+        "contract.doubling",
+        _contract("doubling, everyone for themselves"),
+        doubling_text,
+        "none",
+    ),
     _t(("pot_ante",), "pot_ante", "The dealer pays into the pot", code),
     _t(("accusation",), "accusation", "Accusing a skinned Solo", accusation_text, "not allowed"),
     _t(("penalties",), "penalties", "Offences at the table", penalties_text, "refused"),
+    _t(("session",), "session", "Sessions", session_text, "none"),
     _t(("session", "deals"), "session.deals", "A session ends after", lambda v: f"{v} deals", "not stated"),
     _t(
         ("session", "holder_of"),
@@ -938,6 +1428,9 @@ SECTIONS: dict[str, str] = {
     "contracts": "Contracts",
     "claim": "Showing the hand and announcements",
     "announcements": "Showing the hand and announcements",
+    "bonuses": "Bonuses",
+    "announcing": "Announcements and kontra",
+    "kontra": "Announcements and kontra",
     "play": "Play",
     "counting": "Counting",
     "settlement": "Scoring",
@@ -1069,6 +1562,14 @@ def _texts(path: Path, va: Any, vb: Any, titles: Titles) -> tuple[str, str]:
         cards = [c for c in va if c in vb and va[c] != vb[c]]  # cards in one pack only: see the suits
         return ", ".join(f"{c} {va[c]}" for c in cards), ", ".join(f"{c} {vb[c]}" for c in cards)
     ta, tb = value_text(path, va, titles), value_text(path, vb, titles)
+    if ta == tb and isinstance(va, dict) and isinstance(vb, dict):
+        # A rule said briefly (a whole contract): the rules inside it that differ, in their words.
+        rule = path[-1] if any(matches(p, path) for p in EFFECTS) and isinstance(path[-1], tuple) else path
+        inner = differences(va, vb, rule)
+        ta, tb = (
+            "; ".join(f"{label_of(place, titles)}: {value_text(place, value, titles)}" for place, value in pairs)
+            for pairs in ([(s, x) for s, x, _ in inner], [(s, y) for s, _, y in inner])
+        )
     if ta == tb:  # the words hide the difference: show the values
         ta, tb = generic_text(va), generic_text(vb)
     return ta, tb

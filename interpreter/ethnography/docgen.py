@@ -39,7 +39,7 @@ from interpreter.ethnography.diff import (
     words,
 )
 from interpreter.ethnography.semantic import MISSING, Path, Provenance, Side, get_path, is_atomic, read
-from interpreter.language.model import AuctionPhase, Contract, Ruleset
+from interpreter.language.model import AuctionPhase, CallPartner, Contract, Ruleset
 
 DEFAULT_OUT = "docs/rules"
 
@@ -154,6 +154,10 @@ def render(name: str, summary: bool = False) -> str:
         facts.append(f"Source: {root.cites()}.")
     if facts:
         w.out(" ".join(facts))
+        w.out()
+    overview = side.written((), "note")
+    if overview:
+        w.out(overview)
         w.out()
     w.used.add(("family",))
     w.context.append(root)
@@ -534,7 +538,8 @@ def _scoring(w: Writer, side: Side, ruleset: Ruleset) -> None:
 POINT_NAMES = frozenset({"declarer_points", "defender_points", "winner_points", "loser_points"})
 TRICK_NAMES = frozenset({"declarer_tricks", "defender_tricks", "tricks"})
 CARD_NAMES = frozenset({"declarer_cards", "defender_cards"})
-TABLE_NAMES = POINT_NAMES | TRICK_NAMES | CARD_NAMES | {"factor", "declarer_won", "players"}
+# `kontra`: the tables show the game undoubled (kontra 1).
+TABLE_NAMES = POINT_NAMES | TRICK_NAMES | CARD_NAMES | {"factor", "declarer_won", "players", "kontra"}
 MAX_CONTRACT_COLUMNS = 6  # more contracts with one formula: a column per factor instead
 
 Cell = set[int | None]
@@ -565,7 +570,7 @@ def _amount(contract: Contract, env: dict[str, Any], won: bool, factor: int | No
     if bool(contract.declarer_wins(env)) != won:
         return None
     own = contract.factor_won if won else contract.factor_lost
-    env = dict(env, declarer_won=won, factor=(own if factor is None else factor) or 0)
+    env = dict(env, declarer_won=won, factor=(own if factor is None else factor) or 0, kontra=1)
     return _int(contract.amount(env))
 
 
@@ -721,7 +726,13 @@ def payment_tables(ruleset: Ruleset) -> list[str]:
         extra.append("announcements")
     if ruleset.settlement.liable:
         extra.append("the cases where some opponents pay for the whole team")
+    if ruleset.bonuses:
+        extra.append("bonuses")
+    if any("kontra" in _names(c) for c in scored):
+        extra.append("each kontra (which doubles the game)")
     on_top = f" It is the payment for the game alone; {words(extra, 'and')} come on top, as above." if extra else ""
+    partners = any(isinstance(step, CallPartner) for c in ruleset.contracts.values() for step in c.exchange)
+    who = "the declarer's side" if partners else "the lone player"
     if by_points:
         columns, key = _columns(by_points)
         tables: dict[tuple[int, tuple[Row, ...]], list[int]] = {}
@@ -734,9 +745,9 @@ def payment_tables(ruleset: Ruleset) -> list[str]:
             lines.append("")
             text = (
                 f"Computed by the interpreter from the ruleset's own formulas. A row is the card points of "
-                f"the losing side (the opponents when the lone player wins, the lone player when losing), "
-                f"out of {total}; *won* is what each opponent pays the lone player, *lost* what the lone "
-                f"player pays each opponent, in {unit}. Rows with the same payments are merged; — means "
+                f"the losing side (the opponents when {who} wins, {who} when losing), "
+                f"out of {total}; *won* is what each opponent pays {who}, *lost* what {who} "
+                f"pays each opponent, in {unit}. Rows with the same payments are merged; — means "
                 f"that result cannot happen with those points."
             )
             if reads & TRICK_NAMES:
@@ -765,10 +776,12 @@ def payment_tables(ruleset: Ruleset) -> list[str]:
             lines.append("")
             lines.append(
                 f"Computed the same way for the contracts scored by tricks: a row is the number of tricks "
-                f"the lone player took, out of {tricks}; in {unit}.{on_top}"
+                f"{who} took, out of {tricks}; in {unit}.{on_top}"
             )
             lines.append("")
-            lines += _table(["lone player's tricks"] + [c.label for c in columns], rows)
+            lines += _table(
+                ["declarer's tricks" if partners else "lone player's tricks"] + [c.label for c in columns], rows
+            )
     for c in others:
         if c.declarer_wins is not None and c.amount is not None:
             lines.append(

@@ -120,7 +120,9 @@ def bidding_cell(side: Side) -> Cell:
         ladder = p.get("ladder") or []
         calls = " < ".join(str(lv.get("call")) for lv in ladder if isinstance(lv, dict))
         bits = [calls or "no bids"]
-        if p.get("hold"):
+        if p.get("hold") == "same":
+            bits.append("a player with priority may name the same game")
+        elif p.get("hold"):
             bits.append(f"held with {p['hold']}")
         if p.get("raise") == "any":
             bits.append("jumps allowed")
@@ -288,6 +290,20 @@ def announcements_cell(side: Side) -> Cell:
     return Cell(", ".join(titles.entry("announcements", n) for n in a), [("announcements", n) for n in a])
 
 
+def bonuses_cell(side: Side) -> Cell:
+    """Each bonus by name, with its value unannounced and announced."""
+    bonuses = get_path(side.tree, ("bonuses",))
+    if not isinstance(bonuses, dict) or not bonuses:
+        return Cell("none")
+    titles = Titles(side)
+    parts = []
+    for name, b in bonuses.items():
+        silent = str(b["value"]) if isinstance(b, dict) and b.get("value") is not None else "only announced"
+        announced = f", announced {b['announced']}" if isinstance(b, dict) and b.get("announced") is not None else ""
+        parts.append(f"{titles.bonus(name)} ({silent}{announced})")
+    return Cell(", ".join(parts), [("bonuses", n) for n in bonuses])
+
+
 def choices_cell(section: str) -> Callable[[Side], Cell]:
     def cell(side: Side) -> Cell:
         groups = [g for g in side.ruleset.groups if g.kind == section]
@@ -351,7 +367,15 @@ def other_sections(sides: list[Side]) -> list[str]:
     return names
 
 
+# Sections that only some rulesets have, with a cell of their own words; any other section is
+# shown rule by rule in its templates' words.
+OTHER_CELLS: dict[str, Callable[[Side], Cell]] = {"bonuses": bonuses_cell}
+
+
 def generic_cell(section: str) -> Callable[[Side], Cell]:
+    if section in OTHER_CELLS:
+        return OTHER_CELLS[section]
+
     def cell(side: Side) -> Cell:
         value = get_path(side.tree, (section,))
         if value is MISSING:

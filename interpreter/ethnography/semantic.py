@@ -89,6 +89,9 @@ SECTION_ORDER = (
     "contracts",
     "claim",
     "announcements",
+    "bonuses",
+    "announcing",
+    "kontra",
     "play",
     "counting",
     "settlement",
@@ -389,6 +392,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "must_announce",
             "concede",
             "talon_to_tricks",
+            "doubling",
         }
     ),
     PlayRules: frozenset(
@@ -405,12 +409,15 @@ HANDLED: dict[type, frozenset[str]] = {
             "trumps_win",
             "lead_trumps",
             "exceptions",
+            "duties",
         }
     ),
     Counting: frozenset(
         {"packet", "packet_deduct", "remainder_deduct", "aside_counts_for", "aside_unless", "declarer_bonus"}
     ),
-    Settlement: frozenset({"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake"}),
+    Settlement: frozenset(
+        {"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake", "split"}
+    ),
     SessionRule: frozenset({"deals", "holder_of"}),
 }
 
@@ -450,6 +457,7 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
     for key, rule in (("game", rs.kontra_game), ("bonuses", rs.kontra_bonuses)):
         if rule is not None:
             kontra[key] = {"max": rule.max, **({"titles": list(rule.titles)} if rule.titles else {})}
+            _put(kontra[key], "eligible", _expr(rule.eligible))
     _put(tree, "kontra", kontra)
     tree["play"] = _play(rs.play, deck)
     tree["counting"] = _counting(rs.counting, deck)
@@ -551,6 +559,10 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
             take["parts"] = step.parts
         if step.shown:
             take["shown"] = True
+        if step.count is not None:
+            take.update(count=step.count, **{"from": step.end})
+            if step.rest_seen_by != "nobody":
+                take["rest_seen_by"] = step.rest_seen_by
         return {"take_talon": take}
     if isinstance(step, CallPartner):
         partner: dict[str, Any] = {}
@@ -669,6 +681,8 @@ def _contract(c: Contract, rs: Ruleset) -> dict[str, Any]:
         out["concede"] = {"when": Expr(c.concede.when.source), "pays": Expr(c.concede.pays.source)}
     if c.talon_to_tricks:
         out["talon_to_tricks"] = {"first": c.talon_to_tricks}
+    if c.doubling is not None:
+        out["doubling"] = {"start": c.doubling.start, "sitting_out": c.doubling.sitting_out}
     out.update(_extra(c, deck))
     return out
 
@@ -680,7 +694,8 @@ def _routes(routes: Iterable[Route]) -> Any:
 
 
 def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
-    out: dict[str, Any] = {"achieved": Expr(b.achieved.source), "value": Expr(b.value.source)}
+    out: dict[str, Any] = {"achieved": Expr(b.achieved.source)}
+    _put(out, "value", _expr(b.value))
     _put(out, "announced", _expr(b.announced))
     _put(out, "attempted", _expr(b.attempted))
     _put(out, "card", b.card)
@@ -688,6 +703,10 @@ def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
     if b.replaces_game:
         out["replaces_game"] = True
     _put(out, "requires", _expr(b.requires))
+    if b.scope != "side":
+        out["scope"] = b.scope
+    if b.forced_early != "lost":
+        out["forced_early"] = b.forced_early
     return out
 
 
@@ -736,6 +755,18 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
         trumps["lead"] = play.lead_trumps
     _put(out, "trumps", trumps)
     _put(out, "exceptions", [{"cards": Cards(e.cards, deck), "wins": e.wins} for e in play.exceptions])
+    _put(
+        out,
+        "duties",
+        [
+            {
+                "cards": Cards(d.cards, deck),
+                **({"must": Expr(d.must.source)} if d.must else {}),
+                **({"may_not": Expr(d.may_not.source)} if d.may_not else {}),
+            }
+            for d in play.duties
+        ],
+    )
     out.update(_extra(play, deck))
     return out
 
@@ -773,6 +804,8 @@ def _settlement(s: Settlement, deck: Deck) -> dict[str, Any]:
     _put(out, "amount", _expr(s.amount))
     _put(out, "drawn", _expr(s.drawn))
     out["stake"] = s.stake
+    if s.split != (1, 1):
+        out["split"] = {"declarer": s.split[0], "partner": s.split[1]}
     out.update(_extra(s, deck))
     return out
 
@@ -805,7 +838,28 @@ class Side:
     # titles of named things, for sentences
     def contract_title(self, name: str) -> str | None:
         contract = self.ruleset.contracts.get(name)
-        return contract.title if contract is not None else None
+        return contract.title if contract is not None else self.choice_title("contracts", name)
+
+    def bonus_title(self, name: str) -> str | None:
+        bonus = self.ruleset.bonuses.get(name)
+        return bonus.title if bonus is not None else self.choice_title("bonuses", name)
+
+    def choice_title(self, section: str, name: str) -> str | None:
+        """The title of a contract or bonus that only another reading or option plays (one not
+        allowed by default, a bonus a choice adds): as written, or in the choice's rules."""
+        written = self.written((section, name), "title")
+        if written:
+            return written
+        data = self.origins.raw.data if isinstance(self.origins.raw.data, dict) else {}
+        for kind in ("readings", "options"):
+            for group in (data.get(kind) or {}).values():
+                choices = group.get("choices") if isinstance(group, dict) else None
+                for body in (choices or {}).values() if isinstance(choices, dict) else ():
+                    rules = body.get("rules") if isinstance(body, dict) else None
+                    entry = ((rules or {}).get(section) or {}).get(name) if isinstance(rules, dict) else None
+                    if isinstance(entry, dict) and isinstance(entry.get("title"), str):
+                        return " ".join(entry["title"].split())
+        return None
 
     def call_title(self, name: str) -> str | None:
         return self.ruleset.call_titles.get(name)
@@ -1033,10 +1087,22 @@ ATOMIC: tuple[Path, ...] = (
     ("contracts", "*", "opening_leads"),
     ("contracts", "*", "individual"),
     ("contracts", "*", "schedule"),
+    ("contracts", "*", "play"),
+    ("contracts", "*", "open_hand"),
+    ("contracts", "*", "must_announce"),
+    ("contracts", "*", "concede"),
+    ("contracts", "*", "talon_to_tricks"),
+    ("contracts", "*", "doubling"),
+    ("bonuses", "*"),
+    ("kontra", "game"),
+    ("kontra", "bonuses"),
+    ("play", "trumps"),
+    ("settlement", "split"),
     ("claim",),
     ("announcements", "*"),
     ("play", "withhold"),
     ("play", "schedule"),
+    ("play", "duties"),
     ("counting", "aside"),
     ("settlement", "liable"),
     ("accusation",),
@@ -1062,6 +1128,7 @@ COLLECTIONS: tuple[Path, ...] = (
     ("calls",),
     ("contracts",),
     ("announcements",),
+    ("bonuses",),
     ("readings",),
     ("options",),
     ("auction", "phases"),

@@ -46,10 +46,20 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
         cards = f": {', '.join(event['cards'])}" if event.get("cards") else ""
         return f"Exchange: seat {event['seat']} must discard {event['count']} card(s) face up{cards}."
     if kind == "announce":
-        title = rs.announcements[event["announcement"]].title
+        known = rs.announcements.get(event["announcement"]) or rs.bonuses.get(event["announcement"])
+        title = known.title if known is not None else event["announcement"]
         if not event["cards"]:
             return f"Announcement: seat {event['seat']} declares {title}."
         return f"Announcement: seat {event['seat']} announces {title}: {', '.join(event['cards'])} laid out."
+    if kind == "kontra":
+        return f"Kontra: seat {event['seat']}: {event['title']} (×{2 ** event['level']})"
+    if kind == "talon_shown":
+        return f"Exchange: the talon turned up for all: {show_cards(event['cards'], deck)}"
+    if kind == "forfeit":
+        return (
+            f"Forfeit: seat {event['seat']} had to play {card_name(event['card'], deck)} in trick {event['trick']}, "
+            f"before its trick: {event['bonus']} is lost, and that trick and every later one go to the other side."
+        )
     if kind == "trumps":
         return f"Trumps: seat {event['seat']} names {event['suit']}."
     if kind == "breach":

@@ -82,6 +82,11 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "accusation": ("seat", "guilty", "hands"),  # the hands are turned over to judge it
     "trumps": ("seat", "suit"),
     "call_card": ("seat", "card", "holder"),
+    "call_partner": ("seat", "card", "choice"),  # the call is public; its holder is not in it
+    "talon_shown": ("seat", "cards", "parts"),  # emitted only where the rules lay the talon face up
+    "talon_card": ("trick", "card", "winner"),  # turned up and added to a trick
+    "kontra": ("seat", "item", "level", "title"),
+    "concede": ("seat",),
     "give": ("seat", "to"),  # which card, only its receiver learns
     "open_hand": ("seat", "hand"),  # the rules lay the hand open (Bettel Ouvert)
     "play": ("seat", "card"),

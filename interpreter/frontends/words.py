@@ -146,7 +146,8 @@ def explain_result(
         opponents.append(sitting_out)
     announced = result.get("announcements") or []
     each = sum(a["value"] if a["won"] else -a["value"] for a in announced)
-    game = {s: payments[s] + each for s in opponents}
+    bonuses = [b for b in result.get("bonuses") or [] if b.get("payments")]
+    game = {s: payments[s] + each - sum(b["payments"][s] for b in bonuses) for s in opponents}
     pot = int(result.get("pot") or 0)
     game_total = -sum(game.values())
     shares = sorted(set(game.values()))
@@ -180,11 +181,24 @@ def explain_result(
             lines.append(f"{what} won: each opponent pays {say(declarer)} {item['value']}.")
         else:
             lines.append(f"{what} lost: {say(declarer)} pays each opponent {item['value']}.")
+    for bonus in bonuses:
+        lines.append(_bonus_line(bonus, ruleset, say))
     if pot > 0:
         lines.append(f"Pot: {say(declarer)} pays {pot} into the pot.")
     elif pot < 0:
         lines.append(f"Pot: {say(declarer)} takes {-pot} out of the pot.")
     return [*lines, paid]
+
+
+def _bonus_line(bonus: dict[str, Any], ruleset: Ruleset, say: Callable[[int], str]) -> str:
+    """One bonus's part of the payments: a combination in a hand, or a side's bonus."""
+    known = ruleset.bonuses.get(bonus["name"])
+    title = known.title if known is not None else bonus["name"]
+    how = ("announced, " if bonus.get("announced") else "") + ("made" if bonus.get("achieved") else "lost")
+    moved = ", ".join(f"{say(s)} {v:+d}" for s, v in enumerate(bonus["payments"]) if v)
+    if "seat" in bonus:
+        return f"Bonus: {title} in {say(bonus['seat'])}'s hand ({how}): {moved}."
+    return f"Bonus: {title} for the {'lone player' if bonus['side'] == 'declarer' else 'opponents'} ({how}): {moved}."
 
 
 def legend(deck: Deck) -> str:

@@ -35,6 +35,8 @@ from interpreter.language.model import (
     Deck,
     Declaration,
     Discard,
+    Doubling,
+    Duty,
     ExchangeStep,
     ForcedDiscard,
     Formula,
@@ -97,12 +99,16 @@ LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL, "bidders": INT}
 LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT, "bidders": INT}
 POT_NAMES = {**AMOUNT_NAMES, "amount": INT, "pot": INT}
 BREACH_NAMES = {"players": INT}
+# An offence at the table: the game's factor (1 before a contract, or in a game without one) and
+# kontra so far, and whether it is a misdeal.
+PENALTY_NAMES = {**BREACH_NAMES, "factor": INT, "kontra": INT, "misdeal": BOOL}
 # A pass against a compulsion: `lost_every_trick` is what the compelled bid, lost without a trick,
 # would cost the offender with each opponent.
 COMPULSION_BREACH_NAMES = {**BREACH_NAMES, "lost_every_trick": INT}
 CARD_NAMES = {"card": CARD}
 FORCED_NAMES = {"taken": CARDS, "hand": CARDS}
 INDIVIDUAL_NAMES = {
+    "kontra": INT,
     "loser_points": INT,
     "loser_is_vorhand": BOOL,
     "without_tricks": INT,
@@ -118,9 +124,11 @@ PARTNER_NAMES = {"hand": CARDS}
 ROUTE_NAMES = {**ASIDE_NAMES, "called": CARDS, "talon": CARDS, "discards": CARDS}
 CONCEDE_NAMES = {"hand": CARDS, "called": CARDS, "talon": CARDS}
 # A bonus is judged for each side: what it took and played, and the tricks as the trick
-# functions read them (trick(n), winning_card(n), won_by_side(n)).
+# functions read them (trick(n), winning_card(n), won_by_side(n), trick_of(card)); `side_points`:
+# the side's cards counted as `counting` says (Sack: 46 or more).
 BONUS_NAMES = {
     "side_cards": CARDS,
+    "side_points": INT,
     "side_won": CARDS,
     "side_played": CARDS,
     "opponents_played": CARDS,
@@ -133,10 +141,35 @@ BONUS_NAMES = {
     "players": INT,
 }
 BONUS_VALUE_NAMES = {"game": INT, "players": INT}
+# A combination in one player's hand (scope: seat): the hand when play starts, and who holds it.
+SEAT_BONUS_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "players": INT, "announced": BOOL}
 # Who may announce (per seat, in the round of announcements).
-SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL}
+SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL, "spoken": BOOL}
+# Who may double: per seat, and what the auction says of it (it bid; a bid stood when it first spoke).
+KONTRA_NAMES = {**SEAT_NAMES, "made_bid": BOOL, "bid_before_turn": BOOL}
+# Duties over the trick history, for the player to play: the hand, the cards on the table, the
+# trick's number, the tricks so far led with a trump (this one included once a trump leads it).
+DUTY_NAMES = {
+    "hand": CARDS,
+    "trick_cards": CARDS,
+    "trick_number": INT,
+    "trump_leads": INT,
+    "led_trump": BOOL,
+    "leading": BOOL,
+    "players": INT,
+}
 # Everyone for themselves, paid in classes: per seat.
-PAYMENT_NAMES = {"points": INT, "tricks": INT, "place": INT, "rank": INT, "is_vorhand": BOOL, "players": INT}
+PAYMENT_NAMES = {
+    "points": INT,
+    "tricks": INT,
+    "place": INT,
+    "rank": INT,
+    "is_vorhand": BOOL,
+    "players": INT,
+    "sharing": INT,  # the active players sharing this seat's place, itself included
+    "sitting_out": BOOL,  # the dealer who sits out (taking part when `settlement.sitting_out` is defender)
+    "kontra": INT,
+}
 
 NOT_CONTRACT_CALLS = {"pass"}
 
@@ -149,6 +182,7 @@ GAME_NAMES = frozenset().union(
     LIABLE_NAMES,
     POT_NAMES,
     BREACH_NAMES,
+    PENALTY_NAMES,
     CARD_NAMES,
     FORCED_NAMES,
     INDIVIDUAL_NAMES,
@@ -156,7 +190,10 @@ GAME_NAMES = frozenset().union(
     CONCEDE_NAMES,
     BONUS_NAMES,
     BONUS_VALUE_NAMES,
+    SEAT_BONUS_NAMES,
     SEAT_NAMES,
+    KONTRA_NAMES,
+    DUTY_NAMES,
     PAYMENT_NAMES,
     {"kontra": INT},
 )
@@ -188,6 +225,11 @@ class Compiler:
         self.source_ref = source_ref or name
         self.problems: list[Problem] = []
         self.reported_cycles: set[frozenset[str]] = set()
+        # Contracts a table may agree to play or not (`allowed: false`, turned on by an option):
+        # left out with every bid that would play them, so that options compose.
+        written = self.data.get("contracts")
+        contracts: dict[str, Any] = written if isinstance(written, dict) else {}
+        self.not_allowed = frozenset(name for name in contracts if not _allowed(contracts, name))
         self.plans_broken = False  # a deal plan the schema refused: the exchange arithmetic would mislead
         self.deck_refused = False  # no pack could be built: every check that counts cards would mislead
         self.where: Path = ()  # the part being compiled, for a failure of the compiler itself
@@ -307,6 +349,7 @@ class Compiler:
         kontra_game, kontra_bonuses = self.section(("kontra",), lambda: self.compile_kontra(contracts))
         counting = self.section(("counting",), self.compile_counting)
         settlement = self.section(("settlement",), self.compile_settlement)
+        self.section(("settlement", "split"), lambda: self.check_split(contracts, settlement, active, sits_out))
         groups = self.section(("readings",), self.compile_groups)
         session = self.section(("session",), self.compile_session)
         accusation = self.section(("accusation",), lambda: self.compile_accusation(phases))
@@ -590,11 +633,21 @@ class Compiler:
         merged.update({k: v for k, v in raw.items() if k != "like"})
         return merged
 
-    @staticmethod
-    def written_at(name: str, own: dict[str, Any], key: str) -> Path:
+    def written_at(self, name: str, own: dict[str, Any], key: str) -> Path:
         """Where a contract's rule is written, to check it there: in the contract itself, or in
-        the contract it is `like`."""
-        return ("contracts", name, key) if key in own else ("contracts", own.get("like", name), key)
+        the contract it is `like` (and so on: `like` a contract that is itself `like` another)."""
+        contracts = self.data.get("contracts") or {}
+        current, seen = name, set()
+        rules: Any = own
+        while isinstance(rules, dict) and current not in seen:
+            if key in rules:
+                return ("contracts", current, key)
+            seen.add(current)
+            parent = rules.get("like")
+            if not isinstance(parent, str):
+                break
+            current, rules = parent, contracts.get(parent)
+        return ("contracts", own.get("like", name), key)
 
     def compile_contracts(self) -> dict[str, Contract]:
         contracts: dict[str, Contract] = {}
@@ -602,6 +655,8 @@ class Compiler:
         default_amount = self.value_expression(("settlement", "amount"), AMOUNT_NAMES)
         self.settlement_formulas = (default_wins, default_amount)  # kept in the Settlement, to describe it
         for name in self.data.get("contracts") or {}:
+            if name in self.not_allowed:
+                continue  # not played at this table: its bids are left out too (see `levels`)
             data = self.contract_data(name)
             path = ("contracts", name)
             self.where = path
@@ -746,6 +801,17 @@ class Compiler:
                 out["concede"] = Concede(when, pays)
         if data.get("talon_to_tricks"):
             out["talon_to_tricks"] = int((data["talon_to_tricks"] or {}).get("first", 0))
+        if data.get("doubling"):
+            d = data["doubling"]
+            if data.get("individual") is None:
+                self.problem(
+                    self.written_at(name, own, "doubling"),
+                    "a round in which each player may double once is for a game where everyone plays for "
+                    "themselves (`individual`); a lone player's game is doubled with `kontra`",
+                )
+            out["doubling"] = Doubling(
+                d.get("start", "vorhand"), bool(d.get("sitting_out", False)), d.get("title", "Kontra")
+            )
         return out
 
     def routes(self, path: Path, value: Any) -> tuple[Route, ...]:
@@ -800,19 +866,36 @@ class Compiler:
         result = {}
         for name, b in (self.data.get("bonuses") or {}).items():
             path = ("bonuses", name)
-            achieved = self.expression(path + ("achieved",), BONUS_NAMES, BOOL)
-            value = self.expression(path + ("value",), BONUS_VALUE_NAMES, INT)
+            scope = b.get("scope", "side")
+            judged = SEAT_BONUS_NAMES if scope == "seat" else {**BONUS_NAMES, "announced": BOOL}
+            achieved = self.expression(path + ("achieved",), judged, BOOL)
+            value = self.expression(path + ("value",), BONUS_VALUE_NAMES, INT) if "value" in b else None
             announced = self.expression(path + ("announced",), BONUS_VALUE_NAMES, INT)
-            attempted = self.expression(path + ("attempted",), BONUS_NAMES, BOOL)
+            attempted = self.expression(path + ("attempted",), judged, BOOL)
+            forced_early = b.get("forced_early", "lost")
+            if forced_early != "lost" and (b.get("card") is None or b.get("announced") is None):
+                self.problem(
+                    path + ("forced_early",),
+                    "only an announced bonus with a `card` kept back for its `trick` can be forced out early",
+                )
+            if scope == "seat" and b.get("card") is not None:
+                self.problem(
+                    path + ("card",),
+                    "a card is kept back for a side's bonus; a combination in a hand (scope: seat) keeps none",
+                )
             requires = self.expression(path + ("requires",), SEAT_NAMES, BOOL)
             card = b.get("card")
             if card is not None and card not in self.deck.suit:
                 self.problem(path + ("card",), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}")
             if (card is None) != (b.get("trick") is None):
                 self.problem(path, "a card kept back for its trick needs both `card` and `trick`")
+            if "value" not in b and "announced" not in b:
+                self.problem(path, "give the bonus a `value` (made silently), an `announced` value, or both")
+            if "value" not in b and "attempted" in b:
+                self.problem(path + ("attempted",), "a silent attempt scores minus `value`: give the bonus a `value`")
             if b.get("trick") == 0:
                 self.problem(path + ("trick",), "tricks are numbered 1, 2 … from the first and -1, -2 … from the last")
-            if achieved is None or value is None:
+            if achieved is None or (value is None and announced is None):
                 continue
             result[name] = Bonus(
                 name,
@@ -825,6 +908,8 @@ class Compiler:
                 b.get("trick"),
                 bool(b.get("replaces_game", False)),
                 requires,
+                scope,
+                forced_early,
             )
         return result
 
@@ -855,7 +940,8 @@ class Compiler:
             titles = tuple(r.get("titles") or ())
             if titles and len(titles) != r.get("max", 1):
                 self.problem(("kontra", key, "titles"), f"give one title for each of the {r.get('max', 1)} doublings")
-            return KontraRule(int(r.get("max", 1)), titles)
+            eligible = self.expression(("kontra", key, "eligible"), KONTRA_NAMES, BOOL)
+            return KontraRule(int(r.get("max", 1)), titles, eligible)
 
         game = rule("game")
         if game is not None:
@@ -904,6 +990,14 @@ class Compiler:
                     if isinstance(step, Keep):
                         discarded += held - step.count
                         held = step.count
+                    elif isinstance(step, TakeTalon) and step.count is not None:
+                        if step.count > talon:
+                            self.problem(
+                                ("contracts", name, "exchange", index, "take_talon", "count"),
+                                f"with {n} players the talon has {talon} cards, so {step.count} cannot be taken from it",
+                            )
+                        held += min(step.count, talon)
+                        taken += min(step.count, talon)
                     elif isinstance(step, TakeTalon):
                         if talon % step.parts:
                             self.problem(
@@ -930,13 +1024,27 @@ class Compiler:
                     )
 
     def compile_exchange(self, name: str, steps: list[Any], own: dict[str, Any]) -> tuple[ExchangeStep, ...]:
-        where = name if "exchange" in own else own.get("like", name)
+        where = self.written_at(name, own, "exchange")[1]
         result: list[ExchangeStep] = []
         for i, step in enumerate(steps):
             path = ("contracts", where, "exchange", i)
             if "take_talon" in step:
                 t = step["take_talon"] or {}
-                result.append(TakeTalon(int(t.get("parts", 1)), bool(t.get("shown", False))))
+                count = t.get("count")
+                if count is not None and int(t.get("parts", 1)) != 1:
+                    self.problem(
+                        path + ("take_talon",),
+                        "take the talon in `parts` or take `count` cards from it, not both",
+                    )
+                result.append(
+                    TakeTalon(
+                        int(t.get("parts", 1)),
+                        bool(t.get("shown", False)),
+                        None if count is None else int(count),
+                        t.get("from", "top"),
+                        t.get("rest_seen_by", "nobody"),
+                    )
+                )
             elif "call_partner" in step:
                 c = step["call_partner"] or {}
                 allowed = (
@@ -1015,6 +1123,8 @@ class Compiler:
         for j, lv in enumerate(entries or []):
             call = lv.get("call")
             contract = lv.get("contract", call)
+            if contract in self.not_allowed and not intentions and lv.get("ends") != "throw_in":
+                continue  # a contract this table does not play: nobody may bid it
             if intentions or lv.get("ends") == "throw_in":
                 contract = None  # a call that only says "I want to play", or throws the deal in
             elif contract is None:
@@ -1084,7 +1194,13 @@ class Compiler:
                     f"no phase named '{pass_out}'{_hint(pass_out, ['throw_in', 'play', *names])}",
                 )
             pass_out_play = then.get("play")
-            if pass_out == "play" and pass_out_play not in known_contracts:
+            if pass_out == "play" and pass_out_play in self.not_allowed:
+                self.problem(
+                    path + ("then", "play"),
+                    f"'{pass_out_play}' is played when everybody passes, but it is not allowed "
+                    "(`allowed: false`): allow it, or name another contract",
+                )
+            elif pass_out == "play" and pass_out_play not in known_contracts:
                 self.problem(
                     path + ("then", "play"),
                     f"no contract named '{pass_out_play}'{_hint(str(pass_out_play), known_contracts)}",
@@ -1289,6 +1405,23 @@ class Compiler:
             exceptions.append(TrickException(cards, e.get("wins")))
         if exceptions:
             out["exceptions"] = tuple(exceptions)
+        duties = []
+        for i, d in enumerate(p.get("duties") or []):
+            where = path + ("duties", i)
+            cards = self.card_set(where + ("cards",))
+            must = self.expression(where + ("must",), DUTY_NAMES, BOOL)
+            may_not = self.expression(where + ("may_not",), DUTY_NAMES, BOOL)
+            if (d.get("must") is None) == (d.get("may_not") is None):
+                self.problem(
+                    where, "a duty says when its cards `must` be played or when they `may_not`: one of the two"
+                )
+                continue
+            reason = d.get("reason") or (
+                "these cards must be played now" if d.get("must") is not None else "these cards may not be played now"
+            )
+            duties.append(Duty(cards, must, may_not, reason))
+        if duties:
+            out["duties"] = tuple(duties)
         return out
 
     def compile_counting(self) -> Counting:
@@ -1324,7 +1457,65 @@ class Compiler:
             stake=s.get("stake", 1),
             declarer_wins=self.settlement_formulas[0],
             amount=self.settlement_formulas[1],
+            split=(int(s["split"]["declarer"]), int(s["split"]["partner"])) if s.get("split") else (1, 1),
         )
+
+    def check_split(
+        self,
+        contracts: dict[str, Contract] | None,
+        settlement: Settlement | None,
+        active: tuple[int, ...],
+        sits_out: tuple[int, ...],
+    ) -> None:
+        """A split of the declarer's side's money that a fixed payment cannot be divided by: the
+        game's value where it reads only the factor (and kontra), a bonus of a fixed value."""
+        if not contracts or settlement is None or "split" not in (self.data.get("settlement") or {}):
+            return
+        whole = sum(settlement.split)
+        shares = ":".join(map(str, settlement.split))
+        for contract in contracts.values():
+            if not any(isinstance(step, CallPartner) for step in contract.exchange):
+                continue  # never a partner: the declarer takes it all
+            for players in active:
+                payers = players - 2 + (1 if players + 1 in sits_out and settlement.sitting_out == "defender" else 0)
+                for what, value in self.fixed_values(contract, players):
+                    if (payers * value) % whole:
+                        self.problem(
+                            ("settlement", "split"),
+                            f"{contract.title}'s {what} of {value} from each of {payers} opponents ({payers * value}) "
+                            f"cannot be shared {shares} between declarer and partner with {players} playing; "
+                            "choose shares whose sum divides it, or values that it divides",
+                        )
+                        return  # one is enough to act on
+
+    def fixed_values(self, contract: Contract, players: int) -> list[tuple[str, int]]:
+        """The payments of a contract known when the ruleset loads: (what, value per opponent)."""
+        found: list[tuple[str, int]] = []
+        games = []
+        amount = contract.amount
+        if amount is not None and amount.names <= {"factor", "kontra", "players", "declarer_won"}:
+            for won, factor in ((True, contract.factor_won), (False, contract.factor_lost)):
+                env = {"factor": factor or 0, "kontra": 1, "players": players, "declarer_won": won}
+                try:
+                    value = abs(int(amount(env)))
+                except RuleError:
+                    continue  # reported where the game is played
+                found.append(("game", value))
+                if won:
+                    games.append(value)
+        for bonus_name, bonus in self.bonuses.items():
+            if contract.bonuses is not None and bonus_name not in contract.bonuses:
+                continue
+            for formula in (bonus.value, bonus.announced):
+                if formula is None or not formula.names <= {"game", "players"}:
+                    continue
+                for game in games if "game" in formula.names else [0]:
+                    try:
+                        value = abs(int(formula({"game": game, "players": players}))) * contract.bonus_factor
+                    except RuleError:
+                        continue
+                    found.append((f"bonus {bonus.title}", value))
+        return [(what, value) for what, value in found if value]
 
     def compile_accusation(self, phases: tuple[AuctionPhase, ...]) -> Accusation | None:
         rule = self.data.get("accusation")
@@ -1343,7 +1534,7 @@ class Compiler:
         rule = self.data.get("penalties")
         if not rule:
             return None
-        pays = self.expression(("penalties", "pays_each"), BREACH_NAMES, INT)
+        pays = self.expression(("penalties", "pays_each"), PENALTY_NAMES, INT)
         return Penalties(rule.get("mode", "refuse"), frozenset(rule.get("offences") or ()), pays) if pays else None
 
     def compile_session(self) -> SessionRule:
@@ -1375,6 +1566,24 @@ class Compiler:
                     ChoiceGroup(name, kind, g.get("question", g.get("title", name)), g.get("default"), choices)
                 )
         return tuple(groups)
+
+
+def _allowed(contracts: dict[str, Any], name: str) -> bool:
+    """A contract's `allowed`, taken over through `like` as any rule is (a broken or circular
+    `like` is reported where the contract is compiled)."""
+    seen: set[str] = set()
+    while name not in seen:
+        seen.add(name)
+        rules = contracts.get(name)
+        if not isinstance(rules, dict):
+            break
+        if isinstance(rules.get("allowed"), bool):
+            return bool(rules["allowed"])
+        parent = rules.get("like")
+        if not isinstance(parent, str):
+            break
+        name = parent
+    return True
 
 
 def _known(names: list[str]) -> str:

@@ -116,10 +116,16 @@ class AuctionPhase:
 class TakeTalon:
     """The declarer picks up the talon; or, with `parts` > 1, it is laid out in that many equal
     parts (face up when `shown`) and the declarer takes one ({choose: first|second|…}); the parts
-    not taken stay in the talon, which `out_of_play` then sends to a side."""
+    not taken stay in the talon, which `out_of_play` then sends to a side. With `count`, the
+    declarer takes that many cards from the `end` (top or bottom) of the talon as dealt, shown
+    alone when `shown`; the rest stays in the talon, seen by the defenders when `rest_seen_by`
+    says so (Dreierles)."""
 
     parts: int = 1
     shown: bool = False
+    count: int | None = None  # None: the whole talon (or a part of it)
+    end: Literal["top", "bottom"] = "top"  # the talon's first card as dealt is its top
+    rest_seen_by: Literal["nobody", "defenders"] = "nobody"
 
 
 PART_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -278,6 +284,17 @@ class MustAnnounce:
 
 
 @dataclass(frozen=True)
+class Doubling:
+    """Everyone for themselves: each player in turn from `start`, once, may double the game (knock),
+    each doubling multiplying every payment by 2; `sitting_out`: a dealer who sits out has a turn
+    too (Räuber's knocking)."""
+
+    start: Literal["vorhand", "last_passer"]
+    sitting_out: bool
+    title: str
+
+
+@dataclass(frozen=True)
 class Contract:
     name: str
     title: str
@@ -305,6 +322,7 @@ class Contract:
     must_announce: MustAnnounce | None = None
     concede: Concede | None = None
     talon_to_tricks: int = 0  # the talon's top card joins each of the first n tricks (face up)
+    doubling: Doubling | None = None  # everyone for themselves: a round in which each may double once
 
 
 @dataclass(frozen=True)
@@ -386,6 +404,19 @@ class TrickException:
 
 
 @dataclass(frozen=True)
+class Duty:
+    """A duty over the trick history for some cards: `must`: when it holds, one of `cards` must be
+    played if the other rules allow one; `may_not`: when it holds, none of them may be played
+    unless nothing else is allowed (Räuber's Pfeife to the third trick a trump is led to, the 21
+    not onto the Stiess). Conditions read the player's hand and the tricks so far."""
+
+    cards: frozenset[str]
+    must: Condition | None
+    may_not: Condition | None
+    reason: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
     first_lead: Literal["declarer", "vorhand"]
     follow_suit: bool
@@ -401,6 +432,7 @@ class PlayRules:
     trumps_win: bool = True  # False: a trump wins only a trick in which trumps were led (Farben games)
     lead_trumps: Literal["any", "only_if_nothing_else"] = "any"
     exceptions: tuple[TrickException, ...] = ()
+    duties: tuple[Duty, ...] = ()  # duties over the trick history, in order
 
     @property
     def special(self) -> bool:
@@ -411,20 +443,26 @@ class PlayRules:
 @dataclass(frozen=True)
 class Bonus:
     """An item judged at the end of a deal for each side, scored apart from the game: `value`
-    when achieved silently, `announced` (if it may be announced) when announced; an announced
+    when achieved silently (no value: nothing unless announced), `announced` (if it may be announced) when announced; an announced
     bonus not achieved scores minus `announced`, a silent `attempted` one not achieved minus
     `value`. `card` and `trick`: an announced bonus keeps that card back for that trick."""
 
     name: str
     title: str
     achieved: Condition
-    value: Formula
+    value: Formula | None  # None: it scores only when announced (Sack)
     announced: Formula | None = None
     attempted: Condition | None = None
     card: str | None = None
     trick: int | None = None  # 1 = first, -1 = last
     replaces_game: bool = False  # when scored, the game and every other bonus are not
-    requires: Condition | None = None  # who may announce it (per seat)
+    requires: Condition | None = None  # who may announce it (per seat); for a seat's own, who may have it
+    # side: judged on a side's tricks, paid between the sides; seat: a combination in one player's
+    # hand when play starts, paid to its holder by each other player at the table (Dreierles).
+    scope: Literal["side", "seat"] = "side"
+    # forfeit: the announced `card` forced out before its trick loses the bonus, and that trick
+    # and every later one count for the other side (Pfeife raus).
+    forced_early: Literal["lost", "forfeit"] = "lost"
 
 
 @dataclass(frozen=True)
@@ -444,6 +482,7 @@ class KontraRule:
 
     max: int
     titles: tuple[str, ...]
+    eligible: Condition | None = None  # per seat: who may double (None: every seat of the side)
 
 
 @dataclass(frozen=True)
@@ -476,6 +515,8 @@ class Settlement:
     # each contract's; these describe the ruleset (`tarock diff`, `doc`) as it is written.
     declarer_wins: Condition | None = None
     amount: Formula | None = None
+    # How a declarer and partner share their side's payments (declarer, partner): equal by default.
+    split: tuple[int, int] = (1, 1)
 
 
 @dataclass(frozen=True)
@@ -604,5 +645,7 @@ class Ruleset:
             add(phase.hold)
             for rule in phase.compulsory:
                 add(rule.call)
+        if self.announcing is not None:
+            add(self.announcing.done)  # said in the round of announcements (fertig)
         defined = [c for c in self.call_titles if c in used]
         return defined + [c for c in used if c not in defined]

@@ -104,6 +104,15 @@ def _trick_at(n: int, tricks: TrickFacts) -> tuple[frozenset[str], str, bool]:
     return tricks[index]
 
 
+def _trick_of(card: str, tricks: TrickFacts) -> int:
+    """The number of the trick `card` was played to (1 the first), 0 when it was not played: a
+    card's fate (the Mond captured with the Sküs) read through trick(), winning_card() …"""
+    for number, (cards, _, _) in enumerate(tricks, 1):
+        if card in cards:
+            return number
+    return 0
+
+
 _INT = frozenset({Type.INT})
 _CARD = frozenset({Type.CARD})
 _CARDS = frozenset({Type.CARDS})
@@ -155,6 +164,15 @@ def _functions() -> dict[str, Function]:
             Type.BOOL,
             "a trick's number (1 the first, -1 the last)",
             _fixed(lambda n, tricks: _trick_at(n, tricks)[2]),
+            reads=("played_tricks",),
+            read_type=Type.TRICKS,
+        ),
+        Function(
+            "trick_of",
+            (_CARD,),
+            Type.INT,
+            "a card",
+            _fixed(_trick_of),
             reads=("played_tricks",),
             read_type=Type.TRICKS,
         ),
