@@ -19,7 +19,8 @@ from interpreter import Game, load_ruleset
 
 # (ruleset, players): every family, and the mechanics the short ways must step aside for
 # (Furtwangen's withheld Gstieß, Cego's exposed cards and tricks played together, Königrufen's
-# called partner, announcements, kept-back birds and negative games).
+# called partner, announcements, kept-back birds and negative games, Dreierles's duties over the
+# tricks played and its forfeits).
 TABLES = [
     ("breitnau", 6),
     ("furtwangen", 6),
@@ -29,6 +30,7 @@ TABLES = [
     ("tapp", 3),
     ("koenigrufen", 4),
     ("koenigrufen", 5),
+    ("dreierles", 3),
 ]
 
 
