@@ -179,7 +179,7 @@ def piles(
     for index, trick in enumerate(tricks):
         owner = trick.winner if deal.forfeit is None else _owner(deal, index, trick)
         if not withheld_by:
-            side(owner).extend(trick.cards)
+            (declarer_cards if owner in team else defender_cards).extend(trick.cards)  # side(), without a call
             continue
         for _seat, card in zip(trick.seats, trick.cards, strict=False):
             # A withheld card goes to its holder's side, whoever won the trick.
