@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra
+from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra, kontra_actions
 from interpreter.errors import IllegalActionError
 from interpreter.language.model import Contract, Declaration, Doubling, KontraRule, Ruleset
 
@@ -137,11 +137,12 @@ class AnnouncementRound:
         # The game, then the announced bonuses in order, that may still be doubled and that
         # `side` doubles next (the other side of the owner first, then the owner, and so on),
         # by a seat the rule lets double.
+        may = {GAME: self._may_double(seat, game)}  # the bonuses' answer is the same for each
+        bonus = self._may_double(seat, bonuses)
         return [
             item
             for item, owner in self._open.items()
-            if (owner == side) == (levels.get(item, 0) % 2 == 1)
-            and self._may_double(seat, game if item == GAME else bonuses)
+            if (owner == side) == (levels.get(item, 0) % 2 == 1) and may.get(item, bonus)
         ]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
@@ -161,7 +162,8 @@ class AnnouncementRound:
         announceable = self._announceable(seat)
         actions += [{"announce": name, "cards": []} for name in announceable if not must or name in must]
         if not must:
-            actions += [{"kontra": item} for item in self._doublable(seat)]
+            kontra = kontra_actions(self.ruleset)  # shared and read-only, as the plays are
+            actions += [kontra[item] for item in self._doublable(seat)]
         return actions
 
     # -- applying --------------------------------------------------------------------------------
