@@ -50,16 +50,6 @@ def play_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
     return actions
 
 
-def kontra_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
-    """{kontra: ITEM} for the game and every bonus, made once per ruleset."""
-    actions = ruleset.derived.get("kontra_actions")
-    if actions is None:
-        actions = ruleset.derived["kontra_actions"] = {
-            item: FrozenAction(kontra=item) for item in ("game", *ruleset.bonuses)
-        }
-    return actions
-
-
 @dataclass(frozen=True)
 class Call:
     name: str

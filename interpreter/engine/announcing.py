@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra, kontra_actions
+from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra
 from interpreter.errors import IllegalActionError
 from interpreter.language.model import Contract, Declaration, Doubling, KontraRule, Ruleset
 
@@ -162,8 +162,7 @@ class AnnouncementRound:
         announceable = self._announceable(seat)
         actions += [{"announce": name, "cards": []} for name in announceable if not must or name in must]
         if not must:
-            kontra = kontra_actions(self.ruleset)  # shared and read-only, as the plays are
-            actions += [kontra[item] for item in self._doublable(seat)]
+            actions += [{"kontra": item} for item in self._doublable(seat)]
         return actions
 
     # -- applying --------------------------------------------------------------------------------
