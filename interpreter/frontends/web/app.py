@@ -22,6 +22,7 @@ from aiohttp import WSMsgType, web
 from interpreter.errors import RulesetError, TarockError, UsageError
 from interpreter.frontends.web.scribe import WebScribe
 from interpreter.frontends.web.table import Table
+from interpreter.language.model import Ruleset
 
 STATIC = Path(__file__).with_name("static")
 MAX_TABLES = 200  # tables open at once on one server
@@ -119,14 +120,13 @@ def _refuse(message: str, status: int = 400) -> web.Response:
     return web.json_response({"error": message}, status=status)
 
 
-async def create_table(request: web.Request) -> web.Response:
-    """Open a table: {ruleset, players?, options?, people: [seats], deals?, names?, bots?: rules | search}
-    → the join links."""
+async def _ruleset_asked(
+    request: web.Request,
+) -> tuple[dict[str, Any], str, dict[str, str], Ruleset] | web.Response:
+    """The JSON object of a request that opens a table or a scribe, the ruleset it names and its
+    options, and the ruleset loaded with them; or the refusal to answer with."""
     from interpreter.language.loader import load_ruleset
 
-    tables = request.app[TABLES]
-    if len(tables) >= MAX_TABLES:
-        return _refuse(f"{len(tables)} tables are open, the most this server holds", 503)
     try:
         body = await request.json()
     except (ValueError, UnicodeDecodeError):
@@ -134,7 +134,7 @@ async def create_table(request: web.Request) -> web.Response:
     if not isinstance(body, dict):
         return _refuse("the request is a JSON object")
     name = body.get("ruleset")
-    known = {r["name"]: r for r in ruleset_list()}
+    known = [r["name"] for r in ruleset_list()]
     if not isinstance(name, str) or name not in known:
         return _refuse(f"no ruleset {str(name)[:40]!r}; this server plays: {', '.join(known)}")
     options = body.get("options") or {}
@@ -144,6 +144,20 @@ async def create_table(request: web.Request) -> web.Response:
         ruleset = load_ruleset(name, options)
     except UsageError as exc:
         return _refuse("; ".join(str(p.message) for p in exc.problems))
+    return body, name, options, ruleset
+
+
+async def create_table(request: web.Request) -> web.Response:
+    """Open a table: {ruleset, players?, options?, people: [seats], deals?, names?, bots?: rules | search}
+    → the join links."""
+    tables = request.app[TABLES]
+    if len(tables) >= MAX_TABLES:
+        return _refuse(f"{len(tables)} tables are open, the most this server holds", 503)
+    asked = await _ruleset_asked(request)
+    if isinstance(asked, web.Response):
+        return asked
+    body, name, _options, ruleset = asked
+    known = {r["name"]: r for r in ruleset_list()}
     players = body.get("players", ruleset.usual_table)
     people = body.get("people", [0])
     deals = body.get("deals") or known[name]["deals"] or players
@@ -178,28 +192,13 @@ async def create_table(request: web.Request) -> web.Response:
 async def create_scribe(request: web.Request) -> web.Response:
     """Start writing down an observed game: {ruleset, players?, dealer?, options?, by?, where?}
     → the scribe's state, with its key (`scribe`) for the entries that follow."""
-    from interpreter.language.loader import load_ruleset
-
     scribes = request.app[SCRIBES]
     if len(scribes) >= MAX_SCRIBES:
         return _refuse(f"{len(scribes)} observed games are being written down, the most this server holds", 503)
-    try:
-        body = await request.json()
-    except (ValueError, UnicodeDecodeError):
-        return _refuse("the request is not JSON")
-    if not isinstance(body, dict):
-        return _refuse("the request is a JSON object")
-    name = body.get("ruleset")
-    known = {r["name"] for r in ruleset_list()}
-    if not isinstance(name, str) or name not in known:
-        return _refuse(f"no ruleset {str(name)[:40]!r}; this server knows: {', '.join(sorted(known))}")
-    options = body.get("options") or {}
-    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
-        return _refuse("options map names to choices (text)")
-    try:
-        ruleset = load_ruleset(name, options)
-    except UsageError as exc:
-        return _refuse("; ".join(str(p.message) for p in exc.problems))
+    asked = await _ruleset_asked(request)
+    if isinstance(asked, web.Response):
+        return asked
+    body, name, options, ruleset = asked
     players, dealer = body.get("players", ruleset.usual_table), body.get("dealer", 0)
     if not _ints(players) or not _ints(dealer):
         return _refuse("players and dealer are whole numbers")
