@@ -38,16 +38,6 @@ def _write(folder: Path, name: str, text: str) -> Path:
     return file
 
 
-@pytest.fixture
-def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A working directory outside the repository, with no TAROCK_PATH."""
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.chdir(work)
-    monkeypatch.delenv(ENV_PATH, raising=False)
-    return work
-
-
 def test_folders_in_order_here_then_tarock_path_then_built_in(
     elsewhere: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,16 +23,6 @@ def _village(folder: Path, title: str = "My village") -> Path:
     return file
 
 
-@pytest.fixture
-def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A working directory that is not the repository, with no TAROCK_PATH."""
-    here = tmp_path / "elsewhere"
-    here.mkdir()
-    monkeypatch.chdir(here)
-    monkeypatch.delenv(ENV_PATH, raising=False)
-    return here
-
-
 def test_a_ruleset_in_the_working_directorys_rulesets_folder_is_found(elsewhere: Path) -> None:
     _village(elsewhere / "rulesets")
     assert load_ruleset("my-village").title == "My village"
