@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -621,3 +622,29 @@ def test_five_at_the_table_the_dealer_sits_out() -> None:
         assert game.result is not None
         assert game.result.payments[dealer] == 0 and sum(game.result.payments) == 0
         assert "hand" in game.view(dealer) and game.view(dealer)["hand"] == []
+
+
+def test_the_log_names_the_declarers_side_when_a_partner_plays() -> None:
+    """With a called partner the log speaks of two sides: no "lone player", the partner on the
+    declarer's side in the game's line, and the game and the bonus add up to the payments."""
+    from interpreter.engine.records import replay
+    from interpreter.frontends.log import render_log
+
+    game = replay(Path(__file__).parent / "records" / "koenigrufen-rufer-pagat-kontra.yaml").game
+    log = render_log(game)
+    assert "lone player" not in log
+    assert "Result: seat 1 (the declarer) and seat 3 (the partner) lose Rufer." in log
+    assert "card points: declarer's side 19, opponents 51" in log
+    assert "Game: the declarer's side seat 1 -1, seat 3 -1; the opponents seat 0 +1, seat 2 +1." in log
+    assert "Bonus: Pagat ultimo for the declarer's side (announced, made): seat 0 -4, seat 1 +4" in log
+    # The record's payments, counted by hand: the lost game 1 each way, the Pagat 4 each way.
+    assert game.result is not None and game.result.payments == [-3, 3, -3, 3]
+
+
+def test_the_log_of_a_lone_declarer_is_unchanged_by_partnerships() -> None:
+    from interpreter.engine.records import replay
+    from interpreter.frontends.log import render_log
+
+    log = render_log(replay(Path(__file__).parent / "records" / "koenigrufen-dreier.yaml").game)
+    assert "Result: seat 1, the lone player, loses Dreier." in log
+    assert "Game: seat 1 pays each opponent 4 (-12 in all)." in log

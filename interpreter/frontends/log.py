@@ -38,7 +38,7 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
         title = rs.contracts[event["contract"]].title
         if event["declarer"] is None:
             return f"Contract: {title}, everyone for themselves"
-        return f"Contract: {title}, lone player seat {event['declarer']}"
+        return f"Contract: {title}, declared by seat {event['declarer']}"
     if kind == "keep":
         shown = f", face up: {', '.join(event['exposed'])}" if event.get("exposed") else ""
         return f"Exchange: seat {event['seat']} keeps {event['count']} and discards {event['discarded']}{shown}."

@@ -120,28 +120,37 @@ def explain_result(
             lines.append(f"Card points in own tricks: {shown}.")
         return [*lines, paid]
     won = bool(result.get("declarer_won"))
+    # A partner by a called card: the declarer's side is two, and is paid as a side.
+    partner = result.get("partner")
+    team = [declarer] if partner is None else [declarer, partner]
+    side = "lone player" if partner is None else "declarer's side"
     if result.get("reason"):
         lines = [f"Result: {title} by {say(declarer)}, {result['reason']}."]
-    else:
+    elif partner is None:
         lines = [f"Result: {say(declarer)}, the lone player, {'wins' if won else 'loses'} {title}."]
+    else:
+        lines = [
+            f"Result: {say(declarer)} (the declarer) and {say(partner)} (the partner) "
+            f"{'win' if won else 'lose'} {title}."
+        ]
     why = []
     if outcome == "claimed":
-        why.append("the lone player showed the hand and claimed every trick")
+        why.append(f"the {side} showed the hand and claimed every trick")
     elif "declarer" in points and points_decide(ruleset, result.get("contract")):
-        why.append(f"card points: lone player {points['declarer']}, opponents {points['defenders']}")
+        why.append(f"card points: {side} {points['declarer']}, opponents {points['defenders']}")
     if tricks.get("defenders") == 0 and outcome != "claimed":
         why.append("the opponents took no trick")
     elif tricks.get("declarer") == 0:
-        why.append("the lone player took no trick")
+        why.append(f"the {side} took no trick")
     elif "declarer" in tricks and not why:
-        why.append(f"tricks: lone player {tricks['declarer']}, opponents {tricks['defenders']}")
+        why.append(f"tricks: {side} {tricks['declarer']}, opponents {tricks['defenders']}")
     if why:
         lines.append("Why: " + "; ".join(why) + ".")
     # The payments taken apart as the settlement puts them together: each announcement is paid
     # between the lone player and every opponent, the pot is the lone player's alone, and the
     # game is what is left.
     active = [s for s in range(players) if s != sitting_out]
-    opponents = [s for s in active if s != declarer]
+    opponents = [s for s in active if s not in team]
     if sitting_out is not None and ruleset.settlement.sitting_out == "defender":
         opponents.append(sitting_out)
     announced = result.get("announcements") or []
@@ -153,6 +162,11 @@ def explain_result(
     shares = sorted(set(game.values()))
     if game_total == 0:
         lines.append("Game: nothing to pay.")
+    elif partner is not None:
+        # Each side's part of the game, seat by seat (the sides need not share alike).
+        ours = ", ".join(f"{say(s)} {payments[s] - sum(b['payments'][s] for b in bonuses):+d}" for s in team)
+        theirs = ", ".join(f"{say(s)} {game[s]:+d}" for s in opponents)
+        lines.append(f"Game: the declarer's side {ours}; the opponents {theirs}.")
     elif len(shares) == 1:
         amount = abs(shares[0])
         if game_total > 0:
@@ -182,7 +196,7 @@ def explain_result(
         else:
             lines.append(f"{what} lost: {say(declarer)} pays each opponent {item['value']}.")
     for bonus in bonuses:
-        lines.append(_bonus_line(bonus, ruleset, say))
+        lines.append(_bonus_line(bonus, ruleset, say, side))
     if pot > 0:
         lines.append(f"Pot: {say(declarer)} pays {pot} into the pot.")
     elif pot < 0:
@@ -190,7 +204,7 @@ def explain_result(
     return [*lines, paid]
 
 
-def _bonus_line(bonus: dict[str, Any], ruleset: Ruleset, say: Callable[[int], str]) -> str:
+def _bonus_line(bonus: dict[str, Any], ruleset: Ruleset, say: Callable[[int], str], side: str) -> str:
     """One bonus's part of the payments: a combination in a hand, or a side's bonus."""
     known = ruleset.bonuses.get(bonus["name"])
     title = known.title if known is not None else bonus["name"]
@@ -198,7 +212,7 @@ def _bonus_line(bonus: dict[str, Any], ruleset: Ruleset, say: Callable[[int], st
     moved = ", ".join(f"{say(s)} {v:+d}" for s, v in enumerate(bonus["payments"]) if v)
     if "seat" in bonus:
         return f"Bonus: {title} in {say(bonus['seat'])}'s hand ({how}): {moved}."
-    return f"Bonus: {title} for the {'lone player' if bonus['side'] == 'declarer' else 'opponents'} ({how}): {moved}."
+    return f"Bonus: {title} for the {side if bonus['side'] == 'declarer' else 'opponents'} ({how}): {moved}."
 
 
 def legend(deck: Deck) -> str:
