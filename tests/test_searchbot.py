@@ -95,3 +95,18 @@ def test_command_line_and_protocol_offer_it() -> None:
     gid = session.handle({"op": "new", "ruleset": "breitnau", "seed": 5})["game"]
     answer = session.handle({"op": "bot", "game": gid, "kind": "search"})
     assert answer["ok"] is True and answer["action"] in session.handle({"op": "legal", "game": gid})["actions"]
+
+
+# Deals in which worlds used to fail to build, with the bot at seat seed % 6: another seat's
+# Dappen (its twelve discards drawn with five-pointers it may not discard) and a Solo bid before
+# the bot's first turn (seed 147: it never saw the auction, its first turn is in the play).
+HARD_DEALS = (2, 10, 19, 42, 147)
+
+
+@pytest.mark.parametrize("seed", HARD_DEALS)
+def test_worlds_agree_with_another_declarers_discards_and_a_late_first_turn(seed: int) -> None:
+    game = Game(load_ruleset("breitnau"), players=6, seed=seed)
+    bot = SearchBot(worlds=2, seed=1, rollout="random", attempts=3)
+    play(game, {seed % 6: bot})
+    assert bot.searched > 0
+    assert bot.fallbacks == 0, f"{bot.fallbacks} of {bot.searched} searches found no world"

@@ -39,6 +39,15 @@ from interpreter.language.model import TRUMP
 View = dict[str, Any]
 
 
+class Misdrawn(TarockError):
+    """A world in which another declarer must discard cards it was drawn to keep: the cards the
+    world put among its discards that it may not discard, and the cards it may."""
+
+    def __init__(self, forbidden: list[str], allowed: list[str]):
+        super().__init__(f"drawn among the discards but not to be discarded: {', '.join(forbidden)}")
+        self.forbidden, self.allowed = forbidden, allowed
+
+
 @dataclass
 class Memory:
     """What the bot's seat saw on its own turns in one deal."""
@@ -61,6 +70,7 @@ class SearchBot:
         if rollout not in ("random", "rules"):
             raise ValueError(f"rollout is 'random' or 'rules', not {rollout!r}")
         self.worlds, self.seconds, self.rollout, self.attempts = worlds, seconds, rollout, attempts
+        self.repairs = 3  # swaps of cards another declarer may not discard, per world drawn
         self.rng = random.Random(seed)
         self.rules = RuleBot()
         self._game: Game | None = None
@@ -74,6 +84,12 @@ class SearchBot:
         memory = self._memory.setdefault(seat, Memory())
         if memory.dealt is None and view["phase"] == "auction":
             memory.dealt = list(view["hand"])
+        elif memory.dealt is None and view["phase"] == "play" and not memory.exchange and view["declarer"] != seat:
+            # Its first turn is in the play (the auction ended before it spoke): a seat that took
+            # no part in the exchange holds what it was dealt, less what it has played. (Where
+            # another's exchange gave it cards, the replay says so and the world is drawn again.)
+            mine = [c for t in view["tricks"] for s, c in zip(t["seats"], t["cards"], strict=False) if s == seat]
+            memory.dealt = list(view["hand"]) + mine
         return memory
 
     def choose(self, game: Game, seat: int) -> ActionJson:
@@ -176,17 +192,51 @@ class SearchBot:
             unknown = [c for c in unknown if c not in taken]
         talon = unknown[: view["talon_size"]]  # the talon still lying there
         aside = unknown[view["talon_size"] :]  # another declarer's discards (or nothing)
-        # The deal: every seat's cards at the start of the play and the cards it has played; a
-        # declarer who took up the talon held some of them in the talon instead.
+        for _ in range(self.repairs + 1):
+            deal = self._deal(game, view, memory, me, declarer, active, hands, played, talon, aside)
+            if deal is None:
+                return None
+            try:
+                world = Game(rs, players, view["dealer"], deal=deal)
+                self._replay(world, me, view, memory, hands, played, plays)
+            except Misdrawn as wrong:
+                # Another declarer's discards were drawn with cards it may not discard: swap
+                # them into a hand for cards it may, and deal the world again.
+                if declarer is None or not _swap(wrong, declarer, me, hands, aside, face_up, voids, follow):
+                    return None
+                continue
+            except TarockError:
+                return None
+            return world
+        return None
+
+    def _deal(
+        self,
+        game: Game,
+        view: View,
+        memory: Memory,
+        me: int,
+        declarer: int | None,
+        active: int,
+        hands: dict[int, list[str]],
+        played: dict[int, list[str]],
+        talon: list[str],
+        aside: list[str],
+    ) -> dict[str, Any] | None:
+        """The deal of a world whose hands at this point of the play are `hands`: every seat's
+        cards at the start of the play and the cards it has played; a declarer who took up the
+        talon held some of them in the talon instead. None when the sizes do not add up."""
+        players = view["players"]
         dealt = {s: hands[s] + played[s] for s in range(players)}
-        dealt[me] = list(memory.dealt)
+        dealt[me] = list(memory.dealt or ())
         talon_dealt = list(talon)
         if declarer == me:
             # What it took up: the cards it has had since, less those it was dealt.
             had = set(view["hand"]) | set(played[me]) | set(view.get("aside", ()))
             for seen, _ in memory.exchange:  # the hands it saw while exchanging, talon included
                 had.update(seen)
-            talon_dealt = [c for c in pack if c in had and c not in memory.dealt] + talon
+            pack = game.ruleset.pack(active)
+            talon_dealt = [c for c in pack if c in had and c not in dealt[me]] + talon
         elif declarer is not None and view["talon_size"] < _talon_size(game, active):
             # Another declarer took up the talon: its cards and discards, split at random into a
             # hand as dealt and the talon.
@@ -196,20 +246,13 @@ class SearchBot:
             # before taking up the talon (Cego) puts the rest aside.
             discards = set(aside)
             pool.sort(key=lambda c: c not in discards)
-            size = len(memory.dealt)
+            size = len(dealt[me])
             dealt[declarer], talon_dealt = pool[:size], pool[size:] + talon
         if len(talon_dealt) != _talon_size(game, active):
             return None
         if view["sitting_out"] is not None:
             dealt[view["sitting_out"]] = []
-        try:
-            world = Game(
-                rs, players, view["dealer"], deal={"hands": [dealt[s] for s in range(players)], "talon": talon_dealt}
-            )
-            self._replay(world, me, view, memory, hands, played, plays)
-        except TarockError:
-            return None
-        return world
+        return {"hands": [dealt[s] for s in range(players)], "talon": talon_dealt}
 
     def _replay(
         self,
@@ -247,7 +290,8 @@ class SearchBot:
                     raise TarockError("the bot's own exchange is not remembered")
                 world.apply(seat, mine.pop(0))
             else:
-                world.apply(seat, _towards(legal, set(hands[seat]) | set(played[seat]), self.rng))
+                keep = set(hands[seat]) | set(played[seat])
+                world.apply(seat, _towards(legal, keep, world.hands[seat], self.rng))
         if plays or world.is_over or world.to_act != view["to_act"]:
             raise TarockError("the replay did not reach the point of the game")
 
@@ -257,9 +301,10 @@ def _talon_size(game: Game, active: int) -> int:
     return sum(p.count for p in game.ruleset.deal_plans[active] if p.to == "talon")
 
 
-def _towards(legal: list[ActionJson], keep: set[str], rng: random.Random) -> ActionJson:
+def _towards(legal: list[ActionJson], keep: set[str], hand: list[str], rng: random.Random) -> ActionJson:
     """Another declarer's exchange action in a world: one that keeps the cards it was drawn to
-    hold at the start of the play (`keep`), as far as the legal actions allow."""
+    hold at the start of the play (`keep`), as far as the legal actions allow. Raises Misdrawn
+    when a discard must give up a card to keep because cards drawn to be discarded may not be."""
 
     def cards(action: ActionJson) -> tuple[str, list[str]] | None:
         if isinstance(action, dict):
@@ -283,12 +328,53 @@ def _towards(legal: list[ActionJson], keep: set[str], rng: random.Random) -> Act
         kind = "discard" if "discard" in template else "keep"
         spec = template[kind]
         pool = list(spec["from"])
+        if kind == "discard" and sum(c not in keep for c in pool) < spec["count"]:
+            raise Misdrawn([c for c in spec.get("forbidden", ()) if c not in keep], pool)
         rng.shuffle(pool)
         # Discard the cards it is not to hold first; keep those it is to hold first.
         pool.sort(key=lambda c: (c in keep) == (kind == "discard"))
         return {kind: pool[: spec["count"]]}
     best = max(score(a) for a in legal)
+    discards = [found[1] for a in legal if (found := cards(a)) is not None and found[0] == "discard"]
+    if discards and best < 0:
+        allowed = {c for chosen in discards for c in chosen}
+        raise Misdrawn([c for c in hand if c not in allowed and c not in keep], sorted(allowed))
     return rng.choice([a for a in legal if score(a) == best])
+
+
+def _swap(
+    wrong: Misdrawn,
+    declarer: int,
+    me: int,
+    hands: dict[int, list[str]],
+    aside: list[str],
+    face_up: set[str],
+    voids: dict[int, set[str]],
+    follow: dict[str, str],
+) -> bool:
+    """Mend a world in which another declarer's discards (`aside`) hold cards it may not
+    discard: each goes into a hand where the table's play allows it (the declarer's first), for
+    a drawn card there that may be discarded. False when no hand can take it."""
+    allowed, forbidden = set(wrong.allowed), set(wrong.forbidden)
+    seats = [declarer, *(s for s in hands if s not in (declarer, me))]
+    for card in wrong.forbidden:
+        if card not in aside:
+            return False
+        for seat in seats:
+            # The declarer's card is one it may discard; another's, one not known to be
+            # forbidden (if it is, the next replay says so and it is swapped again).
+            swappable = [
+                c
+                for c in hands[seat]
+                if (c in allowed if seat == declarer else c not in forbidden) and c not in face_up
+            ]
+            if swappable and follow[card] not in voids.get(seat, ()):
+                hand = hands[seat]
+                hand[hand.index(swappable[0])], aside[aside.index(card)] = card, swappable[0]
+                break
+        else:
+            return False
+    return bool(wrong.forbidden)
 
 
 def _voids(game: Game, view: View) -> dict[int, set[str]]:
