@@ -80,6 +80,7 @@ class ContractFacts:
     misere: bool = False  # the lone player wins by taking nothing (a Bettel)
     partner: bool = False  # the declarer calls a card for a partner (a Rufer)
     parts: int = 1  # the talon is laid out in this many parts, of which the declarer takes one
+    count: int | None = None  # the declarer takes this many talon cards (Dreierles); None: a part or all
     trumps_win: bool = True  # False: trumps win only tricks they were led to (Farben games)
     out_talon: tuple[Route, ...] | None = None  # where the untaken talon counts, by the contract's own routes
     out_discards: tuple[Route, ...] | None = None  # where the discards count, by the contract's own routes
@@ -183,6 +184,7 @@ class RulesetFacts:
             self._misere(contract, active),
             partner=any(isinstance(step, CallPartner) for step in contract.exchange),
             parts=take.parts if take is not None else 1,
+            count=take.count if take is not None else None,
             trumps_win=(contract.play or rs.play).trumps_win,
             out_talon=contract.out_of_play.talon if contract.out_of_play is not None else None,
             out_discards=contract.out_of_play.discards if contract.out_of_play is not None else None,
@@ -519,7 +521,8 @@ class RuleBot:
             ) * SAMPLES
         else:
             rng = random.Random(zlib.crc32(" ".join(hand).encode()))
-            taken = talon // max(contract.parts, 1)  # a talon in parts: the declarer takes one
+            # A talon in parts: the declarer takes one; a count: that many cards.
+            taken = min(contract.count, talon) if contract.count is not None else talon // max(contract.parts, 1)
             found = []
             for _ in range(SAMPLES):
                 drawn = rng.sample(unseen, min(taken, len(unseen)))
