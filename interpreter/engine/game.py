@@ -143,7 +143,6 @@ class Game:
         self._called: str | None = None  # the called card while its playing would reveal the partner
         self._open_from = 0  # open hands are shown once a card is led to this trick (0: none later)
         self.talon_added: dict[int, list[str]] = {}  # trick number -> talon cards added to it
-        self.play_hands: dict[int, frozenset[str]] = {}  # each active hand when play started
         # Cards kept back for an announced bonus that forfeits when forced out early:
         # card -> (bonus, its trick, its side); and the forfeit, once it happened.
         self._forfeit_cards: dict[str, tuple[str, int, str]] = {}
@@ -644,7 +643,6 @@ class Game:
             schedule=contract.schedule,
         )
         self.trickplay.laid = [card for _, card in self.laid]
-        self.play_hands = {s: frozenset(self.hands[s]) for s in self.seats}
         if isinstance(self.announcement, AnnouncementRound):
             kept = self._kept_cards(self.announcement, n_tricks)
             self.trickplay.keep_back(kept)
@@ -692,6 +690,9 @@ class Game:
         number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
         size, pack = _pack_of(self.ruleset, len(self.seats))
         cards = self.cards
+        if self.contract is not None and not self.contract.exchange and not cards.aside and not cards.exposed:
+            # Nothing has moved since the deal, which was checked card by card as it was dealt.
+            return size
         everywhere = cards.talon + cards.aside
         for hand in cards.hands.values():
             everywhere += hand
@@ -775,6 +776,19 @@ class Game:
             self._emit(type="forfeit", seat=seat, card=card, bonus=bonus, trick=number)
 
     # -- settling --------------------------------------------------------------------------------
+    def play_hands(self) -> dict[int, frozenset[str]]:
+        """Each active hand as play started (empty before): what it holds and what it has
+        played, worked out when asked rather than kept at every deal (only bonuses for
+        combinations in a hand read it)."""
+        play = self.trickplay
+        if play is None:
+            return {}
+        held = {s: list(self.hands[s]) for s in self.seats}
+        for trick in play.tricks:
+            for seat, card in zip(trick.seats, trick.cards, strict=True):
+                held[seat].append(card)
+        return {s: frozenset(cards) for s, cards in held.items()}
+
     def deal_facts(self) -> Deal:
         """What the settlement needs to know about this deal."""
         assert self.contract is not None
@@ -798,7 +812,8 @@ class Game:
             announced=round_.announced_pairs() if round_ else frozenset(),
             bonus_kontra=round_.bonus_kontra() if round_ else (),
             announced_seats=round_.announced_seats() if round_ else frozenset(),
-            hands=self.play_hands,
+            # Only a combination held in a hand reads the hands (and None spares judging them).
+            hands=self.play_hands() if any(b.scope == "seat" for b in self.ruleset.bonuses.values()) else None,
             forfeit=self.forfeit,
         )
 
