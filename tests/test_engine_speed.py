@@ -1,7 +1,8 @@
 """The engine's short ways for the common case give what its general steps give.
 
 `Game.apply` plays a card `legal_actions()` handed out (a read-only FrozenAction) in plain trick
-play by a shorter way (TrickPlay.play_plain, legal_plays), and takes an announcement or kontra
+play by a shorter way (TrickPlay.play_fast or play_plain, legal_plays; `Game._fast` while every
+turn is plain and nothing is watched for), and takes an announcement or kontra
 just offered without parsing and checking it again; the same card sent as a plain mapping, and an
 announcement not just offered, go the general way. Both must end
 every deal with the same events, history, views and result. And a finished deal is no reference
@@ -38,6 +39,8 @@ def _play(name: str, players: int, seed: int, *, general: bool) -> Game:
     game = Game(load_ruleset(name), players=players, seed=seed)
     rng = random.Random(seed)
     while not game.is_over:
+        if general:
+            game._fast = None  # no short way to the seat to act and its legal cards either
         seat = game.to_act
         assert seat is not None
         action: Any = rng.choice(game.legal_actions(seat))

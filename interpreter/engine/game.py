@@ -73,6 +73,7 @@ class Game:
         "__dict__",
         "__weakref__",
         "_called",
+        "_fast",
         "_history",
         "_legal_plays",
         "_offered",
@@ -121,6 +122,10 @@ class Game:
         self._history: list[tuple[int, ActionJson]] = []
         self._plays = play_actions(ruleset)
         self._legal_plays: list[ActionJson] | None = None  # the legal plays of this turn, once asked
+        # The trick play while every card is plain and nothing is watched for (no called card
+        # to reveal a partner, no open hands to show, no kept-back card that forfeits): a card
+        # then takes the short way through `apply`. None otherwise (see _refresh_fast).
+        self._fast: TrickPlay | None = None
         self._offered: tuple[int, list[ActionJson]] | None = None  # see _offered_action
 
         dealt = self._deal(seed, deal)
@@ -247,6 +252,8 @@ class Game:
     # -- whose turn, what may be done ----------------------------------------------------------
     @property
     def to_act(self) -> int | None:
+        if (fast := self._fast) is not None:
+            return fast.to_act
         phase = self.phase
         if phase is _PLAY and (play := self.trickplay) is not None:
             return play.to_act
@@ -266,6 +273,14 @@ class Game:
         """The actions `seat` may take now (default: the seat to act), in protocol form; a new
         list each time, of actions that are read-only or new. A choice too large to list (a
         12-card discard) comes as a template."""
+        if (fast := self._fast) is not None and (seat is None or seat is fast.to_act):
+            # Plain trick play (most turns of a deal): the legal cards, once a turn.
+            legal = self._legal_plays
+            if legal is None:
+                to_act = fast.to_act
+                assert to_act is not None  # a plain trick play that is not over has a seat to play
+                legal = self._legal_plays = fast.legal_plays(to_act, self._plays)
+            return legal.copy()
         try:
             if self.phase is _PLAY and (play := self.trickplay) is not None:
                 # Trick play first: it is most of a deal's turns.
@@ -336,22 +351,25 @@ class Game:
         the rules fail on the action's consequences, RuleFailure or BrokenDealError, and the
         action is undone."""
         legal = self._legal_plays
-        if (
-            legal is not None
-            and type(action) is FrozenAction
-            and action in legal
-            and self.phase is _PLAY
-            and (play := self.trickplay) is not None
-            and seat is play.to_act  # the very int: neither True for seat 1 nor a number of another type
-            and self._called is None
-            and not self._open_from
-            and not self._forfeit_cards
-        ):
+        if legal is not None and type(action) is FrozenAction:
             # The most common action of all: a card `legal_actions()` handed out, in plain trick
-            # play (the steps of _play_card, in one place for speed).
-            card = action["play"]
-            completed = play.play_plain(seat, card)
+            # play with nothing watched for (the steps of _play_card, in one place for speed).
+            # `seat is play.to_act`: the very int, neither True for seat 1 nor a number of another type.
+            completed: list[Trick] | None = None
+            if (play := self._fast) is not None and seat is play.to_act and action in legal:
+                completed = play.play_fast(seat, action["play"])  # every seat's turn is plain
+            elif (
+                action in legal
+                and self.phase is _PLAY
+                and (play := self.trickplay) is not None
+                and seat is play.to_act
+                and self._called is None
+                and not self._open_from
+                and not self._forfeit_cards
+            ):
+                completed = play.play_plain(seat, action["play"])  # plain for this seat, or None
             if completed is not None:
+                card = action["play"]
                 self._legal_plays = None
                 self._history.append((seat, action))  # immutable, and equal to the shared one
                 event = {"type": "play", "seat": seat, "card": card}
@@ -643,6 +661,7 @@ class Game:
             schedule=contract.schedule,
         )
         self.trickplay.laid = [card for _, card in self.laid]
+        self.trickplay.refresh()
         if isinstance(self.announcement, AnnouncementRound):
             kept = self._kept_cards(self.announcement, n_tricks)
             self.trickplay.keep_back(kept)
@@ -653,6 +672,21 @@ class Game:
                 self._show_open_hands()
             else:
                 self._open_from = contract.open_hand_from
+        self._refresh_fast()
+
+    def _refresh_fast(self) -> None:
+        """Whether the next card may take the short way: see `_fast`."""
+        play = self.trickplay
+        self._fast = (
+            play
+            if play is not None
+            and play.fast
+            and self.phase is _PLAY
+            and self._called is None
+            and not self._open_from
+            and not self._forfeit_cards
+            else None
+        )
 
     def _show_open_hands(self) -> None:
         assert self.contract is not None
@@ -745,6 +779,7 @@ class Game:
         # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
         if completed:
             self._tricks_done(play, completed)
+        self._refresh_fast()
 
     def _tricks_done(self, play: TrickPlay, completed: list[Trick]) -> None:
         """After the card that completed these tricks: report them, then settle or play on."""
@@ -766,6 +801,7 @@ class Game:
             self._settle_played()
         else:
             play.next_trick()
+            self._refresh_fast()
 
     def _forced_early(self, seat: int, card: str, number: int) -> None:
         """A card kept back for its trick played before it: the bonus is lost, and its side
@@ -895,6 +931,7 @@ class Game:
             result = dataclasses.replace(result, payments=[p * stake for p in result.payments], pot=result.pot * stake)
         self.result = result
         self.phase = Phase.OVER
+        self._fast = None
         self._emit(type="settlement", **result.as_dict())
 
     # -- games recorded in the field: offences and their penalties -------------------------------

@@ -49,6 +49,7 @@ class TrickPlay:
         "_played_in_open",
         "_simple",
         "_unless_held",
+        "fast",
         "hands",
         "kept",
         "laid",
@@ -116,6 +117,14 @@ class TrickPlay:
         self.trick: Trick = self.tricks[0]
         self.number = 1
         self._recount()
+        self.fast = False
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Work out `fast`: whether every seat's turn is plain now (only following suit and
+        trumping, no laid-out cards), so that a card takes the short way (`legal_plays`,
+        `play_plain`) without asking. Called whenever what it reads may have changed."""
+        self.fast = self._plain and self._simple and not self.laid
 
     # -- the tricks being played --------------------------------------------------------------
     def _open(self) -> list[Trick]:
@@ -279,7 +288,9 @@ class TrickPlay:
         `legal()` gives, where only following suit and trumping apply made by filters of the
         hand (no Python step per card)."""
         hand = self.hands[seat]
-        if not self._simple or not (self._plain or self._plain_for(hand)) or self.laid or seat != self.to_act:
+        if not (self.fast and seat == self.to_act) and (
+            not self._simple or not (self._plain or self._plain_for(hand)) or self.laid or seat != self.to_act
+        ):
             return [plays[c] for c in self.legal(seat)]
         cards = self.trick.cards
         if cards:
@@ -305,6 +316,7 @@ class TrickPlay:
         self._plain = self._plain and not kept
         if kept:
             self._unless_held = None
+        self.refresh()
 
     def _kept_back(self, seat: int, allowed: list[str]) -> list[str]:
         kept = self.kept
@@ -421,6 +433,20 @@ class TrickPlay:
         trick.winner = trick.seats[self.rules.winner_index(cards)]
         return [trick]
 
+    def play_fast(self, seat: int, card: str) -> list[Trick]:
+        """`play_plain` while `fast` holds (every turn plain): the same steps, without asking."""
+        trick = self.trick
+        self.hands[seat].remove(card)
+        trick.seats.append(seat)
+        cards = trick.cards
+        cards.append(card)
+        played = self._played_in_open = len(cards)
+        if played < self._n_seats:
+            self.to_act = self._orders[trick.leader][played]
+            return _NOTHING
+        trick.winner = trick.seats[self.rules.winner_index(cards)]
+        return [trick]
+
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
         """Play a legal card. Returns the tricks completed by it (none, one, or those played
         together) and whether `seat` withheld a card with it."""
@@ -429,6 +455,7 @@ class TrickPlay:
         self.hands[seat].remove(card)
         if self.laid and card in self.laid:
             self.laid.remove(card)
+            self.refresh()
         trick.seats.append(seat)
         trick.cards.append(card)
         self._played_in_open += 1
@@ -482,6 +509,7 @@ class TrickPlay:
             self.to_act, self.trick, self.number = self._orders[leader][0], trick, len(self.tricks)
             if not self._plain:
                 self._plain = self._plain_from_now()
+                self.refresh()
             return
         completed = self._open()
         leader = self._next_leader(completed)
@@ -498,6 +526,7 @@ class TrickPlay:
         self._recount()
         if not self._plain:
             self._plain = self._plain_from_now()
+            self.refresh()
 
     def _plain_from_now(self) -> bool:
         """At the start of a trick: whether from now on only the follow-suit duties apply, the
