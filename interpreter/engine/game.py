@@ -368,7 +368,7 @@ class Game:
                 and not self._forfeit_cards
             ):
                 completed = play.play_plain(seat, action["play"])  # plain for this seat, or None
-            if completed is not None:
+            if completed is not None and play is not None:
                 card = action["play"]
                 self._legal_plays = None
                 self._history.append((seat, action))  # immutable, and equal to the shared one
