@@ -606,7 +606,11 @@ class Ruleset:
 
     @property
     def table_sizes(self) -> tuple[int, ...]:
-        return tuple(sorted(set(self.active_players) | set(self.dealer_sits_out)))
+        """The numbers of people the game is played by (read at every new deal: made once)."""
+        sizes: tuple[int, ...] | None = self.derived.get("table_sizes")
+        if sizes is None:
+            sizes = self.derived["table_sizes"] = tuple(sorted(set(self.active_players) | set(self.dealer_sits_out)))
+        return sizes
 
     @property
     def usual_table(self) -> int:
