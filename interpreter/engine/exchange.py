@@ -140,6 +140,17 @@ class Exchange:
             step.forbid({"card": card, "hand": frozenset(hand), "players": len(self.seats)})
         )
 
+    def allowed(self, step: Discard, hand: list[str]) -> list[str]:
+        """The cards of `hand` that may be discarded, in the hand's order: `forbidden` for each card,
+        with the hand's set made once rather than once per card (this runs at every exchange)."""
+        exposed = self.cards.exposed
+        forbid = step.forbid
+        if forbid is None:
+            return [c for c in hand if c not in exposed]
+        held = frozenset(hand)
+        players = len(self.seats)
+        return [c for c in hand if c not in exposed and not forbid({"card": c, "hand": held, "players": players})]
+
     def keep_choices(self, step: Keep, hand: list[str]) -> list[tuple[str, ...]]:
         deck = self.ruleset.deck
 
@@ -186,7 +197,7 @@ class Exchange:
                 {"keep": {"count": step.count, "from": sorted({c for combo in choices for c in combo}, key=hand.index)}}
             ]
         assert isinstance(step, Discard)
-        allowed = [c for c in hand if not self.forbidden(step, c, hand)]
+        allowed = self.allowed(step, hand)
         count = step.how_many(self.talon_size)
         if math.comb(len(allowed), count) <= LISTABLE:
             return [{"discard": list(combo)} for combo in itertools.combinations(allowed, count)]
@@ -512,7 +523,7 @@ class Exchange:
                 return None
             if not isinstance(step, Discard):
                 return None  # a card to call or to give: the declarer's turn
-            allowed = [c for c in hand if not self.forbidden(step, c, hand)]
+            allowed = self.allowed(step, hand)
             count = step.how_many(self.talon_size)
             if len(allowed) < count:
                 return self._end(
