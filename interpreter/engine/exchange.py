@@ -133,16 +133,9 @@ class Exchange:
         # A forced discard whose set was empty (no Trock in the Cego): the declarer chooses one.
         return Discard(1, None, "") if isinstance(step, ForcedDiscard) else step
 
-    def forbidden(self, step: Discard, card: str, hand: list[str]) -> bool:
-        if card in self.cards.exposed:
-            return True  # laid face up: it stays in the game
-        return step.forbid is not None and bool(
-            step.forbid({"card": card, "hand": frozenset(hand), "players": len(self.seats)})
-        )
-
     def allowed(self, step: Discard, hand: list[str]) -> list[str]:
-        """The cards of `hand` that may be discarded, in the hand's order: `forbidden` for each card,
-        with the hand's set made once rather than once per card (this runs at every exchange)."""
+        """The cards of `hand` that may be discarded, in the hand's order: not one laid face up (it
+        stays in the game), nor one the step's `forbid` names (the hand's set made once)."""
         exposed = self.cards.exposed
         forbid = step.forbid
         if forbid is None:
@@ -445,7 +438,8 @@ class Exchange:
             raise IllegalActionError(
                 f"cards laid face up stay in the game and may not be discarded: {', '.join(exposed)}", seat
             )
-        forbidden = [c for c in cards if self.forbidden(step, c, hand)]
+        may = set(self.allowed(step, hand))
+        forbidden = [c for c in cards if c not in may]
         if forbidden:
             raise IllegalActionError(f"{step.reason}: {', '.join(forbidden)}", seat)
         for card in cards:

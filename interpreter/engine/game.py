@@ -363,9 +363,7 @@ class Game:
                 and self.phase is _PLAY
                 and (play := self.trickplay) is not None
                 and seat is play.to_act
-                and self._called is None
-                and not self._open_from
-                and not self._forfeit_cards
+                and self._unwatched()
             ):
                 completed = play.play_plain(seat, action["play"])  # plain for this seat, or None
             if completed is not None and play is not None:
@@ -677,16 +675,12 @@ class Game:
     def _refresh_fast(self) -> None:
         """Whether the next card may take the short way: see `_fast`."""
         play = self.trickplay
-        self._fast = (
-            play
-            if play is not None
-            and play.fast
-            and self.phase is _PLAY
-            and self._called is None
-            and not self._open_from
-            and not self._forfeit_cards
-            else None
-        )
+        self._fast = play if play is not None and play.fast and self.phase is _PLAY and self._unwatched() else None
+
+    def _unwatched(self) -> bool:
+        """Whether no card's play is watched for: none reveals a partner, shows the open hands
+        or forfeits a kept-back bonus (each a step of `_play_card` the short ways skip)."""
+        return self._called is None and not self._open_from and not self._forfeit_cards
 
     def _show_open_hands(self) -> None:
         assert self.contract is not None

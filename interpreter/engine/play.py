@@ -123,7 +123,7 @@ class TrickPlay:
     def refresh(self) -> None:
         """Work out `fast`: whether every seat's turn is plain now (only following suit and
         trumping, no laid-out cards), so that a card takes the short way (`legal_plays`,
-        `play_plain`) without asking. Called whenever what it reads may have changed."""
+        `play_fast`) without asking. Called whenever what it reads may have changed."""
         self.fast = self._plain and self._simple and not self.laid
 
     # -- the tricks being played --------------------------------------------------------------
@@ -288,9 +288,7 @@ class TrickPlay:
         `legal()` gives, where only following suit and trumping apply made by filters of the
         hand (no Python step per card)."""
         hand = self.hands[seat]
-        if not (self.fast and seat == self.to_act) and (
-            not self._simple or not (self._plain or self._plain_for(hand)) or self.laid or seat != self.to_act
-        ):
+        if seat != self.to_act or not self._simple or self.laid or not (self._plain or self._plain_for(hand)):
             return [plays[c] for c in self.legal(seat)]
         cards = self.trick.cards
         if cards:
@@ -421,26 +419,18 @@ class TrickPlay:
         hand = self.hands[seat]
         if not (self._plain or self._plain_for(hand)) or self.laid:
             return None
-        trick = self.trick
-        hand.remove(card)
-        trick.seats.append(seat)
-        cards = trick.cards
-        cards.append(card)
-        played = self._played_in_open = len(cards)  # one trick at a time: only exposed cards make two
-        if played < self._n_seats:
-            self.to_act = self._orders[trick.leader][played]
-            return _NOTHING
-        trick.winner = trick.seats[self.rules.winner_index(cards)]
-        return [trick]
+        return self.play_fast(seat, card)
 
     def play_fast(self, seat: int, card: str) -> list[Trick]:
-        """`play_plain` while `fast` holds (every turn plain): the same steps, without asking."""
+        """Play the legal `card` of a turn that is plain (only following suit and trumping): the
+        tricks it completed, none or this one. `Game.apply` calls it without asking while `fast`
+        holds; `play_plain` asks first."""
         trick = self.trick
         self.hands[seat].remove(card)
         trick.seats.append(seat)
         cards = trick.cards
         cards.append(card)
-        played = self._played_in_open = len(cards)
+        played = self._played_in_open = len(cards)  # one trick at a time: only exposed cards make two
         if played < self._n_seats:
             self.to_act = self._orders[trick.leader][played]
             return _NOTHING
