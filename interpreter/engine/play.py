@@ -285,15 +285,15 @@ class TrickPlay:
 
     def legal_plays(self, seat: int, plays: Mapping[str, _Play]) -> list[_Play]:
         """`plays[card]` for each card `seat` may play now, in the order of the hand: what
-        `legal()` gives, where only following suit and trumping apply made by filters of the
-        hand (no Python step per card)."""
+        `legal()` gives, where only following suit and trumping apply made by one comprehension
+        per duty (a set's `in` is quicker than a filter calling its `__contains__`)."""
         hand = self.hands[seat]
         if seat != self.to_act or not self._simple or self.laid or not (self._plain or self._plain_for(hand)):
             return [plays[c] for c in self.legal(seat)]
         cards = self.trick.cards
         if cards:
-            for duty in self._duties[cards[0]]:
-                legal = list(map(plays.__getitem__, filter(duty, hand)))
+            for asked in self._duties[cards[0]]:
+                legal = [plays[c] for c in hand if c in asked]
                 if legal:
                     return legal
         return list(map(plays.__getitem__, hand))

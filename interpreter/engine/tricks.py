@@ -9,7 +9,6 @@ is one `max` over the cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from interpreter.language.model import TRUMP, Contract, Deck, PlayRules, Ruleset
@@ -24,9 +23,9 @@ class TrickRules:
     members: dict[str, frozenset[str]] = field(default_factory=dict)  # suit for following -> its cards
     # suit led -> card -> strength in that trick (below 0: it cannot win); filled by _build
     strengths: dict[str, dict[str, int]] = field(default_factory=dict)
-    # card led -> the tests of a simple duty, in order: the first that some cards of the hand
-    # pass gives the cards to play (the suit led, then trumps); filled by _build
-    duties: dict[str, tuple[Callable[[str], bool], ...]] = field(default_factory=dict)
+    # card led -> the cards a simple duty asks for, in order: the first set that some cards of
+    # the hand are in gives the cards to play (the suit led, then trumps); filled by _build
+    duties: dict[str, tuple[frozenset[str], ...]] = field(default_factory=dict)
     # The seats in order of play -> for each leader, the order the seats play in (made once).
     _orders: dict[tuple[int, ...], dict[int, list[int]]] = field(default_factory=dict)
 
@@ -72,9 +71,9 @@ class TrickRules:
         for led in members:
             rules.strengths[led] = {c: rules._strength(c, led) for c in deck.cards}
         for card in deck.cards:
-            tests = [members[follow[card]].__contains__] if play.follow_suit else []
+            tests = [members[follow[card]]] if play.follow_suit else []
             if play.must_trump and TRUMP in members and not (play.follow_suit and follow[card] == TRUMP):
-                tests.append(members[TRUMP].__contains__)
+                tests.append(members[TRUMP])
             rules.duties[card] = tuple(tests)
         return rules
 
