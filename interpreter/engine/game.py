@@ -279,7 +279,7 @@ class Game:
             if legal is None:
                 to_act = fast.to_act
                 assert to_act is not None  # a plain trick play that is not over has a seat to play
-                legal = self._legal_plays = fast.legal_plays(to_act, self._plays)
+                legal = self._legal_plays = fast.legal_fast(to_act, self._plays)
             return legal.copy()
         try:
             if self.phase is _PLAY and (play := self.trickplay) is not None:
@@ -356,8 +356,10 @@ class Game:
             # play with nothing watched for (the steps of _play_card, in one place for speed).
             # `seat is play.to_act`: the very int, neither True for seat 1 nor a number of another type.
             completed: list[Trick] | None = None
+            card = ""
             if (play := self._fast) is not None and seat is play.to_act and action in legal:
-                completed = play.play_fast(seat, action["play"])  # every seat's turn is plain
+                card = action["play"]
+                completed = play.play_fast(seat, card)  # every seat's turn is plain
             elif (
                 action in legal
                 and self.phase is _PLAY
@@ -365,9 +367,9 @@ class Game:
                 and seat is play.to_act
                 and self._unwatched()
             ):
-                completed = play.play_plain(seat, action["play"])  # plain for this seat, or None
-            if completed is not None and play is not None:
                 card = action["play"]
+                completed = play.play_plain(seat, card)  # plain for this seat, or None
+            if completed is not None and play is not None:
                 self._legal_plays = None
                 self._history.append((seat, action))  # immutable, and equal to the shared one
                 event = {"type": "play", "seat": seat, "card": card}

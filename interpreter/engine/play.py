@@ -290,6 +290,11 @@ class TrickPlay:
         hand = self.hands[seat]
         if seat != self.to_act or not self._simple or self.laid or not (self._plain or self._plain_for(hand)):
             return [plays[c] for c in self.legal(seat)]
+        return self.legal_fast(seat, plays)
+
+    def legal_fast(self, seat: int, plays: Mapping[str, _Play]) -> list[_Play]:
+        """`legal_plays` for the seat to act while `fast` holds, without asking again."""
+        hand = self.hands[seat]
         cards = self.trick.cards
         if cards:
             for asked in self._duties[cards[0]]:
