@@ -779,14 +779,18 @@ class Game:
 
     def _tricks_done(self, play: TrickPlay, completed: list[Trick]) -> None:
         """After the card that completed these tricks: report them, then settle or play on."""
+        tricks = play.tricks
         for trick in completed:
-            number = play.tricks.index(trick) + 1
-            self._emit(
-                type="trick",
-                number=number,
-                cards=list(trick.cards),
-                seats=list(trick.seats),
-                winner=trick.winner,
+            # The last trick begun, but for tricks played together (or after one of them).
+            number = len(tricks) if tricks[-1] is trick else tricks.index(trick) + 1
+            self.events.append(
+                {
+                    "type": "trick",
+                    "number": number,
+                    "cards": list(trick.cards),
+                    "seats": list(trick.seats),
+                    "winner": trick.winner,
+                }
             )
             if self.contract is not None and number <= self.contract.talon_to_tricks and self.talon:
                 # The talon's top card turned up and added to the trick: its winner takes it.
@@ -797,7 +801,8 @@ class Game:
             self._settle_played()
         else:
             play.next_trick()
-            self._refresh_fast()
+            if self._fast is None or not play.fast:
+                self._refresh_fast()  # (a short way that holds still holds: nothing it watches changed)
 
     def _forced_early(self, seat: int, card: str, number: int) -> None:
         """A card kept back for its trick played before it: the bonus is lost, and its side
