@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from interpreter import Game, load_ruleset
+from interpreter.engine.game import Phase
+from interpreter.errors import IllegalActionError, InvalidActionError
 
 # (ruleset, players): every family, and the mechanics the short ways must step aside for
 # (Furtwangen's withheld Gstieß, Cego's exposed cards and tricks played together, Königrufen's
@@ -83,3 +85,28 @@ def test_a_finished_deal_is_no_reference_cycle(name: str, players: int) -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_whose_turn_is_kept_up_to_date(name: str, players: int) -> None:
+    """`to_act` and `is_over` are kept, not worked out when read: after every action, and after
+    a refused one, they say what the stages of the deal say."""
+    for seed in range(30):
+        game = Game(load_ruleset(name), players=players, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            assert game.to_act == game._turn(), (seed, len(game.history))
+            assert game.is_over == (game.phase is Phase.OVER), (seed, len(game.history))
+            if game.is_over:
+                break
+            seat = game.to_act
+            assert seat is not None
+            with pytest.raises((IllegalActionError, InvalidActionError)):
+                game.apply((seat + 1) % players if players > 1 else seat, {"play": "no card"})
+            action: Any = rng.choice(game.legal_actions(seat))
+            if isinstance(action, dict):
+                for kind in ("discard", "keep"):
+                    template = action.get(kind)
+                    if isinstance(template, dict):
+                        action = {kind: rng.sample(template["from"], template["count"])}
+            game.apply(seat, action)

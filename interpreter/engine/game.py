@@ -80,7 +80,9 @@ class Game:
         "_open_from",
         "_plays",
         "events",
+        "is_over",
         "phase",
+        "to_act",
         "trickplay",
     )
 
@@ -118,6 +120,11 @@ class Game:
         # Some rulesets have rules of their own for a number of players (Cego for three).
         self.ruleset = ruleset = ruleset.for_players(len(self.seats))
         self.vorhand = self.seats[0]
+        # Whose turn it is (None: nobody's) and whether the deal is over: read at every action
+        # of a simulation, so kept up to date by every change (_sync) rather than worked out
+        # when read. Read them; do not set them.
+        self.to_act: int | None = None
+        self.is_over = False
         self.events: list[dict[str, Any]] = []
         self._history: list[tuple[int, ActionJson]] = []
         self._plays = play_actions(ruleset)
@@ -182,6 +189,7 @@ class Game:
             if (failure := _failure(exc, "setting up the deal")) is exc:
                 raise
             raise failure from exc
+        self._sync()
 
     def _deal(self, seed: int | None, deal: Mapping[str, Any] | None) -> Dealt:
         if deal is not None:
@@ -250,8 +258,12 @@ class Game:
         return [(seat, action) for seat, action in self._history if isinstance(action, str)]
 
     # -- whose turn, what may be done ----------------------------------------------------------
-    @property
-    def to_act(self) -> int | None:
+    def _sync(self) -> None:
+        """`to_act` and `is_over` after a change."""
+        self.to_act = self._turn()
+        self.is_over = self.phase is _OVER
+
+    def _turn(self) -> int | None:
         if (fast := self._fast) is not None:
             return fast.to_act
         phase = self.phase
@@ -264,10 +276,6 @@ class Game:
         if phase is _ANNOUNCE and (announcement := self.announcement) is not None:
             return announcement.to_act
         return None
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is _OVER
 
     def legal_actions(self, seat: int | None = None) -> list[ActionJson]:
         """The actions `seat` may take now (default: the seat to act), in protocol form; a new
@@ -375,29 +383,31 @@ class Game:
                 event = {"type": "play", "seat": seat, "card": card}
                 self.events.append(event)
                 if not completed:
+                    self.to_act = play.to_act
                     return [event]
                 start = len(self.events) - 1
                 try:
                     self._tricks_done(play, completed)
                 except BaseException as exc:
                     raise self._undo(exc, len(self._history) - 1, start, seat, action)  # noqa: B904
+                self._sync()
                 return self.events[start:]
         if self.phase is _PLAY and (play := self.trickplay) is not None and seat == play.to_act:
             # The common case in simulations, without the general checks below: a legal card by
             # the seat to play, most often the very action `legal_actions()` handed out.
-            card = None
+            played: str | None = None
             if type(action) is FrozenAction:
                 legal = self._legal_plays
                 if (legal is not None and action in legal) or (
                     len(action) == 1 and action.get("play") in play.legal(seat)
                 ):
-                    card = action["play"]
+                    played = action["play"]
             elif type(action) is dict and len(action) == 1 and action.get("play") in play.legal(seat):
-                card = action["play"]
-            if card is not None and type(seat) is int:
+                played = action["play"]
+            if played is not None and type(seat) is int:
                 start = len(self.events)
                 try:
-                    self._play_card(seat, card)
+                    self._play_card(seat, played)
                 except BaseException as exc:
                     # A card is played once in a deal: the history ends with this play if the
                     # failure came after it was written down.
@@ -424,6 +434,7 @@ class Game:
             raise self._undo(refusal, done, start, seat, action)  # noqa: B904
         except BaseException as exc:
             raise self._undo(exc, done, start, seat, action)  # noqa: B904
+        self._sync()
         return self.events[start:]
 
     def _apply(self, seat: int, parsed: Action) -> None:
@@ -776,6 +787,7 @@ class Game:
         if completed:
             self._tricks_done(play, completed)
         self._refresh_fast()
+        self._sync()
 
     def _tricks_done(self, play: TrickPlay, completed: list[Trick]) -> None:
         """After the card that completed these tricks: report them, then settle or play on."""
