@@ -173,11 +173,16 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
     """The action `action` is, or InvalidActionError saying why it is none: total over any value
     (any JSON value, and any Python value a caller may pass)."""
     if isinstance(action, str):
-        calls = known_calls(ruleset)
-        if action not in calls:
+        # One Call per known call, made once per ruleset (a frozen dataclass is slow to make).
+        parsed = ruleset.derived.get("parsed_calls")
+        if parsed is None:
+            parsed = ruleset.derived["parsed_calls"] = {c: Call(c) for c in known_calls(ruleset)}
+        call = parsed.get(action)
+        if call is None:
+            calls = known_calls(ruleset)
             hint = did_you_mean(action, calls, otherwise=f"; the calls of {ruleset.name} are: {', '.join(calls)}")
             raise InvalidActionError(f"unknown call {shown(action)}{hint}")
-        return Call(action)
+        return call
     if not isinstance(action, dict):
         raise InvalidActionError(
             f"an action is a call (text) or a mapping such as {{play: T21}}, not {type(action).__name__}"

@@ -328,8 +328,10 @@ class Auction:
             can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
             return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
         bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
-        calls = [PASS, *bids, *(c for c in interrupts if c not in bids)]
-        if st.awaiting == "entrant" and self._compelled(seat, bids):
+        calls = [PASS, *bids]
+        if interrupts:
+            calls += [c for c in interrupts if c not in bids]
+        if st.awaiting == "entrant" and st.phase.compulsory and self._compelled(seat, bids):
             calls.remove(PASS)
         return calls
 
