@@ -163,7 +163,7 @@ class Game:
         self.result: Result | None = None
         # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
         self.pot_start = pot if pot is not None else (0 if ruleset.pot_ante is not None else None)
-        self.phase = Phase.AUCTION
+        self.phase = _AUCTION
         self.auction = Auction(
             ruleset.phases,
             self.seats,
@@ -544,7 +544,7 @@ class Game:
     def _start_exchange(self) -> None:
         assert self.contract is not None
         rule = self.ruleset.accusation
-        self.phase = Phase.EXCHANGE
+        self.phase = _EXCHANGE
         self.exchange = Exchange(
             self.ruleset,
             self.contract,
@@ -592,7 +592,7 @@ class Game:
                 and self.contract is not None
                 and self.contract.individual is None
             ):
-                self.phase = Phase.ANNOUNCE
+                self.phase = _ANNOUNCE
                 self.announcement = AnnouncementRound(
                     self.ruleset,
                     self.contract,
@@ -619,7 +619,7 @@ class Game:
         order = [(first + i) % self.players for i in range(self.players)]
         order = [s for s in order if s in self.seats or (rule.sitting_out and s == self.sitting_out)]
         done = self.ruleset.announcing.done if self.ruleset.announcing is not None else "pass"
-        self.phase = Phase.ANNOUNCE
+        self.phase = _ANNOUNCE
         self.announcement = DoublingRound(rule, order, done, self._stage_emit())
         self._emit(type="phase", phase="announce", seat=order[0])
 
@@ -642,7 +642,7 @@ class Game:
             and self.contract is not None
             and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer])
         ):
-            self.phase = Phase.ANNOUNCE
+            self.phase = _ANNOUNCE
             self.announcement = DeclarerAnnouncement(
                 self.ruleset, self.contract, self.declarer, self.cards, self._stage_emit()
             )
@@ -654,7 +654,7 @@ class Game:
     def _start_play(self) -> None:
         assert self.contract is not None
         n_tricks = self._check_cards()
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         contract = self.contract
         play_rules = contract.play or self.ruleset.play
         leader = self.declarer if play_rules.first_lead == "declarer" and self.declarer is not None else self.vorhand
@@ -671,8 +671,9 @@ class Game:
             opening=contract.opening_leads,
             schedule=contract.schedule,
         )
-        self.trickplay.laid = [card for _, card in self.laid]
-        self.trickplay.refresh()
+        if self.announcement is not None and self.laid:
+            self.trickplay.laid = [card for _, card in self.laid]
+            self.trickplay.refresh()
         if isinstance(self.announcement, AnnouncementRound):
             kept = self._kept_cards(self.announcement, n_tricks)
             self.trickplay.keep_back(kept)
@@ -943,7 +944,7 @@ class Game:
             # Played for a different stake: the same points, more money each.
             result = dataclasses.replace(result, payments=[p * stake for p in result.payments], pot=result.pot * stake)
         self.result = result
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self._fast = None
         self._emit(type="settlement", **result.as_dict())
 

@@ -79,9 +79,8 @@ class TrickPlay:
         self.rules, self.play, self.deck = rules, play, deck
         self.seats, self.hands, self.declarer, self.n_tricks = seats, hands, declarer, n_tricks
         # A contract's own schedule (geregelter Räuber) replaces the ruleset's.
-        self.schedule: dict[int, ScheduledTrick] = {
-            t.trick: t for t in (play.schedule if schedule is None else schedule)
-        }
+        scheduled = play.schedule if schedule is None else schedule
+        self.schedule: dict[int, ScheduledTrick] = {t.trick: t for t in scheduled} if scheduled else {}
         self.laid: list[str] = []  # announced cards still in the declarer's hand
         # Cards kept back for their trick (an announced bird): card -> the trick's number (1 = first).
         self.kept: dict[str, int] = {}
@@ -92,7 +91,7 @@ class TrickPlay:
         self.n_opening = len(self.pending_leads)
         together = self.opening is not None and self.opening.together and self.n_opening > 1
         self.together = self.n_opening if together else 1
-        self.tricks: list[Trick] = [Trick(leader) for _ in range(self.together)]
+        self.tricks: list[Trick] = [Trick(leader)] if self.together == 1 else [Trick(leader) for _ in range(self.together)]
         # Whose turn it is changes only when a card is played: kept, not recomputed (hot loop).
         self._orders = rules.orders(seats)
         self._n_seats = len(seats)
