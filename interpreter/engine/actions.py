@@ -174,7 +174,7 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
     (any JSON value, and any Python value a caller may pass)."""
     if isinstance(action, str):
         # One Call per known call, made once per ruleset (a frozen dataclass is slow to make).
-        parsed = ruleset.derived.get("parsed_calls")
+        parsed: dict[str, Call] | None = ruleset.derived.get("parsed_calls")
         if parsed is None:
             parsed = ruleset.derived["parsed_calls"] = {c: Call(c) for c in known_calls(ruleset)}
         call = parsed.get(action)

@@ -12,6 +12,7 @@ makes a deal reproducible (tests, simulations, records), and is as public as the
 
 from __future__ import annotations
 
+import _random
 import functools
 import operator
 import random
@@ -109,8 +110,9 @@ def shuffle(cards: list[str], seed: int) -> None:
     the two together), because every simulated deal starts here. Python's shuffle swaps
     `cards[i]` with `cards[j]` for i from the end down to 1, each j drawn below i + 1 as
     `getrandbits(k)` for the k bits of i + 1, drawn again while too large; the same draws here,
-    without two Python calls per card."""
-    getrandbits = random.Random(seed).getrandbits
+    without two Python calls per card. The generator is the C one under `random.Random`: for a
+    whole number it is seeded alike, without `Random.seed`'s Python steps."""
+    getrandbits = _random.Random(seed).getrandbits
     for i, bound, bits in _shuffle_steps(len(cards)):
         j = getrandbits(bits)
         while j >= bound:

@@ -91,7 +91,9 @@ class TrickPlay:
         self.n_opening = len(self.pending_leads)
         together = self.opening is not None and self.opening.together and self.n_opening > 1
         self.together = self.n_opening if together else 1
-        self.tricks: list[Trick] = [Trick(leader)] if self.together == 1 else [Trick(leader) for _ in range(self.together)]
+        self.tricks: list[Trick] = (
+            [Trick(leader)] if self.together == 1 else [Trick(leader) for _ in range(self.together)]
+        )
         # Whose turn it is changes only when a card is played: kept, not recomputed (hot loop).
         self._orders = rules.orders(seats)
         self._n_seats = len(seats)
