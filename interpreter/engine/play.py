@@ -54,6 +54,7 @@ class TrickPlay:
         "kept",
         "laid",
         "number",
+        "over",
         "rules",
         "to_act",
         "together",
@@ -117,6 +118,9 @@ class TrickPlay:
         self.to_act: int | None = None
         self.trick: Trick = self.tricks[0]
         self.number = 1
+        # Whether the last trick is complete (tricks are completed in order, those played
+        # together at once): set where a trick's winner is, read after every trick.
+        self.over = False
         self._recount()
         self.fast = False
         self.refresh()
@@ -441,6 +445,7 @@ class TrickPlay:
             self.to_act = self._orders[trick.leader][played]
             return _NOTHING
         trick.winner = trick.seats[self.rules.winner_index(cards)]
+        self.over = len(self.tricks) >= self.n_tricks
         return [trick]
 
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
@@ -463,6 +468,7 @@ class TrickPlay:
             if not self.withheld and (not self._exposed or self._plain):
                 # (plain with exposed cards: they were all played in earlier tricks)
                 trick.winner = trick.seats[self.rules.winner_index(trick.cards)]
+                self.over = len(self.tricks) >= self.n_tricks
                 return [trick], withheld
         open_tricks = self._open()
         if any(len(t.cards) < len(self.seats) for t in open_tricks):
@@ -471,6 +477,7 @@ class TrickPlay:
         for t in open_tricks:
             n = self.tricks.index(t) + 1
             t.winner = t.seats[self.rules.winner_index(t.cards, self._powerless(), self._suitless(n))]
+        self.over = len(self.tricks) >= self.n_tricks
         return open_tricks, withheld
 
     def _special_duties(self, seat: int, card: str) -> bool:
@@ -498,7 +505,8 @@ class TrickPlay:
     def next_trick(self) -> None:
         if self.together == 1 and self.opening is None:
             # One trick at a time and no opening leads (most deals): its winner leads the next.
-            leader = self.trick.won_by
+            leader = self.trick.winner
+            assert leader is not None  # the trick is complete
             trick = Trick(leader)
             self.tricks.append(trick)
             self._played_in_open = 0
@@ -547,8 +555,3 @@ class TrickPlay:
             return (self.rules.power[card], rank_of_suit)
 
         return max(completed, key=strength).won_by
-
-    @property
-    def over(self) -> bool:
-        # Tricks are completed in order (those played together at once): the last one says.
-        return len(self.tricks) >= self.n_tricks and self.tricks[-1].winner is not None
