@@ -197,6 +197,16 @@ class Auction:
         jumps = self.jumps[st.phase.name]
         return following + [i for i in jumps if i > from_level + 1] if jumps else following
 
+    def _may_bid(self, seat: int, from_level: int) -> bool:
+        """Whether `_bids_open_to(seat, from_level)` has any level (asked for every seat that
+        could still speak whenever a phase may have ended): a level above, and room for the seat
+        among the bidders."""
+        st = self.state
+        phase = st.phase
+        if phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= phase.max_bidders:
+            return False
+        return from_level + 1 < len(phase.ladder)
+
     # -- the rounds style: the turn goes round the table ---------------------------------------
     def _rounds_next(self) -> int | None:
         st = self.state
@@ -272,7 +282,7 @@ class Auction:
         st = self.state
         others = [s for s in st.order if s not in st.passed and s != st.holder]
         can_change = any(
-            self._bids_open_to(s, st.level) or self._side_bids_open_to(s) or self._may_hold_over(s) for s in others
+            self._may_bid(s, st.level) or self._side_bids_open_to(s) or self._may_hold_over(s) for s in others
         )
         if others and (can_change or st.holder is None):
             return None
@@ -538,7 +548,7 @@ class Auction:
                 continue
             if st.awaiting == "challenger":
                 assert st.challenger is not None
-                if self._bids_open_to(st.challenger, st.level):
+                if self._may_bid(st.challenger, st.level):
                     return None
                 st.passed.add(st.challenger)
                 st.challenger, st.awaiting = None, "entrant"
@@ -549,11 +559,12 @@ class Auction:
             # A player whose turn has not yet come may still interrupt on it, even when the
             # ladder is exhausted (Piccolo after der kleine Mann): the turn is still theirs to say.
             interrupts = st.phase.interrupts
-            for s in st.order[st.next_entrant :]:
-                if (s not in st.passed and s != st.holder) and (
-                    self._bids_open_to(s, st.level) or (interrupts and s not in st.spoken)
-                ):
-                    return None
+            if interrupts or st.level + 1 < len(ladder):  # else nobody can bid: the phase is over
+                for s in st.order[st.next_entrant :]:
+                    if (s not in st.passed and s != st.holder) and (
+                        self._may_bid(s, st.level) or (interrupts and s not in st.spoken)
+                    ):
+                        return None
             return self._outcome(ends_auction=False)
 
     def _rung(self, call: str) -> int:
