@@ -340,6 +340,12 @@ class TrickPlay:
     def _legal(self, seat: int) -> list[str]:
         if self._plain and not self.laid:
             return self.rules.legal(self.hands[seat], self.trick.cards)
+        if self._plain_but_kept and not self.laid:
+            # Following suit, then the cards kept back for their tricks (the steps below, less
+            # those that cannot apply: nothing withheld, scheduled, exposed or over the history).
+            hand = self.hands[seat]
+            allowed = self.rules.legal(hand, self.trick.cards)
+            return allowed if self.kept.keys().isdisjoint(hand) else self._kept_back(seat, allowed)
         allowed, _ = self._duty(seat)
         if self._history_duties:
             allowed = self._trick_duties(seat, allowed)[0]
