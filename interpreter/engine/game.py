@@ -1065,7 +1065,7 @@ class Game:
 
         def emit(**event: Any) -> None:
             if (alive := game()) is not None:
-                alive._emit(**event)
+                alive.events.append(event)  # as _emit does
 
         return emit
 
