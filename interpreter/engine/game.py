@@ -390,7 +390,10 @@ class Game:
                     self._tricks_done(play, completed)
                 except BaseException as exc:
                     raise self._undo(exc, len(self._history) - 1, start, seat, action)  # noqa: B904
-                self._sync()
+                if self.phase is _PLAY:
+                    self.to_act = play.to_act  # the next trick's leader (as _sync would say)
+                else:
+                    self._sync()
                 return self.events[start:]
         if self.phase is _PLAY and (play := self.trickplay) is not None and seat == play.to_act:
             # The common case in simulations, without the general checks below: a legal card by

@@ -513,7 +513,7 @@ class TrickPlay:
             # One trick at a time and no opening leads (most deals): its winner leads the next.
             leader = self.trick.winner
             assert leader is not None  # the trick is complete
-            trick = Trick(leader)
+            trick = Trick(leader, [], [])
             self.tricks.append(trick)
             self._played_in_open = 0
             self.to_act, self.trick, self.number = self._orders[leader][0], trick, len(self.tricks)
