@@ -110,3 +110,35 @@ def test_whose_turn_is_kept_up_to_date(name: str, players: int) -> None:
                     if isinstance(template, dict):
                         action = {kind: rng.sample(template["from"], template["count"])}
             game.apply(seat, action)
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_the_short_ways_legal_cards_are_the_rules_legal_cards(name: str, players: int) -> None:
+    """At every turn the short way takes (TrickPlay.legal_fast: the seat to act, only following
+    and trumping, plain for its hand), its list is what the rules of following give."""
+    checked = 0
+    for seed in range(40):
+        game = Game(load_ruleset(name), players=players, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            action: Any = rng.choice(game.legal_actions(seat))
+            play = game.trickplay
+            if (
+                play is not None
+                and game.phase is Phase.PLAY
+                and play._simple
+                and not play.laid
+                and play._plain_for(play.hands[seat])
+            ):
+                expected = [game._plays[c] for c in play.rules.legal(play.hands[seat], play.trick.cards)]
+                assert play.legal_fast(seat, game._plays) == expected, (seed, seat)
+                checked += 1
+            if isinstance(action, dict):
+                for kind in ("discard", "keep"):
+                    template = action.get(kind)
+                    if isinstance(template, dict):
+                        action = {kind: rng.sample(template["from"], template["count"])}
+            game.apply(seat, action)
+    assert checked, "no turn took the short way"
