@@ -303,7 +303,10 @@ class TrickPlay:
         cards = self.trick.cards
         if cards:
             for asked in self._duties[cards[0]]:
-                legal = [plays[c] for c in hand if c in asked]
+                legal = []  # (a loop, not a comprehension: no function made and called per turn)
+                for card in hand:
+                    if card in asked:
+                        legal.append(plays[card])
                 if legal:
                     return legal
         return list(map(plays.__getitem__, hand))
