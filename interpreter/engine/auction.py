@@ -337,7 +337,10 @@ class Auction:
         if st.awaiting == "holder":
             can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
             return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
-        bids = [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
+        bids = []  # (a loop, not a comprehension: see TrickRules.legal)
+        for i in self._bids_open_to(seat, st.level):
+            if self._meets(ladder[i], seat):
+                bids.append(ladder[i].call)
         calls = [PASS, *bids]
         if interrupts:
             calls += [c for c in interrupts if c not in bids]

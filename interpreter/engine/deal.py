@@ -76,7 +76,9 @@ def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int
         random.SystemRandom().shuffle(cards)
     else:
         shuffle(cards, seed)
-    hands: dict[int, list[str]] = {s: [] for s in range(players)}
+    hands: dict[int, list[str]] = {}
+    for seat in range(players):
+        hands[seat] = []
     for seat, take in zip(seats, takes, strict=True):
         hands[seat] += take(cards)
     return Dealt(hands, list(take_talon(cards)), seed)

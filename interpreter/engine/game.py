@@ -116,7 +116,11 @@ class Game:
         self.dealer = dealer
         self.sitting_out = dealer if players in ruleset.dealer_sits_out else None
         first = (dealer + 1) % players
-        self.seats = [s % players for s in range(first, first + players) if s % players != self.sitting_out]
+        seats: list[int] = []  # from Vorhand, in order of play (a loop: see TrickRules.legal)
+        for s in range(first, first + players):
+            if s % players != self.sitting_out:
+                seats.append(s % players)
+        self.seats = seats
         # Some rulesets have rules of their own for a number of players (Cego for three).
         self.ruleset = ruleset = ruleset.for_players(len(self.seats))
         self.vorhand = self.seats[0]
@@ -415,7 +419,7 @@ class Game:
                     # A card is played once in a deal: the history ends with this play if the
                     # failure came after it was written down.
                     history = self._history
-                    done = len(history) - (bool(history) and history[-1] == (seat, self._plays[card]))
+                    done = len(history) - (bool(history) and history[-1] == (seat, self._plays[played]))
                     raise self._undo(exc, done, start, seat, action)  # noqa: B904 (it chains what it must)
                 return self.events[start:]
         parsed = self._offered_action(seat, action) if self._offered is not None else None

@@ -176,9 +176,11 @@ class TrickPlay:
     def _usable(self, seat: int) -> list[str]:
         """The hand less a withheld card, which waits for the last trick."""
         hand = self.hands[seat]
+        usable = list(hand)
         withheld = self.withheld.get(seat)
-        usable = [c for c in hand if c != withheld]
-        return usable or list(hand)
+        if withheld is not None and withheld in usable and len(usable) > 1:
+            usable.remove(withheld)
+        return usable
 
     def _may_withhold(self, seat: int, duty: list[str], usable: list[str]) -> bool:
         rule = self.play.withhold
@@ -227,7 +229,8 @@ class TrickPlay:
         """The cards of the trick that set `usable`'s duty: from the first one that fixes the suit.
         An exposed card led fixes its suit; a player who can neither follow it nor trump follows
         the card after it, which "determines the suit to be followed" (cego-en, Eine Leere)."""
-        led = [c for c in cards if c not in self._suitless(number)]
+        suitless = self._suitless(number)
+        led = [c for c in cards if c not in suitless] if suitless else list(cards)
         if len(led) > 1 and led[0] in self._exposed:
             follow, suit = self.rules.follow, self.rules.follow[led[0]]
             trumps = self.play.must_trump
@@ -330,11 +333,16 @@ class TrickPlay:
         self.refresh()
 
     def _kept_back(self, seat: int, allowed: list[str]) -> list[str]:
-        kept = self.kept
-        due = [c for c in allowed if kept.get(c) == self.number]
+        kept, number = self.kept, self.number
+        due = []  # (loops, not comprehensions: see TrickRules.legal)
+        free = []
+        for c in allowed:
+            if c not in kept:
+                free.append(c)
+            elif kept[c] == number:
+                due.append(c)
         if due:
             return due
-        free = [c for c in allowed if c not in kept]
         if free:
             return free
         # Forced out early: the highest of the kept cards first.

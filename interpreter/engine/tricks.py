@@ -80,14 +80,22 @@ class TrickRules:
     def legal(self, hand: list[str], trick: list[str]) -> list[str]:
         if not trick:
             return list(hand)
-        follow, play = self.follow, self.play  # local names: this runs for every card played
+        # Local names and loops, not comprehensions (which Python 3.11 makes into a function
+        # called each time, with cells for the names they read): this runs for most cards.
+        follow, play = self.follow, self.play
         led = follow[trick[0]]
         if play.follow_suit:
-            same = [c for c in hand if follow[c] == led]
+            same = []
+            for c in hand:
+                if follow[c] == led:
+                    same.append(c)
             if same:
                 return self._beating(same, trick) if play.must_beat else same
         if play.must_trump:
-            trumps = [c for c in hand if follow[c] == TRUMP]
+            trumps = []
+            for c in hand:
+                if follow[c] == TRUMP:
+                    trumps.append(c)
             if trumps:
                 return self._beating(trumps, trick) if play.must_beat else trumps
         return list(hand)
