@@ -237,7 +237,9 @@ class Auction:
         st = self.state
         ladder = st.phase.ladder
         calls = [PASS]
-        calls += [ladder[i].call for i in self._bids_open_to(seat, st.level) if self._meets(ladder[i], seat)]
+        for i in self._bids_open_to(seat, st.level):  # (loops, not comprehensions: see TrickRules.legal)
+            if self._meets(ladder[i], seat):
+                calls.append(ladder[i].call)
         if st.phase.hold and self._may_hold_over(seat) and self._can_hold(seat) and self._meets(ladder[st.level], seat):
             calls.append(st.phase.hold)
         if (
@@ -248,8 +250,9 @@ class Auction:
             and self._meets(ladder[st.level], seat)
         ):
             calls.insert(1, ladder[st.level].call)  # the same game again, by a player of higher priority
-        calls += self._side_bids_open_to(seat)
-        if self._compelled(seat, calls[1:]):
+        if st.phase.side_bids:
+            calls += self._side_bids_open_to(seat)
+        if st.phase.compulsory and self._compelled(seat, calls[1:]):
             calls.remove(PASS)
         return calls
 
@@ -262,7 +265,7 @@ class Auction:
         st = self.state
         st.last = st.order.index(seat)
         st.spoken.add(seat)
-        side = next((lv for lv, _ in st.phase.side_bids if lv.call == call), None)
+        side = next((lv for lv, _ in st.phase.side_bids if lv.call == call), None) if st.phase.side_bids else None
         if side is not None:
             self.bidders.add(seat)
             return Outcome(seat, call, side.contract, ends_auction=True)
@@ -280,12 +283,11 @@ class Auction:
 
     def _rounds_settle(self) -> Outcome | None:
         st = self.state
-        others = [s for s in st.order if s not in st.passed and s != st.holder]
-        can_change = any(
-            self._may_bid(s, st.level) or self._side_bids_open_to(s) or self._may_hold_over(s) for s in others
-        )
-        if others and (can_change or st.holder is None):
-            return None
+        for s in st.order:  # (a loop, not any() over a generator: see TrickRules.legal)
+            if s in st.passed or s == st.holder:
+                continue
+            if st.holder is None or self._may_bid(s, st.level) or self._side_bids_open_to(s) or self._may_hold_over(s):
+                return None  # somebody still to speak can change the outcome (or nobody has bid yet)
         return self._outcome(ends_auction=False)
 
     def _declare_settle(self) -> Outcome | None:
