@@ -49,6 +49,7 @@ from interpreter.engine.settlement import (
     each_other_pays,
     lost_every_trick,
     piles,
+    reads_hands,
     settle,
     settle_individual,
 )
@@ -822,30 +823,32 @@ class Game:
     def deal_facts(self) -> Deal:
         """What the settlement needs to know about this deal."""
         assert self.contract is not None
-        declarations = self.announcement.declarations if self.announcement else ()
-        round_ = self.announcement if isinstance(self.announcement, AnnouncementRound) else None
-        return Deal(
-            self.ruleset,
+        announcement, ruleset, play = self.announcement, self.ruleset, self.trickplay
+        withheld = play.withheld if play is not None else None
+        facts = Deal(
+            ruleset,
             self.contract,
             self.declarer,
             self.seats,
             self.players,
             self.sitting_out,
             frozenset(self.auction.bidders),
-            dict(self.trickplay.withheld) if self.trickplay else {},
-            tuple(self.laid),
-            declarations,
+            dict(withheld) if withheld else {},
+            tuple(announcement.laid) if announcement is not None and announcement.laid else (),
+            announcement.declarations if announcement is not None else (),
             None if self.pot_start is None else self.pot_start + self.ante,
-            partner=self.partner,
-            called=frozenset({self.called_card} if self.called_card else ()),
-            kontra=round_.game_kontra if round_ else 1,
-            announced=round_.announced_pairs() if round_ else frozenset(),
-            bonus_kontra=round_.bonus_kontra() if round_ else (),
-            announced_seats=round_.announced_seats() if round_ else frozenset(),
+            self.partner,
+            frozenset({self.called_card} if self.called_card else ()),
             # Only a combination held in a hand reads the hands (and None spares judging them).
-            hands=self.play_hands() if any(b.scope == "seat" for b in self.ruleset.bonuses.values()) else None,
+            hands=self.play_hands() if reads_hands(ruleset) else None,
             forfeit=self.forfeit,
         )
+        if isinstance(announcement, AnnouncementRound):
+            facts.kontra = announcement.game_kontra
+            facts.announced = announcement.announced_pairs()
+            facts.bonus_kontra = announcement.bonus_kontra()
+            facts.announced_seats = announcement.announced_seats()
+        return facts
 
     def _settle_played(self) -> None:
         play = self.trickplay
@@ -924,9 +927,11 @@ class Game:
             # Played for a different stake: the same points, more money each.
             result = dataclasses.replace(result, payments=[p * stake for p in result.payments], pot=result.pot * stake)
         self.result = result
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self._fast = None
-        self._emit(type="settlement", **result.as_dict())
+        event: dict[str, Any] = {"type": "settlement"}
+        event.update(result.as_dict())
+        self.events.append(event)
 
     # -- games recorded in the field: offences and their penalties -------------------------------
     def _offence(self, seat: int, parsed: PlayCard) -> str | None:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from interpreter.engine.play import Trick
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Result:
     outcome: str  # played | claimed | thrown_in | abandoned
     contract: str | None
@@ -35,15 +35,49 @@ class Result:
     bonuses: tuple[dict[str, Any], ...] = ()
     kontra: int = 1  # the game's multiplier from kontra, rekontra …
 
+    def __init__(
+        self,
+        outcome: str,
+        contract: str | None,
+        declarer: int | None,
+        declarer_won: bool | None,
+        points: dict[str, Any] | None,
+        tricks: dict[str, Any] | None,
+        payments: list[int],
+        reason: str = "",
+        announcements: tuple[dict[str, Any], ...] = (),
+        pot: int = 0,
+        partner: int | None = None,
+        bonuses: tuple[dict[str, Any], ...] = (),
+        kontra: int = 1,
+    ) -> None:
+        # Made at the end of every deal: written straight into the instance's dict, as a frozen
+        # dataclass's own __init__ (one object.__setattr__ a field) costs three times as much.
+        fields = self.__dict__
+        fields["outcome"] = outcome
+        fields["contract"] = contract
+        fields["declarer"] = declarer
+        fields["declarer_won"] = declarer_won
+        fields["points"] = points
+        fields["tricks"] = tricks
+        fields["payments"] = payments
+        fields["reason"] = reason
+        fields["announcements"] = announcements
+        fields["pot"] = pot
+        fields["partner"] = partner
+        fields["bonuses"] = bonuses
+        fields["kontra"] = kontra
+
     def as_dict(self) -> dict[str, Any]:
         """The result as events and views show it: new lists and mappings, safe to change."""
+        points, tricks = self.points, self.tricks
         result: dict[str, Any] = {
             "outcome": self.outcome,
             "contract": self.contract,
             "declarer": self.declarer,
             "declarer_won": self.declarer_won,
-            "points": _copy(self.points),
-            "tricks": _copy(self.tricks),
+            "points": None if points is None else _copy(points),
+            "tricks": None if tricks is None else _copy(tricks),
             "payments": list(self.payments),
         }
         if self.reason:
@@ -154,8 +188,8 @@ def side_receives(
     payments[team[0]] += total - given
 
 
-def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None if table is None else {k: list(v) if isinstance(v, list) else v for k, v in table.items()}
+def _copy(table: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.copy() if type(v) is list else v for k, v in table.items()}
 
 
 def piles(
@@ -169,6 +203,17 @@ def piles(
     declarer_cards: list[str] = []
     defender_cards: list[str] = []
     team = deal.team
+    if not deal.withheld and deal.forfeit is None and routed is None:
+        # Most deals: each trick goes whole to its winner's side (the steps below, without
+        # their tests of withheld and forfeited cards).
+        declarer_tricks = 0
+        for trick in tricks:
+            if trick.winner in team:
+                declarer_cards += trick.cards
+                declarer_tricks += 1
+            else:
+                defender_cards += trick.cards
+        return _aside(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, out_of_play)
 
     def side(seat: int | None) -> list[str]:
         return declarer_cards if seat in team else defender_cards
@@ -220,10 +265,26 @@ def piles(
             elif to == "defenders":
                 defender_cards += cards
         return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+    return _aside(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, out_of_play)
+
+
+def _aside(
+    deal: Deal,
+    declarer_cards: list[str],
+    defender_cards: list[str],
+    declarer_tricks: int,
+    defender_tricks: int,
+    out_of_play: list[str],
+) -> tuple[list[str], list[str], int, int]:
+    """The piles with the cards out of play added to the side the counting gives them to."""
     counting = deal.ruleset.counting
     to = counting.aside_counts_for
     if counting.aside_unless is not None and counting.aside_unless(
-        {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": len(tricks)}
+        {
+            "declarer_tricks": declarer_tricks,
+            "defender_tricks": defender_tricks,
+            "tricks": declarer_tricks + defender_tricks,
+        }
     ):
         to = "defenders" if to == "declarer" else "declarer"
     if to == "declarer":
@@ -277,13 +338,15 @@ def settle(
         )
     env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
-    for declaration in deal.declared:
+    declared = deal.declared
+    for declaration in declared:
         won = bool(declaration.wins(env))
     # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
-    drawn = not deal.declared and rs.settlement.drawn is not None and bool(rs.settlement.drawn(env))
-    env = _value_env(contract, env, won, factor)
+    settlement = rs.settlement
+    drawn = not declared and settlement.drawn is not None and bool(settlement.drawn(env))
+    _add_value_env(contract, env, won, factor)
     amount = 0 if drawn else int(contract.amount(env))
-    for declaration in deal.declared:
+    for declaration in declared:
         if declaration.priced == "all_tricks":
             everything = _outcome_env(
                 rs, declarer_cards + defender_cards, [], declarer_tricks + defender_tricks, 0, len(deal.seats), 0
@@ -292,56 +355,71 @@ def settle(
         if declaration.amount is not None:
             amount = int(declaration.amount(env))
         amount *= declaration.multiplier
-    payments = [0] * deal.players
+    players = deal.players
+    payments = [0] * players
     team = deal.team
     defenders = [s for s in deal.seats if s not in team]
-    if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":
+    if deal.sitting_out is not None and settlement.sitting_out == "defender":
         defenders.append(deal.sitting_out)
     sign = 1 if won else -1
-    scored = _bonuses(deal, tricks or [], declarer_cards, defender_cards, env) if tricks else []
-    replaced = any(item["replaces_game"] and item["value"] for item in scored)
-    if replaced:
+    # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
+    scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and rs.bonuses else []
+    replaced = False
+    if scored and any(item["replaces_game"] and item["value"] for item in scored):
         # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
+        replaced = True
         scored = [item for item in scored if item["replaces_game"] and item["value"]]
         amount = 0
-    shares = _shares(deal, env, amount, defenders) if liable else None
-    split = rs.settlement.split
+    shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
+    split = settlement.split
     side_receives(team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, split)
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
-        moved = [0] * deal.players  # what this bonus moves, seat by seat (the log takes it apart)
+        moved = [0] * players  # what this bonus moves, seat by seat (the log takes it apart)
         side_receives(team, defenders, value, moved, split)
         item["payments"] = moved
-    held = _seat_bonuses(deal, env) if tricks and not replaced else []
+    held = _seat_bonuses(deal, env) if tricks and not replaced and deal.hands is not None else []
     for item in held:
         # A combination in a hand: each other player at the table pays its holder.
-        item["payments"] = each_other_pays(item["seat"], [*team, *defenders], deal.players, -item["value"])
-    for item in scored + held:
-        for seat, paid in enumerate(item["payments"]):
-            payments[seat] += paid
+        item["payments"] = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
+    for items in (scored, held):
+        for item in items:
+            for seat, paid in enumerate(item["payments"]):
+                payments[seat] += paid
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
-        payments[deal.declarer] -= pot_change
-    announced = _announcements(deal, tricks or [], outcome)
+        payments[declarer] -= pot_change
+    announced = _announcements(deal, tricks or [], outcome) if deal.laid else []
     for item in announced:
         value = item["value"] if item["won"] else -item["value"]
         side_receives(team, defenders, value, payments, split)
     return Result(
         outcome,
         contract.name,
-        deal.declarer,
+        declarer,
         won,
         {"declarer": env["declarer_points"], "defenders": env["defender_points"]},
         {"declarer": declarer_tricks, "defenders": defender_tricks},
         payments,
-        reason="drawn: nobody scores" if drawn else "",
-        announcements=tuple(announced),
-        pot=pot_change,
-        partner=deal.partner,
-        bonuses=tuple({k: v for k, v in item.items() if k != "replaces_game"} for item in scored) + tuple(held),
-        kontra=deal.kontra,
+        "drawn: nobody scores" if drawn else "",
+        tuple(announced),
+        pot_change,
+        deal.partner,
+        tuple([{k: v for k, v in item.items() if k != "replaces_game"} for item in scored]) + tuple(held)
+        if scored or held
+        else (),
+        deal.kontra,
     )
+
+
+def reads_hands(rs: Ruleset) -> bool:
+    """Whether a bonus of `rs` is a combination in a hand, whose judging reads each hand as play
+    started (worked out once per ruleset)."""
+    found: bool | None = rs.derived.get("reads_hands")
+    if found is None:
+        found = rs.derived["reads_hands"] = any(b.scope == "seat" for b in rs.bonuses.values())
+    return found
 
 
 def _settlement_reads(rs: Ruleset, contract: Contract) -> frozenset[str]:
@@ -397,6 +475,20 @@ def _outcome_env(
         "tricks_won_with": frozenset(),
         "bidders": bidders,
     }
+
+
+def _add_value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> None:
+    """What `_value_env` adds, added to `env` itself (once the outcome's conditions are read)."""
+    env["declarer_won"] = won
+    if "kontra" not in env:
+        env["kontra"] = 1
+    if won:
+        env["winner_points"], env["loser_points"] = env["declarer_points"], env["defender_points"]
+        own_factor = contract.factor_won or 0
+    else:
+        env["winner_points"], env["loser_points"] = env["defender_points"], env["declarer_points"]
+        own_factor = contract.factor_lost or 0
+    env["factor"] = own_factor if factor is None else factor
 
 
 def _value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> dict[str, Any]:
