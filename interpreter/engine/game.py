@@ -331,7 +331,8 @@ class Game:
         if type(action) is str:
             return Call(action) if action in offered[1] else None
         try:
-            if type(action) is not dict or action not in offered[1]:
+            # A kontra is handed out as the ruleset's read-only action, an announcement as a dict.
+            if (type(action) is not dict and type(action) is not FrozenAction) or action not in offered[1]:
                 return None
         except Exception:
             return None  # a value that cannot be compared: parse_action says what is wrong with it
