@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from interpreter.language.model import Contract, Declaration, Individual, Route, Ruleset
+from interpreter.language.model import Bonus, Contract, Declaration, Formula, Individual, Route, Ruleset
 
 if TYPE_CHECKING:
     from interpreter.engine.play import Trick
@@ -523,6 +523,39 @@ def _value(contract: Contract, env: dict[str, Any]) -> int:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class _BonusPlan:
+    """What judging a contract's side bonuses needs, worked out once per contract: the bonuses
+    (in the ruleset's order), the names their conditions read (only these are made for a deal)
+    and whether their values read the game's."""
+
+    bonuses: tuple[tuple[str, Bonus], ...]
+    reads: frozenset[str]
+    reads_game: bool
+
+
+def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
+    key = ("bonus_plan", contract.name)
+    plan: _BonusPlan | None = rs.derived.get(key)
+    if plan is None:
+        bonuses = tuple(
+            (name, bonus)
+            for name, bonus in rs.bonuses.items()
+            if (contract.bonuses is None or name in contract.bonuses) and bonus.scope == "side"
+        )
+        reads: set[str] = set()
+        game = False
+        for _, bonus in bonuses:
+            for condition in (bonus.achieved, bonus.attempted):
+                if condition is not None:
+                    reads |= condition.names
+            for formula in (bonus.value, bonus.announced):
+                if formula is not None and "game" in formula.names:
+                    game = True
+        plan = rs.derived[key] = _BonusPlan(bonuses, frozenset(reads), game)
+    return plan
+
+
 def _bonuses(
     deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str], defender_cards: list[str], env: dict[str, Any]
 ) -> list[dict[str, Any]]:
@@ -532,59 +565,88 @@ def _bonuses(
     rs, contract = deal.ruleset, deal.contract
     if not rs.bonuses or (contract.bonuses is not None and not contract.bonuses):
         return []
+    plan = _bonus_plan(rs, contract)
+    if not plan.bonuses:
+        return []
+    reads = plan.reads
     team = deal.team
-    game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None))
+    # What the value formulas read, the same for both sides: each value worked out when first
+    # needed (where it was before), then kept for the other side.
+    values = {
+        "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if plan.reads_game else 0,
+        "players": len(deal.seats),
+    }
+    worth: dict[tuple[str, bool], int] = {}
+
+    def value_of(name: str, formula: Formula, announced: bool) -> int:
+        found = worth.get((name, announced))
+        if found is None:
+            found = worth[name, announced] = int(formula(values))
+        return found
+
     kontra = dict(deal.bonus_kontra)
-    # Each seat plays a card to every trick: the team's cards are found by its seats, the rest
-    # are the defenders'; a trick's facts are made once and only their last flag differs by side.
-    everything = frozenset(chain.from_iterable(t.cards for t in tricks))
-    by_team = frozenset([t.cards[t.seats.index(s)] for t in tricks for s in team if s in t.seats])
-    played = {"declarer": by_team, "defenders": everything - by_team}
     owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
-    known = [
-        (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], owner in team)
-        for t, owner in zip(tricks, owners, strict=True)
-    ]
+    ours = [owner in team for owner in owners]
+    played: dict[str, frozenset[str]] = {}
+    if "side_played" in reads or "opponents_played" in reads:
+        # Each seat plays a card to every trick: the team's cards are found by its seats, the
+        # rest are the defenders'.
+        everything = frozenset(chain.from_iterable(t.cards for t in tricks))
+        by_team = frozenset([t.cards[t.seats.index(s)] for t in tricks for s in team if s in t.seats])
+        played = {"declarer": by_team, "defenders": everything - by_team}
+    # A trick's facts are made once and only their last flag differs by side.
+    known = (
+        [(frozenset(t.cards), t.cards[t.seats.index(t.won_by)], mine) for t, mine in zip(tricks, ours, strict=True)]
+        if "played_tricks" in reads
+        else []
+    )
+    bonus_kontra = bool(kontra)
+    announced_pairs = deal.announced
+    forfeit = deal.forfeit
+    bonus_factor = contract.bonus_factor
     result = []
     for side, mine in (("declarer", True), ("defenders", False)):
-        won_tricks = [t for t, owner in zip(tricks, owners, strict=True) if (owner in team) == mine]
-        facts = tuple(known) if mine else tuple([(cards, card, not ours) for cards, card, ours in known])
+        won_tricks = [t for t, our in zip(tricks, ours, strict=True) if our == mine]
         cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
-            "side_cards": frozenset(cards),
-            "side_points": rs.counting.points(cards, rs.deck.points) if cards else 0,
-            "side_won": frozenset(chain.from_iterable(t.cards for t in won_tricks)),
-            "side_played": played[side],
-            "opponents_played": played["defenders" if mine else "declarer"],
             "side_tricks": len(won_tricks),
             "opponent_tricks": len(tricks) - len(won_tricks),
             "tricks": len(tricks),
             "called": deal.called,
             "is_declarer_side": mine,
-            "played_tricks": facts,
             "players": len(deal.seats),
         }
-        values = {"game": game, "players": len(deal.seats)}
-        for name, bonus in rs.bonuses.items():
-            if (contract.bonuses is not None and name not in contract.bonuses) or bonus.scope != "side":
-                continue
-            announced = (name, side) in deal.announced
+        if "side_cards" in reads:
+            scope["side_cards"] = frozenset(cards)
+        if "side_points" in reads:
+            scope["side_points"] = rs.counting.points(cards, rs.deck.points) if cards else 0
+        if "side_won" in reads:
+            scope["side_won"] = frozenset(chain.from_iterable(t.cards for t in won_tricks))
+        if played:
+            scope["side_played"] = played[side]
+            scope["opponents_played"] = played["defenders" if mine else "declarer"]
+        if known:
+            scope["played_tricks"] = (
+                tuple(known) if mine else tuple([(cards_, card, not our) for cards_, card, our in known])
+            )
+        for name, bonus in plan.bonuses:
+            announced = (name, side) in announced_pairs
             scope["announced"] = announced
             # A card kept back for the bonus and forced out early loses it (Pfeife raus).
-            lost = deal.forfeit is not None and deal.forfeit[0] == name
+            lost = forfeit is not None and forfeit[0] == name
             achieved = not lost and bool(bonus.achieved(scope))
             if announced and bonus.announced is not None:
-                value = int(bonus.announced(values)) * (1 if achieved else -1)
+                value = value_of(name, bonus.announced, True) * (1 if achieved else -1)
             elif bonus.value is None:
                 continue  # it counts only when announced
             elif achieved:
-                value = int(bonus.value(values))
+                value = value_of(name, bonus.value, False)
             elif bonus.attempted is not None and bonus.attempted(scope):
-                value = -int(bonus.value(values))
+                value = -value_of(name, bonus.value, False)
             else:
                 continue
-            times = kontra.get(name, 0) if announced else 0
-            value *= contract.bonus_factor * 2**times
+            times = kontra.get(name, 0) if announced and bonus_kontra else 0
+            value *= bonus_factor * 2**times
             result.append(
                 {
                     "name": name,
