@@ -141,7 +141,7 @@ def test_the_compiled_source_gives_what_the_closures_give(name: str) -> None:
 
 SCOPE = Scope(
     {"T22": (Type.CARD, "T22"), "T1": (Type.CARD, "T1"), "trumps": (Type.CARDS, frozenset({"T22", "T1", "T21"}))},
-    {"hand": Type.CARDS, "x": Type.INT, "flag": Type.BOOL, "card": Type.CARD},
+    {"hand": Type.CARDS, "x": Type.INT, "flag": Type.BOOL, "card": Type.CARD, "played_tricks": Type.TRICKS},
     {"T22": 22, "T21": 21, "T1": 1},
     {"T22": 5, "T21": 1, "T1": 5},
 )
@@ -160,6 +160,8 @@ TEXTS = [
     "any a in (if (any c in hand: c == T1) then hand else trumps): holds(a) and a != card",
     "highest(hand) == T22 and lowest(hand & trumps) != card",
     "points(card) + rank(highest(trumps))",
+    "count(trick(-1) & hand) > 0 or winning_card(2) == card or won_by_side(x % 5 - 2)",
+    "trick_of(card) == 1 and won_by_side(-1)",
 ]
 
 
@@ -175,6 +177,10 @@ def test_every_construct_gives_the_same_value_or_the_same_error(text: str) -> No
             "x": rng.randint(-5, 60),
             "flag": rng.random() < 0.5,
             "card": rng.choice(cards),
+            "played_tricks": tuple(
+                (frozenset(rng.sample(cards, 2)), rng.choice(cards), rng.random() < 0.5)
+                for _ in range(rng.randint(0, 3))
+            ),
         }
         if rng.random() < 0.05:
             del env[rng.choice(list(env))]  # a value the engine failed to give

@@ -36,7 +36,7 @@ from interpreter.engine.actions import (
     shown,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
-from interpreter.engine.announcing import AnnouncementRound, DoublingRound
+from interpreter.engine.announcing import AnnouncementRound, DoublingRound, kontra_actions
 from interpreter.engine.auction import Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange
@@ -328,19 +328,39 @@ class Game:
         offered, self._offered = self._offered, None
         if offered is None or seat is not offered[0] or self.phase is not _ANNOUNCE:
             return None
+        key: str | tuple[str, ...]
         if type(action) is str:
-            return Call(action) if action in offered[1] else None
-        try:
-            # A kontra is handed out as the ruleset's read-only action, an announcement as a dict.
-            if (type(action) is not dict and type(action) is not FrozenAction) or action not in offered[1]:
+            if action not in offered[1]:
                 return None
-        except Exception:
-            return None  # a value that cannot be compared: parse_action says what is wrong with it
-        if "kontra" in action:
-            return Kontra(action["kontra"])
-        if "announce" in action:
-            return Announce(action["announce"], tuple(action["cards"]))
-        return None
+            key = action
+        else:
+            try:
+                # A kontra is handed out as the ruleset's read-only action, an announcement as a dict.
+                if (type(action) is not dict and type(action) is not FrozenAction) or action not in offered[1]:
+                    return None
+            except Exception:
+                return None  # a value that cannot be compared: parse_action says what is wrong with it
+            if "kontra" in action:
+                key = ("kontra", action["kontra"])
+            elif "announce" in action:
+                key = ("announce", action["announce"], *action["cards"])
+            else:
+                return None
+        # The parsed actions are immutable values, made once per ruleset: a round of
+        # announcements has many turns.
+        parsed: dict[str | tuple[str, ...], Action] | None = self.ruleset.derived.get("offered_actions")
+        if parsed is None:
+            parsed = self.ruleset.derived["offered_actions"] = {}
+        found = parsed.get(key)
+        if found is None:
+            if isinstance(key, str):
+                found = Call(key)
+            elif key[0] == "kontra":
+                found = Kontra(key[1])
+            else:
+                found = Announce(key[1], key[2:])
+            parsed[key] = found
+        return found
 
     def _check_seat(self, seat: object) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
@@ -437,7 +457,9 @@ class Game:
             self._after_exchange(exchange.advance())
         elif self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
             announcement.apply(seat, parsed)
-            self._history.append((seat, parsed.as_json()))
+            # A kontra goes into the history as the ruleset's read-only action for its item.
+            done = kontra_actions(self.ruleset)[parsed.item] if type(parsed) is Kontra else parsed.as_json()
+            self._history.append((seat, done))
             if isinstance(announcement, AnnouncementRound) and announcement.partner_revealed:
                 self.partner_public = True
             if announcement.to_act is None:

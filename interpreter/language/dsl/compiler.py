@@ -384,8 +384,12 @@ class _Compiler:
         constants = [arg.fn(_NO_ENV) if arg.constant else None for arg in args]
         code = function.inline(codes, constants) if function.inline is not None else None
         if code is None:
-            # A function that may fail is called through a wrapper that places its failure.
-            called = self._named("_f", _placed(impl, node.column) if function.may_fail else impl)
+            # A function that may fail places its failure at the call: by itself, or else
+            # through a wrapper.
+            if function.placed is not None:
+                called = self._named("_f", function.placed(self.scope, tuple(arg.type for arg in args), node.column))
+            else:
+                called = self._named("_f", _placed(impl, node.column) if function.may_fail else impl)
             code = f"{called}({', '.join(codes)})"
         return self._combine(function.result, _applied(impl, [arg.fn for arg in args], node.column), code, node, *args)
 

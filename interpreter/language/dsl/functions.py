@@ -51,6 +51,9 @@ class Function:
     positive: int | None = None  # the argument that must be positive (a rounding's step)
     inline: Inline | None = None  # the call written out in generated source, where it can be
     may_fail: bool = True  # its implementation may raise Fault (placed at the call)
+    # For generated source: scope tables + argument types + the call's column -> an
+    # implementation that places its own failures there (no wrapper around `build`'s).
+    placed: Callable[[Scope, tuple[Type, ...], int], Impl] | None = None
 
 
 def _lookup(table: Mapping[str, int], what: str) -> Callable[[str], int]:
@@ -61,6 +64,26 @@ def _lookup(table: Mapping[str, int], what: str) -> Callable[[str], int]:
             raise Fault(f"no {what} known for card {card!r}") from None
 
     return look
+
+
+def _lookup_placed(attribute: str, what: str) -> Callable[[Scope, tuple[Type, ...], int], Impl]:
+    """rank() or points() for generated source: a card's number from the scope's table (a set's
+    total, for points of a set), a card the table lacks failing at the call's column."""
+
+    def placed(scope: Scope, types: tuple[Type, ...], column: int) -> Impl:
+        table: Mapping[str, int] = getattr(scope, attribute)
+
+        def look(card: str) -> int:
+            try:
+                return table[card]
+            except KeyError:
+                raise Fault(f"no {what} known for card {card!r}", column) from None
+
+        if types[0] is Type.CARDS:
+            return lambda cards: sum(map(look, cards))
+        return look
+
+    return placed
 
 
 def _total(table: Mapping[str, int]) -> Callable[[Collection[str]], int]:
@@ -132,6 +155,22 @@ def _trick_at(n: int, tricks: TrickFacts) -> tuple[frozenset[str], str, bool]:
     return tricks[index]
 
 
+def _trick_part(part: int) -> Callable[[Scope, tuple[Type, ...], int], Impl]:
+    """trick(), winning_card() or won_by_side() (`part` of a trick's facts) for generated source:
+    what `_trick_at` does, its failure placed at the call's column."""
+
+    def placed(scope: Scope, types: tuple[Type, ...], column: int) -> Impl:
+        def at(n: int, tricks: TrickFacts) -> object:
+            index = n - 1 if n > 0 else len(tricks) + n
+            if n == 0 or not 0 <= index < len(tricks):
+                raise Fault(f"there is no trick {n} (the deal has {len(tricks)}; 1 is the first, -1 the last)", column)
+            return tricks[index][part]
+
+        return at
+
+    return placed
+
+
 def _trick_of(card: str, tricks: TrickFacts) -> int:
     """The number of the trick `card` was played to (1 the first), 0 when it was not played: a
     card's fate (the Mond captured with the Sküs) read through trick(), winning_card() …"""
@@ -172,13 +211,21 @@ def _functions() -> dict[str, Function]:
             inline=_written("({0} in {1})"),
             may_fail=False,
         ),
-        Function("rank", (_CARD,), Type.INT, "a card", lambda s, t: _lookup(s.card_rank, "rank")),
+        Function(
+            "rank",
+            (_CARD,),
+            Type.INT,
+            "a card",
+            lambda s, t: _lookup(s.card_rank, "rank"),
+            placed=_lookup_placed("card_rank", "rank"),
+        ),
         Function(
             "points",
             (_CARD | _CARDS,),
             Type.INT,
             "a card or a set of cards",
             lambda s, t: _lookup(s.card_points, "points") if t[0] is Type.CARD else _total(s.card_points),
+            placed=_lookup_placed("card_points", "points"),
         ),
         Function("highest", (_CARDS,), Type.CARD, "a set of cards", lambda s, t: _extreme("highest", max, s.card_rank)),
         Function("lowest", (_CARDS,), Type.CARD, "a set of cards", lambda s, t: _extreme("lowest", min, s.card_rank)),
@@ -211,6 +258,7 @@ def _functions() -> dict[str, Function]:
             _fixed(lambda n, tricks: _trick_at(n, tricks)[0]),
             reads=("played_tricks",),
             read_type=Type.TRICKS,
+            placed=_trick_part(0),
         ),
         Function(
             "winning_card",
@@ -220,6 +268,7 @@ def _functions() -> dict[str, Function]:
             _fixed(lambda n, tricks: _trick_at(n, tricks)[1]),
             reads=("played_tricks",),
             read_type=Type.TRICKS,
+            placed=_trick_part(1),
         ),
         Function(
             "won_by_side",
@@ -229,6 +278,7 @@ def _functions() -> dict[str, Function]:
             _fixed(lambda n, tricks: _trick_at(n, tricks)[2]),
             reads=("played_tricks",),
             read_type=Type.TRICKS,
+            placed=_trick_part(2),
         ),
         Function(
             "trick_of",
