@@ -166,12 +166,19 @@ class AnnouncementRound:
         must = self._must_announce(seat) if self.contract.must_announce is not None else ()
         if must:
             return [{"announce": name, "cards": []} for name in self._announceable(seat) if name in must]
-        actions: list[ActionJson] = [self.rule.done]
+        # Something was said since the last offer (or the turn moved on): the offers are new, and
+        # kept for checking the action that follows.
+        offers = self._offers
+        announceable = offers["announce", seat] = self._announceable_now(seat)
+        doublable = offers["kontra", seat] = self._doublable_now(seat)
+        kontras = self._kontras
         # An announcement is new each time (its list of cards could be changed); a kontra is
         # the ruleset's one read-only action for its item.
-        actions += [{"announce": name, "cards": []} for name in self._announceable(seat)]
-        actions += map(self._kontras.__getitem__, self._doublable(seat))
-        return actions
+        return [
+            self.rule.done,
+            *[{"announce": name, "cards": []} for name in announceable],
+            *[kontras[item] for item in doublable],
+        ]
 
     # -- applying --------------------------------------------------------------------------------
     def apply(self, seat: int, parsed: Action) -> None:
