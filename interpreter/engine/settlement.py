@@ -189,7 +189,12 @@ def side_receives(
 
 
 def _copy(table: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.copy() if type(v) is list else v for k, v in table.items()}
+    # A loop, not a comprehension (a function call of its own in Python 3.11): made at every deal.
+    copied = table.copy()
+    for key, value in table.items():
+        if isinstance(value, list):
+            copied[key] = list(value)
+    return copied
 
 
 def piles(
@@ -358,7 +363,10 @@ def settle(
     players = deal.players
     payments = [0] * players
     team = deal.team
-    defenders = [s for s in deal.seats if s not in team]
+    defenders = list(deal.seats)
+    for seat in team:
+        if seat in defenders:
+            defenders.remove(seat)
     if deal.sitting_out is not None and settlement.sitting_out == "defender":
         defenders.append(deal.sitting_out)
     sign = 1 if won else -1
