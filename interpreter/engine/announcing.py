@@ -184,8 +184,10 @@ class AnnouncementRound:
     def apply(self, seat: int, parsed: Action) -> None:
         """Apply an announcement, a kontra or the done call; raises IllegalActionError, changing
         nothing, if it is not allowed now."""
+        # Most contracts oblige nobody to announce: no duty to look up at every action.
+        duty = self.contract.must_announce is not None
         if isinstance(parsed, Call) and parsed.name == self.rule.done:
-            must = self._must_announce(seat)
+            must = self._must_announce(seat) if duty else ()
             if must:
                 raise IllegalActionError(f"{self.contract.title}: first announce one of {', '.join(must)}", seat)
             self._end_turn(seat)
@@ -194,7 +196,7 @@ class AnnouncementRound:
             if parsed.cards:
                 raise IllegalActionError(f"{parsed.name} is announced without cards", seat)
             legal = self._announceable(seat)
-            must = self._must_announce(seat)
+            must = self._must_announce(seat) if duty else ()
             if parsed.name not in legal or (must and parsed.name not in must):
                 raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
             side = self.announced[parsed.name] = self.side_of(seat)
@@ -206,7 +208,7 @@ class AnnouncementRound:
             self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
             return
         if isinstance(parsed, Kontra):
-            if self._must_announce(seat):
+            if duty and self._must_announce(seat):
                 raise IllegalActionError(f"first announce one of {', '.join(self._must_announce(seat))}", seat)
             items = self._doublable(seat)
             if parsed.item not in items:
