@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from interpreter.engine.actions import Action, ActionJson, Announce, Call, Kontra
+from interpreter.engine.actions import Action, ActionJson, Announce, Call, FrozenAction, Kontra
 from interpreter.errors import IllegalActionError
 from interpreter.language.model import Contract, Declaration, Doubling, KontraRule, Ruleset
 
@@ -64,8 +64,17 @@ class AnnouncementRound:
         self._eligible: dict[tuple[int, bool, bool], list[str]] = {}
         # The items (the game, announced bonuses) that may still be doubled -> their owner's side.
         self._open: dict[str, str] = {}
+        # The same items -> the side that doubles each next: the owner's opponents first, then
+        # the owner, and so on (kept as kontras are said, not worked out from the levels).
+        self._doubler: dict[str, str] = {}
         if ruleset.kontra_game is not None and ruleset.kontra_game.max > 0:
             self._open[GAME] = "declarer"
+            self._doubler[GAME] = "defenders"
+        # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
+        self._anyone_doubles = all(
+            rule is None or rule.eligible is None for rule in (ruleset.kontra_game, ruleset.kontra_bonuses)
+        )
+        self._kontras = kontra_actions(ruleset)
 
     # -- sides ---------------------------------------------------------------------------------
     def side_of(self, seat: int) -> str:
@@ -132,18 +141,15 @@ class AnnouncementRound:
         return offer
 
     def _doublable_now(self, seat: int) -> list[str]:
-        side, levels = self.side_of(seat), self.levels
-        game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
         # The game, then the announced bonuses in order, that may still be doubled and that
-        # `side` doubles next (the other side of the owner first, then the owner, and so on),
-        # by a seat the rule lets double.
+        # the seat's side doubles next, by a seat the rule lets double.
+        side = "declarer" if seat == self.declarer or seat == self.partner else "defenders"
+        if self._anyone_doubles:
+            return [item for item, doubler in self._doubler.items() if doubler == side]
+        game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
         may = {GAME: self._may_double(seat, game)}  # the bonuses' answer is the same for each
         bonus = self._may_double(seat, bonuses)
-        return [
-            item
-            for item, owner in self._open.items()
-            if (owner == side) == (levels.get(item, 0) % 2 == 1) and may.get(item, bonus)
-        ]
+        return [item for item, doubler in self._doubler.items() if doubler == side and may.get(item, bonus)]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
         """The bonuses of which the declarer must announce one before ending the first turn."""
@@ -155,22 +161,33 @@ class AnnouncementRound:
         return rule.one_of
 
     def legal(self, seat: int) -> list[ActionJson]:
-        if seat != self.to_act:
+        if self.done or seat != self.order[self.turn]:
             return []
-        must = self._must_announce(seat)
-        actions: list[ActionJson] = [] if must else [self.rule.done]
-        announceable = self._announceable(seat)
-        actions += [{"announce": name, "cards": []} for name in announceable if not must or name in must]
-        if not must:
-            actions += [{"kontra": item} for item in self._doublable(seat)]
-        return actions
+        must = self._must_announce(seat) if self.contract.must_announce is not None else ()
+        if must:
+            return [{"announce": name, "cards": []} for name in self._announceable(seat) if name in must]
+        # Something was said since the last offer (or the turn moved on): the offers are new, and
+        # kept for checking the action that follows.
+        offers = self._offers
+        announceable = offers["announce", seat] = self._announceable_now(seat)
+        doublable = offers["kontra", seat] = self._doublable_now(seat)
+        kontras = self._kontras
+        # An announcement is new each time (its list of cards could be changed); a kontra is
+        # the ruleset's one read-only action for its item.
+        return [
+            self.rule.done,
+            *[{"announce": name, "cards": []} for name in announceable],
+            *[kontras[item] for item in doublable],
+        ]
 
     # -- applying --------------------------------------------------------------------------------
     def apply(self, seat: int, parsed: Action) -> None:
         """Apply an announcement, a kontra or the done call; raises IllegalActionError, changing
         nothing, if it is not allowed now."""
+        # Most contracts oblige nobody to announce: no duty to look up at every action.
+        duty = self.contract.must_announce is not None
         if isinstance(parsed, Call) and parsed.name == self.rule.done:
-            must = self._must_announce(seat)
+            must = self._must_announce(seat) if duty else ()
             if must:
                 raise IllegalActionError(f"{self.contract.title}: first announce one of {', '.join(must)}", seat)
             self._end_turn(seat)
@@ -179,18 +196,19 @@ class AnnouncementRound:
             if parsed.cards:
                 raise IllegalActionError(f"{parsed.name} is announced without cards", seat)
             legal = self._announceable(seat)
-            must = self._must_announce(seat)
+            must = self._must_announce(seat) if duty else ()
             if parsed.name not in legal or (must and parsed.name not in must):
                 raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
             side = self.announced[parsed.name] = self.side_of(seat)
             self.announced_by[parsed.name] = seat
             if self.ruleset.kontra_bonuses is not None and self.ruleset.kontra_bonuses.max > 0:
                 self._open[parsed.name] = side
+                self._doubler[parsed.name] = "defenders" if side == "declarer" else "declarer"
             self._said(seat)
             self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
             return
         if isinstance(parsed, Kontra):
-            if self._must_announce(seat):
+            if duty and self._must_announce(seat):
                 raise IllegalActionError(f"first announce one of {', '.join(self._must_announce(seat))}", seat)
             items = self._doublable(seat)
             if parsed.item not in items:
@@ -200,6 +218,9 @@ class AnnouncementRound:
             rule = self.ruleset.kontra_game if parsed.item == GAME else self.ruleset.kontra_bonuses
             if rule is None or level >= rule.max:
                 del self._open[parsed.item]  # doubled as often as allowed
+                del self._doubler[parsed.item]
+            else:
+                self._doubler[parsed.item] = "defenders" if self._doubler[parsed.item] == "declarer" else "declarer"
             title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
             self.emit(type="kontra", seat=seat, item=parsed.item, level=level, title=title)
             return
@@ -267,6 +288,16 @@ class AnnouncementRound:
         return tuple((item, level) for item, level in self.levels.items() if item != GAME)
 
 
+def kontra_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
+    """{kontra: ITEM} for the game and every bonus of the ruleset, made once per ruleset."""
+    actions: dict[str, FrozenAction] | None = ruleset.derived.get("kontra_actions")
+    if actions is None:
+        actions = ruleset.derived["kontra_actions"] = {
+            item: FrozenAction(kontra=item) for item in (GAME, *ruleset.bonuses)
+        }
+    return actions
+
+
 class DoublingRound(AnnouncementRound):
     """Everyone for themselves (Räuber): each seat of `order` in turn, once, doubles the game
     ({kontra: game}, which ends the turn) or says the done call. Nothing is announced; the
@@ -286,7 +317,7 @@ class DoublingRound(AnnouncementRound):
         self.laid: list[tuple[str, str]] = []
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
-        self._offers, self._eligible, self._open = {}, {}, {}
+        self._offers, self._eligible, self._open, self._doubler = {}, {}, {}, {}
 
     def legal(self, seat: int) -> list[ActionJson]:
         return [self.done_call, {"kontra": GAME}] if seat == self.to_act else []

@@ -36,7 +36,7 @@ from interpreter.engine.actions import (
     shown,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
-from interpreter.engine.announcing import AnnouncementRound, DoublingRound
+from interpreter.engine.announcing import AnnouncementRound, DoublingRound, kontra_actions
 from interpreter.engine.auction import Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange
@@ -49,6 +49,7 @@ from interpreter.engine.settlement import (
     each_other_pays,
     lost_every_trick,
     piles,
+    reads_hands,
     settle,
     settle_individual,
 )
@@ -339,18 +340,39 @@ class Game:
         offered, self._offered = self._offered, None
         if offered is None or seat is not offered[0] or self.phase is not _ANNOUNCE:
             return None
+        key: str | tuple[str, ...]
         if type(action) is str:
-            return Call(action) if action in offered[1] else None
-        try:
-            if type(action) is not dict or action not in offered[1]:
+            if action not in offered[1]:
                 return None
-        except Exception:
-            return None  # a value that cannot be compared: parse_action says what is wrong with it
-        if "kontra" in action:
-            return Kontra(action["kontra"])
-        if "announce" in action:
-            return Announce(action["announce"], tuple(action["cards"]))
-        return None
+            key = action
+        else:
+            try:
+                # A kontra is handed out as the ruleset's read-only action, an announcement as a dict.
+                if (type(action) is not dict and type(action) is not FrozenAction) or action not in offered[1]:
+                    return None
+            except Exception:
+                return None  # a value that cannot be compared: parse_action says what is wrong with it
+            if "kontra" in action:
+                key = ("kontra", action["kontra"])
+            elif "announce" in action:
+                key = ("announce", action["announce"], *action["cards"])
+            else:
+                return None
+        # The parsed actions are immutable values, made once per ruleset: a round of
+        # announcements has many turns.
+        parsed: dict[str | tuple[str, ...], Action] | None = self.ruleset.derived.get("offered_actions")
+        if parsed is None:
+            parsed = self.ruleset.derived["offered_actions"] = {}
+        found = parsed.get(key)
+        if found is None:
+            if isinstance(key, str):
+                found = Call(key)
+            elif key[0] == "kontra":
+                found = Kontra(key[1])
+            else:
+                found = Announce(key[1], key[2:])
+            parsed[key] = found
+        return found
 
     def _check_seat(self, seat: object) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
@@ -455,7 +477,9 @@ class Game:
             self._after_exchange(exchange.advance())
         elif self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
             announcement.apply(seat, parsed)
-            self._history.append((seat, parsed.as_json()))
+            # A kontra goes into the history as the ruleset's read-only action for its item.
+            done = kontra_actions(self.ruleset)[parsed.item] if type(parsed) is Kontra else parsed.as_json()
+            self._history.append((seat, done))
             if isinstance(announcement, AnnouncementRound) and announcement.partner_revealed:
                 self.partner_public = True
             if announcement.to_act is None:
@@ -849,30 +873,32 @@ class Game:
     def deal_facts(self) -> Deal:
         """What the settlement needs to know about this deal."""
         assert self.contract is not None
-        declarations = self.announcement.declarations if self.announcement else ()
-        round_ = self.announcement if isinstance(self.announcement, AnnouncementRound) else None
-        return Deal(
-            self.ruleset,
+        announcement, ruleset, play = self.announcement, self.ruleset, self.trickplay
+        withheld = play.withheld if play is not None else None
+        facts = Deal(
+            ruleset,
             self.contract,
             self.declarer,
             self.seats,
             self.players,
             self.sitting_out,
             frozenset(self.auction.bidders),
-            dict(self.trickplay.withheld) if self.trickplay else {},
-            tuple(self.laid),
-            declarations,
+            dict(withheld) if withheld else {},
+            tuple(announcement.laid) if announcement is not None and announcement.laid else (),
+            announcement.declarations if announcement is not None else (),
             None if self.pot_start is None else self.pot_start + self.ante,
-            partner=self.partner,
-            called=frozenset({self.called_card} if self.called_card else ()),
-            kontra=round_.game_kontra if round_ else 1,
-            announced=round_.announced_pairs() if round_ else frozenset(),
-            bonus_kontra=round_.bonus_kontra() if round_ else (),
-            announced_seats=round_.announced_seats() if round_ else frozenset(),
+            self.partner,
+            frozenset({self.called_card} if self.called_card else ()),
             # Only a combination held in a hand reads the hands (and None spares judging them).
-            hands=self.play_hands() if any(b.scope == "seat" for b in self.ruleset.bonuses.values()) else None,
+            hands=self.play_hands() if reads_hands(ruleset) else None,
             forfeit=self.forfeit,
         )
+        if isinstance(announcement, AnnouncementRound):
+            facts.kontra = announcement.game_kontra
+            facts.announced = announcement.announced_pairs()
+            facts.bonus_kontra = announcement.bonus_kontra()
+            facts.announced_seats = announcement.announced_seats()
+        return facts
 
     def _settle_played(self) -> None:
         play = self.trickplay
@@ -953,7 +979,9 @@ class Game:
         self.result = result
         self.phase = _OVER
         self._fast = None
-        self._emit(type="settlement", **result.as_dict())
+        event: dict[str, Any] = {"type": "settlement"}
+        event.update(result.as_dict())
+        self.events.append(event)
 
     # -- games recorded in the field: offences and their penalties -------------------------------
     def _offence(self, seat: int, parsed: PlayCard) -> str | None:

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from interpreter.language.model import Contract, Declaration, Individual, Route, Ruleset
+from interpreter.language.model import Bonus, Contract, Declaration, Formula, Individual, Route, Ruleset
 
 if TYPE_CHECKING:
     from interpreter.engine.play import Trick
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Result:
     outcome: str  # played | claimed | thrown_in | abandoned
     contract: str | None
@@ -35,15 +35,49 @@ class Result:
     bonuses: tuple[dict[str, Any], ...] = ()
     kontra: int = 1  # the game's multiplier from kontra, rekontra …
 
+    def __init__(
+        self,
+        outcome: str,
+        contract: str | None,
+        declarer: int | None,
+        declarer_won: bool | None,
+        points: dict[str, Any] | None,
+        tricks: dict[str, Any] | None,
+        payments: list[int],
+        reason: str = "",
+        announcements: tuple[dict[str, Any], ...] = (),
+        pot: int = 0,
+        partner: int | None = None,
+        bonuses: tuple[dict[str, Any], ...] = (),
+        kontra: int = 1,
+    ) -> None:
+        # Made at the end of every deal: written straight into the instance's dict, as a frozen
+        # dataclass's own __init__ (one object.__setattr__ a field) costs three times as much.
+        fields = self.__dict__
+        fields["outcome"] = outcome
+        fields["contract"] = contract
+        fields["declarer"] = declarer
+        fields["declarer_won"] = declarer_won
+        fields["points"] = points
+        fields["tricks"] = tricks
+        fields["payments"] = payments
+        fields["reason"] = reason
+        fields["announcements"] = announcements
+        fields["pot"] = pot
+        fields["partner"] = partner
+        fields["bonuses"] = bonuses
+        fields["kontra"] = kontra
+
     def as_dict(self) -> dict[str, Any]:
         """The result as events and views show it: new lists and mappings, safe to change."""
+        points, tricks = self.points, self.tricks
         result: dict[str, Any] = {
             "outcome": self.outcome,
             "contract": self.contract,
             "declarer": self.declarer,
             "declarer_won": self.declarer_won,
-            "points": _copy(self.points),
-            "tricks": _copy(self.tricks),
+            "points": None if points is None else _copy(points),
+            "tricks": None if tricks is None else _copy(tricks),
             "payments": list(self.payments),
         }
         if self.reason:
@@ -154,8 +188,13 @@ def side_receives(
     payments[team[0]] += total - given
 
 
-def _copy(table: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None if table is None else {k: list(v) if isinstance(v, list) else v for k, v in table.items()}
+def _copy(table: dict[str, Any]) -> dict[str, Any]:
+    # A loop, not a comprehension (a function call of its own in Python 3.11): made at every deal.
+    copied = table.copy()
+    for key, value in table.items():
+        if isinstance(value, list):
+            copied[key] = list(value)
+    return copied
 
 
 def piles(
@@ -169,6 +208,17 @@ def piles(
     declarer_cards: list[str] = []
     defender_cards: list[str] = []
     team = deal.team
+    if not deal.withheld and deal.forfeit is None and routed is None:
+        # Most deals: each trick goes whole to its winner's side (the steps below, without
+        # their tests of withheld and forfeited cards).
+        declarer_tricks = 0
+        for trick in tricks:
+            if trick.winner in team:
+                declarer_cards += trick.cards
+                declarer_tricks += 1
+            else:
+                defender_cards += trick.cards
+        return _aside(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, out_of_play)
 
     def side(seat: int | None) -> list[str]:
         return declarer_cards if seat in team else defender_cards
@@ -220,10 +270,26 @@ def piles(
             elif to == "defenders":
                 defender_cards += cards
         return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+    return _aside(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, out_of_play)
+
+
+def _aside(
+    deal: Deal,
+    declarer_cards: list[str],
+    defender_cards: list[str],
+    declarer_tricks: int,
+    defender_tricks: int,
+    out_of_play: list[str],
+) -> tuple[list[str], list[str], int, int]:
+    """The piles with the cards out of play added to the side the counting gives them to."""
     counting = deal.ruleset.counting
     to = counting.aside_counts_for
     if counting.aside_unless is not None and counting.aside_unless(
-        {"declarer_tricks": declarer_tricks, "defender_tricks": defender_tricks, "tricks": len(tricks)}
+        {
+            "declarer_tricks": declarer_tricks,
+            "defender_tricks": defender_tricks,
+            "tricks": declarer_tricks + defender_tricks,
+        }
     ):
         to = "defenders" if to == "declarer" else "declarer"
     if to == "declarer":
@@ -277,13 +343,15 @@ def settle(
         )
     env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
-    for declaration in deal.declared:
+    declared = deal.declared
+    for declaration in declared:
         won = bool(declaration.wins(env))
     # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
-    drawn = not deal.declared and rs.settlement.drawn is not None and bool(rs.settlement.drawn(env))
-    env = _value_env(contract, env, won, factor)
+    settlement = rs.settlement
+    drawn = not declared and settlement.drawn is not None and bool(settlement.drawn(env))
+    _add_value_env(contract, env, won, factor)
     amount = 0 if drawn else int(contract.amount(env))
-    for declaration in deal.declared:
+    for declaration in declared:
         if declaration.priced == "all_tricks":
             everything = _outcome_env(
                 rs, declarer_cards + defender_cards, [], declarer_tricks + defender_tricks, 0, len(deal.seats), 0
@@ -292,56 +360,74 @@ def settle(
         if declaration.amount is not None:
             amount = int(declaration.amount(env))
         amount *= declaration.multiplier
-    payments = [0] * deal.players
+    players = deal.players
+    payments = [0] * players
     team = deal.team
-    defenders = [s for s in deal.seats if s not in team]
-    if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":
+    defenders = list(deal.seats)
+    for seat in team:
+        if seat in defenders:
+            defenders.remove(seat)
+    if deal.sitting_out is not None and settlement.sitting_out == "defender":
         defenders.append(deal.sitting_out)
     sign = 1 if won else -1
-    scored = _bonuses(deal, tricks or [], declarer_cards, defender_cards, env) if tricks else []
-    replaced = any(item["replaces_game"] and item["value"] for item in scored)
-    if replaced:
+    # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
+    scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and rs.bonuses else []
+    replaced = False
+    if scored and any(item["replaces_game"] and item["value"] for item in scored):
         # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
+        replaced = True
         scored = [item for item in scored if item["replaces_game"] and item["value"]]
         amount = 0
-    shares = _shares(deal, env, amount, defenders) if liable else None
-    split = rs.settlement.split
+    shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
+    split = settlement.split
     side_receives(team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, split)
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
-        moved = [0] * deal.players  # what this bonus moves, seat by seat (the log takes it apart)
+        moved = [0] * players  # what this bonus moves, seat by seat (the log takes it apart)
         side_receives(team, defenders, value, moved, split)
         item["payments"] = moved
-    held = _seat_bonuses(deal, env) if tricks and not replaced else []
+    held = _seat_bonuses(deal, env) if tricks and not replaced and deal.hands is not None else []
     for item in held:
         # A combination in a hand: each other player at the table pays its holder.
-        item["payments"] = each_other_pays(item["seat"], [*team, *defenders], deal.players, -item["value"])
-    for item in scored + held:
-        for seat, paid in enumerate(item["payments"]):
-            payments[seat] += paid
+        item["payments"] = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
+    for items in (scored, held):
+        for item in items:
+            for seat, paid in enumerate(item["payments"]):
+                payments[seat] += paid
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
-        payments[deal.declarer] -= pot_change
-    announced = _announcements(deal, tricks or [], outcome)
+        payments[declarer] -= pot_change
+    announced = _announcements(deal, tricks or [], outcome) if deal.laid else []
     for item in announced:
         value = item["value"] if item["won"] else -item["value"]
         side_receives(team, defenders, value, payments, split)
     return Result(
         outcome,
         contract.name,
-        deal.declarer,
+        declarer,
         won,
         {"declarer": env["declarer_points"], "defenders": env["defender_points"]},
         {"declarer": declarer_tricks, "defenders": defender_tricks},
         payments,
-        reason="drawn: nobody scores" if drawn else "",
-        announcements=tuple(announced),
-        pot=pot_change,
-        partner=deal.partner,
-        bonuses=tuple({k: v for k, v in item.items() if k != "replaces_game"} for item in scored) + tuple(held),
-        kontra=deal.kontra,
+        "drawn: nobody scores" if drawn else "",
+        tuple(announced),
+        pot_change,
+        deal.partner,
+        tuple([{k: v for k, v in item.items() if k != "replaces_game"} for item in scored]) + tuple(held)
+        if scored or held
+        else (),
+        deal.kontra,
     )
+
+
+def reads_hands(rs: Ruleset) -> bool:
+    """Whether a bonus of `rs` is a combination in a hand, whose judging reads each hand as play
+    started (worked out once per ruleset)."""
+    found: bool | None = rs.derived.get("reads_hands")
+    if found is None:
+        found = rs.derived["reads_hands"] = any(b.scope == "seat" for b in rs.bonuses.values())
+    return found
 
 
 def _settlement_reads(rs: Ruleset, contract: Contract) -> frozenset[str]:
@@ -399,6 +485,20 @@ def _outcome_env(
     }
 
 
+def _add_value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> None:
+    """What `_value_env` adds, added to `env` itself (once the outcome's conditions are read)."""
+    env["declarer_won"] = won
+    if "kontra" not in env:
+        env["kontra"] = 1
+    if won:
+        env["winner_points"], env["loser_points"] = env["declarer_points"], env["defender_points"]
+        own_factor = contract.factor_won or 0
+    else:
+        env["winner_points"], env["loser_points"] = env["defender_points"], env["declarer_points"]
+        own_factor = contract.factor_lost or 0
+    env["factor"] = own_factor if factor is None else factor
+
+
 def _value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> dict[str, Any]:
     """`env` and what the value formulas read besides: who won, and the factor."""
     own_factor = (contract.factor_won if won else contract.factor_lost) or 0
@@ -431,6 +531,39 @@ def _value(contract: Contract, env: dict[str, Any]) -> int:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class _BonusPlan:
+    """What judging a contract's side bonuses needs, worked out once per contract: the bonuses
+    (in the ruleset's order), the names their conditions read (only these are made for a deal)
+    and whether their values read the game's."""
+
+    bonuses: tuple[tuple[str, Bonus], ...]
+    reads: frozenset[str]
+    reads_game: bool
+
+
+def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
+    key = ("bonus_plan", contract.name)
+    plan: _BonusPlan | None = rs.derived.get(key)
+    if plan is None:
+        bonuses = tuple(
+            (name, bonus)
+            for name, bonus in rs.bonuses.items()
+            if (contract.bonuses is None or name in contract.bonuses) and bonus.scope == "side"
+        )
+        reads: set[str] = set()
+        game = False
+        for _, bonus in bonuses:
+            for condition in (bonus.achieved, bonus.attempted):
+                if condition is not None:
+                    reads |= condition.names
+            for formula in (bonus.value, bonus.announced):
+                if formula is not None and "game" in formula.names:
+                    game = True
+        plan = rs.derived[key] = _BonusPlan(bonuses, frozenset(reads), game)
+    return plan
+
+
 def _bonuses(
     deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str], defender_cards: list[str], env: dict[str, Any]
 ) -> list[dict[str, Any]]:
@@ -440,59 +573,88 @@ def _bonuses(
     rs, contract = deal.ruleset, deal.contract
     if not rs.bonuses or (contract.bonuses is not None and not contract.bonuses):
         return []
+    plan = _bonus_plan(rs, contract)
+    if not plan.bonuses:
+        return []
+    reads = plan.reads
     team = deal.team
-    game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None))
+    # What the value formulas read, the same for both sides: each value worked out when first
+    # needed (where it was before), then kept for the other side.
+    values = {
+        "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if plan.reads_game else 0,
+        "players": len(deal.seats),
+    }
+    worth: dict[tuple[str, bool], int] = {}
+
+    def value_of(name: str, formula: Formula, announced: bool) -> int:
+        found = worth.get((name, announced))
+        if found is None:
+            found = worth[name, announced] = int(formula(values))
+        return found
+
     kontra = dict(deal.bonus_kontra)
-    # Each seat plays a card to every trick: the team's cards are found by its seats, the rest
-    # are the defenders'; a trick's facts are made once and only their last flag differs by side.
-    everything = frozenset(chain.from_iterable(t.cards for t in tricks))
-    by_team = frozenset([t.cards[t.seats.index(s)] for t in tricks for s in team if s in t.seats])
-    played = {"declarer": by_team, "defenders": everything - by_team}
     owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
-    known = [
-        (frozenset(t.cards), t.cards[t.seats.index(t.won_by)], owner in team)
-        for t, owner in zip(tricks, owners, strict=True)
-    ]
+    ours = [owner in team for owner in owners]
+    played: dict[str, frozenset[str]] = {}
+    if "side_played" in reads or "opponents_played" in reads:
+        # Each seat plays a card to every trick: the team's cards are found by its seats, the
+        # rest are the defenders'.
+        everything = frozenset(chain.from_iterable(t.cards for t in tricks))
+        by_team = frozenset([t.cards[t.seats.index(s)] for t in tricks for s in team if s in t.seats])
+        played = {"declarer": by_team, "defenders": everything - by_team}
+    # A trick's facts are made once and only their last flag differs by side.
+    known = (
+        [(frozenset(t.cards), t.cards[t.seats.index(t.won_by)], mine) for t, mine in zip(tricks, ours, strict=True)]
+        if "played_tricks" in reads
+        else []
+    )
+    bonus_kontra = bool(kontra)
+    announced_pairs = deal.announced
+    forfeit = deal.forfeit
+    bonus_factor = contract.bonus_factor
     result = []
     for side, mine in (("declarer", True), ("defenders", False)):
-        won_tricks = [t for t, owner in zip(tricks, owners, strict=True) if (owner in team) == mine]
-        facts = tuple(known) if mine else tuple([(cards, card, not ours) for cards, card, ours in known])
+        won_tricks = [t for t, our in zip(tricks, ours, strict=True) if our == mine]
         cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
-            "side_cards": frozenset(cards),
-            "side_points": rs.counting.points(cards, rs.deck.points) if cards else 0,
-            "side_won": frozenset(chain.from_iterable(t.cards for t in won_tricks)),
-            "side_played": played[side],
-            "opponents_played": played["defenders" if mine else "declarer"],
             "side_tricks": len(won_tricks),
             "opponent_tricks": len(tricks) - len(won_tricks),
             "tricks": len(tricks),
             "called": deal.called,
             "is_declarer_side": mine,
-            "played_tricks": facts,
             "players": len(deal.seats),
         }
-        values = {"game": game, "players": len(deal.seats)}
-        for name, bonus in rs.bonuses.items():
-            if (contract.bonuses is not None and name not in contract.bonuses) or bonus.scope != "side":
-                continue
-            announced = (name, side) in deal.announced
+        if "side_cards" in reads:
+            scope["side_cards"] = frozenset(cards)
+        if "side_points" in reads:
+            scope["side_points"] = rs.counting.points(cards, rs.deck.points) if cards else 0
+        if "side_won" in reads:
+            scope["side_won"] = frozenset(chain.from_iterable(t.cards for t in won_tricks))
+        if played:
+            scope["side_played"] = played[side]
+            scope["opponents_played"] = played["defenders" if mine else "declarer"]
+        if known:
+            scope["played_tricks"] = (
+                tuple(known) if mine else tuple([(cards_, card, not our) for cards_, card, our in known])
+            )
+        for name, bonus in plan.bonuses:
+            announced = (name, side) in announced_pairs
             scope["announced"] = announced
             # A card kept back for the bonus and forced out early loses it (Pfeife raus).
-            lost = deal.forfeit is not None and deal.forfeit[0] == name
+            lost = forfeit is not None and forfeit[0] == name
             achieved = not lost and bool(bonus.achieved(scope))
             if announced and bonus.announced is not None:
-                value = int(bonus.announced(values)) * (1 if achieved else -1)
+                value = value_of(name, bonus.announced, True) * (1 if achieved else -1)
             elif bonus.value is None:
                 continue  # it counts only when announced
             elif achieved:
-                value = int(bonus.value(values))
+                value = value_of(name, bonus.value, False)
             elif bonus.attempted is not None and bonus.attempted(scope):
-                value = -int(bonus.value(values))
+                value = -value_of(name, bonus.value, False)
             else:
                 continue
-            times = kontra.get(name, 0) if announced else 0
-            value *= contract.bonus_factor * 2**times
+            times = kontra.get(name, 0) if announced and bonus_kontra else 0
+            value *= bonus_factor * 2**times
             result.append(
                 {
                     "name": name,

@@ -5,7 +5,8 @@
 
 compile_expression checks every name, function and type against the Scope up
 front and raises DslError (with a column) for anything wrong; the returned
-Expression is a tree of Python closures, cheap to call many times.
+Expression is one Python function compiled from source generated for it, cheap to
+call many times.
 """
 
 from .compiler import Expression, compile_expression

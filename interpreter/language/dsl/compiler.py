@@ -1,9 +1,11 @@
-"""Type checking and compilation of a Node tree into nested Python closures.
+"""Type checking and compilation of a Node tree into one flat Python function.
 
-Each node becomes a function env -> value, so evaluating an Expression never
-walks the tree or re-parses the text.  Sub-expressions built only from
-constants are evaluated once, at compile time, so a formula that must fail
-(`x // 0`, `round_up(x, 0)`, `lowest({})`) is refused before any game starts.
+Each node becomes Python source text (and, as the reference the text is tested against and
+falls back on, a function env -> value made of nested closures); the whole expression is
+compiled once into a single function, so evaluating an Expression never walks the tree,
+re-parses the text or calls a closure per node.  Sub-expressions built only from constants
+are evaluated once, at compile time, so a formula that must fail (`x // 0`, `round_up(x, 0)`,
+`lowest({})`) is refused before any game starts.
 
 The work an expression may do is bounded twice: at compile time from the
 largest sets its quantifiers can range over (so that nested `any`/`all` over
@@ -14,10 +16,11 @@ cards visited per evaluation. Any failure while evaluating becomes a
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
+from types import CodeType, MappingProxyType
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from interpreter.errors import Place, RuleError, did_you_mean
@@ -59,6 +62,9 @@ class Expression(Generic[T]):
     place: Place | None = None  # where it is written, for run-time errors
     max_cards: int = 0  # a set's value: at most this many cards
     visits: int = 0  # at most this many cards visited by its quantifiers in one evaluation
+    # The same expression as nested closures, one a node: what `_run` (compiled from generated
+    # source) is tested against; `_run` is this very function where the source would not compile.
+    reference: Callable[[Env], T] | None = field(default=None, repr=False, compare=False)
 
     def __call__(self, env: Env) -> T:
         try:
@@ -131,25 +137,64 @@ def compile_expression(
         text,
         compiled.type,
         frozenset(compiler.names),
-        compiled.fn,
+        compiler.flat(compiled),
         place,
         compiled.max_cards,
         compiled.visits,
+        compiled.fn,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _code(source: str) -> CodeType | None:
+    """The generated source compiled (None where Python will not compile it: nested deeper than
+    its parser allows). Cached: the readings of a ruleset generate the same texts again."""
+    try:
+        return compile(source, "<expression>", "exec")
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return None
+
+
+def _spend(budget: list[int], cards: frozenset[str], column: int) -> frozenset[str]:
+    """A quantifier's cards, drawn from the evaluation's budget of cards to visit."""
+    budget[0] -= len(cards)
+    if budget[0] < 0:
+        raise Fault(f"the expression visits more than {MAX_VISITS:,} cards in one evaluation", column)
+    return cards
+
+
+def _placed(impl: Callable[..., Any], column: int) -> Callable[..., Any]:
+    """A function call in generated code: a failure inside the function is placed at the call."""
+
+    def call(*args: Any) -> Any:
+        try:
+            return impl(*args)
+        except Fault as exc:
+            raise exc.at(column) from None
+
+    return call
+
+
+def _divide_at(divide: Callable[[int, int], int], by_zero: str, column: int) -> Callable[[int, int], int]:
+    """A division by a number known only when evaluated, in generated code."""
+
+    def run(a: int, b: int) -> int:
+        if b == 0:
+            raise Fault(by_zero, column)
+        return divide(a, b)
+
+    return run
 
 
 @dataclass(frozen=True)
 class _Compiled:
     type: Type
     fn: Fn
+    code: str  # a Python expression that computes the value from `env` (the generated source's part)
     constant: bool = False  # fn ignores env, so parents may fold it
     max_cards: int = 0  # for a set of cards: the most it can hold
     visits: int = 0  # the most cards its quantifiers visit in one evaluation
-
-
-def _constant(type_: Type, value: object) -> _Compiled:
-    size = len(value) if isinstance(value, frozenset) else 0
-    return _Compiled(type_, lambda env: value, constant=True, max_cards=size)
+    safe: bool = False  # its code cannot fail (a constant, a quantifier's card)
 
 
 _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
@@ -183,6 +228,36 @@ class _Compiler:
         self.scope = scope
         self.names: set[str] = set()
         self.universe = len(scope.card_rank)  # no set of cards holds more
+        # What the generated source refers to besides `env`: constants that have no literal
+        # (sets of cards), the functions it calls; and the budget of the quantifier around.
+        self.namespace: dict[str, Any] = {"_spend": _spend, "_contains": operator.contains}
+        self.budget: str | None = None
+
+    def flat(self, compiled: _Compiled) -> Fn:
+        """The expression as one function compiled from generated source: the same values and
+        the same errors as the closures in `compiled.fn`, which stand in if it will not compile."""
+        code = _code(f"def _expression(env):\n    return {compiled.code}\n")
+        if code is None:
+            return compiled.fn
+        namespace = dict(self.namespace)
+        exec(code, namespace)
+        run: Fn = namespace["_expression"]
+        return run
+
+    def _named(self, prefix: str, value: object) -> str:
+        name = f"{prefix}{len(self.namespace)}"
+        self.namespace[name] = value
+        return name
+
+    def _literal(self, value: object) -> str:
+        """Source text for a constant's value."""
+        if type(value) is int or type(value) is bool or type(value) is str:
+            return f"({value!r})"
+        return self._named("_k", value)
+
+    def _constant(self, type_: Type, value: object) -> _Compiled:
+        size = len(value) if isinstance(value, frozenset) else 0
+        return _Compiled(type_, lambda env: value, self._literal(value), constant=True, max_cards=size, safe=True)
 
     def compile(self, node: Node, bound: frozenset[str]) -> _Compiled:
         """bound: card names introduced by the enclosing any/all quantifiers."""
@@ -190,11 +265,11 @@ class _Compiler:
             case Integer(value=value):
                 if value > MAX_NUMBER:
                     raise DslError(f"this number is too large (at most {MAX_NUMBER:,})", node.column)
-                return _constant(Type.INT, value)
+                return self._constant(Type.INT, value)
             case String(value=value):
-                return _constant(Type.STR, value)
+                return self._constant(Type.STR, value)
             case Boolean(value=value):
-                return _constant(Type.BOOL, value)
+                return self._constant(Type.BOOL, value)
             case Card():
                 return self._card(node)
             case Name():
@@ -213,9 +288,10 @@ class _Compiler:
                 return self._quantifier(node, bound)
         raise AssertionError(f"no compilation for {node!r}")
 
-    def _combine(self, type_: Type, fn: Fn, node: Node, *parts: _Compiled, max_cards: int = 0) -> _Compiled:
-        """Wrap fn, evaluating it right away when every part it uses is constant: a constant
-        that cannot be computed (1 // 0, lowest({})) is a mistake in the text, wherever it stands."""
+    def _combine(self, type_: Type, fn: Fn, code: str, node: Node, *parts: _Compiled, max_cards: int = 0) -> _Compiled:
+        """Wrap fn (and its source text, `code`), evaluating it right away when every part it
+        uses is constant: a constant that cannot be computed (1 // 0, lowest({})) is a mistake in
+        the text, wherever it stands."""
         if all(part.constant for part in parts):
             try:
                 value = fn(_NO_ENV)
@@ -223,8 +299,8 @@ class _Compiler:
                 raise DslError(exc.reason, exc.column or node.column) from None
             if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
                 raise DslError(_too_large(value), node.column)
-            return _constant(type_, value)
-        return _Compiled(type_, fn, max_cards=max_cards, visits=sum(part.visits for part in parts))
+            return self._constant(type_, value)
+        return _Compiled(type_, fn, code, max_cards=max_cards, visits=sum(part.visits for part in parts))
 
     def _known_names(self, bound: frozenset[str]) -> list[str]:
         return [*self.scope.constants, *self.scope.variables, *bound]
@@ -234,14 +310,16 @@ class _Compiler:
     def _card(self, node: Card) -> _Compiled:
         entry = self.scope.constants.get(node.card)
         if entry is not None and entry[0] is Type.CARD:
-            return _constant(Type.CARD, entry[1])
+            return self._constant(Type.CARD, entry[1])
         candidates = [*self._known_names(frozenset()), "true", "false"]
         raise DslError(f"unknown card {node.card!r}{did_you_mean(node.card, candidates)}", node.column)
 
     def _name(self, node: Name, bound: frozenset[str]) -> _Compiled:
         name = node.name
         if name in bound:
-            return _Compiled(Type.CARD, operator.itemgetter(name))
+            # The quantifier's card is a local variable of the generated source (names are
+            # lowercase ASCII: the prefix keeps them apart from the source's own names).
+            return _Compiled(Type.CARD, operator.itemgetter(name), f"_q_{name}", safe=True)
         if name in self.scope.constants and name in self.scope.variables:
             # Either reading would silently hide the other.
             raise DslError(
@@ -252,7 +330,7 @@ class _Compiler:
             type_, value = self.scope.constants[name]
             if type_ is Type.CARDS and isinstance(value, Iterable):
                 value = frozenset(value)
-            return _constant(type_, value)
+            return self._constant(type_, value)
         if name in self.scope.variables:
             return self._variable(name)
         if name in FUNCTIONS:
@@ -263,7 +341,12 @@ class _Compiler:
         self.names.add(name)
         type_ = self.scope.variables[name]
         # A missing variable raises KeyError, which the Expression reports with its place.
-        return _Compiled(type_, operator.itemgetter(name), max_cards=self.universe if type_ is Type.CARDS else 0)
+        return _Compiled(
+            type_,
+            operator.itemgetter(name),
+            f"env[{name!r}]",
+            max_cards=self.universe if type_ is Type.CARDS else 0,
+        )
 
     # -- calls and set literals ----------------------------------------------
 
@@ -297,7 +380,18 @@ class _Compiler:
             args.append(self._variable(variable))
 
         impl = function.build(self.scope, tuple(arg.type for arg in args))
-        return self._combine(function.result, _applied(impl, [arg.fn for arg in args], node.column), node, *args)
+        codes = [arg.code for arg in args]
+        constants = [arg.fn(_NO_ENV) if arg.constant else None for arg in args]
+        code = function.inline(codes, constants) if function.inline is not None else None
+        if code is None:
+            # A function that may fail places its failure at the call: by itself, or else
+            # through a wrapper.
+            if function.placed is not None:
+                called = self._named("_f", function.placed(self.scope, tuple(arg.type for arg in args), node.column))
+            else:
+                called = self._named("_f", _placed(impl, node.column) if function.may_fail else impl)
+            code = f"{called}({', '.join(codes)})"
+        return self._combine(function.result, _applied(impl, [arg.fn for arg in args], node.column), code, node, *args)
 
     def _set_literal(self, node: SetLiteral, bound: frozenset[str]) -> _Compiled:
         items = [self.compile(item, bound) for item in node.items]
@@ -309,7 +403,8 @@ class _Compiler:
         def build(env: Env) -> frozenset[str]:
             return frozenset([f(env) for f in fns])
 
-        return self._combine(Type.CARDS, build, node, *items, max_cards=min(len(items), self.universe))
+        code = f"frozenset([{', '.join(item.code for item in items)}])"
+        return self._combine(Type.CARDS, build, code, node, *items, max_cards=min(len(items), self.universe))
 
     # -- operators -----------------------------------------------------------
 
@@ -322,9 +417,9 @@ class _Compiler:
         f = operand.fn
         if node.op == "not":
             self._require(operand, node.operand, Type.BOOL, "'not' needs true/false")
-            return self._combine(Type.BOOL, lambda env: not f(env), node, operand)
+            return self._combine(Type.BOOL, lambda env: not f(env), f"(not {operand.code})", node, operand)
         self._require(operand, node.operand, Type.INT, "'-' needs a number")
-        return self._combine(Type.INT, lambda env: -f(env), node, operand)
+        return self._combine(Type.INT, lambda env: -f(env), f"(-{operand.code})", node, operand)
 
     def _binary(self, node: Binary, bound: frozenset[str]) -> _Compiled:
         left = self.compile(node.left, bound)
@@ -345,9 +440,10 @@ class _Compiler:
         self._require(left, node.left, Type.BOOL, what)
         self._require(right, node.right, Type.BOOL, what)
         lf, rf = left.fn, right.fn
+        code = f"({left.code} {node.op} {right.code})"
         if node.op == "and":
-            return self._combine(Type.BOOL, lambda env: lf(env) and rf(env), node, left, right)
-        return self._combine(Type.BOOL, lambda env: lf(env) or rf(env), node, left, right)
+            return self._combine(Type.BOOL, lambda env: lf(env) and rf(env), code, node, left, right)
+        return self._combine(Type.BOOL, lambda env: lf(env) or rf(env), code, node, left, right)
 
     def _comparison(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:
         op = node.op
@@ -365,7 +461,8 @@ class _Compiler:
                     raise DslError(f"{op!r} compares numbers, got {describe(compiled.type)}{hint}", side.column)
         compare = _COMPARISONS[op]
         lf, rf = left.fn, right.fn
-        return self._combine(Type.BOOL, lambda env: compare(lf(env), rf(env)), node, left, right)
+        code = f"({left.code} {op} {right.code})"
+        return self._combine(Type.BOOL, lambda env: compare(lf(env), rf(env)), code, node, left, right)
 
     def _membership(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:
         op = node.op
@@ -384,7 +481,18 @@ class _Compiler:
         def outside(env: Env) -> bool:
             return not test(rf(env), lf(env))
 
-        return self._combine(Type.BOOL, within if op == "in" else outside, node, left, right)
+        # The right side is read first (the closures call test(right, left)): a set on the left
+        # is `right >= left`; a card, `left in right` when either side cannot fail, and else
+        # operator.contains(right, left).
+        if left.type is Type.CARDS:
+            code = f"({right.code} >= {left.code})"
+        elif left.safe or right.safe:
+            code = f"({left.code} in {right.code})"
+        else:
+            code = f"_contains({right.code}, {left.code})"
+        if op != "in":
+            code = f"(not {code})"
+        return self._combine(Type.BOOL, within if op == "in" else outside, code, node, left, right)
 
     def _set_operation(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:
         op = node.op
@@ -409,7 +517,8 @@ class _Compiler:
         else:
             size = min(left.max_cards + right.max_cards, self.universe)
         lf, rf = left.fn, right.fn
-        return self._combine(Type.CARDS, lambda env: combine(lf(env), rf(env)), node, left, right, max_cards=size)
+        code = f"({left.code} {'|' if op == '+' else op} {right.code})"
+        return self._combine(Type.CARDS, lambda env: combine(lf(env), rf(env)), code, node, left, right, max_cards=size)
 
     def _arithmetic(self, node: Binary, left: _Compiled, right: _Compiled) -> _Compiled:
         op = node.op
@@ -421,9 +530,15 @@ class _Compiler:
             divide, by_zero = _DIVISIONS[op]
             if right.constant and right.fn(_NO_ENV) == 0:
                 raise DslError(by_zero, node.op_column)
-            return self._combine(Type.INT, _divided(divide, by_zero, lf, rf, node.op_column), node, left, right)
+            if right.constant:
+                code = f"({left.code} {op} {right.code})"  # not zero: refused just above
+            else:
+                divided = self._named("_d", _divide_at(divide, by_zero, node.op_column))
+                code = f"{divided}({left.code}, {right.code})"
+            return self._combine(Type.INT, _divided(divide, by_zero, lf, rf, node.op_column), code, node, left, right)
         arithmetic = _ARITHMETIC[op]
-        return self._combine(Type.INT, lambda env: arithmetic(lf(env), rf(env)), node, left, right)
+        code = f"({left.code} {op} {right.code})"
+        return self._combine(Type.INT, lambda env: arithmetic(lf(env), rf(env)), code, node, left, right)
 
     # -- if and quantifiers --------------------------------------------------
 
@@ -442,6 +557,7 @@ class _Compiler:
         compiled = self._combine(
             then.type,
             lambda env: tf(env) if cf(env) else of(env),
+            f"({then.code} if {condition.code} else {otherwise.code})",
             node,
             condition,
             then,
@@ -454,6 +570,7 @@ class _Compiler:
         return _Compiled(
             compiled.type,
             compiled.fn,
+            compiled.code,
             max_cards=compiled.max_cards,
             visits=condition.visits + max(then.visits, otherwise.visits),
         )
@@ -466,7 +583,14 @@ class _Compiler:
             )
         source = self.compile(node.source, bound)
         self._require(source, node.source, Type.CARDS, f"'{kind}' needs a set of cards after 'in'")
-        body = self.compile(node.body, bound | {variable})
+        # The outermost quantifier starts a budget of cards to visit for each of its
+        # evaluations; those inside it draw on the same one.
+        around = self.budget
+        budget = self.budget = around or f"_b{len(self.namespace)}_{node.column}"
+        try:
+            body = self.compile(node.body, bound | {variable})
+        finally:
+            self.budget = around
         self._require(body, node.body, Type.BOOL, f"'{kind}' needs a true/false condition after ':'")
         visits = source.visits + source.max_cards * (1 + body.visits)
         if visits > MAX_VISITS:
@@ -477,8 +601,11 @@ class _Compiler:
                 node.column,
             )
         run = _quantified(kind == "any", variable, source.fn, body.fn, node.column)
-        compiled = self._combine(Type.BOOL, run, node, source, body)
-        return compiled if compiled.constant else _Compiled(Type.BOOL, run, visits=visits)
+        cards = f"_spend({budget}, {source.code}, {node.column})"
+        started = f" for {budget} in ([{MAX_VISITS}],)" if around is None else ""
+        code = f"{kind}({body.code}{started} for _q_{variable} in {cards})"
+        compiled = self._combine(Type.BOOL, run, code, node, source, body)
+        return compiled if compiled.constant else _Compiled(Type.BOOL, run, code, visits=visits)
 
 
 def _applied(impl: Callable[..., Any], fns: list[Fn], column: int) -> Fn:

@@ -14,6 +14,9 @@ from typing import Any
 from .scope import Scope, Type
 
 Impl = Callable[..., Any]
+# Source text for a call in generated code, from its arguments' source texts and their values
+# where constant (else None); None: call the implementation.
+Inline = Callable[[list[str], list[object]], "str | None"]
 
 
 class Fault(Exception):
@@ -46,6 +49,11 @@ class Function:
     reads: tuple[str, ...] = ()  # variables passed after the arguments (holds() reads hand)
     read_type: Type = Type.CARDS  # the type of those variables
     positive: int | None = None  # the argument that must be positive (a rounding's step)
+    inline: Inline | None = None  # the call written out in generated source, where it can be
+    may_fail: bool = True  # its implementation may raise Fault (placed at the call)
+    # For generated source: scope tables + argument types + the call's column -> an
+    # implementation that places its own failures there (no wrapper around `build`'s).
+    placed: Callable[[Scope, tuple[Type, ...], int], Impl] | None = None
 
 
 def _lookup(table: Mapping[str, int], what: str) -> Callable[[str], int]:
@@ -56,6 +64,26 @@ def _lookup(table: Mapping[str, int], what: str) -> Callable[[str], int]:
             raise Fault(f"no {what} known for card {card!r}") from None
 
     return look
+
+
+def _lookup_placed(attribute: str, what: str) -> Callable[[Scope, tuple[Type, ...], int], Impl]:
+    """rank() or points() for generated source: a card's number from the scope's table (a set's
+    total, for points of a set), a card the table lacks failing at the call's column."""
+
+    def placed(scope: Scope, types: tuple[Type, ...], column: int) -> Impl:
+        table: Mapping[str, int] = getattr(scope, attribute)
+
+        def look(card: str) -> int:
+            try:
+                return table[card]
+            except KeyError:
+                raise Fault(f"no {what} known for card {card!r}", column) from None
+
+        if types[0] is Type.CARDS:
+            return lambda cards: sum(map(look, cards))
+        return look
+
+    return placed
 
 
 def _total(table: Mapping[str, int]) -> Callable[[Collection[str]], int]:
@@ -91,6 +119,29 @@ _ROUNDINGS: dict[str, Callable[[int, int], int]] = {
     # floor(x / n + 1/2) * n: halves go up, round_nearest(25, 10) == 30.
     "round_nearest": lambda x, n: (2 * x + n) // (2 * n) * n,
 }
+# The same roundings written out for generated source, for a step known when compiled (and
+# so positive: the compiler refuses any other), which the text may then repeat.
+_ROUNDINGS_WRITTEN: dict[str, str] = {
+    "round_up": "(-(-{x} // {n}) * {n})",
+    "round_down": "({x} // {n} * {n})",
+    "round_nearest": "((2 * {x} + {n}) // (2 * {n}) * {n})",
+}
+
+
+def _written_rounding(name: str) -> Inline:
+    def inline(codes: list[str], constants: list[object]) -> str | None:
+        if constants[1] is None:
+            return None  # a step known only when evaluated: the checked implementation is called
+        return _ROUNDINGS_WRITTEN[name].format(x=codes[0], n=codes[1])
+
+    return inline
+
+
+def _written(template: str) -> Inline:
+    """A call written out as `template`, with {0}, {1} … for the arguments' source texts and
+    {all} for all of them separated by commas."""
+    return lambda codes, constants: template.format(*codes, all=", ".join(codes))
+
 
 # The tricks as the trick functions read them: per trick its cards, the winning card, and
 # whether the side a formula is judged for won it.
@@ -102,6 +153,22 @@ def _trick_at(n: int, tricks: TrickFacts) -> tuple[frozenset[str], str, bool]:
     if n == 0 or not 0 <= index < len(tricks):
         raise Fault(f"there is no trick {n} (the deal has {len(tricks)}; 1 is the first, -1 the last)")
     return tricks[index]
+
+
+def _trick_part(part: int) -> Callable[[Scope, tuple[Type, ...], int], Impl]:
+    """trick(), winning_card() or won_by_side() (`part` of a trick's facts) for generated source:
+    what `_trick_at` does, its failure placed at the call's column."""
+
+    def placed(scope: Scope, types: tuple[Type, ...], column: int) -> Impl:
+        def at(n: int, tricks: TrickFacts) -> object:
+            index = n - 1 if n > 0 else len(tricks) + n
+            if n == 0 or not 0 <= index < len(tricks):
+                raise Fault(f"there is no trick {n} (the deal has {len(tricks)}; 1 is the first, -1 the last)", column)
+            return tricks[index][part]
+
+        return at
+
+    return placed
 
 
 def _trick_of(card: str, tricks: TrickFacts) -> int:
@@ -125,21 +192,64 @@ def _fixed(impl: Impl) -> Callable[[Scope, tuple[Type, ...]], Impl]:
 
 def _functions() -> dict[str, Function]:
     functions = [
-        Function("count", (_CARDS,), Type.INT, "a set of cards", lambda s, t: len),
-        Function("holds", (_CARD,), Type.BOOL, "a card", lambda s, t: lambda card, hand: card in hand, reads=("hand",)),
-        Function("rank", (_CARD,), Type.INT, "a card", lambda s, t: _lookup(s.card_rank, "rank")),
+        Function(
+            "count",
+            (_CARDS,),
+            Type.INT,
+            "a set of cards",
+            lambda s, t: len,
+            inline=_written("len({0})"),
+            may_fail=False,
+        ),
+        Function(
+            "holds",
+            (_CARD,),
+            Type.BOOL,
+            "a card",
+            lambda s, t: lambda card, hand: card in hand,
+            reads=("hand",),
+            inline=_written("({0} in {1})"),
+            may_fail=False,
+        ),
+        Function(
+            "rank",
+            (_CARD,),
+            Type.INT,
+            "a card",
+            lambda s, t: _lookup(s.card_rank, "rank"),
+            placed=_lookup_placed("card_rank", "rank"),
+        ),
         Function(
             "points",
             (_CARD | _CARDS,),
             Type.INT,
             "a card or a set of cards",
             lambda s, t: _lookup(s.card_points, "points") if t[0] is Type.CARD else _total(s.card_points),
+            placed=_lookup_placed("card_points", "points"),
         ),
         Function("highest", (_CARDS,), Type.CARD, "a set of cards", lambda s, t: _extreme("highest", max, s.card_rank)),
         Function("lowest", (_CARDS,), Type.CARD, "a set of cards", lambda s, t: _extreme("lowest", min, s.card_rank)),
-        Function("min", (_INT,), Type.INT, "numbers", lambda s, t: lambda *xs: min(xs), variadic=True),
-        Function("max", (_INT,), Type.INT, "numbers", lambda s, t: lambda *xs: max(xs), variadic=True),
-        Function("abs", (_INT,), Type.INT, "a number", lambda s, t: abs),
+        Function(
+            "min",
+            (_INT,),
+            Type.INT,
+            "numbers",
+            lambda s, t: lambda *xs: min(xs),
+            variadic=True,
+            inline=_written("min(({all},))"),
+            may_fail=False,
+        ),
+        Function(
+            "max",
+            (_INT,),
+            Type.INT,
+            "numbers",
+            lambda s, t: lambda *xs: max(xs),
+            variadic=True,
+            inline=_written("max(({all},))"),
+            may_fail=False,
+        ),
+        Function("abs", (_INT,), Type.INT, "a number", lambda s, t: abs, inline=_written("abs({0})"), may_fail=False),
         Function(
             "trick",
             (_INT,),
@@ -148,6 +258,7 @@ def _functions() -> dict[str, Function]:
             _fixed(lambda n, tricks: _trick_at(n, tricks)[0]),
             reads=("played_tricks",),
             read_type=Type.TRICKS,
+            placed=_trick_part(0),
         ),
         Function(
             "winning_card",
@@ -157,6 +268,7 @@ def _functions() -> dict[str, Function]:
             _fixed(lambda n, tricks: _trick_at(n, tricks)[1]),
             reads=("played_tricks",),
             read_type=Type.TRICKS,
+            placed=_trick_part(1),
         ),
         Function(
             "won_by_side",
@@ -166,6 +278,7 @@ def _functions() -> dict[str, Function]:
             _fixed(lambda n, tricks: _trick_at(n, tricks)[2]),
             reads=("played_tricks",),
             read_type=Type.TRICKS,
+            placed=_trick_part(2),
         ),
         Function(
             "trick_of",
@@ -175,11 +288,22 @@ def _functions() -> dict[str, Function]:
             _fixed(_trick_of),
             reads=("played_tricks",),
             read_type=Type.TRICKS,
+            may_fail=False,
         ),
     ]
     for name, rounding in _ROUNDINGS.items():
         checked = _step_checked(name, rounding)
-        functions.append(Function(name, (_INT, _INT), Type.INT, "two numbers", _fixed(checked), positive=1))
+        functions.append(
+            Function(
+                name,
+                (_INT, _INT),
+                Type.INT,
+                "two numbers",
+                _fixed(checked),
+                positive=1,
+                inline=_written_rounding(name),
+            )
+        )
     return {f.name: f for f in functions}
 
 
