@@ -208,7 +208,7 @@ def piles(
     declarer_cards: list[str] = []
     defender_cards: list[str] = []
     team = deal.team
-    if not deal.withheld and deal.forfeit is None and routed is None:
+    if not deal.withheld and deal.forfeit is None:
         # Most deals: each trick goes whole to its winner's side (the steps below, without
         # their tests of withheld and forfeited cards).
         declarer_tricks = 0
@@ -218,6 +218,8 @@ def piles(
                 declarer_tricks += 1
             else:
                 defender_cards += trick.cards
+        if routed is not None and deal.contract.out_of_play is not None:
+            return _routed(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, routed)
         return _aside(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, out_of_play)
 
     def side(seat: int | None) -> list[str]:
@@ -253,24 +255,37 @@ def piles(
     declarer_tricks = sum(map(team.__contains__, owners))
     defender_tricks = len(tricks) - declarer_tricks
     if routed is not None and deal.contract.out_of_play is not None:
-        talon, discards = routed
-        env = {
-            "declarer_tricks": declarer_tricks,
-            "defender_tricks": defender_tricks,
-            "tricks": len(tricks),
-            "called": deal.called,
-            "talon": frozenset(talon),
-            "discards": frozenset(discards),
-        }
-        rule = deal.contract.out_of_play
-        for cards, routes in ((talon, rule.talon), (discards, rule.discards)):
-            to = _route(routes, env)
-            if to == "declarer":
-                declarer_cards += cards
-            elif to == "defenders":
-                defender_cards += cards
-        return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+        return _routed(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, routed)
     return _aside(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, out_of_play)
+
+
+def _routed(
+    deal: Deal,
+    declarer_cards: list[str],
+    defender_cards: list[str],
+    declarer_tricks: int,
+    defender_tricks: int,
+    routed: tuple[list[str], list[str]],
+) -> tuple[list[str], list[str], int, int]:
+    """The piles with the talon and the discards added where the contract's `out_of_play` says."""
+    rule = deal.contract.out_of_play
+    assert rule is not None
+    talon, discards = routed
+    env = {
+        "declarer_tricks": declarer_tricks,
+        "defender_tricks": defender_tricks,
+        "tricks": declarer_tricks + defender_tricks,
+        "called": deal.called,
+        "talon": frozenset(talon),
+        "discards": frozenset(discards),
+    }
+    for cards, routes in ((talon, rule.talon), (discards, rule.discards)):
+        to = _route(routes, env)
+        if to == "declarer":
+            declarer_cards += cards
+        elif to == "defenders":
+            defender_cards += cards
+    return declarer_cards, defender_cards, declarer_tricks, defender_tricks
 
 
 def _aside(
