@@ -70,16 +70,19 @@ class Result:
 
     def as_dict(self) -> dict[str, Any]:
         """The result as events and views show it: new lists and mappings, safe to change."""
+        return self.written_into({})
+
+    def written_into(self, result: dict[str, Any]) -> dict[str, Any]:
+        """`result` with the result as `as_dict` gives it added (the settlement event: its type,
+        then the result; made in one mapping)."""
         points, tricks = self.points, self.tricks
-        result: dict[str, Any] = {
-            "outcome": self.outcome,
-            "contract": self.contract,
-            "declarer": self.declarer,
-            "declarer_won": self.declarer_won,
-            "points": None if points is None else _copy(points),
-            "tricks": None if tricks is None else _copy(tricks),
-            "payments": list(self.payments),
-        }
+        result["outcome"] = self.outcome
+        result["contract"] = self.contract
+        result["declarer"] = self.declarer
+        result["declarer_won"] = self.declarer_won
+        result["points"] = None if points is None else _copy(points)
+        result["tricks"] = None if tricks is None else _copy(tricks)
+        result["payments"] = list(self.payments)
         if self.reason:
             result["reason"] = self.reason
         if self.announcements:
