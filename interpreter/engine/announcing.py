@@ -13,6 +13,7 @@ speaker's side public (`revealed`); the partner's doing so reveals the partnersh
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import filterfalse
 from typing import Any
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call, FrozenAction, Kontra
@@ -119,7 +120,9 @@ class AnnouncementRound:
         if eligible is None:
             eligible = self._eligible[key] = self._eligible_now(seat)
         announced = self.announced
-        return [name for name in eligible if name not in announced]
+        # Read only (the offer is checked against, never changed): the eligible list itself while
+        # nothing is announced.
+        return list(filterfalse(announced.__contains__, eligible)) if announced else eligible
 
     def _eligible_now(self, seat: int) -> list[str]:
         env = self._seat_env(seat)
@@ -177,7 +180,7 @@ class AnnouncementRound:
         return [
             self.rule.done,
             *[{"announce": name, "cards": []} for name in announceable],
-            *[kontras[item] for item in doublable],
+            *map(kontras.__getitem__, doublable),
         ]
 
     # -- applying --------------------------------------------------------------------------------

@@ -979,9 +979,7 @@ class Game:
         self.result = result
         self.phase = _OVER
         self._fast = None
-        event: dict[str, Any] = {"type": "settlement"}
-        event.update(result.as_dict())
-        self.events.append(event)
+        self.events.append(result.written_into({"type": "settlement"}))
 
     # -- games recorded in the field: offences and their penalties -------------------------------
     def _offence(self, seat: int, parsed: PlayCard) -> str | None:

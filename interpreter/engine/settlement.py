@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from interpreter.language.model import Bonus, Contract, Declaration, Formula, Individual, Route, Ruleset
+from interpreter.language.model import Bonus, Contract, Declaration, Individual, Route, Ruleset
 
 if TYPE_CHECKING:
     from interpreter.engine.play import Trick
@@ -70,16 +70,19 @@ class Result:
 
     def as_dict(self) -> dict[str, Any]:
         """The result as events and views show it: new lists and mappings, safe to change."""
+        return self.written_into({})
+
+    def written_into(self, result: dict[str, Any]) -> dict[str, Any]:
+        """`result` with the result as `as_dict` gives it added (the settlement event: its type,
+        then the result; made in one mapping)."""
         points, tricks = self.points, self.tricks
-        result: dict[str, Any] = {
-            "outcome": self.outcome,
-            "contract": self.contract,
-            "declarer": self.declarer,
-            "declarer_won": self.declarer_won,
-            "points": None if points is None else _copy(points),
-            "tricks": None if tricks is None else _copy(tricks),
-            "payments": list(self.payments),
-        }
+        result["outcome"] = self.outcome
+        result["contract"] = self.contract
+        result["declarer"] = self.declarer
+        result["declarer_won"] = self.declarer_won
+        result["points"] = None if points is None else _copy(points)
+        result["tricks"] = None if tricks is None else _copy(tricks)
+        result["payments"] = list(self.payments)
         if self.reason:
             result["reason"] = self.reason
         if self.announcements:
@@ -89,7 +92,7 @@ class Result:
         if self.partner is not None:
             result["partner"] = self.partner
         if self.bonuses:
-            result["bonuses"] = [{k: list(v) if isinstance(v, list) else v for k, v in b.items()} for b in self.bonuses]
+            result["bonuses"] = list(map(_copy, self.bonuses))
         if self.kontra != 1:
             result["kontra"] = self.kontra
         return result
@@ -208,7 +211,7 @@ def piles(
     declarer_cards: list[str] = []
     defender_cards: list[str] = []
     team = deal.team
-    if not deal.withheld and deal.forfeit is None and routed is None:
+    if not deal.withheld and deal.forfeit is None:
         # Most deals: each trick goes whole to its winner's side (the steps below, without
         # their tests of withheld and forfeited cards).
         declarer_tricks = 0
@@ -218,6 +221,8 @@ def piles(
                 declarer_tricks += 1
             else:
                 defender_cards += trick.cards
+        if routed is not None and deal.contract.out_of_play is not None:
+            return _routed(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, routed)
         return _aside(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, out_of_play)
 
     def side(seat: int | None) -> list[str]:
@@ -253,24 +258,37 @@ def piles(
     declarer_tricks = sum(map(team.__contains__, owners))
     defender_tricks = len(tricks) - declarer_tricks
     if routed is not None and deal.contract.out_of_play is not None:
-        talon, discards = routed
-        env = {
-            "declarer_tricks": declarer_tricks,
-            "defender_tricks": defender_tricks,
-            "tricks": len(tricks),
-            "called": deal.called,
-            "talon": frozenset(talon),
-            "discards": frozenset(discards),
-        }
-        rule = deal.contract.out_of_play
-        for cards, routes in ((talon, rule.talon), (discards, rule.discards)):
-            to = _route(routes, env)
-            if to == "declarer":
-                declarer_cards += cards
-            elif to == "defenders":
-                defender_cards += cards
-        return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+        return _routed(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, routed)
     return _aside(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, out_of_play)
+
+
+def _routed(
+    deal: Deal,
+    declarer_cards: list[str],
+    defender_cards: list[str],
+    declarer_tricks: int,
+    defender_tricks: int,
+    routed: tuple[list[str], list[str]],
+) -> tuple[list[str], list[str], int, int]:
+    """The piles with the talon and the discards added where the contract's `out_of_play` says."""
+    rule = deal.contract.out_of_play
+    assert rule is not None
+    talon, discards = routed
+    env = {
+        "declarer_tricks": declarer_tricks,
+        "defender_tricks": defender_tricks,
+        "tricks": declarer_tricks + defender_tricks,
+        "called": deal.called,
+        "talon": frozenset(talon),
+        "discards": frozenset(discards),
+    }
+    for cards, routes in ((talon, rule.talon), (discards, rule.discards)):
+        to = _route(routes, env)
+        if to == "declarer":
+            declarer_cards += cards
+        elif to == "defenders":
+            defender_cards += cards
+    return declarer_cards, defender_cards, declarer_tricks, defender_tricks
 
 
 def _aside(
@@ -373,10 +391,10 @@ def settle(
     # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
     scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and rs.bonuses else []
     replaced = False
-    if scored and any(item["replaces_game"] and item["value"] for item in scored):
+    if scored and any(rs.bonuses[item["name"]].replaces_game and item["value"] for item in scored):
         # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
         replaced = True
-        scored = [item for item in scored if item["replaces_game"] and item["value"]]
+        scored = [item for item in scored if rs.bonuses[item["name"]].replaces_game and item["value"]]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
     split = settlement.split
@@ -386,14 +404,14 @@ def settle(
         moved = [0] * players  # what this bonus moves, seat by seat (the log takes it apart)
         side_receives(team, defenders, value, moved, split)
         item["payments"] = moved
+        for seat, paid in enumerate(moved):
+            payments[seat] += paid
     held = _seat_bonuses(deal, env) if tricks and not replaced and deal.hands is not None else []
     for item in held:
         # A combination in a hand: each other player at the table pays its holder.
-        item["payments"] = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
-    for items in (scored, held):
-        for item in items:
-            for seat, paid in enumerate(item["payments"]):
-                payments[seat] += paid
+        item["payments"] = moved = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
+        for seat, paid in enumerate(moved):
+            payments[seat] += paid
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
@@ -414,9 +432,7 @@ def settle(
         tuple(announced),
         pot_change,
         deal.partner,
-        tuple([{k: v for k, v in item.items() if k != "replaces_game"} for item in scored]) + tuple(held)
-        if scored or held
-        else (),
+        (*scored, *held),
         deal.kontra,
     )
 
@@ -568,8 +584,7 @@ def _bonuses(
     deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str], defender_cards: list[str], env: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Each bonus of the contract judged for each side: {name, side, announced, kontra, achieved,
-    value (per payment, for that side), replaces_game}; silent bonuses neither made nor attempted
-    are left out."""
+    value (per payment, for that side)}; silent bonuses neither made nor attempted are left out."""
     rs, contract = deal.ruleset, deal.contract
     if not rs.bonuses or (contract.bonuses is not None and not contract.bonuses):
         return []
@@ -585,36 +600,40 @@ def _bonuses(
         "players": len(deal.seats),
     }
     worth: dict[tuple[str, bool], int] = {}
-
-    def value_of(name: str, formula: Formula, announced: bool) -> int:
-        found = worth.get((name, announced))
-        if found is None:
-            found = worth[name, announced] = int(formula(values))
-        return found
-
     kontra = dict(deal.bonus_kontra)
-    owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
-    ours = [owner in team for owner in owners]
-    played: dict[str, frozenset[str]] = {}
-    if "side_played" in reads or "opponents_played" in reads:
-        # Each seat plays a card to every trick: the team's cards are found by its seats, the
-        # rest are the defenders'.
-        everything = frozenset(chain.from_iterable(t.cards for t in tricks))
-        by_team = frozenset([t.cards[t.seats.index(s)] for t in tricks for s in team if s in t.seats])
-        played = {"declarer": by_team, "defenders": everything - by_team}
-    # A trick's facts are made once and only their last flag differs by side.
-    known = (
-        [(frozenset(t.cards), t.cards[t.seats.index(t.won_by)], mine) for t, mine in zip(tricks, ours, strict=True)]
-        if "played_tricks" in reads
-        else []
-    )
-    bonus_kontra = bool(kontra)
-    announced_pairs = deal.announced
     forfeit = deal.forfeit
+    owners = [t.winner for t in tricks] if forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
+    # One pass over the tricks for what the conditions read: each side's tricks, the cards the
+    # team played (each seat plays one card to every trick; the rest are the defenders'), and
+    # each trick's facts (its cards, the winning card, whether the declarer's side took it).
+    want_played = "side_played" in reads or "opponents_played" in reads
+    want_known = "played_tricks" in reads
+    won: dict[bool, list[Trick]] = {True: [], False: []}
+    by_team: list[str] = []
+    everything: list[str] = []
+    known: list[tuple[frozenset[str], str, bool]] = []
+    for trick, owner in zip(tricks, owners, strict=True):
+        ours = owner in team
+        won[ours].append(trick)
+        cards = trick.cards
+        if want_played:
+            everything += cards
+            for seat, card in zip(trick.seats, cards, strict=False):
+                if seat in team:
+                    by_team.append(card)
+        if want_known:
+            known.append((frozenset(cards), cards[trick.seats.index(trick.won_by)], ours))
+    played: dict[bool, frozenset[str]] = {}
+    if want_played:
+        played[True] = frozenset(by_team)
+        played[False] = frozenset(everything) - played[True]
+    announced_by: dict[bool, set[str]] = {True: set(), False: set()}
+    for name, by in deal.announced:
+        announced_by[by == "declarer"].add(name)
     bonus_factor = contract.bonus_factor
     result = []
     for side, mine in (("declarer", True), ("defenders", False)):
-        won_tricks = [t for t, our in zip(tricks, ours, strict=True) if our == mine]
+        won_tricks = won[mine]
         cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
             "side_tricks": len(won_tricks),
@@ -623,6 +642,7 @@ def _bonuses(
             "called": deal.called,
             "is_declarer_side": mine,
             "players": len(deal.seats),
+            "announced": False,
         }
         if "side_cards" in reads:
             scope["side_cards"] = frozenset(cards)
@@ -630,31 +650,36 @@ def _bonuses(
             scope["side_points"] = rs.counting.points(cards, rs.deck.points) if cards else 0
         if "side_won" in reads:
             scope["side_won"] = frozenset(chain.from_iterable(t.cards for t in won_tricks))
-        if played:
-            scope["side_played"] = played[side]
-            scope["opponents_played"] = played["defenders" if mine else "declarer"]
-        if known:
+        if want_played:
+            scope["side_played"] = played[mine]
+            scope["opponents_played"] = played[not mine]
+        if want_known:
             scope["played_tricks"] = (
                 tuple(known) if mine else tuple([(cards_, card, not our) for cards_, card, our in known])
             )
+        said = announced_by[mine]
         for name, bonus in plan.bonuses:
-            announced = (name, side) in announced_pairs
+            announced = name in said
             scope["announced"] = announced
             # A card kept back for the bonus and forced out early loses it (Pfeife raus).
-            lost = forfeit is not None and forfeit[0] == name
-            achieved = not lost and bool(bonus.achieved(scope))
+            achieved = (forfeit is None or forfeit[0] != name) and bool(bonus.achieved(scope))
             if announced and bonus.announced is not None:
-                value = value_of(name, bonus.announced, True) * (1 if achieved else -1)
+                value = worth.get((name, True))
+                if value is None:
+                    value = worth[name, True] = int(bonus.announced(values))
+                if not achieved:
+                    value = -value
             elif bonus.value is None:
                 continue  # it counts only when announced
-            elif achieved:
-                value = value_of(name, bonus.value, False)
-            elif bonus.attempted is not None and bonus.attempted(scope):
-                value = -value_of(name, bonus.value, False)
+            elif achieved or (bonus.attempted is not None and bonus.attempted(scope)):
+                value = worth.get((name, False))
+                if value is None:
+                    value = worth[name, False] = int(bonus.value(values))
+                if not achieved:
+                    value = -value
             else:
                 continue
-            times = kontra.get(name, 0) if announced and bonus_kontra else 0
-            value *= bonus_factor * 2**times
+            times = kontra.get(name, 0) if announced else 0
             result.append(
                 {
                     "name": name,
@@ -662,8 +687,7 @@ def _bonuses(
                     "announced": announced,
                     "kontra": times,
                     "achieved": achieved,
-                    "value": value,
-                    "replaces_game": bonus.replaces_game,
+                    "value": value * bonus_factor * 2**times,
                 }
             )
     return result
