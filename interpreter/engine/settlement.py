@@ -616,13 +616,14 @@ def _bonuses(
         ours = owner in team
         won[ours].append(trick)
         cards = trick.cards
+        seats = trick.seats
         if want_played:
             everything += cards
-            for seat, card in zip(trick.seats, cards, strict=False):
-                if seat in team:
-                    by_team.append(card)
+            for seat in team:
+                if seat in seats:
+                    by_team.append(cards[seats.index(seat)])
         if want_known:
-            known.append((frozenset(cards), cards[trick.seats.index(trick.won_by)], ours))
+            known.append((frozenset(cards), cards[seats.index(trick.won_by)], ours))
     played: dict[bool, frozenset[str]] = {}
     if want_played:
         played[True] = frozenset(by_team)
