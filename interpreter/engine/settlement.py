@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from interpreter.language.model import Bonus, Contract, Declaration, Individual, Route, Ruleset
@@ -608,7 +607,9 @@ def _bonuses(
     # each trick's facts (its cards, the winning card, whether the declarer's side took it).
     want_played = "side_played" in reads or "opponents_played" in reads
     want_known = "played_tricks" in reads
+    want_won = "side_won" in reads
     won: dict[bool, list[Trick]] = {True: [], False: []}
+    won_cards: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
     by_team: list[str] = []
     everything: list[str] = []
     known: list[tuple[frozenset[str], str, bool]] = []
@@ -616,6 +617,8 @@ def _bonuses(
         ours = owner in team
         won[ours].append(trick)
         cards = trick.cards
+        if want_won:
+            won_cards[ours] += cards
         seats = trick.seats
         if want_played:
             everything += cards
@@ -649,8 +652,8 @@ def _bonuses(
             scope["side_cards"] = frozenset(cards)
         if "side_points" in reads:
             scope["side_points"] = rs.counting.points(cards, rs.deck.points) if cards else 0
-        if "side_won" in reads:
-            scope["side_won"] = frozenset(chain.from_iterable(t.cards for t in won_tricks))
+        if want_won:
+            scope["side_won"] = frozenset(won_cards[mine])
         if want_played:
             scope["side_played"] = played[mine]
             scope["opponents_played"] = played[not mine]
