@@ -476,8 +476,17 @@ def _outcome_env(
 ) -> dict[str, Any]:
     """What the conditions on a deal's outcome read (the cards' tricks themselves excepted)."""
     values = rs.deck.points
-    declarer_points = rs.counting.points(declarer_cards, values)
-    defender_points = rs.counting.points(defender_cards, values)
+    counting = rs.counting
+    declarer_raw = sum(map(values.__getitem__, declarer_cards))
+    size, total = _pack_points(rs, players)
+    if len(declarer_cards) + len(defender_cards) == size:
+        # The two piles hold the whole pack, each card once (as the cards of every deal are
+        # distinct): the defenders' cards are worth the rest, without counting them one by one.
+        defender_raw = total - declarer_raw
+    else:
+        defender_raw = sum(map(values.__getitem__, defender_cards))
+    declarer_points = counting.points(declarer_cards, values, declarer_raw)
+    defender_points = counting.points(defender_cards, values, defender_raw)
     tricks = declarer_tricks + defender_tricks
     if rs.counting.declarer_bonus is not None:
         declarer_points += int(
@@ -512,6 +521,16 @@ def _add_value_env(contract: Contract, env: dict[str, Any], won: bool, factor: i
         env["winner_points"], env["loser_points"] = env["defender_points"], env["declarer_points"]
         own_factor = contract.factor_lost or 0
     env["factor"] = own_factor if factor is None else factor
+
+
+def _pack_points(rs: Ruleset, active: int) -> tuple[int, int]:
+    """How many cards are in play with `active` players, and their values' sum (once per size)."""
+    key = ("pack_points", active)
+    found: tuple[int, int] | None = rs.derived.get(key)
+    if found is None:
+        pack = rs.pack(active)
+        found = rs.derived[key] = (len(pack), sum(map(rs.deck.points.__getitem__, pack)))
+    return found
 
 
 def _value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> dict[str, Any]:
