@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from interpreter.language.model import Bonus, Contract, Declaration, Individual, Route, Ruleset
@@ -477,8 +476,17 @@ def _outcome_env(
 ) -> dict[str, Any]:
     """What the conditions on a deal's outcome read (the cards' tricks themselves excepted)."""
     values = rs.deck.points
-    declarer_points = rs.counting.points(declarer_cards, values)
-    defender_points = rs.counting.points(defender_cards, values)
+    counting = rs.counting
+    declarer_raw = sum(map(values.__getitem__, declarer_cards))
+    size, total = _pack_points(rs, players)
+    if len(declarer_cards) + len(defender_cards) == size:
+        # The two piles hold the whole pack, each card once (as the cards of every deal are
+        # distinct): the defenders' cards are worth the rest, without counting them one by one.
+        defender_raw = total - declarer_raw
+    else:
+        defender_raw = sum(map(values.__getitem__, defender_cards))
+    declarer_points = counting.points(declarer_cards, values, declarer_raw)
+    defender_points = counting.points(defender_cards, values, defender_raw)
     tricks = declarer_tricks + defender_tricks
     if rs.counting.declarer_bonus is not None:
         declarer_points += int(
@@ -513,6 +521,16 @@ def _add_value_env(contract: Contract, env: dict[str, Any], won: bool, factor: i
         env["winner_points"], env["loser_points"] = env["defender_points"], env["declarer_points"]
         own_factor = contract.factor_lost or 0
     env["factor"] = own_factor if factor is None else factor
+
+
+def _pack_points(rs: Ruleset, active: int) -> tuple[int, int]:
+    """How many cards are in play with `active` players, and their values' sum (once per size)."""
+    key = ("pack_points", active)
+    found: tuple[int, int] | None = rs.derived.get(key)
+    if found is None:
+        pack = rs.pack(active)
+        found = rs.derived[key] = (len(pack), sum(map(rs.deck.points.__getitem__, pack)))
+    return found
 
 
 def _value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> dict[str, Any]:
@@ -608,7 +626,9 @@ def _bonuses(
     # each trick's facts (its cards, the winning card, whether the declarer's side took it).
     want_played = "side_played" in reads or "opponents_played" in reads
     want_known = "played_tricks" in reads
+    want_won = "side_won" in reads
     won: dict[bool, list[Trick]] = {True: [], False: []}
+    won_cards: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
     by_team: list[str] = []
     everything: list[str] = []
     known: list[tuple[frozenset[str], str, bool]] = []
@@ -616,13 +636,16 @@ def _bonuses(
         ours = owner in team
         won[ours].append(trick)
         cards = trick.cards
+        if want_won:
+            won_cards[ours] += cards
+        seats = trick.seats
         if want_played:
             everything += cards
-            for seat, card in zip(trick.seats, cards, strict=False):
-                if seat in team:
-                    by_team.append(card)
+            for seat in team:
+                if seat in seats:
+                    by_team.append(cards[seats.index(seat)])
         if want_known:
-            known.append((frozenset(cards), cards[trick.seats.index(trick.won_by)], ours))
+            known.append((frozenset(cards), cards[seats.index(trick.won_by)], ours))
     played: dict[bool, frozenset[str]] = {}
     if want_played:
         played[True] = frozenset(by_team)
@@ -648,8 +671,8 @@ def _bonuses(
             scope["side_cards"] = frozenset(cards)
         if "side_points" in reads:
             scope["side_points"] = rs.counting.points(cards, rs.deck.points) if cards else 0
-        if "side_won" in reads:
-            scope["side_won"] = frozenset(chain.from_iterable(t.cards for t in won_tricks))
+        if want_won:
+            scope["side_won"] = frozenset(won_cards[mine])
         if want_played:
             scope["side_played"] = played[mine]
             scope["opponents_played"] = played[not mine]

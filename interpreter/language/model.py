@@ -494,11 +494,13 @@ class Counting:
     aside_unless: Condition | None
     declarer_bonus: Formula | None = None
 
-    def points(self, cards: list[str] | tuple[str, ...], values: dict[str, int]) -> int:
+    def points(self, cards: list[str] | tuple[str, ...], values: dict[str, int], raw: int | None = None) -> int:
         """Card points of one side's pile: packets of `packet` cards, each less `packet_deduct`,
-        an incomplete packet less `remainder_deduct`. How the cards are grouped does not matter."""
+        an incomplete packet less `remainder_deduct`. How the cards are grouped does not matter.
+        `raw`: the sum of the cards' values, where the caller knows it already."""
         n = len(cards)
-        total = sum(map(values.__getitem__, cards))  # no Python step per card: every deal counts
+        # No Python step per card: every deal counts.
+        total = sum(map(values.__getitem__, cards)) if raw is None else raw
         full, rest = divmod(n, self.packet)
         return total - full * self.packet_deduct - (self.remainder_deduct if rest else 0)
 
