@@ -170,6 +170,15 @@ def side_receives(
     loser pays one winner, 1 v 3 the lone player takes it from each. A remainder that does not
     divide goes to the first of the team (the declarer), gained or lost."""
     if len(team) == 1:
+        if type(amount) is int:
+            # A lone player takes the same sum from each opponent (each_other_pays, inlined: it
+            # runs at every deal, and for every bonus scored).
+            count = 0
+            for seat in opponents:
+                payments[seat] -= amount
+                count += 1
+            payments[team[0]] += amount * count
+            return
         each_other_pays(
             team[0], opponents, len(payments), (lambda s: -amount(s)) if callable(amount) else -amount, payments
         )
