@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from interpreter import Game, load_ruleset
+from interpreter.bots.randombot import play_out
 from interpreter.errors import RuleError
 from interpreter.language.dsl import Expression, Scope, Type, compile_expression
 from interpreter.language.loader import ruleset_names
@@ -65,18 +66,7 @@ def _met(ruleset: Ruleset, players: int) -> dict[int, list[dict[str, object]]]:
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(Expression, "__call__", recording)
         for seed in range(DEALS):
-            game = Game(ruleset, players=players, seed=seed)
-            rng = random.Random(seed)
-            while not game.is_over:
-                seat = game.to_act
-                assert seat is not None
-                action: Any = rng.choice(game.legal_actions(seat))
-                if isinstance(action, dict):
-                    for kind in ("discard", "keep"):
-                        template = action.get(kind)
-                        if isinstance(template, dict):
-                            action = {kind: rng.sample(template["from"], template["count"])}
-                game.apply(seat, action)
+            play_out(Game(ruleset, players=players, seed=seed), seed=seed)
     return met
 
 

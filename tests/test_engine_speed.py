@@ -11,12 +11,12 @@ cycle: it is freed when dropped, without Python's cycle collector."""
 from __future__ import annotations
 
 import gc
-import random
 from typing import Any
 
 import pytest
 
 from interpreter import Game, load_ruleset
+from interpreter.bots.randombot import RandomBot
 from interpreter.engine.game import Phase
 from interpreter.errors import IllegalActionError, InvalidActionError
 
@@ -39,20 +39,15 @@ TABLES = [
 
 def _play(name: str, players: int, seed: int, *, general: bool) -> Game:
     game = Game(load_ruleset(name), players=players, seed=seed)
-    rng = random.Random(seed)
+    bot = RandomBot(seed)
     while not game.is_over:
         if general:
             game._fast = None  # no short way to the seat to act and its legal cards either
         seat = game.to_act
         assert seat is not None
-        action: Any = rng.choice(game.legal_actions(seat))
-        if isinstance(action, dict):
-            for kind in ("discard", "keep"):
-                template = action.get(kind)
-                if isinstance(template, dict):
-                    action = {kind: rng.sample(template["from"], template["count"])}
-            if general:
-                action = dict(action)  # no longer the engine's own: the general way
+        action: Any = bot.choose(game, seat)
+        if general and isinstance(action, dict):
+            action = dict(action)  # no longer the engine's own: the general way
         if general:
             game._offered = None  # nor just offered (Game._offered_action): parsed and checked in full
         game.apply(seat, action)
@@ -93,7 +88,7 @@ def test_whose_turn_is_kept_up_to_date(name: str, players: int) -> None:
     a refused one, they say what the stages of the deal say."""
     for seed in range(30):
         game = Game(load_ruleset(name), players=players, seed=seed)
-        rng = random.Random(seed)
+        bot = RandomBot(seed)
         while True:
             assert game.to_act == game._turn(), (seed, len(game.history))
             assert game.is_over == (game.phase is Phase.OVER), (seed, len(game.history))
@@ -103,13 +98,7 @@ def test_whose_turn_is_kept_up_to_date(name: str, players: int) -> None:
             assert seat is not None
             with pytest.raises((IllegalActionError, InvalidActionError)):
                 game.apply((seat + 1) % players if players > 1 else seat, {"play": "no card"})
-            action: Any = rng.choice(game.legal_actions(seat))
-            if isinstance(action, dict):
-                for kind in ("discard", "keep"):
-                    template = action.get(kind)
-                    if isinstance(template, dict):
-                        action = {kind: rng.sample(template["from"], template["count"])}
-            game.apply(seat, action)
+            game.apply(seat, bot.choose(game, seat))
 
 
 @pytest.mark.parametrize(("name", "players"), TABLES)
@@ -119,11 +108,11 @@ def test_the_short_ways_legal_cards_are_the_rules_legal_cards(name: str, players
     checked = 0
     for seed in range(40):
         game = Game(load_ruleset(name), players=players, seed=seed)
-        rng = random.Random(seed)
+        bot = RandomBot(seed)
         while not game.is_over:
             seat = game.to_act
             assert seat is not None
-            action: Any = rng.choice(game.legal_actions(seat))
+            action = bot.choose(game, seat)  # (which asks for the legal actions first, as a player does)
             play = game.trickplay
             if (
                 play is not None
@@ -135,10 +124,5 @@ def test_the_short_ways_legal_cards_are_the_rules_legal_cards(name: str, players
                 expected = [game._plays[c] for c in play.rules.legal(play.hands[seat], play.trick.cards)]
                 assert play.legal_fast(seat, game._plays) == expected, (seed, seat)
                 checked += 1
-            if isinstance(action, dict):
-                for kind in ("discard", "keep"):
-                    template = action.get(kind)
-                    if isinstance(template, dict):
-                        action = {kind: rng.sample(template["from"], template["count"])}
             game.apply(seat, action)
     assert checked, "no turn took the short way"

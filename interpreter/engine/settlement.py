@@ -170,15 +170,6 @@ def side_receives(
     loser pays one winner, 1 v 3 the lone player takes it from each. A remainder that does not
     divide goes to the first of the team (the declarer), gained or lost."""
     if len(team) == 1:
-        if type(amount) is int:
-            # A lone player takes the same sum from each opponent (each_other_pays, inlined: it
-            # runs at every deal, and for every bonus scored).
-            count = 0
-            for seat in opponents:
-                payments[seat] -= amount
-                count += 1
-            payments[team[0]] += amount * count
-            return
         each_other_pays(
             team[0], opponents, len(payments), (lambda s: -amount(s)) if callable(amount) else -amount, payments
         )
@@ -543,16 +534,10 @@ def _pack_points(rs: Ruleset, active: int) -> tuple[int, int]:
 
 
 def _value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> dict[str, Any]:
-    """`env` and what the value formulas read besides: who won, and the factor."""
-    own_factor = (contract.factor_won if won else contract.factor_lost) or 0
-    return {
-        **env,
-        "declarer_won": won,
-        "kontra": env.get("kontra", 1),
-        "winner_points": env["declarer_points"] if won else env["defender_points"],
-        "loser_points": env["defender_points"] if won else env["declarer_points"],
-        "factor": own_factor if factor is None else factor,
-    }
+    """`env` and what the value formulas read besides: who won, and the factor (a new mapping)."""
+    valued = dict(env)
+    _add_value_env(contract, valued, won, factor)
+    return valued
 
 
 def lost_every_trick(rs: Ruleset, contract: Contract, active: int) -> int:
