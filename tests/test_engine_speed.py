@@ -126,3 +126,36 @@ def test_the_short_ways_legal_cards_are_the_rules_legal_cards(name: str, players
                 checked += 1
             game.apply(seat, action)
     assert checked, "no turn took the short way"
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_the_short_answers_agree_with_the_general_steps(name: str, players: int) -> None:
+    """Two answers worked out the short way, checked against the general steps at every turn:
+    whether a seat may still bid (Auction._may_bid against the levels _bids_open_to lists), and
+    the legal cards of a turn plain but for cards kept back (TrickPlay._legal without its
+    `_plain_but_kept` short way)."""
+    bids = kept = 0
+    for seed in range(40):
+        game = Game(load_ruleset(name), players=players, seed=seed)
+        bot = RandomBot(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            if game.phase is Phase.AUCTION:
+                auction = game.auction
+                for s in auction.state.order:
+                    for level in range(-1, len(auction.state.phase.ladder)):
+                        assert auction._may_bid(s, level) == bool(auction._bids_open_to(s, level)), (seed, s, level)
+                        bids += 1
+            play = game.trickplay
+            if game.phase is Phase.PLAY and play is not None and play._plain_but_kept:
+                short = play._legal(seat)
+                play._plain_but_kept = False
+                try:
+                    assert short == play._legal(seat), (seed, seat)
+                finally:
+                    play._plain_but_kept = True
+                kept += 1
+            game.apply(seat, bot.choose(game, seat))
+    assert bids
+    assert kept or name != "koenigrufen", "no Königrufen turn had cards kept back"
