@@ -1,7 +1,7 @@
 """The engine's short ways for the common case give what its general steps give.
 
 `Game.apply` plays a card `legal_actions()` handed out (a read-only FrozenAction) in plain trick
-play by a shorter way (TrickPlay.play_fast or play_plain, legal_plays; `Game._fast` while every
+play by a shorter way (its own steps, where TrickPlay.plain_turn holds; legal_fast; `Game._fast` while every
 turn is plain and nothing is watched for), and takes an announcement or kontra
 just offered without parsing and checking it again; the same card sent as a plain mapping, and an
 announcement not just offered, go the general way. Both must end

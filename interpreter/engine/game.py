@@ -384,43 +384,51 @@ class Game:
         (malformed) or IllegalActionError (not allowed now), and the game is unchanged; or, if
         the rules fail on the action's consequences, RuleFailure or BrokenDealError, and the
         action is undone."""
-        legal = self._legal_plays
-        if legal is not None and type(action) is FrozenAction:
-            # The most common action of all: a card `legal_actions()` handed out, in plain trick
-            # play with nothing watched for (the steps of _play_card, in one place for speed).
+        if (
+            type(action) is FrozenAction
+            and (legal := self._legal_plays) is not None
+            and action in legal
+            and (
+                ((play := self._fast) is not None and seat is play.to_act)
+                or (
+                    self.phase is _PLAY
+                    and (play := self.trickplay) is not None
+                    and seat is play.to_act
+                    and self._unwatched()
+                    and play.plain_turn(seat)
+                )
+            )
+        ):
+            # The most common action of all: a card `legal_actions()` handed out, in trick play
+            # with only following suit to mind and nothing watched for (every turn while `_fast`
+            # holds, else this seat's). The card's steps are taken here rather than in a method
+            # of trick play: a call less at every card (see TrickPlay.complete_plain).
             # `seat is play.to_act`: the very int, neither True for seat 1 nor a number of another type.
-            completed: list[Trick] | None = None
-            card = ""
-            if (play := self._fast) is not None and seat is play.to_act and action in legal:
-                card = action["play"]
-                completed = play.play_fast(seat, card)  # every seat's turn is plain
-            elif (
-                action in legal
-                and self.phase is _PLAY
-                and (play := self.trickplay) is not None
-                and seat is play.to_act
-                and self._unwatched()
-            ):
-                card = action["play"]
-                completed = play.play_plain(seat, card)  # plain for this seat, or None
-            if completed is not None and play is not None:
-                self._legal_plays = None
-                self._history.append((seat, action))  # immutable, and equal to the shared one
-                event = {"type": "play", "seat": seat, "card": card}
-                self.events.append(event)
-                if not completed:
-                    self.to_act = play.to_act
-                    return [event]
-                start = len(self.events) - 1
-                try:
-                    self._tricks_done(play, completed)
-                except BaseException as exc:
-                    raise self._undo(exc, len(self._history) - 1, start, seat, action)  # noqa: B904
-                if self.phase is _PLAY:
-                    self.to_act = play.to_act  # the next trick's leader (as _sync would say)
-                else:
-                    self._sync()
-                return self.events[start:]
+            card = action["play"]
+            trick = play.trick
+            play.hands[seat].remove(card)
+            trick.seats.append(seat)
+            cards = trick.cards
+            cards.append(card)
+            count = play.played_in_open = len(cards)
+            self._legal_plays = None
+            self._history.append((seat, action))  # immutable, and equal to the shared one
+            event = {"type": "play", "seat": seat, "card": card}
+            self.events.append(event)
+            if count < play.n_seats:
+                self.to_act = play.to_act = play.orders[trick.leader][count]
+                return [event]
+            start = len(self.events) - 1
+            try:
+                play.complete_plain(trick)
+                self._tricks_done(play, [trick])
+            except BaseException as exc:
+                raise self._undo(exc, len(self._history) - 1, start, seat, action)  # noqa: B904
+            if self.phase is _PLAY:
+                self.to_act = play.to_act  # the next trick's leader (as _sync would say)
+            else:
+                self._sync()
+            return self.events[start:]
         if self.phase is _PLAY and (play := self.trickplay) is not None and seat == play.to_act:
             # The common case in simulations, without the general checks below: a legal card by
             # the seat to play, most often the very action `legal_actions()` handed out.
@@ -800,7 +808,7 @@ class Game:
 
     def _play_card(self, seat: int, card: str) -> None:
         # apply() does the steps here itself, up to _tricks_done, when trick play is plain and
-        # nothing is watched for (play_plain): keep the two in step.
+        # nothing is watched for (TrickPlay.plain_turn): keep the two in step.
         play = self.trickplay
         assert play is not None
         if self._forfeit_cards and card in self._forfeit_cards:

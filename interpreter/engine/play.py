@@ -42,19 +42,19 @@ class TrickPlay:
         "_duties",
         "_history_duties",
         "_legal_cache",
-        "_n_seats",
-        "_orders",
         "_plain",
         "_plain_but_kept",
-        "_played_in_open",
         "_simple",
         "_unless_held",
         "fast",
         "hands",
         "kept",
         "laid",
+        "n_seats",
         "number",
+        "orders",
         "over",
+        "played_in_open",
         "rules",
         "to_act",
         "together",
@@ -96,9 +96,11 @@ class TrickPlay:
             [Trick(leader)] if self.together == 1 else [Trick(leader) for _ in range(self.together)]
         )
         # Whose turn it is changes only when a card is played: kept, not recomputed (hot loop).
-        self._orders = rules.orders(seats)
-        self._n_seats = len(seats)
-        self._played_in_open = 0
+        # For each leader the order of play, the cards a trick takes, and the cards played to
+        # the open tricks: read and advanced by `Game.apply`'s short way too (see complete_plain).
+        self.orders = rules.orders(seats)
+        self.n_seats = len(seats)
+        self.played_in_open = 0
         self._exposed = frozenset(self.exposed)
         # Duties over the trick history (Räuber's Pfeife, the 21): where there are any, no turn is plain.
         self._history_duties = play.duties
@@ -127,8 +129,8 @@ class TrickPlay:
 
     def refresh(self) -> None:
         """Work out `fast`: whether every seat's turn is plain now (only following suit and
-        trumping, no laid-out cards), so that a card takes the short way (`legal_plays`,
-        `play_fast`) without asking. Called whenever what it reads may have changed."""
+        trumping, no laid-out cards), so that a card takes the short way (`legal_fast`,
+        `Game.apply`) without asking. Called whenever what it reads may have changed."""
         self.fast = self._plain and self._simple and not self.laid
 
     # -- the tricks being played --------------------------------------------------------------
@@ -139,8 +141,8 @@ class TrickPlay:
     def _recount(self) -> None:
         """Work out whose turn it is, after a card or at a new trick."""
         if self.together == 1 or len(self.tricks) > self.together:
-            trick, played = self.tricks[-1], self._played_in_open
-            order = self._orders[trick.leader]
+            trick, played = self.tricks[-1], self.played_in_open
+            order = self.orders[trick.leader]
             self.to_act, self.trick, self.number = (
                 (order[played] if played < len(order) else None),
                 trick,
@@ -149,9 +151,9 @@ class TrickPlay:
             return
         open_tricks = self._open()
         width = len(open_tricks)
-        played = self._played_in_open
+        played = self.played_in_open
         target = open_tricks[played % width]
-        order = self._orders[open_tricks[0].leader]
+        order = self.orders[open_tricks[0].leader]
         self.to_act = order[played // width] if played // width < len(order) else None
         self.trick, self.number = target, len(self.tricks) - width + 1 + played % width
 
@@ -304,15 +306,17 @@ class TrickPlay:
         """`legal_plays` for the seat to act while `fast` holds, without asking again."""
         hand = self.hands[seat]
         cards = self.trick.cards
+        legal: list[_Play] = []  # (loops, not comprehensions: no function made and called per turn)
         if cards:
             for asked in self._duties[cards[0]]:
-                legal = []  # (a loop, not a comprehension: no function made and called per turn)
                 for card in hand:
                     if card in asked:
                         legal.append(plays[card])
                 if legal:
                     return legal
-        return list(map(plays.__getitem__, hand))
+        for card in hand:
+            legal.append(plays[card])
+        return legal
 
     def _plain_for(self, hand: list[str]) -> bool:
         """Whether only the follow-suit duties apply to a seat with `hand` now."""
@@ -435,35 +439,22 @@ class TrickPlay:
             "trump_leads": sum(1 for t in self.tricks if t.cards and follow[t.cards[0]] == TRUMP),
             "led_trump": led_trump,
             "leading": not trick.cards,
-            "players": self._n_seats,
+            "players": self.n_seats,
         }
 
     # -- playing a card ---------------------------------------------------------------------
-    def play_plain(self, seat: int, card: str) -> list[Trick] | None:
-        """Play the legal `card` as `play_card` would, when no duty beyond following suit
-        applies (the most common card of all): the tricks it completed (none, or this one).
-        Otherwise None, and nothing changed: `play_card` plays it."""
-        hand = self.hands[seat]
-        if not (self._plain or self._plain_for(hand)) or self.laid:
-            return None
-        return self.play_fast(seat, card)
+    def plain_turn(self, seat: int) -> bool:
+        """Whether no duty beyond following suit applies to `seat`'s card now (the most common
+        turn of all): then `Game.apply` plays it itself (see complete_plain)."""
+        return (self._plain or self._plain_for(self.hands[seat])) and not self.laid
 
-    def play_fast(self, seat: int, card: str) -> list[Trick]:
-        """Play the legal `card` of a turn that is plain (only following suit and trumping): the
-        tricks it completed, none or this one. `Game.apply` calls it without asking while `fast`
-        holds; `play_plain` asks first."""
-        trick = self.trick
-        self.hands[seat].remove(card)
-        trick.seats.append(seat)
-        cards = trick.cards
-        cards.append(card)
-        played = self._played_in_open = len(cards)  # one trick at a time: only exposed cards make two
-        if played < self._n_seats:
-            self.to_act = self._orders[trick.leader][played]
-            return _NOTHING
-        trick.winner = trick.seats[self.rules.winner_index(cards)]
+    def complete_plain(self, trick: Trick) -> None:
+        """The last card of a plain trick is in: its winner, and whether play is over. (While
+        `fast` holds, `Game.apply` plays a card itself: it takes the card from `hands`, adds it
+        to `trick`, counts it in `played_in_open` and gives the turn to the next seat of
+        `orders`; a trick of `n_seats` cards is complete. It calls this, then `next_trick`.)"""
+        trick.winner = trick.seats[self.rules.winner_index(trick.cards)]
         self.over = len(self.tricks) >= self.n_tricks
-        return [trick]
 
     def play_card(self, seat: int, card: str) -> tuple[list[Trick], bool]:
         """Play a legal card. Returns the tricks completed by it (none, one, or those played
@@ -476,11 +467,11 @@ class TrickPlay:
             self.refresh()
         trick.seats.append(seat)
         trick.cards.append(card)
-        self._played_in_open += 1
+        self.played_in_open += 1
         played = len(trick.cards)
         if self.together == 1:
-            if played < self._n_seats:
-                self.to_act = self._orders[trick.leader][played]  # the plain case: the next seat plays
+            if played < self.n_seats:
+                self.to_act = self.orders[trick.leader][played]  # the plain case: the next seat plays
                 return _NOTHING, withheld
             if not self.withheld and (not self._exposed or self._plain):
                 # (plain with exposed cards: they were all played in earlier tricks)
@@ -526,8 +517,8 @@ class TrickPlay:
             assert leader is not None  # the trick is complete
             trick = Trick(leader, [], [])
             self.tricks.append(trick)
-            self._played_in_open = 0
-            self.to_act, self.trick, self.number = self._orders[leader][0], trick, len(self.tricks)
+            self.played_in_open = 0
+            self.to_act, self.trick, self.number = self.orders[leader][0], trick, len(self.tricks)
             if not self._plain:
                 self._plain = self._plain_from_now()
                 self.refresh()
@@ -543,7 +534,7 @@ class TrickPlay:
             leader = self.declarer
         self.tricks.append(Trick(leader))
         self.together = 1
-        self._played_in_open = 0
+        self.played_in_open = 0
         self._recount()
         if not self._plain:
             self._plain = self._plain_from_now()
