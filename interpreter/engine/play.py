@@ -8,7 +8,6 @@ the exchange (Cego's empty cards), which must lead the first tricks and can neve
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -269,19 +268,50 @@ class TrickPlay:
         first = len(self.tricks) - len(open_tricks) + 1
         position = open_tricks.index(self.trick)
         placed = [t.cards[t.seats.index(seat)] for t in open_tricks[:position]]
-        hand = placed + usable
         before = [t.cards[: t.seats.index(seat)] if seat in t.seats else t.cards for t in open_tricks]
-        grades = {(card, i): self._grade(card, before[i], first + i) for card in hand for i in range(len(open_tricks))}
-        choices = [
-            (combo, tuple(grades[card, i] for i, card in enumerate(combo)))
-            for combo in itertools.permutations(hand, len(open_tricks))
-        ]
-        vectors = {v for _, v in choices}
-        best = {
-            v for v in vectors if not any(w != v and all(a >= b for a, b in zip(w, v, strict=True)) for w in vectors)
-        }
-        allowed = {combo[position] for combo, v in choices if v in best and list(combo[:position]) == placed}
-        return [c for c in usable if c in allowed]
+        width = len(open_tricks)
+
+        # Only a card's grades in the tricks matter, so cards with the same grades (a profile)
+        # are interchangeable: the choices are worked out over profiles and how many cards of
+        # each the hand has, not over every ordering of the cards themselves.
+        def profile(card: str) -> tuple[int, ...]:
+            return tuple(self._grade(card, before[i], first + i) for i in range(width))
+
+        counts: dict[tuple[int, ...], int] = {}
+        of_usable: dict[str, tuple[int, ...]] = {}
+        for card in usable:
+            p = of_usable[card] = profile(card)
+            counts[p] = counts.get(p, 0) + 1
+        fixed = [profile(card) for card in placed]  # the cards already put in the earlier tricks
+
+        def vectors(at: int, sofar: tuple[int, ...], found: set[tuple[int, ...]]) -> set[tuple[int, ...]]:
+            """Every grade vector of the choices that go on from `sofar` (the grades up to `at`)."""
+            if at == width:
+                found.add(sofar)
+                return found
+            for p, left in counts.items():
+                if left > 0:
+                    counts[p] = left - 1
+                    vectors(at + 1, (*sofar, p[at]), found)
+                    counts[p] = left
+            return found
+
+        # The vectors of every choice, the placed cards among the hand's (any trick, any order).
+        for p in fixed:
+            counts[p] = counts.get(p, 0) + 1
+        every = vectors(0, (), set())
+        best = {v for v in every if not any(w != v and all(a >= b for a, b in zip(w, v, strict=True)) for w in every)}
+        for p in fixed:
+            counts[p] -= 1
+        # A card may go to this trick if, after the placed cards and it, the rest can still
+        # make a best vector.
+        start = tuple(p[i] for i, p in enumerate(fixed))
+        fits: dict[tuple[int, ...], bool] = {}
+        for p in set(of_usable.values()):
+            counts[p] -= 1
+            fits[p] = not best.isdisjoint(vectors(position + 1, (*start, p[position]), set()))
+            counts[p] += 1
+        return [c for c in usable if fits[of_usable[c]]]
 
     def legal(self, seat: int) -> list[str]:
         # Asked twice a card (by the player, then to check the card): computed once per turn.

@@ -1,0 +1,49 @@
+"""The duty of tricks played together (Cego's Zwei Leere), worked out over the cards' grade
+profiles, gives what the plain enumeration of every placing of the hand's cards gives.
+
+`reference_together_duty` is the engine's earlier way, kept here as the reference: every
+ordered choice of the hand's cards for the open tricks, its grade vector, the vectors no other
+beats in every trick, and the cards that can start a best choice after the cards placed."""
+
+from __future__ import annotations
+
+import itertools
+
+from interpreter import Game, RandomBot, load_ruleset
+from interpreter.engine.play import TrickPlay
+
+
+def reference_together_duty(play: TrickPlay, seat: int, usable: list[str]) -> list[str]:
+    open_tricks = play._open()
+    first = len(play.tricks) - len(open_tricks) + 1
+    position = open_tricks.index(play.trick)
+    placed = [t.cards[t.seats.index(seat)] for t in open_tricks[:position]]
+    hand = placed + usable
+    before = [t.cards[: t.seats.index(seat)] if seat in t.seats else t.cards for t in open_tricks]
+    grades = {(card, i): play._grade(card, before[i], first + i) for card in hand for i in range(len(open_tricks))}
+    choices = [
+        (combo, tuple(grades[card, i] for i, card in enumerate(combo)))
+        for combo in itertools.permutations(hand, len(open_tricks))
+    ]
+    vectors = {v for _, v in choices}
+    best = {v for v in vectors if not any(w != v and all(a >= b for a, b in zip(w, v, strict=True)) for w in vectors)}
+    allowed = {combo[position] for combo, v in choices if v in best and list(combo[:position]) == placed}
+    return [c for c in usable if c in allowed]
+
+
+def test_the_together_duty_agrees_with_the_enumeration() -> None:
+    ruleset = load_ruleset("cego")
+    checked = 0
+    for seed in range(400):
+        game = Game(ruleset, players=4, seed=seed)
+        bot = RandomBot(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            play = game.trickplay
+            if play is not None and play._together_open() and seat == play.to_act:
+                usable = play._usable(seat)
+                assert play._together_duty(seat, usable) == reference_together_duty(play, seat, usable), (seed, seat)
+                checked += 1
+            game.apply(seat, bot.choose(game, seat))
+    assert checked > 100, f"only {checked} turns in tricks played together"
