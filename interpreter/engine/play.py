@@ -284,22 +284,10 @@ class TrickPlay:
             counts[p] = counts.get(p, 0) + 1
         fixed = [profile(card) for card in placed]  # the cards already put in the earlier tricks
 
-        def vectors(at: int, sofar: tuple[int, ...], found: set[tuple[int, ...]]) -> set[tuple[int, ...]]:
-            """Every grade vector of the choices that go on from `sofar` (the grades up to `at`)."""
-            if at == width:
-                found.add(sofar)
-                return found
-            for p, left in counts.items():
-                if left > 0:
-                    counts[p] = left - 1
-                    vectors(at + 1, (*sofar, p[at]), found)
-                    counts[p] = left
-            return found
-
         # The vectors of every choice, the placed cards among the hand's (any trick, any order).
         for p in fixed:
             counts[p] = counts.get(p, 0) + 1
-        every = vectors(0, (), set())
+        every = _vectors(counts, width, 0, (), set())
         best = {v for v in every if not any(w != v and all(a >= b for a, b in zip(w, v, strict=True)) for w in every)}
         for p in fixed:
             counts[p] -= 1
@@ -309,7 +297,7 @@ class TrickPlay:
         fits: dict[tuple[int, ...], bool] = {}
         for p in set(of_usable.values()):
             counts[p] -= 1
-            fits[p] = not best.isdisjoint(vectors(position + 1, (*start, p[position]), set()))
+            fits[p] = not best.isdisjoint(_vectors(counts, width, position + 1, (*start, p[position]), set()))
             counts[p] += 1
         return [c for c in usable if fits[of_usable[c]]]
 
@@ -593,3 +581,20 @@ class TrickPlay:
             return (self.rules.power[card], rank_of_suit)
 
         return max(completed, key=strength).won_by
+
+
+def _vectors(
+    counts: dict[tuple[int, ...], int], width: int, at: int, sofar: tuple[int, ...], found: set[tuple[int, ...]]
+) -> set[tuple[int, ...]]:
+    """Into `found`, the grade vectors of every choice of cards for the tricks played together
+    that goes on from `sofar` (the grades in the tricks before `at`), from `counts` cards of
+    each grade profile (a module function: a closure calling itself would be a reference cycle)."""
+    if at == width:
+        found.add(sofar)
+        return found
+    for p, left in counts.items():
+        if left > 0:
+            counts[p] = left - 1
+            _vectors(counts, width, at + 1, (*sofar, p[at]), found)
+            counts[p] = left
+    return found
