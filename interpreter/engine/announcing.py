@@ -63,6 +63,8 @@ class AnnouncementRound:
         self._offers: dict[tuple[str, int], list[str]] = {}
         # (seat, its side known, it has spoken) -> the bonuses it may announce at all
         self._eligible: dict[tuple[int, bool, bool], list[str]] = {}
+        # Whether a seat may double the game and the bonuses: read from _seat_env like the above.
+        self._may: dict[tuple[int, bool, bool], tuple[bool, bool]] = {}
         # The items (the game, announced bonuses) that may still be doubled -> their owner's side.
         self._open: dict[str, str] = {}
         # The same items -> the side that doubles each next: the owner's opponents first, then
@@ -147,12 +149,23 @@ class AnnouncementRound:
         # The game, then the announced bonuses in order, that may still be doubled and that
         # the seat's side doubles next, by a seat the rule lets double.
         side = "declarer" if seat == self.declarer or seat == self.partner else "defenders"
+        items = []  # (loops, not comprehensions: no function made and called per offer)
         if self._anyone_doubles:
-            return [item for item, doubler in self._doubler.items() if doubler == side]
-        game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
-        may = {GAME: self._may_double(seat, game)}  # the bonuses' answer is the same for each
-        bonus = self._may_double(seat, bonuses)
-        return [item for item, doubler in self._doubler.items() if doubler == side and may.get(item, bonus)]
+            for item, doubler in self._doubler.items():
+                if doubler == side:
+                    items.append(item)
+            return items
+        key = (seat, seat in self.revealed or self.partner_revealed, seat in self.spoken)
+        may = self._may.get(key)
+        if may is None:
+            game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
+            # (the bonuses' answer is the same for each)
+            may = self._may[key] = (self._may_double(seat, game), self._may_double(seat, bonuses))
+        may_game, may_bonus = may
+        for item, doubler in self._doubler.items():
+            if doubler == side and (may_game if item == GAME else may_bonus):
+                items.append(item)
+        return items
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
         """The bonuses of which the declarer must announce one before ending the first turn."""
