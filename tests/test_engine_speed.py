@@ -14,6 +14,7 @@ import gc
 from typing import Any
 
 import pytest
+from turns import random_turns
 
 from interpreter import Game, load_ruleset
 from interpreter.bots.randombot import RandomBot
@@ -106,25 +107,18 @@ def test_the_short_ways_legal_cards_are_the_rules_legal_cards(name: str, players
     """At every turn the short way takes (TrickPlay.legal_fast: the seat to act, only following
     and trumping, plain for its hand), its list is what the rules of following give."""
     checked = 0
-    for seed in range(40):
-        game = Game(load_ruleset(name), players=players, seed=seed)
-        bot = RandomBot(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            action = bot.choose(game, seat)  # (which asks for the legal actions first, as a player does)
-            play = game.trickplay
-            if (
-                play is not None
-                and game.phase is Phase.PLAY
-                and play._simple
-                and not play.laid
-                and play._plain_for(play.hands[seat])
-            ):
-                expected = [game._plays[c] for c in play.rules.legal(play.hands[seat], play.trick.cards)]
-                assert play.legal_fast(seat, game._plays) == expected, (seed, seat)
-                checked += 1
-            game.apply(seat, action)
+    for seed, game, seat in random_turns(name, players, range(40)):
+        play = game.trickplay
+        if (
+            play is not None
+            and game.phase is Phase.PLAY
+            and play._simple
+            and not play.laid
+            and play._plain_for(play.hands[seat])
+        ):
+            expected = [game._plays[c] for c in play.rules.legal(play.hands[seat], play.trick.cards)]
+            assert play.legal_fast(seat, game._plays) == expected, (seed, seat)
+            checked += 1
     assert checked, "no turn took the short way"
 
 
@@ -135,27 +129,21 @@ def test_the_short_answers_agree_with_the_general_steps(name: str, players: int)
     the legal cards of a turn plain but for cards kept back (TrickPlay._legal without its
     `_plain_but_kept` short way)."""
     bids = kept = 0
-    for seed in range(40):
-        game = Game(load_ruleset(name), players=players, seed=seed)
-        bot = RandomBot(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            if game.phase is Phase.AUCTION:
-                auction = game.auction
-                for s in auction.state.order:
-                    for level in range(-1, len(auction.state.phase.ladder)):
-                        assert auction._may_bid(s, level) == bool(auction._bids_open_to(s, level)), (seed, s, level)
-                        bids += 1
-            play = game.trickplay
-            if game.phase is Phase.PLAY and play is not None and play._plain_but_kept:
-                short = play._legal(seat)
-                play._plain_but_kept = False
-                try:
-                    assert short == play._legal(seat), (seed, seat)
-                finally:
-                    play._plain_but_kept = True
-                kept += 1
-            game.apply(seat, bot.choose(game, seat))
+    for seed, game, seat in random_turns(name, players, range(40)):
+        if game.phase is Phase.AUCTION:
+            auction = game.auction
+            for s in auction.state.order:
+                for level in range(-1, len(auction.state.phase.ladder)):
+                    assert auction._may_bid(s, level) == bool(auction._bids_open_to(s, level)), (seed, s, level)
+                    bids += 1
+        play = game.trickplay
+        if game.phase is Phase.PLAY and play is not None and play._plain_but_kept:
+            short = play._legal(seat)
+            play._plain_but_kept = False
+            try:
+                assert short == play._legal(seat), (seed, seat)
+            finally:
+                play._plain_but_kept = True
+            kept += 1
     assert bids
     assert kept or name != "koenigrufen", "no Königrufen turn had cards kept back"

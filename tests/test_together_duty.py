@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import itertools
 
-from interpreter import Game, RandomBot, load_ruleset
+from turns import random_turns
+
 from interpreter.engine.play import TrickPlay
 
 
@@ -32,18 +33,11 @@ def reference_together_duty(play: TrickPlay, seat: int, usable: list[str]) -> li
 
 
 def test_the_together_duty_agrees_with_the_enumeration() -> None:
-    ruleset = load_ruleset("cego")
     checked = 0
-    for seed in range(400):
-        game = Game(ruleset, players=4, seed=seed)
-        bot = RandomBot(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            play = game.trickplay
-            if play is not None and play._together_open() and seat == play.to_act:
-                usable = play._usable(seat)
-                assert play._together_duty(seat, usable) == reference_together_duty(play, seat, usable), (seed, seat)
-                checked += 1
-            game.apply(seat, bot.choose(game, seat))
+    for seed, game, seat in random_turns("cego", 4, range(400)):
+        play = game.trickplay
+        if play is not None and play._together_open() and seat == play.to_act:
+            usable = play._usable(seat)
+            assert play._together_duty(seat, usable) == reference_together_duty(play, seat, usable), (seed, seat)
+            checked += 1
     assert checked > 100, f"only {checked} turns in tricks played together"

@@ -190,6 +190,20 @@ def _fixed(impl: Impl) -> Callable[[Scope, tuple[Type, ...]], Impl]:
     return lambda scope, types: impl
 
 
+def _of_numbers(name: str, pick: Callable[[tuple[int, ...]], int]) -> Function:
+    """`min` or `max` of any number of numbers (in generated code, Python's own of a tuple)."""
+    return Function(
+        name,
+        (_INT,),
+        Type.INT,
+        "numbers",
+        lambda s, t: lambda *xs: pick(xs),
+        variadic=True,
+        inline=_written(name + "(({all},))"),
+        may_fail=False,
+    )
+
+
 def _functions() -> dict[str, Function]:
     functions = [
         Function(
@@ -229,26 +243,8 @@ def _functions() -> dict[str, Function]:
         ),
         Function("highest", (_CARDS,), Type.CARD, "a set of cards", lambda s, t: _extreme("highest", max, s.card_rank)),
         Function("lowest", (_CARDS,), Type.CARD, "a set of cards", lambda s, t: _extreme("lowest", min, s.card_rank)),
-        Function(
-            "min",
-            (_INT,),
-            Type.INT,
-            "numbers",
-            lambda s, t: lambda *xs: min(xs),
-            variadic=True,
-            inline=_written("min(({all},))"),
-            may_fail=False,
-        ),
-        Function(
-            "max",
-            (_INT,),
-            Type.INT,
-            "numbers",
-            lambda s, t: lambda *xs: max(xs),
-            variadic=True,
-            inline=_written("max(({all},))"),
-            may_fail=False,
-        ),
+        _of_numbers("min", min),
+        _of_numbers("max", max),
         Function("abs", (_INT,), Type.INT, "a number", lambda s, t: abs, inline=_written("abs({0})"), may_fail=False),
         Function(
             "trick",
