@@ -38,13 +38,13 @@ class TrickPlay:
     # trick play gains they stay quick (Python 3.11 keeps at most 30 in an instance's fastest form).
     __slots__ = (
         "__dict__",
-        "_duties",
         "_history_duties",
         "_legal_cache",
         "_plain",
         "_plain_but_kept",
         "_simple",
         "_unless_held",
+        "duties",
         "fast",
         "hands",
         "kept",
@@ -111,7 +111,7 @@ class TrickPlay:
             play.withhold.card if play.withhold and not (self.schedule or self.exposed or play.duties) else None
         )
         self._plain_but_kept = False  # plain but for cards kept back for their tricks (keep_back)
-        self._duties = rules.duties  # the follow-suit tests by the card led
+        self.duties = rules.duties  # the follow-suit tests by the card led (read by Game.legal_actions)
         # The legal cards of a turn: (seat, the trick, the cards in it, the legal cards).
         self._legal_cache: tuple[int, Trick, int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
@@ -326,7 +326,7 @@ class TrickPlay:
         cards = self.trick.cards
         legal: list[_Play] = []  # (loops, not comprehensions: no function made and called per turn)
         if cards:
-            for asked in self._duties[cards[0]]:
+            for asked in self.duties[cards[0]]:
                 for card in hand:
                     if card in asked:
                         legal.append(plays[card])
