@@ -475,6 +475,36 @@ def test_legal_actions_changed_by_a_caller_change_no_game() -> None:
     assert exchange.legal_actions()[0]["discard"]["from"]
 
 
+def test_events_changed_by_a_caller_change_no_game() -> None:
+    """A card's event is shared by every game of the ruleset (the play loop allocates none):
+    it refuses to be changed, whichever way the card was played."""
+    ruleset = load_ruleset("breitnau")
+    game, other = Game(ruleset, seed=5), Game(ruleset, seed=5)
+    returned = []
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        action = game.legal_actions(seat)[-1]
+        if isinstance(action, dict) and "discard" in action:
+            template = action["discard"]
+            action = {"discard": template["from"][: template["count"]]}
+        elif isinstance(action, dict) and "play" in action and len(game.history) % 2:
+            action = {"play": action["play"]}  # a card sent as a new mapping: the general way
+        returned += [e for e in game.apply(seat, action) if e["type"] == "play"]
+        other.apply(seat, action)
+    plays = [e for e in game.events if e["type"] == "play"]
+    assert len(plays) == sum(len(t.cards) for t in game.tricks) > 0
+    assert returned == plays
+    for event in plays:
+        with pytest.raises(TypeError, match="read-only"):
+            event["card"] = "T21"
+        with pytest.raises(TypeError, match="read-only"):
+            event.update(seat=0)
+        assert dict(event) == {"type": "play", "seat": event["seat"], "card": event["card"]}
+    assert game.events == other.events
+    assert game.record() == other.record()
+
+
 # -- records: the ruleset's file, seeds, bounds -------------------------------------------------------
 
 

@@ -20,26 +20,43 @@ _KINDS = frozenset(KINDS)  # (a key of any type may be looked up: a frozenset of
 ActionJson = str | dict[str, Any]
 
 
-class FrozenAction(dict[str, Any]):
-    """An action the game hands out and keeps in its history, shared by every game of the
-    ruleset (one per card, so the play loop allocates nothing): it refuses to be changed, so
-    that no caller can rewrite a history or another game's legal actions through it."""
+class _Shared(dict[str, Any]):
+    """A mapping the game hands out and shares (made once per ruleset, so that the play loop
+    allocates nothing for it): it refuses to be changed, so that no caller can rewrite a
+    history, an event or another game's legal actions through it."""
 
     __slots__ = ()
+    _refusal = "a value handed out by the game is read-only; copy it with dict() to change it"
 
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("an action handed out by the game is read-only; copy it with dict(action) to change it")
+        raise TypeError(self._refusal)
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenAction, (dict(self),))
+        return (type(self), (dict(self),))
 
-    def __copy__(self) -> FrozenAction:
+    def __copy__(self) -> _Shared:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenAction:
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
+
+
+class FrozenAction(_Shared):
+    """An action the game hands out and keeps in its history, shared by every game of the
+    ruleset (one per card)."""
+
+    __slots__ = ()
+    _refusal = "an action handed out by the game is read-only; copy it with dict(action) to change it"
+
+
+class FrozenEvent(_Shared):
+    """An event shared by every game of the ruleset: a card played ({type: play, seat, card}),
+    one per seat and card."""
+
+    __slots__ = ()
+    _refusal = "an event of the game is read-only (games share it); copy it with dict(event) to change it"
 
 
 def play_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
@@ -48,6 +65,24 @@ def play_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
     if actions is None:
         actions = ruleset.derived["play_actions"] = {c: FrozenAction(play=c) for c in ruleset.deck.cards}
     return actions
+
+
+# What playing a card writes down: the history's entry (seat, action) and the event.
+PlayStep = tuple[tuple[int, FrozenAction], FrozenEvent]
+
+
+def play_steps(ruleset: Ruleset, players: int) -> list[dict[str, PlayStep]]:
+    """For each seat of a table of `players`, for each card of the pack, what playing it writes
+    down: made once per ruleset and table, shared and read-only like the actions."""
+    key = ("play_steps", players)
+    steps: list[dict[str, PlayStep]] | None = ruleset.derived.get(key)
+    if steps is None:
+        actions = play_actions(ruleset)
+        steps = ruleset.derived[key] = [
+            {card: ((seat, action), FrozenEvent(type="play", seat=seat, card=card)) for card, action in actions.items()}
+            for seat in range(players)
+        ]
+    return steps
 
 
 @dataclass(frozen=True)

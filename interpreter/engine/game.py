@@ -33,6 +33,7 @@ from interpreter.engine.actions import (
     PlayCard,
     parse_action,
     play_actions,
+    play_steps,
     shown,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
@@ -80,6 +81,7 @@ class Game:
         "_offered",
         "_open_from",
         "_plays",
+        "_steps",
         "events",
         "is_over",
         "phase",
@@ -133,6 +135,7 @@ class Game:
         self.events: list[dict[str, Any]] = []
         self._history: list[tuple[int, ActionJson]] = []
         self._plays = play_actions(ruleset)
+        self._steps = play_steps(ruleset, players)
         self._legal_plays: list[ActionJson] | None = None  # the legal plays of this turn, once asked
         # The trick play while every card is plain and nothing is watched for (no called card
         # to reveal a partner, no open hands to show, no kept-back card that forfeits): a card
@@ -423,8 +426,8 @@ class Game:
             cards.append(card)
             count = play.played_in_open = len(cards)
             self._legal_plays = None
-            self._history.append((seat, action))  # immutable, and equal to the shared one
-            event = {"type": "play", "seat": seat, "card": card}
+            entry, event = self._steps[seat][card]  # (seat, action) and the event, shared and read-only
+            self._history.append(entry)
             self.events.append(event)
             if count < play.n_seats:
                 self.to_act = play.to_act = play.orders[trick.leader][count]
@@ -826,8 +829,9 @@ class Game:
             self._forced_early(seat, card, play.number)
         completed, _ = play.play_card(seat, card)
         self._legal_plays = None
-        self._history.append((seat, self._plays[card]))  # shared and read-only
-        self.events.append({"type": "play", "seat": seat, "card": card})
+        entry, event = self._steps[seat][card]  # (seat, action) and the event, shared and read-only
+        self._history.append(entry)
+        self.events.append(event)
         if card == self._called:
             self.partner_public = True  # the called card is seen: everybody knows the sides
             self._called = None
