@@ -138,18 +138,18 @@ class Auction:
     def to_act(self) -> int | None:
         st = self.state
         awaiting = st.awaiting
-        if awaiting == "holder" or awaiting == "choice":
-            return st.holder
-        if awaiting == "priority":
-            return st.asking[0]
         style = st.phase.style
-        if style == "rounds":
-            return self._rounds_next()
-        if style == "declare":
-            pending = [s for s in st.order if s not in st.spoken]
-            return pending[0] if pending else None
-        if awaiting == "challenger":
-            return st.challenger
+        if awaiting != "entrant" or style != "duel":  # (the common case, the next entrant of a duel, first)
+            if awaiting == "holder" or awaiting == "choice":
+                return st.holder
+            if awaiting == "priority":
+                return st.asking[0]
+            if style == "rounds":
+                return self._rounds_next()
+            if style == "declare":
+                pending = [s for s in st.order if s not in st.spoken]
+                return pending[0] if pending else None
+            return st.challenger  # awaiting the challenger of a duel
         order, passed, holder, at = st.order, st.passed, st.holder, st.next_entrant
         while at < len(order):
             seat = order[at]
@@ -327,18 +327,19 @@ class Auction:
         interrupts = self._interrupts_open_to(seat)
         if seat != self.to_act():
             return interrupts
-        if st.awaiting == "choice":
-            return [lv.call for lv in st.choices]
-        if st.awaiting == "priority":
-            return [PASS, *(lv.call for lv in st.phase.interrupts if self._meets(lv, seat))]
-        if st.phase.style == "rounds":
-            return self._rounds_legal(seat)
-        if st.phase.style == "declare":
-            return [PASS, *(lv.call for lv in st.phase.ladder if self._meets(lv, seat))]
         ladder = st.phase.ladder
-        if st.awaiting == "holder":
-            can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
-            return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
+        if st.awaiting != "entrant" or st.phase.style != "duel":  # (the common case first, as in to_act)
+            if st.awaiting == "choice":
+                return [lv.call for lv in st.choices]
+            if st.awaiting == "priority":
+                return [PASS, *(lv.call for lv in st.phase.interrupts if self._meets(lv, seat))]
+            if st.phase.style == "rounds":
+                return self._rounds_legal(seat)
+            if st.phase.style == "declare":
+                return [PASS, *(lv.call for lv in st.phase.ladder if self._meets(lv, seat))]
+            if st.awaiting == "holder":
+                can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
+                return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
         bids = []  # (a loop, not a comprehension: see TrickRules.legal)
         for i in self._bids_open_to(seat, st.level):
             if self._meets(ladder[i], seat):

@@ -323,7 +323,7 @@ class Game:
                 if legal is None:
                     legal = self._legal_plays = play.legal_plays(seat, self._plays)
                 return legal.copy()
-            if seat is not None:
+            if seat is not None and seat is not self.to_act:  # (the seat to act is a seat)
                 self._check_seat(seat)
             if self.phase is _AUCTION:
                 if seat is None:
@@ -466,6 +466,21 @@ class Game:
                     done = len(history) - (bool(history) and history[-1] == (seat, self._plays[played]))
                     raise self._undo(exc, done, start, seat, action)  # noqa: B904 (it chains what it must)
                 return self.events[start:]
+        if (
+            type(action) is str
+            and self.phase is _AUCTION
+            and seat is self.to_act
+            and action in self.auction.legal(seat)
+        ):
+            # A call the auction offers the seat to act (every call of a simulated auction): it
+            # needs neither parsing nor the general checks below.
+            start, done = len(self.events), len(self._history)
+            try:
+                self._call(seat, action)
+            except BaseException as exc:
+                raise self._undo(exc, done, start, seat, action)  # noqa: B904
+            self._sync()
+            return self.events[start:]
         parsed = self._offered_action(seat, action) if self._offered is not None else None
         if parsed is None:
             parsed = parse_action(action, self.ruleset)
@@ -550,11 +565,14 @@ class Game:
     def _apply_call(self, seat: int, parsed: Action) -> None:
         if not isinstance(parsed, Call):
             raise self._wrong_kind(seat, parsed)
+        self._call(seat, parsed.name)
+
+    def _call(self, seat: int, call: str) -> None:
         phase_name = self.auction.state.phase.name
-        breach = self.auction.breach(seat, parsed.name) if self.ruleset.breaches == "penalize" else None
-        outcome = self.auction.apply(seat, parsed.name)  # raises before any change if illegal
-        self._history.append((seat, parsed.name))
-        self._emit(type="call", seat=seat, call=parsed.name, phase=phase_name)
+        breach = self.auction.breach(seat, call) if self.ruleset.breaches == "penalize" else None
+        outcome = self.auction.apply(seat, call)  # raises before any change if illegal
+        self._history.append((seat, call))
+        self._emit(type="call", seat=seat, call=call, phase=phase_name)
         if breach is not None:
             self._penalize_breach(seat, breach)
             return
