@@ -17,6 +17,7 @@ normal path.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -118,12 +119,7 @@ class Game:
             raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
         self.dealer = dealer
         self.sitting_out = dealer if players in ruleset.dealer_sits_out else None
-        first = (dealer + 1) % players
-        seats: list[int] = []  # from Vorhand, in order of play (a loop: see TrickRules.legal)
-        for s in range(first, first + players):
-            if s % players != self.sitting_out:
-                seats.append(s % players)
-        self.seats = seats
+        self.seats = list(_seats_from_vorhand(players, dealer, self.sitting_out))
         # Some rulesets have rules of their own for a number of players (Cego for three).
         self.ruleset = ruleset = ruleset.for_players(len(self.seats))
         self.vorhand = self.seats[0]
@@ -1198,6 +1194,13 @@ def _pack_of(ruleset: Ruleset, active: int) -> tuple[int, frozenset[str]]:
         size = sum(p.count for p in ruleset.deal_plans[active] if p.to == "each")
         found = ruleset.derived[key] = (size, frozenset(ruleset.pack(active)))
     return found
+
+
+@functools.cache
+def _seats_from_vorhand(players: int, dealer: int, sitting_out: int | None) -> tuple[int, ...]:
+    """The seats that play this deal, from Vorhand (the dealer's left) in order of play."""
+    first = dealer + 1
+    return tuple(s % players for s in range(first, first + players) if s % players != sitting_out)
 
 
 def _auction_tables(ruleset: Ruleset) -> AuctionTables:
