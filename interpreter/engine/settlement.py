@@ -52,20 +52,21 @@ class Result:
     ) -> None:
         # Made at the end of every deal: written straight into the instance's dict, as a frozen
         # dataclass's own __init__ (one object.__setattr__ a field) costs three times as much.
-        fields = self.__dict__
-        fields["outcome"] = outcome
-        fields["contract"] = contract
-        fields["declarer"] = declarer
-        fields["declarer_won"] = declarer_won
-        fields["points"] = points
-        fields["tricks"] = tricks
-        fields["payments"] = payments
-        fields["reason"] = reason
-        fields["announcements"] = announcements
-        fields["pot"] = pot
-        fields["partner"] = partner
-        fields["bonuses"] = bonuses
-        fields["kontra"] = kontra
+        self.__dict__.update(
+            outcome=outcome,
+            contract=contract,
+            declarer=declarer,
+            declarer_won=declarer_won,
+            points=points,
+            tricks=tricks,
+            payments=payments,
+            reason=reason,
+            announcements=announcements,
+            pot=pot,
+            partner=partner,
+            bonuses=bonuses,
+            kontra=kontra,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The result as events and views show it: new lists and mappings, safe to change."""
