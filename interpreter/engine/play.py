@@ -19,7 +19,7 @@ _Play = TypeVar("_Play")
 _NOTHING: list[Trick] = []  # "no trick completed", shared so the hot loop does not allocate
 
 
-@dataclass(eq=False)  # compared by identity: `tricks.index(trick)` must not compare fields
+@dataclass(eq=False, slots=True)  # compared by identity: `tricks.index(trick)` must not compare fields
 class Trick:
     leader: int
     seats: list[int] = field(default_factory=list)
