@@ -18,6 +18,7 @@ from turns import random_turns
 
 from interpreter import Game, load_ruleset
 from interpreter.bots.randombot import RandomBot
+from interpreter.engine.exchange import Cards, Claimed, Exchange
 from interpreter.engine.game import Phase
 from interpreter.errors import IllegalActionError, InvalidActionError
 
@@ -153,3 +154,53 @@ def test_the_short_answers_agree_with_the_general_steps(name: str, players: int)
             kept += 1
     assert bids
     assert kept or name != "koenigrufen", "no Königrufen turn had cards kept back"
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_a_contract_with_nothing_to_exchange_builds_no_exchange(name: str, players: int) -> None:
+    """Game._start_exchange's short way: a contract with no step to exchange (and no trumps to
+    name, no accusation open) goes on without an Exchange, which would have ended at once, by
+    the claim exactly when the deal is claimed."""
+    short = 0
+    for seed in range(60):
+        game = _play(name, players, seed, general=False)
+        contract = game.contract
+        if contract is None or contract.exchange or contract.trump_choice:
+            continue
+        rule = game.ruleset.accusation
+        if rule is not None and rule.phase in game.auction.passed_out:
+            continue
+        assert game.exchange is None, seed
+        hands = {s: list(h) for s, h in enumerate(game.initial_hands)}
+        skipped = Exchange(
+            game.ruleset,
+            contract,
+            game.declarer,
+            game.seats,
+            Cards(hands, list(game.initial_talon)),
+            game.initial_hands,
+            lambda **event: None,
+            may_accuse=False,
+            trump_suit=game.ruleset.play.trump_suit,
+        )
+        assert game.result is not None
+        assert isinstance(skipped.advance(), Claimed) == (game.result.outcome == "claimed"), seed
+        short += 1
+    assert short or name in ("cego", "koenigrufen", "dreierles"), "no contract without an exchange was played"
+
+
+def test_a_hand_claimed_without_an_exchange() -> None:
+    """A Solo bid on a hand of all seven five-pointers is shown at once: no Exchange, no play."""
+    rs = load_ruleset("breitnau")
+    five = ["T22", "T21", "T1", "CK", "SK", "HK", "DK"]
+    rest = [c for c in rs.pack(6) if c not in five]
+    hands = [rest[0:7], five, rest[7:14], rest[14:21], rest[21:28], rest[28:35]]
+    game = Game(rs, players=6, deal={"hands": hands, "talon": rest[35:]})
+    game.apply(1, "solo")
+    assert game.is_over and game.exchange is None and game.trickplay is None
+    assert game.result is not None and (game.result.outcome, game.result.contract, game.result.declarer) == (
+        "claimed",
+        "solo",
+        1,
+    )
+    assert [e["type"] for e in game.events][-3:] == ["contract", "claim", "settlement"]

@@ -547,9 +547,11 @@ class Exchange:
         return ending
 
     def claimed(self) -> bool:
-        claim = self.ruleset.claim
-        return (
-            claim is not None
-            and self.declarer is not None
-            and bool(claim.when({"hand": frozenset(self.cards.hands[self.declarer])}))
-        )
+        return claims(self.ruleset, self.declarer, self.cards.hands)
+
+
+def claims(ruleset: Ruleset, declarer: int | None, hands: dict[int, list[str]]) -> bool:
+    """Whether the declarer's hand, as the exchange leaves it, is shown instead of played (the
+    ruleset's `claim`)."""
+    claim = ruleset.claim
+    return claim is not None and declarer is not None and bool(claim.when({"hand": frozenset(hands[declarer])}))

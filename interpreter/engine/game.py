@@ -41,7 +41,7 @@ from interpreter.engine.announcements import DeclarerAnnouncement, announcement_
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, kontra_actions
 from interpreter.engine.auction import Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
-from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange
+from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.phase import Phase
 from interpreter.engine.play import Trick, TrickPlay
@@ -609,19 +609,30 @@ class Game:
 
     # -- the exchange and the declarer's announcement -------------------------------------------
     def _start_exchange(self) -> None:
-        assert self.contract is not None
+        contract = self.contract
+        assert contract is not None
         rule = self.ruleset.accusation
+        may_accuse = rule is not None and rule.phase in self.auction.passed_out
+        if not contract.exchange and not contract.trump_choice and not may_accuse:
+            # Nothing to exchange (a game from the hand as dealt, most Solos): no Exchange is
+            # built, and `exchange` stays None. Of its steps only the last applies, as
+            # Exchange.advance takes it: the claim of a hand shown instead of played.
+            if claims(self.ruleset, self.declarer, self.cards.hands):
+                self._settle_claim()
+            else:
+                self._exchange_done()
+            return
         self.phase = _EXCHANGE
         self.exchange = Exchange(
             self.ruleset,
-            self.contract,
+            contract,
             self.declarer,
             self.seats,
             self.cards,
             self.initial_hands,
             self._stage_emit(),
             trump_suit=self.trump_suit,
-            may_accuse=rule is not None and rule.phase in self.auction.passed_out,
+            may_accuse=may_accuse,
         )
         self._after_exchange(self.exchange.advance())
 
@@ -649,16 +660,17 @@ class Game:
                     reason=ending.reason,
                 )
             )
-        elif self.contract is not None and self.contract.doubling is not None:
+        else:
+            self._exchange_done()
+
+    def _exchange_done(self) -> None:
+        """After the exchange (or with nothing to exchange): the doubling, the announcements, or play."""
+        assert self.contract is not None
+        if self.contract.doubling is not None:
             self._start_doubling()
         else:
             self._find_partner()
-            if (
-                self.ruleset.announcing is not None
-                and self.declarer is not None
-                and self.contract is not None
-                and self.contract.individual is None
-            ):
+            if self.ruleset.announcing is not None and self.declarer is not None and self.contract.individual is None:
                 self.phase = _ANNOUNCE
                 self.announcement = AnnouncementRound(
                     self.ruleset,
@@ -707,6 +719,7 @@ class Game:
         if (
             self.declarer is not None
             and self.contract is not None
+            and self.ruleset.announcements  # (most rulesets have none: no call for an empty list)
             and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer])
         ):
             self.phase = _ANNOUNCE

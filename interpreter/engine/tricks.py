@@ -125,12 +125,10 @@ class TrickRules:
             # The first of the strongest, as _best finds it. A loop rather than
             # trick.index(max(trick, key=...)): twice as quick for a trick of four to six cards.
             strength = self.strengths[self.follow[trick[0]]]
-            best = -2
-            index = at = 0
-            for card in trick:
+            best, index = -2, 0
+            for at, card in enumerate(trick):
                 if strength[card] > best:
                     best, index = strength[card], at
-                at += 1
             return index
         fixing = [c for c in trick if c not in suitless]
         led = self.follow[fixing[0]] if fixing else self.follow[trick[0]]
