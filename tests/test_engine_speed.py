@@ -10,6 +10,7 @@ cycle: it is freed when dropped, without Python's cycle collector."""
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 from typing import Any
 
@@ -131,11 +132,12 @@ def test_the_short_ways_legal_cards_are_the_rules_legal_cards(name: str, players
 
 @pytest.mark.parametrize(("name", "players"), TABLES)
 def test_the_short_answers_agree_with_the_general_steps(name: str, players: int) -> None:
-    """Two answers worked out the short way, checked against the general steps at every turn:
-    whether a seat may still bid (Auction._may_bid against the levels _bids_open_to lists), and
+    """Answers worked out the short way, checked against the general steps at every turn:
+    whether a seat may still bid (Auction._may_bid against the levels _bids_open_to lists), the
+    calls of every seat in a plain duel (Auction._legal_calls without its short way), and
     the legal cards of a turn plain but for cards kept back (TrickPlay._legal without its
     `_plain_but_kept` short way)."""
-    bids = kept = 0
+    bids = kept = plain = 0
     for seed, game, seat in random_turns(name, players, range(40)):
         if game.phase is Phase.AUCTION:
             auction = game.auction
@@ -143,6 +145,17 @@ def test_the_short_answers_agree_with_the_general_steps(name: str, players: int)
                 for level in range(-1, len(auction.state.phase.ladder)):
                     assert auction._may_bid(s, level) == bool(auction._bids_open_to(s, level)), (seed, s, level)
                     bids += 1
+            if auction.state.phase.name in auction.tables.plain:
+                # Auction._legal_calls' short way for the entrant of a plain duel, against its general steps.
+                for s in game.seats:
+                    short = auction._legal_calls(s)
+                    tables = auction.tables
+                    auction.tables = dataclasses.replace(tables, plain=frozenset())
+                    try:
+                        assert short == auction._legal_calls(s), (seed, s)
+                    finally:
+                        auction.tables = tables
+                    plain += 1
         play = game.trickplay
         if game.phase is Phase.PLAY and play is not None and play._plain_but_kept:
             short = play._legal(seat)
@@ -154,6 +167,7 @@ def test_the_short_answers_agree_with_the_general_steps(name: str, players: int)
             kept += 1
     assert bids
     assert kept or name != "koenigrufen", "no Königrufen turn had cards kept back"
+    assert plain or name not in ("breitnau", "furtwangen"), "no turn of a plain duel"
 
 
 @pytest.mark.parametrize(("name", "players"), TABLES)

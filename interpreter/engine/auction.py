@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from interpreter.errors import IllegalActionError
 from interpreter.language.model import AuctionPhase, Compulsion, Level
@@ -43,9 +43,9 @@ class PhaseState:
     asking: list[int] = field(default_factory=list)  # those earlier players, still to answer, in order
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a phase ended: nobody bid, or `seat` won with `call` (and `ends` says whether at once)."""
+class Outcome(NamedTuple):
+    """How a phase ended: nobody bid, or `seat` won with `call` (and `ends` says whether at once).
+    (A named tuple: made once or twice a deal, and a frozen dataclass costs five times as much.)"""
 
     seat: int | None
     call: str | None
@@ -54,7 +54,16 @@ class Outcome:
     throw_in: bool = False
 
 
-AuctionTables = tuple[dict[str, AuctionPhase], dict[str, tuple[int, ...]]]
+@dataclass(frozen=True)
+class AuctionTables:
+    """What the auction looks up in its phases, worked out once per ruleset (`tables_of`)."""
+
+    phases: dict[str, AuctionPhase]  # by name
+    jumps: dict[str, tuple[int, ...]]  # by phase: the levels that may be bid over any lower one
+    rungs: dict[str, dict[str, int]]  # by phase: each call of its ladder -> its index
+    # The phases whose next entrant may only pass or bid the next level: a duel with no
+    # interrupts, compulsion, jumps, free raising, requirement or need (see Auction._legal_calls).
+    plain: frozenset[str]
 
 
 class Auction:
@@ -69,7 +78,8 @@ class Auction:
         tables: AuctionTables | None = None,
     ):
         # `tables`: tables_of(phases), which a caller may keep for the next deal.
-        self.phases, self.jumps = tables if tables is not None else self.tables_of(phases)
+        self.tables = tables = tables if tables is not None else self.tables_of(phases)
+        self.phases = tables.phases
         self.suit_of = suit_of  # the deck's suits, to tell whether a hand could keep what a bid needs
         self.seats = seats  # active seats in order of play from Vorhand
         self.hands = hands
@@ -85,11 +95,19 @@ class Auction:
 
     @staticmethod
     def tables_of(phases: tuple[AuctionPhase, ...]) -> AuctionTables:
-        """The phases by name, and the levels of each that may be bid over any lower one (few
-        phases have any)."""
-        return (
+        return AuctionTables(
             {p.name: p for p in phases},
             {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases},
+            {p.name: {lv.call: i for i, lv in reversed(list(enumerate(p.ladder)))} for p in phases},
+            frozenset(
+                p.name
+                for p in phases
+                if p.style == "duel"
+                and not p.interrupts
+                and not p.compulsory
+                and not p.raise_any
+                and all(lv.requires is None and lv.needs is None and not lv.jump for lv in p.ladder)
+            ),
         )
 
     # -- phases ----------------------------------------------------------------------------
@@ -194,7 +212,7 @@ class Auction:
         if st.phase.raise_any:
             return list(range(from_level + 1, len(ladder)))
         following = [from_level + 1] if from_level + 1 < len(ladder) else []
-        jumps = self.jumps[st.phase.name]
+        jumps = self.tables.jumps[st.phase.name]
         return following + [i for i in jumps if i > from_level + 1] if jumps else following
 
     def _may_bid(self, seat: int, from_level: int) -> bool:
@@ -324,6 +342,18 @@ class Auction:
 
     def _legal_calls(self, seat: int) -> list[str]:
         st = self.state
+        if st.awaiting == "entrant" and st.phase.name in self.tables.plain:
+            # The common turn: the next entrant of a plain duel passes or bids the next level
+            # (the steps below, which find nothing more in such a phase).
+            if seat != self.to_act():
+                return []
+            following = st.level + 1
+            max_bidders = st.phase.max_bidders
+            if following < len(st.phase.ladder) and (
+                max_bidders is None or seat in st.bidders or len(st.bidders) < max_bidders
+            ):
+                return [PASS, st.phase.ladder[following].call]
+            return [PASS]
         interrupts = self._interrupts_open_to(seat)
         if seat != self.to_act():
             return interrupts
@@ -575,9 +605,7 @@ class Auction:
 
     def _rung(self, call: str) -> int:
         """The index in the ladder of `call`, a bid of the ladder."""
-        index = self.state.phase.level_of(call)
-        assert index is not None
-        return index
+        return self.tables.rungs[self.state.phase.name][call]
 
     def _outcome(self, ends_auction: bool) -> Outcome | None:
         st = self.state
