@@ -743,21 +743,23 @@ class Game:
             play_rules,
             self.ruleset.deck,
             self.seats,
-            self.hands,
+            self.cards.hands,
             self.declarer,
             leader,
             n_tricks,
-            exposed=self.exposed,
+            exposed=self.cards.exposed,
             opening=contract.opening_leads,
             schedule=contract.schedule,
         )
-        if self.announcement is not None and self.laid:
-            self.trickplay.laid = [card for _, card in self.laid]
-            self.trickplay.refresh()
-        if isinstance(self.announcement, AnnouncementRound):
-            kept = self._kept_cards(self.announcement, n_tricks)
-            self.trickplay.keep_back(kept)
-            self._forfeit_cards = self._forfeits(self.announcement, kept)
+        announcement = self.announcement
+        if announcement is not None:
+            if announcement.laid:
+                self.trickplay.laid = [card for _, card in announcement.laid]
+                self.trickplay.refresh()
+            if isinstance(announcement, AnnouncementRound):
+                kept = self._kept_cards(announcement, n_tricks)
+                self.trickplay.keep_back(kept)
+                self._forfeit_cards = self._forfeits(announcement, kept)
         self._emit(type="phase", phase="play", leader=leader)
         if contract.open_hand:
             if contract.open_hand_from <= 1:

@@ -92,7 +92,7 @@ class TrickPlay:
         together = self.opening is not None and self.opening.together and self.n_opening > 1
         self.together = self.n_opening if together else 1
         self.tricks: list[Trick] = (
-            [Trick(leader)] if self.together == 1 else [Trick(leader) for _ in range(self.together)]
+            [Trick(leader, [], [])] if self.together == 1 else [Trick(leader) for _ in range(self.together)]
         )
         # Whose turn it is changes only when a card is played: kept, not recomputed (hot loop).
         # For each leader the order of play, the cards a trick takes, and the cards played to
@@ -116,15 +116,15 @@ class TrickPlay:
         self._legal_cache: tuple[int, Trick, int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
         # recomputed, because the play loop asks for them at every card.
-        self.to_act: int | None = None
+        self.to_act: int | None = self.orders[leader][0]
         self.trick: Trick = self.tricks[0]
         self.number = 1
         # Whether the last trick is complete (tricks are completed in order, those played
         # together at once): set where a trick's winner is, read after every trick.
         self.over = False
-        self._recount()
-        self.fast = False
-        self.refresh()
+        if self.together != 1:
+            self._recount()
+        self.fast = self._plain and self._simple  # (as refresh() says: nothing is laid out yet)
 
     def refresh(self) -> None:
         """Work out `fast`: whether every seat's turn is plain now (only following suit and

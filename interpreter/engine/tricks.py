@@ -28,6 +28,10 @@ class TrickRules:
     duties: dict[str, tuple[frozenset[str], ...]] = field(default_factory=dict)
     # The seats in order of play -> for each leader, the order the seats play in (made once).
     _orders: dict[tuple[int, ...], dict[int, list[int]]] = field(default_factory=dict)
+    # Whether the legal cards are the hand's cards of the suit led, else its trumps (where
+    # trumping is a duty), else the whole hand: no beating, nor any rule of `SpecialTrickRules`
+    # (set by _build).
+    simple: bool = False
 
     def orders(self, seats: list[int]) -> dict[int, list[int]]:
         """For each seat of `seats` (in order of play), the seats in the order they play a trick
@@ -37,12 +41,6 @@ class TrickRules:
         if orders is None:
             orders = self._orders[key] = {s: seats[i:] + seats[:i] for i, s in enumerate(seats)}
         return orders
-
-    @property
-    def simple(self) -> bool:
-        """Whether the legal cards are the hand's cards of the suit led, else its trumps (where
-        trumping is a duty), else the whole hand: no beating, nor any rule of `SpecialTrickRules`."""
-        return type(self) is TrickRules and not self.play.must_beat
 
     @classmethod
     def of(cls, ruleset: Ruleset, trump_suit: str | None = None, contract: Contract | None = None) -> TrickRules:
@@ -67,7 +65,7 @@ class TrickRules:
         follow = {c: TRUMP if is_trump(c) else deck.suit[c] for c in deck.cards}
         power = {c: deck.rank[c] + (1000 if is_trump(c) else 0) for c in deck.cards}
         members = {suit: frozenset(c for c in deck.cards if follow[c] == suit) for suit in set(follow.values())}
-        rules = cls(follow, power, play, deck, members)
+        rules = cls(follow, power, play, deck, members, simple=cls is TrickRules and not play.must_beat)
         for led in members:
             rules.strengths[led] = {c: rules._strength(c, led) for c in deck.cards}
         for card in deck.cards:
