@@ -959,8 +959,9 @@ class Game:
         if self.contract.individual is not None:
             self._finish(settle_individual(facts, play.tricks, self.vorhand, self.talon + self.aside, self.talon_added))
             return
-        out_of_play = self.talon + self.aside if self.contract.talon_counts else []
-        routed = (list(self.talon), list(self.aside)) if self.contract.out_of_play is not None else None
+        cards = self.cards
+        out_of_play = cards.talon + cards.aside if self.contract.talon_counts else []
+        routed = (list(cards.talon), list(cards.aside)) if self.contract.out_of_play is not None else None
         declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(
             facts, play.tricks, out_of_play, routed
         )

@@ -171,6 +171,14 @@ def side_receives(
     loser pays one winner, 1 v 3 the lone player takes it from each. A remainder that does not
     divide goes to the first of the team (the declarer), gained or lost."""
     if len(team) == 1:
+        if type(amount) is int:
+            # One against the rest, the same sum each (most deals): each_other_pays' steps.
+            total = 0
+            for seat in opponents:
+                payments[seat] -= amount
+                total += amount
+            payments[team[0]] += total
+            return
         each_other_pays(
             team[0], opponents, len(payments), (lambda s: -amount(s)) if callable(amount) else -amount, payments
         )
@@ -189,6 +197,9 @@ def side_receives(
         payments[seat] += share
         given += share
     payments[team[0]] += total - given
+
+
+_NO_CARDS: frozenset[str] = frozenset()
 
 
 def _copy(table: dict[str, Any]) -> dict[str, Any]:
@@ -504,8 +515,8 @@ def _outcome_env(
         "players": players,
         "declarer_cards": len(declarer_cards),
         "defender_cards": len(defender_cards),
-        "last_trick_won_with": frozenset(),
-        "tricks_won_with": frozenset(),
+        "last_trick_won_with": _NO_CARDS,
+        "tricks_won_with": _NO_CARDS,
         "bidders": bidders,
     }
 
