@@ -44,6 +44,9 @@ class AnnouncementRound:
         at = seats.index(first)
         self.order = seats[at:] + seats[:at]
         self.turn = 0  # index into order of the seat to speak
+        # The seat to speak (None once the round is over): kept up to date as turns end, for the
+        # game asks at every action.
+        self.to_act: int | None = self.order[0]
         self.spoken: set[int] = set()
         self.quiet = 0  # turns in a row that said nothing
         self.said = False  # the seat to speak has said something this turn
@@ -82,10 +85,6 @@ class AnnouncementRound:
     # -- sides ---------------------------------------------------------------------------------
     def side_of(self, seat: int) -> str:
         return "declarer" if seat == self.declarer or seat == self.partner else "defenders"
-
-    @property
-    def to_act(self) -> int | None:
-        return None if self.done else self.order[self.turn]
 
     def _seat_env(self, seat: int) -> dict[str, Any]:
         return {
@@ -285,8 +284,10 @@ class AnnouncementRound:
         self.said = False
         if len(self.spoken) == len(self.order) and self.quiet >= len(self.order) - 1:
             self.done = True
+            self.to_act = None
             return
         self.turn = (self.turn + 1) % len(self.order)
+        self.to_act = self.order[self.turn]
 
     # -- the outcome -----------------------------------------------------------------------------
     @property
@@ -324,6 +325,7 @@ class DoublingRound(AnnouncementRound):
         self.doubling, self.order, self.done_call, self.emit = rule, order, done, emit
         self.turn = 0
         self.done = not order
+        self.to_act = order[0] if order else None
         self.spoken: set[int] = set()
         self.announced: dict[str, str] = {}
         self.announced_by: dict[str, int] = {}
@@ -351,3 +353,4 @@ class DoublingRound(AnnouncementRound):
         self.spoken.add(seat)
         self.turn += 1
         self.done = self.turn >= len(self.order)
+        self.to_act = None if self.done else self.order[self.turn]

@@ -90,6 +90,8 @@ class Game:
         "trickplay",
     )
 
+    _kontras: dict[str, FrozenAction]  # {kontra: ITEM} as read-only actions, set where a round of doubling starts
+
     def __init__(
         self,
         ruleset: Ruleset | str,
@@ -511,7 +513,7 @@ class Game:
         elif self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
             announcement.apply(seat, parsed)
             # A kontra goes into the history as the ruleset's read-only action for its item.
-            done = kontra_actions(self.ruleset)[parsed.item] if type(parsed) is Kontra else parsed.as_json()
+            done = self._kontras[parsed.item] if type(parsed) is Kontra else parsed.as_json()
             self._history.append((seat, done))
             if isinstance(announcement, AnnouncementRound) and announcement.partner_revealed:
                 self.partner_public = True
@@ -672,6 +674,7 @@ class Game:
             self._find_partner()
             if self.ruleset.announcing is not None and self.declarer is not None and self.contract.individual is None:
                 self.phase = _ANNOUNCE
+                self._kontras = kontra_actions(self.ruleset)
                 self.announcement = AnnouncementRound(
                     self.ruleset,
                     self.contract,
@@ -699,6 +702,7 @@ class Game:
         order = [s for s in order if s in self.seats or (rule.sitting_out and s == self.sitting_out)]
         done = self.ruleset.announcing.done if self.ruleset.announcing is not None else "pass"
         self.phase = _ANNOUNCE
+        self._kontras = kontra_actions(self.ruleset)
         self.announcement = DoublingRound(rule, order, done, self._stage_emit())
         self._emit(type="phase", phase="announce", seat=order[0])
 
