@@ -218,3 +218,6 @@ def test_a_hand_claimed_without_an_exchange() -> None:
         1,
     )
     assert [e["type"] for e in game.events][-3:] == ["contract", "claim", "settlement"]
+    # Scored as won in every trick (breitnau.yaml's claim): the defenders took no card point, so
+    # each pays round_up((40 - 0) × 1, 10) = 40 for a won Solo (factor 1 by the default reading).
+    assert game.result.payments == [-40, 200, -40, -40, -40, -40]

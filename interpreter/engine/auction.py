@@ -347,13 +347,7 @@ class Auction:
             # (the steps below, which find nothing more in such a phase).
             if seat != self.to_act():
                 return []
-            following = st.level + 1
-            max_bidders = st.phase.max_bidders
-            if following < len(st.phase.ladder) and (
-                max_bidders is None or seat in st.bidders or len(st.bidders) < max_bidders
-            ):
-                return [PASS, st.phase.ladder[following].call]
-            return [PASS]
+            return [PASS, st.phase.ladder[st.level + 1].call] if self._may_bid(seat, st.level) else [PASS]
         interrupts = self._interrupts_open_to(seat)
         if seat != self.to_act():
             return interrupts

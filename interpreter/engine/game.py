@@ -150,6 +150,8 @@ class Game:
         self.contract: Contract | None = None
         self.declarer: int | None = None
         self.trump_suit: str | None = ruleset.play.trump_suit  # a suit that is trumps in this deal
+        # The exchange, once the contract has one (None before, and for a contract with nothing
+        # to exchange: see _start_exchange).
         self.exchange: Exchange | None = None
         self.announcement: DeclarerAnnouncement | AnnouncementRound | None = None
         # A partner by a called card: the card, whether it was named, and its holder when play

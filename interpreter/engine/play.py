@@ -116,15 +116,15 @@ class TrickPlay:
         self._legal_cache: tuple[int, Trick, int, list[str]] | None = None
         # Whose turn it is, the trick their card goes to, and its number (1 = first); kept, not
         # recomputed, because the play loop asks for them at every card.
-        self.to_act: int | None = self.orders[leader][0]
+        self.to_act: int | None = None
         self.trick: Trick = self.tricks[0]
         self.number = 1
         # Whether the last trick is complete (tricks are completed in order, those played
         # together at once): set where a trick's winner is, read after every trick.
         self.over = False
-        if self.together != 1:
-            self._recount()
-        self.fast = self._plain and self._simple  # (as refresh() says: nothing is laid out yet)
+        self._recount()
+        self.fast = False
+        self.refresh()
 
     def refresh(self) -> None:
         """Work out `fast`: whether every seat's turn is plain now (only following suit and

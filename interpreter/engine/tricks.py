@@ -4,7 +4,7 @@ This is the hot loop of simulations, so it works on precomputed tables: for ever
 suit for following (trumps are one suit), and its power (trumps above every suit card); the
 cards of each suit for following, for legal moves without a look at each card's suit; and for
 each suit that may be led, every card's strength in a trick it leads, so that a trick's winner
-is one `max` over the cards.
+is found in one pass over its cards.
 """
 
 from __future__ import annotations
