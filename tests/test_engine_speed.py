@@ -2,9 +2,9 @@
 
 `Game.apply` plays a card `legal_actions()` handed out (a read-only FrozenAction) in plain trick
 play by a shorter way (its own steps, where TrickPlay.plain_turn holds; legal_fast; `Game._fast` while every
-turn is plain and nothing is watched for), and takes an announcement or kontra
-just offered without parsing and checking it again; the same card sent as a plain mapping, and an
-announcement not just offered, go the general way. Both must end
+turn is plain but for the holders of watched cards), and takes an announcement, kontra or pass
+of the round of announcements as given (AnnouncementRound.take) without parsing it; the same card
+sent as a plain mapping, and an announcement with `Game._round` unset, go the general way. Both must end
 every deal with the same events, history, views and result. And a finished deal is no reference
 cycle: it is freed when dropped, without Python's cycle collector."""
 
@@ -52,7 +52,9 @@ def _play(name: str, players: int, seed: int, *, general: bool) -> Game:
         if general and isinstance(action, dict):
             action = dict(action)  # no longer the engine's own: the general way
         if general:
-            game._offered = None  # nor just offered (Game._offered_action): parsed and checked in full
+            game._round = (
+                None  # nor an announcement taken as given (AnnouncementRound.take): parsed and checked in full
+            )
         game.apply(seat, action)
     return game
 
@@ -118,6 +120,7 @@ def test_the_short_ways_legal_cards_are_the_rules_legal_cards(name: str, players
             and play._simple
             and not play.laid
             and play._plain_for(play.hands[seat])
+            and play.plain_hands[seat] is not None  # (no watched card in the hand)
         ):
             expected = [game._plays[c] for c in play.rules.legal(play.hands[seat], play.trick.cards)]
             assert play.legal_fast(seat, game._plays) == expected, (seed, seat)
@@ -136,7 +139,7 @@ def test_the_short_answers_agree_with_the_general_steps(name: str, players: int)
     whether a seat may still bid (Auction._may_bid against the levels _bids_open_to lists), the
     calls of every seat in a plain duel (Auction._legal_calls without its short way), and
     the legal cards of a turn plain but for cards kept back (TrickPlay._legal without its
-    `_plain_but_kept` short way)."""
+    short way for plain play)."""
     bids = kept = plain = 0
     for seed, game, seat in random_turns(name, players, range(40)):
         if game.phase is Phase.AUCTION:
@@ -157,13 +160,13 @@ def test_the_short_answers_agree_with_the_general_steps(name: str, players: int)
                         auction.tables = tables
                     plain += 1
         play = game.trickplay
-        if game.phase is Phase.PLAY and play is not None and play._plain_but_kept:
+        if game.phase is Phase.PLAY and play is not None and play._plain and play.kept:
             short = play._legal(seat)
-            play._plain_but_kept = False
+            play._plain = False
             try:
                 assert short == play._legal(seat), (seed, seat)
             finally:
-                play._plain_but_kept = True
+                play._plain = True
             kept += 1
     assert bids
     assert kept or name != "koenigrufen", "no Königrufen turn had cards kept back"
@@ -221,3 +224,104 @@ def test_a_hand_claimed_without_an_exchange() -> None:
     # Scored as won in every trick (breitnau.yaml's claim): the defenders took no card point, so
     # each pays round_up((40 - 0) × 1, 10) = 40 for a won Solo (factor 1 by the default reading).
     assert game.result.payments == [-40, 200, -40, -40, -40, -40]
+
+
+def test_the_round_of_announcements_takes_what_it_offers_without_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every action of the round that legal_actions() offered, and a plain {announce: NAME}, is
+    taken as given (AnnouncementRound.take): nothing is parsed while the round lasts."""
+    from interpreter.engine import game as game_module
+
+    parsed_in_round = []
+    parse = game_module.parse_action
+
+    def watching(action: Any, ruleset: Any) -> Any:
+        parsed_in_round.append(action)
+        return parse(action, ruleset)
+
+    taken = 0
+    for seed in range(30):
+        game = Game(load_ruleset("koenigrufen"), players=4, seed=seed)
+        bot = RandomBot(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            action: Any = bot.choose(game, seat)
+            in_round = game._round is not None
+            if in_round and isinstance(action, dict) and "announce" in action:
+                action = {"announce": action["announce"]}  # as a player writes it
+            monkeypatch.setattr(game_module, "parse_action", watching if in_round else parse)
+            game.apply(seat, action)
+            taken += in_round
+    assert taken > 300 and parsed_in_round == []
+
+
+@pytest.mark.parametrize(
+    ("action", "error", "words"),
+    [
+        ({"announce": "pagat", "cards": ["T1"]}, IllegalActionError, "without cards"),
+        ({"announce": "trull", "cards": [], "kontra": "game"}, InvalidActionError, "exactly one of"),
+        ({"kontra": "pagat"}, IllegalActionError, "not been announced"),
+        ({"kontra": "game"}, IllegalActionError, "other side"),  # the game is the declarer's own
+        ({"kontra": "game", "cards": []}, InvalidActionError, "unexpected key"),
+        ({"announce": 5}, InvalidActionError, "not 5"),
+        ({"kontra": ["game"]}, InvalidActionError, "the name of a bonus"),
+        ("Pass", InvalidActionError, "did you mean 'pass'"),
+        ({"play": "T1"}, IllegalActionError, "time to announce"),
+    ],
+)
+def test_what_the_round_does_not_offer_is_refused_the_general_way_and_changes_nothing(
+    action: Any, error: type[Exception], words: str
+) -> None:
+    """AnnouncementRound.take leaves what it was not offered to the general steps, which refuse
+    it with their reason; nothing of the game changes."""
+    from test_koenigrufen import rufer_announcing
+
+    game = rufer_announcing()
+    assert game._round is not None and game.to_act == 1
+    assert game._round.take(1, action) is None
+    before = (list(game.events), list(game.history), game.legal_actions(1), game.view("all"))
+    with pytest.raises(error, match=words):
+        game.apply(1, action)
+    assert (game.events, game.history, game.legal_actions(1), game.view("all")) == before
+
+
+@pytest.mark.parametrize(("name", "players"), [("koenigrufen", 4), ("koenigrufen", 5), ("dreierles", 3)])
+def test_only_the_holders_of_watched_cards_leave_the_short_way(name: str, players: int) -> None:
+    """TrickPlay.plain_hands is None for exactly the seats holding a watched card (kept back for
+    its trick, or the called card while unseen), at every turn of play; and while Game._fast
+    holds, such a seat's legal plays are never kept for `apply`'s short way."""
+    watched_turns = plain_turns = 0
+    for seed, game, seat in random_turns(name, players, range(60)):
+        play = game.trickplay
+        if game.phase is not Phase.PLAY or play is None:
+            continue
+        watched = set(play.kept) | ({game.called_card} if game._called is not None else set())
+        for s, hand in play.hands.items():
+            assert (play.plain_hands[s] is None) == bool(watched & set(hand)), (seed, s)
+            assert play.plain_hands[s] is None or play.plain_hands[s] is hand, (seed, s)
+        if game._fast is not None and play.plain_hands[seat] is None:
+            assert game._legal_plays is None, (seed, seat)
+            watched_turns += 1
+        elif game._fast is not None:
+            plain_turns += 1
+    assert watched_turns and plain_turns
+
+
+def test_the_called_kings_holder_leaves_the_short_way_until_it_is_played() -> None:
+    """In the Rufer of test_koenigrufen's deal, seat 3 holds the called CK: its turns take the
+    general steps (which reveal the partner when CK falls), everybody else's the short way."""
+    from test_koenigrufen import PLAYS, passes_until_play, rufer_announcing
+
+    game = rufer_announcing()
+    passes_until_play(game)
+    play = game.trickplay
+    assert play is not None and game._fast is play
+    for seat, card in PLAYS:
+        assert (play.plain_hands[3] is None) == ("CK" in play.hands[3])
+        assert [s for s in range(4) if play.plain_hands[s] is None] == ([3] if "CK" in play.hands[3] else [])
+        game.legal_actions(seat)
+        assert (game._legal_plays is None) == (seat == 3 and "CK" in play.hands[3])
+        events = game.apply(seat, {"play": card})
+        assert game.partner_public == (card == "CK" or "CK" not in play.hands[3])
+        assert card != "CK" or events[0] == {"type": "play", "seat": 3, "card": "CK"}
+    assert game.is_over

@@ -21,6 +21,7 @@ from interpreter.errors import IllegalActionError
 from interpreter.language.model import Contract, Declaration, Doubling, KontraRule, Ruleset
 
 GAME = "game"
+_NO_CARDS: list[str] = []  # (never changed)
 
 
 class AnnouncementRound:
@@ -81,6 +82,16 @@ class AnnouncementRound:
             rule is None or rule.eligible is None for rule in (ruleset.kontra_game, ruleset.kontra_bonuses)
         )
         self._kontras = kontra_actions(ruleset)
+        # The bonuses a seat may ever announce in this contract, each with its own condition
+        # (None: none): the rest of what _eligible_now asks depends on the seat.
+        allowed = contract.bonuses
+        self._candidates = [
+            (name, bonus.requires)
+            for name, bonus in ruleset.bonuses.items()
+            if bonus.announced is not None and (allowed is None or name in allowed)
+        ]
+        # Most contracts oblige nobody to announce: no duty to look up at every action.
+        self._duty = contract.must_announce is not None
 
     # -- sides ---------------------------------------------------------------------------------
     def side_of(self, seat: int) -> str:
@@ -129,14 +140,7 @@ class AnnouncementRound:
         env = self._seat_env(seat)
         if self.rule.may_announce is not None and not self.rule.may_announce(env):
             return []
-        allowed = self.contract.bonuses
-        return [
-            name
-            for name, bonus in self.ruleset.bonuses.items()
-            if bonus.announced is not None
-            and (allowed is None or name in allowed)
-            and (bonus.requires is None or bonus.requires(env))
-        ]
+        return [name for name, requires in self._candidates if requires is None or requires(env)]
 
     def _doublable(self, seat: int) -> list[str]:
         offer = self._offers.get(("kontra", seat))
@@ -176,9 +180,9 @@ class AnnouncementRound:
         return rule.one_of
 
     def legal(self, seat: int) -> list[ActionJson]:
-        if self.done or seat != self.order[self.turn]:
+        if self.done or seat != self.to_act:
             return []
-        must = self._must_announce(seat) if self.contract.must_announce is not None else ()
+        must = self._must_announce(seat) if self._duty else ()
         if must:
             return [{"announce": name, "cards": []} for name in self._announceable(seat) if name in must]
         # Something was said since the last offer (or the turn moved on): the offers are new, and
@@ -188,19 +192,51 @@ class AnnouncementRound:
         doublable = offers["kontra", seat] = self._doublable_now(seat)
         kontras = self._kontras
         # An announcement is new each time (its list of cards could be changed); a kontra is
-        # the ruleset's one read-only action for its item.
-        return [
-            self.rule.done,
-            *[{"announce": name, "cards": []} for name in announceable],
-            *map(kontras.__getitem__, doublable),
-        ]
+        # the ruleset's one read-only action for its item. (Loops, not comprehensions: no
+        # function made and called per offer.)
+        legal: list[ActionJson] = [self.rule.done]
+        for name in announceable:
+            legal.append({"announce": name, "cards": []})
+        for item in doublable:
+            legal.append(kontras[item])
+        return legal
 
     # -- applying --------------------------------------------------------------------------------
+    def take(self, seat: int, action: object) -> ActionJson | None:
+        """Take `action` of the seat to act as the protocol gives it, when it is one that needs
+        no parsing and is allowed now: the done call, {announce: NAME} (with `cards: []` or
+        without) or {kontra: ITEM}. Returns what the history keeps of it; None, having changed nothing, for anything
+        else (which `apply` then parses and judges, refusing it with the reason)."""
+        if self._duty:
+            return None  # who must announce first is apply's to judge
+        kind = type(action)
+        if kind is str:
+            if action != self.rule.done:
+                return None
+            self._end_turn(seat)
+            return self.rule.done
+        if kind is not FrozenAction and kind is not dict:
+            return None
+        assert isinstance(action, dict)
+        name = action.get("announce")
+        if name is None:
+            item = action.get("kontra")
+            if len(action) != 1 or type(item) is not str or item not in self._doublable(seat):
+                return None
+            self._kontra(seat, item)
+            return self._kontras[item]
+        cards = action.get("cards", _NO_CARDS)
+        if type(name) is not str or len(action) != 1 + ("cards" in action) or type(cards) is not list or cards:
+            return None
+        if name not in self._announceable(seat):
+            return None
+        self._announce(seat, name)
+        return {"announce": name, "cards": []}
+
     def apply(self, seat: int, parsed: Action) -> None:
         """Apply an announcement, a kontra or the done call; raises IllegalActionError, changing
         nothing, if it is not allowed now."""
-        # Most contracts oblige nobody to announce: no duty to look up at every action.
-        duty = self.contract.must_announce is not None
+        duty = self._duty
         if isinstance(parsed, Call) and parsed.name == self.rule.done:
             must = self._must_announce(seat) if duty else ()
             if must:
@@ -214,13 +250,7 @@ class AnnouncementRound:
             must = self._must_announce(seat) if duty else ()
             if parsed.name not in legal or (must and parsed.name not in must):
                 raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
-            side = self.announced[parsed.name] = self.side_of(seat)
-            self.announced_by[parsed.name] = seat
-            if self.ruleset.kontra_bonuses is not None and self.ruleset.kontra_bonuses.max > 0:
-                self._open[parsed.name] = side
-                self._doubler[parsed.name] = "defenders" if side == "declarer" else "declarer"
-            self._said(seat)
-            self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
+            self._announce(seat, parsed.name)
             return
         if isinstance(parsed, Kontra):
             if duty and self._must_announce(seat):
@@ -228,20 +258,34 @@ class AnnouncementRound:
             items = self._doublable(seat)
             if parsed.item not in items:
                 raise IllegalActionError(self._refuse_kontra(seat, parsed.item, items), seat)
-            level = self.levels[parsed.item] = self.levels.get(parsed.item, 0) + 1
-            self._said(seat)
-            rule = self.ruleset.kontra_game if parsed.item == GAME else self.ruleset.kontra_bonuses
-            if rule is None or level >= rule.max:
-                del self._open[parsed.item]  # doubled as often as allowed
-                del self._doubler[parsed.item]
-            else:
-                self._doubler[parsed.item] = "defenders" if self._doubler[parsed.item] == "declarer" else "declarer"
-            title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
-            self.emit(type="kontra", seat=seat, item=parsed.item, level=level, title=title)
+            self._kontra(seat, parsed.item)
             return
         raise IllegalActionError(
             f"it is time to announce, double ({{kontra: ITEM}}) or say {self.rule.done}, not {parsed.describe()}", seat
         )
+
+    def _announce(self, seat: int, name: str) -> None:
+        """An allowed announcement of the bonus `name`."""
+        side = self.announced[name] = self.side_of(seat)
+        self.announced_by[name] = seat
+        if self.ruleset.kontra_bonuses is not None and self.ruleset.kontra_bonuses.max > 0:
+            self._open[name] = side
+            self._doubler[name] = "defenders" if side == "declarer" else "declarer"
+        self._said(seat)
+        self.emit(type="announce", seat=seat, announcement=name, cards=[])
+
+    def _kontra(self, seat: int, item: str) -> None:
+        """An allowed doubling of `item` (the game or an announced bonus)."""
+        level = self.levels[item] = self.levels.get(item, 0) + 1
+        self._said(seat)
+        rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
+        if rule is None or level >= rule.max:
+            del self._open[item]  # doubled as often as allowed
+            del self._doubler[item]
+        else:
+            self._doubler[item] = "defenders" if self._doubler[item] == "declarer" else "declarer"
+        title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
+        self.emit(type="kontra", seat=seat, item=item, level=level, title=title)
 
     def _refuse_announce(self, seat: int, name: str, legal: list[str], must: tuple[str, ...]) -> str:
         if name not in self.ruleset.bonuses or self.ruleset.bonuses[name].announced is None:
@@ -339,6 +383,9 @@ class DoublingRound(AnnouncementRound):
 
     def legal(self, seat: int) -> list[ActionJson]:
         return [self.done_call, {"kontra": GAME}] if seat == self.to_act else []
+
+    def take(self, seat: int, action: object) -> ActionJson | None:
+        return None  # one turn each: every action goes the general way (`apply`)
 
     def apply(self, seat: int, parsed: Action) -> None:
         if isinstance(parsed, Kontra) and parsed.item == GAME:

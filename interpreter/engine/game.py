@@ -27,7 +27,6 @@ from typing import Any
 from interpreter.engine.actions import (
     Action,
     ActionJson,
-    Announce,
     Call,
     FrozenAction,
     Kontra,
@@ -79,9 +78,9 @@ class Game:
         "_fast",
         "_history",
         "_legal_plays",
-        "_offered",
         "_open_from",
         "_plays",
+        "_round",
         "_steps",
         "events",
         "is_over",
@@ -135,11 +134,15 @@ class Game:
         self._plays = play_actions(ruleset)
         self._steps = play_steps(ruleset, players)
         self._legal_plays: list[ActionJson] | None = None  # the legal plays of this turn, once asked
-        # The trick play while every card is plain and nothing is watched for (no called card
-        # to reveal a partner, no open hands to show, no kept-back card that forfeits): a card
-        # then takes the short way through `apply`. None otherwise (see _refresh_fast).
+        # The trick play while every turn is plain (only following suit to mind) but for the
+        # holders of watched cards (TrickPlay.plain_hands: the called card, cards kept back),
+        # and no open hands are to be shown: a card then takes the short way through `apply`.
+        # None otherwise (see _refresh_fast). A watched card's holder's legal plays are never
+        # kept in `_legal_plays` while it is set, so that `apply` takes its card the general way.
         self._fast: TrickPlay | None = None
-        self._offered: tuple[int, list[ActionJson]] | None = None  # see _offered_action
+        # The round of announcements while it lasts (else None): its actions take a short way
+        # through `legal_actions` and `apply` (AnnouncementRound.take).
+        self._round: AnnouncementRound | None = None
 
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
@@ -294,9 +297,11 @@ class Game:
             # of TrickPlay.legal_fast, taken here rather than called: a call less at every card
             # (tests/test_engine_speed.py holds the two to the rules of following).
             legal = self._legal_plays
-            if legal is None:
+            if legal is not None:
+                return legal.copy()
+            hand = fast.plain_hands[fast.to_act]  # type: ignore[index]  # (a seat: the play is not over)
+            if hand is not None:  # (else it holds a watched card: the general steps below)
                 plays = self._plays
-                hand = fast.hands[fast.to_act]  # type: ignore[index]  # (a seat: the play is not over)
                 cards = fast.trick.cards
                 legal = self._legal_plays = []  # (loops, not comprehensions: see legal_fast)
                 if cards:
@@ -308,8 +313,11 @@ class Game:
                             return legal.copy()
                 for card in hand:
                     legal.append(plays[card])
-            return legal.copy()
+                return legal.copy()
         try:
+            if (round_ := self._round) is not None and (seat is None or seat is round_.to_act):
+                # A round of announcements has many turns, each of several actions.
+                return round_.legal(round_.to_act) if round_.to_act is not None else []
             if self.phase is _PLAY and (play := self.trickplay) is not None:
                 # Trick play first: it is most of a deal's turns.
                 if seat is None:
@@ -321,7 +329,12 @@ class Game:
                     return []
                 legal = self._legal_plays
                 if legal is None:
-                    legal = self._legal_plays = play.legal_plays(seat, self._plays)
+                    legal = play.legal_plays(seat, self._plays)
+                    if self._fast is not None:
+                        # A turn the short way does not take (its seat holds a watched card):
+                        # the list is not kept, for `apply` would take it for a plain turn's.
+                        return legal
+                    self._legal_plays = legal
                 return legal.copy()
             if seat is not None and seat is not self.to_act:  # (the seat to act is a seat)
                 self._check_seat(seat)
@@ -337,56 +350,12 @@ class Game:
             if self.phase is _EXCHANGE and (exchange := self.exchange) is not None:
                 return exchange.legal(seat)
             if self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
-                legal = announcement.legal(seat)
-                if legal and seat == announcement.to_act:
-                    self._offered = (seat, list(legal))  # a round of announcements has many turns
-                return legal
+                return announcement.legal(seat)
             return []
         except Exception as exc:
             if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
                 raise
             raise failure from exc
-
-    def _offered_action(self, seat: int, action: object) -> Action | None:
-        """`action` parsed, when it is one that `legal_actions()` just offered the seat to act in
-        the round of announcements (so it needs no checks of its form, its seat or its turn);
-        else None. An offer holds for the one action that follows it."""
-        offered, self._offered = self._offered, None
-        if offered is None or seat is not offered[0] or self.phase is not _ANNOUNCE:
-            return None
-        key: str | tuple[str, ...]
-        if type(action) is str:
-            if action not in offered[1]:
-                return None
-            key = action
-        else:
-            try:
-                # A kontra is handed out as the ruleset's read-only action, an announcement as a dict.
-                if (type(action) is not dict and type(action) is not FrozenAction) or action not in offered[1]:
-                    return None
-            except Exception:
-                return None  # a value that cannot be compared: parse_action says what is wrong with it
-            if "kontra" in action:
-                key = ("kontra", action["kontra"])
-            elif "announce" in action:
-                key = ("announce", action["announce"], *action["cards"])
-            else:
-                return None
-        # The parsed actions are immutable values, made once per ruleset: a round of
-        # announcements has many turns.
-        parsed: dict[str | tuple[str, ...], Action] | None = self.ruleset.derived.get("offered_actions")
-        if parsed is None:
-            parsed = self.ruleset.derived["offered_actions"] = {}
-        found = parsed.get(key)
-        if found is None:
-            if isinstance(key, str):
-                found = Call(key)
-            elif key[0] == "kontra":
-                found = Kontra(key[1])
-            else:
-                found = Announce(key[1], key[2:])
-            parsed[key] = found
-        return found
 
     def _check_seat(self, seat: object) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
@@ -414,8 +383,8 @@ class Game:
             )
         ):
             # The most common action of all: a card `legal_actions()` handed out, in trick play
-            # with only following suit to mind and nothing watched for (every turn while `_fast`
-            # holds, else this seat's). The card's steps are taken here rather than in a method
+            # with only following suit to mind and nothing watched for (every turn `legal_actions`
+            # listed while `_fast` holds, else this seat's). The card's steps are taken here rather than in a method
             # of trick play: a call less at every card (see TrickPlay.complete_plain).
             # `seat is play.to_act`: the very int, neither True for seat 1 nor a number of another type.
             card = action["play"]
@@ -466,6 +435,27 @@ class Game:
                     done = len(history) - (bool(history) and history[-1] == (seat, self._plays[played]))
                     raise self._undo(exc, done, start, seat, action)  # noqa: B904 (it chains what it must)
                 return self.events[start:]
+        if (round_ := self._round) is not None and seat is round_.to_act:
+            # An announcement, a kontra or the done call in the round of announcements, taken
+            # as given when it is allowed (else the general steps below judge it).
+            start, done = len(self.events), len(self._history)
+            try:
+                taken = round_.take(seat, action)
+                if taken is not None:
+                    self._history.append((seat, taken))
+                    if round_.partner_revealed:
+                        self.partner_public = True
+                    if round_.done:
+                        self._round = None
+                        self._start_play()
+            except BaseException as exc:
+                raise self._undo(exc, done, start, seat, action)  # noqa: B904
+            if taken is not None:
+                if self._round is not None:
+                    self.to_act = round_.to_act
+                else:
+                    self._sync()
+                return self.events[start:]
         if (
             type(action) is str
             and self.phase is _AUCTION
@@ -481,16 +471,14 @@ class Game:
                 raise self._undo(exc, done, start, seat, action)  # noqa: B904
             self._sync()
             return self.events[start:]
-        parsed = self._offered_action(seat, action) if self._offered is not None else None
-        if parsed is None:
-            parsed = parse_action(action, self.ruleset)
-            self._check_seat(seat)
-            if self.phase is _OVER:
-                raise IllegalActionError("the deal is over", seat)
-            if seat != self.to_act and not (
-                self.phase is _AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
-            ):
-                raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
+        parsed = parse_action(action, self.ruleset)
+        self._check_seat(seat)
+        if self.phase is _OVER:
+            raise IllegalActionError("the deal is over", seat)
+        if seat != self.to_act and not (
+            self.phase is _AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
+        ):
+            raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
         start, done = len(self.events), len(self._history)
         try:
             self._apply(seat, parsed)
@@ -520,6 +508,7 @@ class Game:
             if isinstance(announcement, AnnouncementRound) and announcement.partner_revealed:
                 self.partner_public = True
             if announcement.to_act is None:
+                self._round = None
                 self._start_play()
         else:
             self._apply_play(seat, parsed)
@@ -677,7 +666,7 @@ class Game:
             if self.ruleset.announcing is not None and self.declarer is not None and self.contract.individual is None:
                 self.phase = _ANNOUNCE
                 self._kontras = kontra_actions(self.ruleset)
-                self.announcement = AnnouncementRound(
+                self.announcement = self._round = AnnouncementRound(
                     self.ruleset,
                     self.contract,
                     self.declarer,
@@ -757,6 +746,8 @@ class Game:
             opening=contract.opening_leads,
             schedule=contract.schedule,
         )
+        if self._called is not None:
+            self.trickplay.watch((self._called,))  # its playing reveals the partner
         announcement = self.announcement
         if announcement is not None:
             if announcement.laid:
@@ -780,9 +771,10 @@ class Game:
         self._fast = play if play is not None and play.fast and self.phase is _PLAY and self._unwatched() else None
 
     def _unwatched(self) -> bool:
-        """Whether no card's play is watched for: none reveals a partner, shows the open hands
-        or forfeits a kept-back bonus (each a step of `_play_card` the short ways skip)."""
-        return self._called is None and not self._open_from and not self._forfeit_cards
+        """Whether no card's play is watched for by every seat: none shows the open hands (a
+        step of `_play_card` the short ways skip). The cards that reveal a partner or forfeit a
+        kept-back bonus are watched in their holders' hands only (TrickPlay.plain_hands)."""
+        return not self._open_from
 
     def _show_open_hands(self) -> None:
         assert self.contract is not None

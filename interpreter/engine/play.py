@@ -8,7 +8,7 @@ the exchange (Cego's empty cards), which must lead the first tricks and can neve
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -41,7 +41,6 @@ class TrickPlay:
         "_history_duties",
         "_legal_cache",
         "_plain",
-        "_plain_but_kept",
         "_simple",
         "_unless_held",
         "duties",
@@ -53,6 +52,7 @@ class TrickPlay:
         "number",
         "orders",
         "over",
+        "plain_hands",
         "played_in_open",
         "rules",
         "to_act",
@@ -110,7 +110,12 @@ class TrickPlay:
         self._unless_held = (
             play.withhold.card if play.withhold and not (self.schedule or self.exposed or play.duties) else None
         )
-        self._plain_but_kept = False  # plain but for cards kept back for their tricks (keep_back)
+        # Each seat's hand while its turns are as plain as the rest (the same lists as `hands`);
+        # None while it holds a watched card: one kept back for its trick, or one whose playing
+        # the game watches for (the called King: see `watch`). Only its holder's turns then take
+        # the general steps (read by Game.legal_actions at every turn).
+        self.plain_hands: dict[int, list[str] | None] = dict(hands)
+        self._watched: frozenset[str] = frozenset()
         self.duties = rules.duties  # the follow-suit tests by the card led (read by Game.legal_actions)
         # The legal cards of a turn: (seat, the trick, the cards in it, the legal cards).
         self._legal_cache: tuple[int, Trick, int, list[str]] | None = None
@@ -316,7 +321,13 @@ class TrickPlay:
         `legal()` gives, where only following suit and trumping apply made by one comprehension
         per duty (a set's `in` is quicker than a filter calling its `__contains__`)."""
         hand = self.hands[seat]
-        if seat != self.to_act or not self._simple or self.laid or not (self._plain or self._plain_for(hand)):
+        if (
+            seat != self.to_act
+            or not self._simple
+            or self.laid
+            or self.plain_hands[seat] is None
+            or not (self._plain or self._plain_for(hand))
+        ):
             return [plays[c] for c in self.legal(seat)]
         return self.legal_fast(seat, plays)
 
@@ -337,22 +348,25 @@ class TrickPlay:
         return legal
 
     def _plain_for(self, hand: list[str]) -> bool:
-        """Whether only the follow-suit duties apply to a seat with `hand` now."""
+        """Whether only the follow-suit duties apply to a seat with `hand` now, but for the cards
+        watched (`plain_hands`)."""
         if self._plain:
             return True
-        if self._plain_but_kept:
-            return self.kept.keys().isdisjoint(hand)  # cards kept back bind only their holders
         card = self._unless_held
         return card is not None and not self.withheld and card not in hand
 
     def keep_back(self, kept: dict[str, int]) -> None:
         """Cards announced for a trick of their own: held back until it, and played in it if legal."""
         self.kept = dict(kept)
-        self._plain_but_kept = self._plain and bool(kept)
-        self._plain = self._plain and not kept
-        if kept:
-            self._unless_held = None
-        self.refresh()
+        self.watch(kept)
+
+    def watch(self, cards: Iterable[str]) -> None:
+        """Cards whose play is watched for (kept back, or the called King): their holders' turns
+        take the general steps until they have played them; the others' stay plain."""
+        self._watched = self._watched.union(cards)
+        for seat, hand in self.hands.items():
+            if not self._watched.isdisjoint(hand):
+                self.plain_hands[seat] = None
 
     def _kept_back(self, seat: int, allowed: list[str]) -> list[str]:
         kept, number = self.kept, self.number
@@ -372,8 +386,6 @@ class TrickPlay:
 
     def _legal(self, seat: int) -> list[str]:
         if self._plain and not self.laid:
-            return self.rules.legal(self.hands[seat], self.trick.cards)
-        if self._plain_but_kept and not self.laid:
             # Following suit, then the cards kept back for their tricks (the steps below, less
             # those that cannot apply: nothing withheld, scheduled, exposed or over the history).
             hand = self.hands[seat]
@@ -464,7 +476,8 @@ class TrickPlay:
     def plain_turn(self, seat: int) -> bool:
         """Whether no duty beyond following suit applies to `seat`'s card now (the most common
         turn of all): then `Game.apply` plays it itself (see complete_plain)."""
-        return (self._plain or self._plain_for(self.hands[seat])) and not self.laid
+        hand = self.plain_hands[seat]
+        return hand is not None and (self._plain or self._plain_for(hand)) and not self.laid
 
     def complete_plain(self, trick: Trick) -> None:
         """The last card of a plain trick is in: its winner, and whether play is over. (While
@@ -479,7 +492,10 @@ class TrickPlay:
         together) and whether `seat` withheld a card with it."""
         trick = self.trick
         withheld = False if self._plain else self._special_duties(seat, card)
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        hand.remove(card)
+        if card in self._watched and self._watched.isdisjoint(hand):
+            self.plain_hands[seat] = hand  # its last watched card: its turns are plain again
         if self.laid and card in self.laid:
             self.laid.remove(card)
             self.refresh()
@@ -562,7 +578,7 @@ class TrickPlay:
         """At the start of a trick: whether from now on only the follow-suit duties apply, the
         schedule's tricks and the exposed cards (in earlier tricks, and led as the opening asked)
         behind, and no card to withhold or kept back."""
-        if self.play.withhold or self.play.duties or self.kept or self.together != 1 or self.pending_leads:
+        if self.play.withhold or self.play.duties or self.together != 1 or self.pending_leads:
             return False
         if any(number >= self.number for number in self.schedule):
             return False
