@@ -1,7 +1,8 @@
 """The duty of tricks played together (Cego's Zwei Leere), worked out over the cards' grade
 profiles, gives what the plain enumeration of every placing of the hand's cards gives.
 
-`reference_together_duty` is the engine's earlier way, kept here as the reference: every
+`reference_together_duty` is the engine's earlier way, kept here as the reference (with its
+grading of a card, card by card): every
 ordered choice of the hand's cards for the open tricks, its grade vector, the vectors no other
 beats in every trick, and the cards that can start a best choice after the cards placed."""
 
@@ -12,6 +13,21 @@ import itertools
 from turns import random_turns
 
 from interpreter.engine.play import TrickPlay
+from interpreter.language.model import TRUMP
+
+
+def reference_grade(play: TrickPlay, card: str, before: list[str], number: int) -> int:
+    """How well `card` meets the duty of a trick holding the cards `before` it: 3 follows, 2
+    trumps, 1 follows the card that fixes the suit after an exposed lead, 0 does not."""
+    follow = play.rules.follow
+    led = [c for c in before if c not in play._suitless(number)]
+    if play.play.follow_suit and follow[card] == follow[led[0]]:
+        return 3
+    if play.play.must_trump and follow[card] == TRUMP:
+        return 2
+    if len(led) > 1 and led[0] in play._exposed and follow[card] == follow[led[1]]:
+        return 1
+    return 0
 
 
 def reference_together_duty(play: TrickPlay, seat: int, usable: list[str]) -> list[str]:
@@ -21,7 +37,9 @@ def reference_together_duty(play: TrickPlay, seat: int, usable: list[str]) -> li
     placed = [t.cards[t.seats.index(seat)] for t in open_tricks[:position]]
     hand = placed + usable
     before = [t.cards[: t.seats.index(seat)] if seat in t.seats else t.cards for t in open_tricks]
-    grades = {(card, i): play._grade(card, before[i], first + i) for card in hand for i in range(len(open_tricks))}
+    grades = {
+        (card, i): reference_grade(play, card, before[i], first + i) for card in hand for i in range(len(open_tricks))
+    }
     choices = [
         (combo, tuple(grades[card, i] for i, card in enumerate(combo)))
         for combo in itertools.permutations(hand, len(open_tricks))

@@ -248,18 +248,14 @@ class TrickPlay:
     def _together_open(self) -> bool:
         return self.together > 1 and len(self.tricks) <= self.together and bool(self.trick.cards)
 
-    def _grade(self, card: str, before: list[str], number: int) -> int:
-        """How well `card` meets the duty of a trick holding the cards `before` it: 3 follows,
-        2 trumps, 1 follows the card that fixes the suit after an exposed lead, 0 does not."""
-        follow = self.rules.follow
-        led = [c for c in before if c not in self._suitless(number)]
-        if self.play.follow_suit and follow[card] == follow[led[0]]:
-            return 3
-        if self.play.must_trump and follow[card] == TRUMP:
-            return 2
-        if len(led) > 1 and led[0] in self._exposed and follow[card] == follow[led[1]]:
-            return 1
-        return 0
+    def _grading(self, before: list[str], number: int) -> tuple[str, str | None]:
+        """What grades a card added to trick `number`, which holds the cards `before` it: the
+        suit that fixes the trick (following it grades 3; a trump, where trumping is a duty, 2),
+        and after an exposed lead the suit of the card after it (following that grades 1)."""
+        follow, suitless = self.rules.follow, self._suitless(number)
+        led = [c for c in before if c not in suitless] if suitless else before
+        after_exposed = follow[led[1]] if len(led) > 1 and led[0] in self._exposed else None
+        return follow[led[0]], after_exposed
 
     def _together_duty(self, seat: int, usable: list[str]) -> list[str]:
         """The cards `seat` may add to the trick now being filled, of the tricks played together.
@@ -279,8 +275,25 @@ class TrickPlay:
         # Only a card's grades in the tricks matter, so cards with the same grades (a profile)
         # are interchangeable: the choices are worked out over profiles and how many cards of
         # each the hand has, not over every ordering of the cards themselves.
+        gradings = [self._grading(before[i], first + i) for i in range(width)]
+        follow, follows, trumps = self.rules.follow, self.play.follow_suit, self.play.must_trump
+
+        of_suit: dict[str, tuple[int, ...]] = {}  # a card's profile is its suit's
+
         def profile(card: str) -> tuple[int, ...]:
-            return tuple(self._grade(card, before[i], first + i) for i in range(width))
+            suit = follow[card]
+            found = of_suit.get(suit)
+            if found is None:
+                grades = []  # how well it meets each trick's duty: 3 follows, 2 trumps, 1 follows
+                for fixed, after_exposed in gradings:  # the card after an exposed lead, 0 does not
+                    if follows and suit == fixed:
+                        grades.append(3)
+                    elif trumps and suit == TRUMP:
+                        grades.append(2)
+                    else:
+                        grades.append(1 if suit == after_exposed else 0)
+                found = of_suit[suit] = tuple(grades)
+            return found
 
         counts: dict[tuple[int, ...], int] = {}
         of_usable: dict[str, tuple[int, ...]] = {}
@@ -293,7 +306,13 @@ class TrickPlay:
         for p in fixed:
             counts[p] = counts.get(p, 0) + 1
         every = _vectors(counts, width, 0, (), set())
-        best = {v for v in every if not any(w != v and all(a >= b for a, b in zip(w, v, strict=True)) for w in every)}
+        best = set()  # the vectors no other is as good as in every trick (and better in one)
+        for v in every:
+            for w in every:
+                if w != v and _at_least(w, v):
+                    break
+            else:
+                best.add(v)
         for p in fixed:
             counts[p] -= 1
         # A card may go to this trick if, after the placed cards and it, the rest can still
@@ -597,6 +616,14 @@ class TrickPlay:
             return (self.rules.power[card], rank_of_suit)
 
         return max(completed, key=strength).won_by
+
+
+def _at_least(w: tuple[int, ...], v: tuple[int, ...]) -> bool:
+    """Whether grade vector `w` is as good as `v` in every trick."""
+    for a, b in zip(w, v):  # noqa: B905, SIM110 (one width; a loop, not all() over a generator: no frame made per call)
+        if a < b:
+            return False
+    return True
 
 
 def _vectors(
