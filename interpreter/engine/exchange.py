@@ -145,16 +145,19 @@ class Exchange:
         return [c for c in hand if c not in exposed and not forbid({"card": c, "hand": held, "players": players})]
 
     def keep_choices(self, step: Keep, hand: list[str]) -> list[tuple[str, ...]]:
-        deck = self.ruleset.deck
-
-        def fits(combo: tuple[str, ...]) -> bool:
-            suits = [deck.suit[c] for c in combo]
-            return (not step.same_suit or len(set(suits)) <= 1) and (
-                not step.different_suits or len(set(suits)) == len(suits)
-            )
-
+        """The choices of cards `step` lets the hand keep, each in the order of the hand."""
+        suit = self.ruleset.deck.suit
         candidates = [c for c in hand if c in step.allowed]
-        valid = [combo for combo in itertools.combinations(candidates, step.count) if fits(combo)]
+        combos = itertools.combinations(candidates, step.count)
+        if step.same_suit or step.different_suits:
+            same, different = step.same_suit, step.different_suits
+            valid = []
+            for combo in combos:
+                suits = len({suit[c] for c in combo})
+                if (not same or suits <= 1) and (not different or suits == len(combo)):
+                    valid.append(combo)
+        else:
+            valid = list(combos)
         if step.prefer is not None and valid:
             # As many preferred cards as possible: picture cards stand in only for missing empty ones.
             prefer = step.prefer
@@ -400,9 +403,7 @@ class Exchange:
             raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
         if len(set(cards)) != len(cards):
             raise IllegalActionError("a card is named twice", seat)
-        if tuple(sorted(cards, key=hand.index)) not in {
-            tuple(sorted(c, key=hand.index)) for c in self.keep_choices(step, hand)
-        }:
+        if tuple(sorted(cards, key=hand.index)) not in self.keep_choices(step, hand):
             raise IllegalActionError(f"{step.reason}: {', '.join(cards)}", seat)
         discarded = [c for c in hand if c not in cards]
         hand[:] = [c for c in hand if c in cards]
