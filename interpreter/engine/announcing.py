@@ -69,14 +69,16 @@ class AnnouncementRound:
         self._eligible: dict[tuple[int, bool, bool], list[str]] = {}
         # Whether a seat may double the game and the bonuses: read from _seat_env like the above.
         self._may: dict[tuple[int, bool, bool], tuple[bool, bool]] = {}
-        # The items (the game, announced bonuses) that may still be doubled -> their owner's side.
-        self._open: dict[str, str] = {}
-        # The same items -> the side that doubles each next: the owner's opponents first, then
-        # the owner, and so on (kept as kontras are said, not worked out from the levels).
+        # The items (the game, announced bonuses) that may still be doubled -> the side that
+        # doubles each next: the owner's opponents first, then the owner, and so on (kept as
+        # kontras are said, not worked out from the levels); and for each side its items in
+        # that order (the game, then the bonuses as announced), remade when those change.
         self._doubler: dict[str, str] = {}
         if ruleset.kontra_game is not None and ruleset.kontra_game.max > 0:
-            self._open[GAME] = "declarer"
             self._doubler[GAME] = "defenders"
+        self._by_side: dict[str, list[str]] = {}
+        self._sort_doublers()
+        self._sides = {s: self.side_of(s) for s in seats}
         # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
         self._anyone_doubles = all(
             rule is None or rule.eligible is None for rule in (ruleset.kontra_game, ruleset.kontra_bonuses)
@@ -90,6 +92,9 @@ class AnnouncementRound:
             for name, bonus in ruleset.bonuses.items()
             if bonus.announced is not None and (allowed is None or name in allowed)
         ]
+        # Without conditions of their own, what a seat may announce is these or nothing.
+        free = [name for name, requires in self._candidates if requires is None]
+        self._unconditional = free if len(free) == len(self._candidates) else None
         # Most contracts oblige nobody to announce: no duty to look up at every action.
         self._duty = contract.must_announce is not None
 
@@ -140,6 +145,8 @@ class AnnouncementRound:
         env = self._seat_env(seat)
         if self.rule.may_announce is not None and not self.rule.may_announce(env):
             return []
+        if self._unconditional is not None:
+            return self._unconditional  # (read only, as every offer)
         return [name for name, requires in self._candidates if requires is None or requires(env)]
 
     def _doublable(self, seat: int) -> list[str]:
@@ -148,15 +155,17 @@ class AnnouncementRound:
             offer = self._offers["kontra", seat] = self._doublable_now(seat)
         return offer
 
+    def _sort_doublers(self) -> None:
+        by_side: dict[str, list[str]] = {"declarer": [], "defenders": []}
+        for item, doubler in self._doubler.items():
+            by_side[doubler].append(item)
+        self._by_side = by_side
+
     def _doublable_now(self, seat: int) -> list[str]:
         # The game, then the announced bonuses in order, that may still be doubled and that
-        # the seat's side doubles next, by a seat the rule lets double.
-        side = "declarer" if seat == self.declarer or seat == self.partner else "defenders"
-        items = []  # (loops, not comprehensions: no function made and called per offer)
+        # the seat's side doubles next, by a seat the rule lets double. (Read only.)
+        items = self._by_side[self._sides[seat]]
         if self._anyone_doubles:
-            for item, doubler in self._doubler.items():
-                if doubler == side:
-                    items.append(item)
             return items
         key = (seat, seat in self.revealed or self.partner_revealed, seat in self.spoken)
         may = self._may.get(key)
@@ -165,10 +174,7 @@ class AnnouncementRound:
             # (the bonuses' answer is the same for each)
             may = self._may[key] = (self._may_double(seat, game), self._may_double(seat, bonuses))
         may_game, may_bonus = may
-        for item, doubler in self._doubler.items():
-            if doubler == side and (may_game if item == GAME else may_bonus):
-                items.append(item)
-        return items
+        return [item for item in items if (may_game if item == GAME else may_bonus)]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
         """The bonuses of which the declarer must announce one before ending the first turn."""
@@ -182,6 +188,12 @@ class AnnouncementRound:
     def legal(self, seat: int) -> list[ActionJson]:
         if self.done or seat != self.to_act:
             return []
+        return self.offer()
+
+    def offer(self) -> list[ActionJson]:
+        """The actions of the seat to act, while the round lasts."""
+        seat = self.to_act
+        assert seat is not None
         must = self._must_announce(seat) if self._duty else ()
         if must:
             return [{"announce": name, "cards": []} for name in self._announceable(seat) if name in must]
@@ -209,15 +221,13 @@ class AnnouncementRound:
         else (which `apply` then parses and judges, refusing it with the reason)."""
         if self._duty:
             return None  # who must announce first is apply's to judge
-        kind = type(action)
-        if kind is str:
+        if type(action) is str:
             if action != self.rule.done:
                 return None
             self._end_turn(seat)
             return self.rule.done
-        if kind is not FrozenAction and kind is not dict:
+        if not isinstance(action, dict):
             return None
-        assert isinstance(action, dict)
         name = action.get("announce")
         if name is None:
             item = action.get("kontra")
@@ -266,11 +276,11 @@ class AnnouncementRound:
 
     def _announce(self, seat: int, name: str) -> None:
         """An allowed announcement of the bonus `name`."""
-        side = self.announced[name] = self.side_of(seat)
+        side = self.announced[name] = self._sides[seat]
         self.announced_by[name] = seat
         if self.ruleset.kontra_bonuses is not None and self.ruleset.kontra_bonuses.max > 0:
-            self._open[name] = side
-            self._doubler[name] = "defenders" if side == "declarer" else "declarer"
+            self._doubler[name] = doubler = "defenders" if side == "declarer" else "declarer"
+            self._by_side[doubler] = [*self._by_side[doubler], name]  # (a new list: offers are read only)
         self._said(seat)
         self.emit(type="announce", seat=seat, announcement=name, cards=[])
 
@@ -280,10 +290,10 @@ class AnnouncementRound:
         self._said(seat)
         rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
         if rule is None or level >= rule.max:
-            del self._open[item]  # doubled as often as allowed
-            del self._doubler[item]
+            del self._doubler[item]  # doubled as often as allowed
         else:
             self._doubler[item] = "defenders" if self._doubler[item] == "declarer" else "declarer"
+        self._sort_doublers()
         title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
         self.emit(type="kontra", seat=seat, item=item, level=level, title=title)
 
@@ -379,7 +389,7 @@ class DoublingRound(AnnouncementRound):
         self.laid: list[tuple[str, str]] = []
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
-        self._offers, self._eligible, self._open, self._doubler = {}, {}, {}, {}
+        self._offers, self._eligible, self._doubler, self._by_side = {}, {}, {}, {}
 
     def legal(self, seat: int) -> list[ActionJson]:
         return [self.done_call, {"kontra": GAME}] if seat == self.to_act else []

@@ -317,7 +317,7 @@ class Game:
         try:
             if (round_ := self._round) is not None and (seat is None or seat is round_.to_act):
                 # A round of announcements has many turns, each of several actions.
-                return round_.legal(round_.to_act) if round_.to_act is not None else []
+                return round_.offer()  # (it lasts while someone is to speak)
             if self.phase is _PLAY and (play := self.trickplay) is not None:
                 # Trick play first: it is most of a deal's turns.
                 if seat is None:
@@ -445,16 +445,15 @@ class Game:
                     self._history.append((seat, taken))
                     if round_.partner_revealed:
                         self.partner_public = True
-                    if round_.done:
-                        self._round = None
-                        self._start_play()
+                    if not round_.done:
+                        self.to_act = round_.to_act
+                        return self.events[start:]
+                    self._round = None
+                    self._start_play()
             except BaseException as exc:
                 raise self._undo(exc, done, start, seat, action)  # noqa: B904
             if taken is not None:
-                if self._round is not None:
-                    self.to_act = round_.to_act
-                else:
-                    self._sync()
+                self._sync()
                 return self.events[start:]
         if (
             type(action) is str
