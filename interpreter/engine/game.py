@@ -300,20 +300,21 @@ class Game:
             if legal is not None:
                 return legal.copy()
             hand = fast.plain_hands[fast.to_act]  # type: ignore[index]  # (a seat: the play is not over)
-            if hand is not None:  # (else it holds a watched card: the general steps below)
-                plays = self._plays
-                cards = fast.trick.cards
-                legal = self._legal_plays = []  # (loops, not comprehensions: see legal_fast)
-                if cards:
-                    for asked in fast.duties[cards[0]]:
-                        for card in hand:
-                            if card in asked:
-                                legal.append(plays[card])
-                        if legal:
-                            return legal.copy()
-                for card in hand:
-                    legal.append(plays[card])
-                return legal.copy()
+            if hand is None:  # (it holds a watched card)
+                return self._watched_plays(fast)
+            plays = self._plays
+            cards = fast.trick.cards
+            legal = self._legal_plays = []  # (loops, not comprehensions: see legal_fast)
+            if cards:
+                for asked in fast.duties[cards[0]]:
+                    for card in hand:
+                        if card in asked:
+                            legal.append(plays[card])
+                    if legal:
+                        return legal.copy()
+            for card in hand:
+                legal.append(plays[card])
+            return legal.copy()
         try:
             if (round_ := self._round) is not None and (seat is None or seat is round_.to_act):
                 # A round of announcements has many turns, each of several actions.
@@ -352,6 +353,19 @@ class Game:
             if self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
                 return announcement.legal(seat)
             return []
+        except Exception as exc:
+            if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
+                raise
+            raise failure from exc
+
+    def _watched_plays(self, play: TrickPlay) -> list[ActionJson]:
+        """The legal plays of the seat to act while `_fast` holds, which holds a watched card:
+        worked out by trick play's general steps, and not kept in `_legal_plays` (`apply` would
+        take the card for a plain turn's)."""
+        seat = play.to_act
+        assert seat is not None
+        try:
+            return [self._plays[card] for card in play.legal(seat)]
         except Exception as exc:
             if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
                 raise
