@@ -6,10 +6,12 @@ each side took, who announced and bid what, and the ruleset's formulas.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from interpreter.errors import RuleError
 from interpreter.language.model import Bonus, Contract, Declaration, Individual, Route, Ruleset
 
 if TYPE_CHECKING:
@@ -580,6 +582,8 @@ class _BonusPlan:
     bonuses: tuple[tuple[str, Bonus], ...]
     reads: frozenset[str]
     reads_game: bool
+    # (bonus, announced) -> its value where the formula is a number, reading nothing
+    fixed: dict[tuple[str, bool], int]
 
 
 def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
@@ -593,14 +597,18 @@ def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
         )
         reads: set[str] = set()
         game = False
-        for _, bonus in bonuses:
+        fixed = {}
+        for name, bonus in bonuses:
             for condition in (bonus.achieved, bonus.attempted):
                 if condition is not None:
                     reads |= condition.names
-            for formula in (bonus.value, bonus.announced):
+            for announced, formula in ((False, bonus.value), (True, bonus.announced)):
                 if formula is not None and "game" in formula.names:
                     game = True
-        plan = rs.derived[key] = _BonusPlan(bonuses, frozenset(reads), game)
+                if formula is not None and not formula.names:
+                    with contextlib.suppress(RuleError):  # (worked out, and reported, when a deal needs it)
+                        fixed[name, announced] = int(formula({}))
+        plan = rs.derived[key] = _BonusPlan(bonuses, frozenset(reads), game, fixed)
     return plan
 
 
@@ -623,7 +631,7 @@ def _bonuses(
         "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if plan.reads_game else 0,
         "players": len(deal.seats),
     }
-    worth: dict[tuple[str, bool], int] = {}
+    worth = dict(plan.fixed)
     kontra = dict(deal.bonus_kontra)
     forfeit = deal.forfeit
     owners = [t.winner for t in tricks] if forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
@@ -633,25 +641,26 @@ def _bonuses(
     want_played = "side_played" in reads or "opponents_played" in reads
     want_known = "played_tricks" in reads
     want_won = "side_won" in reads
-    won: dict[bool, list[Trick]] = {True: [], False: []}
+    ours_each = [owner in team for owner in owners]  # whether the team owns each trick
+    team_tricks = sum(ours_each)
     won_cards: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
     by_team: list[str] = []
     everything: list[str] = []
     known: list[tuple[frozenset[str], str, bool]] = []
-    for trick, owner in zip(tricks, owners, strict=True):
-        ours = owner in team
-        won[ours].append(trick)
-        cards = trick.cards
-        if want_won:
-            won_cards[ours] += cards
-        seats = trick.seats
-        if want_played:
+    if want_won:
+        for trick, ours in zip(tricks, ours_each, strict=True):
+            won_cards[ours] += trick.cards
+    if want_played:
+        for trick in tricks:
+            cards, seats = trick.cards, trick.seats
             everything += cards
             for seat in team:
                 if seat in seats:
                     by_team.append(cards[seats.index(seat)])
-        if want_known:
-            known.append((frozenset(cards), cards[seats.index(trick.won_by)], ours))
+    if want_known:
+        for trick, ours in zip(tricks, ours_each, strict=True):
+            cards = trick.cards
+            known.append((frozenset(cards), cards[trick.seats.index(trick.won_by)], ours))
     played: dict[bool, frozenset[str]] = {}
     if want_played:
         played[True] = frozenset(by_team)
@@ -662,11 +671,11 @@ def _bonuses(
     bonus_factor = contract.bonus_factor
     result = []
     for side, mine in (("declarer", True), ("defenders", False)):
-        won_tricks = won[mine]
+        side_tricks = team_tricks if mine else len(tricks) - team_tricks
         cards = declarer_cards if mine else defender_cards
         scope: dict[str, Any] = {
-            "side_tricks": len(won_tricks),
-            "opponent_tricks": len(tricks) - len(won_tricks),
+            "side_tricks": side_tricks,
+            "opponent_tricks": len(tricks) - side_tricks,
             "tricks": len(tricks),
             "called": deal.called,
             "is_declarer_side": mine,

@@ -39,6 +39,7 @@ _NO_ENV: Env = MappingProxyType({})
 
 # Numbers a formula may write or give: what a JSON client (a JavaScript double) reads exactly.
 MAX_NUMBER = 2**53 - 1
+_MIN_NUMBER = -MAX_NUMBER
 # Cards that the quantifiers (any/all) of one evaluation may visit. The compiler refuses an
 # expression that could visit more (nested quantifiers over big sets); the run-time budget is
 # the same number, so it only ever stops an expression compiled outside these checks.
@@ -72,7 +73,8 @@ class Expression(Generic[T]):
         except Exception as exc:
             raise self.failure(exc) from exc
         value: object = result
-        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        # (Against constants made once: `-MAX_NUMBER` would make a new number at every call.)
+        if type(value) is int and (value > MAX_NUMBER or value < _MIN_NUMBER):
             raise RuleError(_too_large(value), self.source, self.place)
         return result
 
