@@ -34,7 +34,8 @@ class AnnouncementRound:
         "_duty",
         "_eligible",
         "_kontras",
-        "_offers",
+        "_offer_announce",
+        "_offer_kontra",
         "_sides",
         "announced",
         "done",
@@ -88,9 +89,10 @@ class AnnouncementRound:
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
         self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
-        # What a seat may announce and double, until something is said or a turn ends (asked by
-        # the player, then again to check what was said): (kind, seat) -> the names.
-        self._offers: dict[tuple[str, int], list[str]] = {}
+        # What the seat to act may announce and double, until something is said or its turn
+        # ends (asked by the player, then again to check what was said); None: not worked out.
+        self._offer_announce: list[str] | None = None
+        self._offer_kontra: list[str] | None = None
         # (seat, its side known, it has spoken) -> the bonuses it may announce at all
         self._eligible: dict[tuple[int, bool, bool], list[str]] = {}
         # Whether a seat may double the game and the bonuses: read from _seat_env like the above.
@@ -150,9 +152,11 @@ class AnnouncementRound:
 
     # -- what may be said ------------------------------------------------------------------------
     def _announceable(self, seat: int) -> list[str]:
-        offer = self._offers.get(("announce", seat))
+        if seat != self.to_act:
+            return self._announceable_now(seat)
+        offer = self._offer_announce
         if offer is None:
-            offer = self._offers["announce", seat] = self._announceable_now(seat)
+            offer = self._offer_announce = self._announceable_now(seat)
         return offer
 
     def _announceable_now(self, seat: int) -> list[str]:
@@ -176,9 +180,11 @@ class AnnouncementRound:
         return [name for name, requires in self._candidates if requires is None or requires(env)]
 
     def _doublable(self, seat: int) -> list[str]:
-        offer = self._offers.get(("kontra", seat))
+        if seat != self.to_act:
+            return self._doublable_now(seat)
+        offer = self._offer_kontra
         if offer is None:
-            offer = self._offers["kontra", seat] = self._doublable_now(seat)
+            offer = self._offer_kontra = self._doublable_now(seat)
         return offer
 
     def _sort_doublers(self) -> None:
@@ -225,9 +231,8 @@ class AnnouncementRound:
             return [{"announce": name, "cards": []} for name in self._announceable(seat) if name in must]
         # Something was said since the last offer (or the turn moved on): the offers are new, and
         # kept for checking the action that follows.
-        offers = self._offers
-        announceable = offers["announce", seat] = self._announceable_now(seat)
-        doublable = offers["kontra", seat] = self._doublable_now(seat)
+        announceable = self._offer_announce = self._announceable_now(seat)
+        doublable = self._offer_kontra = self._doublable_now(seat)
         kontras = self._kontras
         # An announcement is new each time (its list of cards could be changed); a kontra is
         # the ruleset's one read-only action for its item. (Loops, not comprehensions: no
@@ -243,8 +248,9 @@ class AnnouncementRound:
     def take(self, seat: int, action: object) -> ActionJson | None:
         """Take `action` of the seat to act as the protocol gives it, when it is one that needs
         no parsing and is allowed now: the done call, {announce: NAME} (with `cards: []` or
-        without) or {kontra: ITEM}. Returns what the history keeps of it; None, having changed nothing, for anything
-        else (which `apply` then parses and judges, refusing it with the reason)."""
+        without) or {kontra: ITEM}. Returns what the history keeps of it; None, having changed
+        nothing, for anything else (which `apply` then parses and judges, refusing it with the
+        reason)."""
         if self._duty:
             return None  # who must announce first is apply's to judge
         if type(action) is str:
@@ -350,14 +356,14 @@ class AnnouncementRound:
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
     def _said(self, seat: int) -> None:
-        self._offers.clear()
+        self._offer_announce = self._offer_kontra = None
         self.said = True
         self.revealed.add(seat)
         if seat == self.partner:
             self.partner_revealed = True
 
     def _end_turn(self, seat: int) -> None:
-        self._offers.clear()
+        self._offer_announce = self._offer_kontra = None
         self.emit(type="call", seat=seat, call=self.rule.done, phase="announcing")
         self.spoken.add(seat)
         self.quiet = 0 if self.said else self.quiet + 1
@@ -415,7 +421,8 @@ class DoublingRound(AnnouncementRound):
         self.laid: list[tuple[str, str]] = []
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
-        self._offers, self._eligible, self._doubler, self._by_side = {}, {}, {}, {}
+        self._offer_announce = self._offer_kontra = None
+        self._eligible, self._doubler, self._by_side = {}, {}, {}
 
     def legal(self, seat: int) -> list[ActionJson]:
         return [self.done_call, {"kontra": GAME}] if seat == self.to_act else []
