@@ -14,9 +14,14 @@ ruleset is loaded once, before timing, as a program that plays many deals would.
 The yardstick is `breitnau_by_hand.py`: the same game as Breitnau with six players written
 directly in Python (the same deal, auction, exchange, counting and settlement), which makes the
 same random choices as the interpreter for the same seed (tests/test_bench_breitnau.py checks
-that every deal ends with the same payments). Times are CPU seconds of this process, the best
-of `--repeat` runs; the runs of the tables take turns (by hand, Breitnau, Furtwangen, ..., then
-again), so that other work on a shared machine weighs on all of them alike rather than on one.
+that every deal ends with the same payments).
+
+Times are CPU seconds of this process. The deals are timed in slices of `--slice` deals (the
+same seeds every time), in `--repeat` rounds; the tables take turns slice by slice (the first
+slice by hand, in Breitnau, Furtwangen, ..., then the second), and a table's time is the sum of
+each slice's best. Other work on a shared machine, and the machine's own changes of speed,
+come and go: they spoil a slice of one round rather than a whole run, and they weigh on every
+table alike, on a slow one (whose runs last longer) no more than on a quick one.
 """
 
 from __future__ import annotations
@@ -63,42 +68,55 @@ def public_deal(ruleset: Any, players: int, seed: int) -> int:
     return actions
 
 
-def cpu_seconds(run: Callable[[], int]) -> tuple[float, float, int]:
+# Plays the deals of some seeds; returns the number of actions taken.
+Runner = Callable[[range], int]
+
+
+def cpu_seconds(run: Runner, seeds: range) -> tuple[float, float, int]:
     """(CPU seconds, wall seconds, actions) of one call of `run`."""
     start, start_cpu = time.perf_counter(), time.process_time()
-    actions = run()
+    actions = run(seeds)
     return time.process_time() - start_cpu, time.perf_counter() - start, actions
 
 
-def by_hand_runner(deals: int) -> Callable[[], int]:
+def by_hand_runner() -> Runner:
     play = breitnau_by_hand.play_deal
-    for seed in range(10**6, 10**6 + min(200, deals)):  # warm-up
+    for seed in range(10**6, 10**6 + 200):  # warm-up
         play(seed)
 
-    def run() -> int:
-        for seed in range(deals):
+    def run(seeds: range) -> int:
+        for seed in seeds:
             play(seed)
         return 0
 
     return run
 
 
-def public_runner(name: str, players: int, deals: int) -> Callable[[], int]:
+def public_runner(name: str, players: int) -> Runner:
     ruleset = load_ruleset(name)
-    for seed in range(10**6, 10**6 + min(200, deals)):  # warm-up: the ruleset's caches filled
+    for seed in range(10**6, 10**6 + 200):  # warm-up: the ruleset's caches filled
         public_deal(ruleset, players, seed)
-    return lambda: sum(public_deal(ruleset, players, seed) for seed in range(deals))
+    return lambda seeds: sum(public_deal(ruleset, players, seed) for seed in seeds)
 
 
-def measure(runners: dict[str, Callable[[], int]], repeat: int) -> dict[str, tuple[float, float, int]]:
-    """The best run of each, by CPU seconds; the runners take turns, `repeat` rounds."""
-    best: dict[str, tuple[float, float, int]] = {}
-    for _ in range(repeat):
-        for label, run in runners.items():
-            result = cpu_seconds(run)
-            if label not in best or result[0] < best[label][0]:
-                best[label] = result
-    return best
+def measure(runners: dict[str, Runner], deals: int, repeat: int, slice_: int) -> dict[str, tuple[float, float, int]]:
+    """(CPU seconds, wall seconds, actions) of each runner's `deals` deals: the sum over slices
+    of `slice_` deals of each slice's best (by CPU seconds) of `repeat` rounds. The runners
+    take turns slice by slice, so that each slice of each is timed close to the others'."""
+    slices = [range(start, min(start + slice_, deals)) for start in range(0, deals, slice_)]
+    best: dict[str, list[tuple[float, float, int]]] = {label: [] for label in runners}
+    for round_ in range(repeat):
+        for i, seeds in enumerate(slices):
+            for label, run in runners.items():
+                result = cpu_seconds(run, seeds)
+                if round_ == 0:
+                    best[label].append(result)
+                elif result[0] < best[label][i][0]:
+                    best[label][i] = result
+    return {
+        label: (sum(r[0] for r in results), sum(r[1] for r in results), sum(r[2] for r in results))
+        for label, results in best.items()
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", help="only this ruleset (name or file); default: the five and the yardstick")
     parser.add_argument("--players", type=int, help="with --ruleset: at the table (default: the smallest allowed)")
     parser.add_argument("--deals", type=int, default=2000, help="deals per measurement (default 2000)")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported (default 3)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed rounds; each slice's best counts (default 5)")
+    parser.add_argument("--slice", type=int, default=50, help="deals timed together (default 50)")
     parser.add_argument(
         "--profile", action="store_true", help="profile one run of --ruleset with cProfile and print the top functions"
     )
@@ -128,16 +147,19 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return 0
 
-    runners: dict[str, Callable[[], int]] = {}
+    runners: dict[str, Runner] = {}
     if not args.ruleset:
-        runners["by hand"] = by_hand_runner(args.deals)
+        runners["by hand"] = by_hand_runner()
     for name, players in tables:
-        runners[f"{name} ({players})"] = public_runner(name, players, args.deals)
-    best = measure(runners, args.repeat)
+        runners[f"{name} ({players})"] = public_runner(name, players)
+    best = measure(runners, args.deals, args.repeat, args.slice)
     yard = args.deals / best["by hand"][0] if "by hand" in best else None
     rows = [(label, *result) for label, result in best.items() if label != "by hand"]
     base = rows[0][3] / rows[0][1]
-    print(f"{args.deals:,} random deals each, best of {args.repeat} taking turns, per CPU second of one process")
+    print(
+        f"{args.deals:,} random deals each, in slices of {args.slice}, each slice's best of {args.repeat} rounds "
+        "taking turns, per CPU second of one process"
+    )
     print(f"{'':<24}{'deals/s':>10}{'actions/s':>11}{'actions/deal':>14}{'× by hand':>11}{'per action':>12}")
     for label, cpu, _wall, actions in rows:
         rate, action_rate = args.deals / cpu, actions / cpu

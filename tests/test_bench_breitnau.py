@@ -55,3 +55,39 @@ def test_the_pack_is_the_rulesets() -> None:
     assert tuple(rs.pack(6)) == breitnau_by_hand.PACK
     assert dict(rs.deck.points) == breitnau_by_hand.POINTS
     assert sum(breitnau_by_hand.POINTS.values()) == 106
+
+
+def test_the_benchmark_times_every_deal_once_a_round_and_keeps_each_slices_best(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bench_random_deals.measure: the runners take turns slice by slice, every seed is played
+    once in each round, and a runner's time is the sum of its slices' best times."""
+    import bench_random_deals as bench
+
+    played: list[tuple[str, int]] = []
+
+    def runner(label: str) -> bench.Runner:
+        def run(seeds: range) -> int:
+            played.extend((label, seed) for seed in seeds)
+            return 2 * len(seeds)
+
+        return run
+
+    # Slice i of round r takes 10 - r + i seconds: each slice's best is its last round's.
+    times = iter([10 - r + i for r in range(3) for i in range(3) for _ in "ab"])
+    monkeypatch.setattr(bench, "cpu_seconds", lambda run, seeds: (next(times), 0.0, run(seeds)))
+    best = bench.measure({"a": runner("a"), "b": runner("b")}, deals=7, repeat=3, slice_=3)
+    assert best == {"a": (8 + 9 + 10, 0.0, 14), "b": (8 + 9 + 10, 0.0, 14)}
+    first_round = played[: 2 * 7]
+    assert first_round == [
+        (label, seed) for part in (range(0, 3), range(3, 6), range(6, 7)) for label in "ab" for seed in part
+    ]
+    assert Counter(played) == {(label, seed): 3 for label in "ab" for seed in range(7)}
+
+
+def test_the_benchmark_runs_through_the_public_api(capsys: pytest.CaptureFixture[str]) -> None:
+    import bench_random_deals as bench
+
+    assert bench.main(["--ruleset", "breitnau", "--players", "6", "--deals", "6", "--repeat", "2", "--slice", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "6 random deals each, in slices of 4" in out and "breitnau (6)" in out
