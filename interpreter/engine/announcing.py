@@ -106,7 +106,7 @@ class AnnouncementRound:
             self._doubler[GAME] = "defenders"
         self._by_side: dict[str, list[str]] = {}
         self._sort_doublers()
-        self._sides = {s: self.side_of(s) for s in seats}
+        self._sides = {s: self.side_of(s) for s in seats}  # each seat's side, looked up at every action
         # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
         self._anyone_doubles = all(
             rule is None or rule.eligible is None for rule in (ruleset.kontra_game, ruleset.kontra_bonuses)
@@ -188,6 +188,7 @@ class AnnouncementRound:
         return offer
 
     def _sort_doublers(self) -> None:
+        """`_by_side` anew from `_doubler` (new lists: the offers made from the old stay as they were)."""
         by_side: dict[str, list[str]] = {"declarer": [], "defenders": []}
         for item, doubler in self._doubler.items():
             by_side[doubler].append(item)

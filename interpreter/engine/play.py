@@ -103,7 +103,8 @@ class TrickPlay:
         self._exposed = frozenset(self.exposed)
         # Duties over the trick history (Räuber's Pfeife, the 21): where there are any, no turn is plain.
         self._history_duties = play.duties
-        self._plain = not (self.schedule or play.withhold or self.exposed or play.duties)  # only following suit
+        # Only following suit (and cards kept back, which bind their holders: see plain_hands).
+        self._plain = not (self.schedule or play.withhold or self.exposed or play.duties)
         self._simple = rules.simple  # ... and of those, only following and trumping
         # Plain but for a card that may be withheld: plain for a seat without it, while nobody has
         # withheld it (a Gstieß that may be withheld: most cards are played by seats without it).
@@ -133,8 +134,9 @@ class TrickPlay:
 
     def refresh(self) -> None:
         """Work out `fast`: whether every seat's turn is plain now (only following suit and
-        trumping, no laid-out cards), so that a card takes the short way (`legal_fast`,
-        `Game.apply`) without asking. Called whenever what it reads may have changed."""
+        trumping, no laid-out cards) but a watched card's holder's (`plain_hands`), so that a
+        card takes the short way (`legal_fast`, `Game.apply`) without asking. Called whenever
+        what it reads may have changed."""
         self.fast = self._plain and self._simple and not self.laid
 
     # -- the tricks being played --------------------------------------------------------------
