@@ -398,8 +398,9 @@ class Game:
         ):
             # The most common action of all: a card `legal_actions()` handed out, in trick play
             # with only following suit to mind and nothing watched for (every turn `legal_actions`
-            # listed while `_fast` holds, else this seat's). The card's steps are taken here rather than in a method
-            # of trick play: a call less at every card (see TrickPlay.complete_plain).
+            # listed while `_fast` holds, else this seat's). The card's steps are taken here
+            # rather than in a method of trick play: a call less at every card (see
+            # TrickPlay.complete_plain).
             # `seat is play.to_act`: the very int, neither True for seat 1 nor a number of another type.
             card = action["play"]
             trick = play.trick

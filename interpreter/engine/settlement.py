@@ -6,12 +6,10 @@ each side took, who announced and bid what, and the ruleset's formulas.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.errors import RuleError
 from interpreter.language.model import Bonus, Contract, Declaration, Individual, Route, Ruleset
 
 if TYPE_CHECKING:
@@ -582,8 +580,6 @@ class _BonusPlan:
     bonuses: tuple[tuple[str, Bonus], ...]
     reads: frozenset[str]
     reads_game: bool
-    # (bonus, announced) -> its value where the formula is a number, reading nothing
-    fixed: dict[tuple[str, bool], int]
 
 
 def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
@@ -597,18 +593,14 @@ def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
         )
         reads: set[str] = set()
         game = False
-        fixed = {}
-        for name, bonus in bonuses:
+        for _, bonus in bonuses:
             for condition in (bonus.achieved, bonus.attempted):
                 if condition is not None:
                     reads |= condition.names
-            for announced, formula in ((False, bonus.value), (True, bonus.announced)):
+            for formula in (bonus.value, bonus.announced):
                 if formula is not None and "game" in formula.names:
                     game = True
-                if formula is not None and not formula.names:
-                    with contextlib.suppress(RuleError):  # (worked out, and reported, when a deal needs it)
-                        fixed[name, announced] = int(formula({}))
-        plan = rs.derived[key] = _BonusPlan(bonuses, frozenset(reads), game, fixed)
+        plan = rs.derived[key] = _BonusPlan(bonuses, frozenset(reads), game)
     return plan
 
 
@@ -631,13 +623,13 @@ def _bonuses(
         "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if plan.reads_game else 0,
         "players": len(deal.seats),
     }
-    worth = dict(plan.fixed)
+    worth: dict[tuple[str, bool], int] = {}
     kontra = dict(deal.bonus_kontra)
     forfeit = deal.forfeit
     owners = [t.winner for t in tricks] if forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
-    # One pass over the tricks for what the conditions read: each side's tricks, the cards the
-    # team played (each seat plays one card to every trick; the rest are the defenders'), and
-    # each trick's facts (its cards, the winning card, whether the declarer's side took it).
+    # From the tricks, only what the conditions read: the cards of each side's tricks, the cards
+    # the team played (each seat plays one card to every trick; the rest are the defenders'),
+    # and each trick's facts (its cards, the winning card, whether the declarer's side took it).
     want_played = "side_played" in reads or "opponents_played" in reads
     want_known = "played_tricks" in reads
     want_won = "side_won" in reads
