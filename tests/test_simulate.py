@@ -7,9 +7,10 @@ import io
 import json
 
 import pytest
-from clirun import tarock
+from clirun import ROOT, tarock
 
-from interpreter.frontends.simulate import ProgressBar, deal_seed, render, simulate
+from interpreter.engine.seeds import deal_seed
+from interpreter.frontends.simulate import ProgressBar, render, simulate
 
 NAME = "breitnau"
 
@@ -124,3 +125,12 @@ def test_progress_bar_draws_only_on_a_terminal() -> None:
     bar(10)
     bar.close()
     assert quiet.getvalue() == ""
+
+
+def test_the_readme_shows_what_the_command_prints() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("$ tarock simulate breitnau --deals 1000\n", 1)[1].split("```", 1)[0]
+    out = tarock("simulate", NAME, "--deals", "1000")
+    assert out.returncode == 0, out.stderr
+    printed = out.stdout.split("\n\nspeed:", 1)[0]  # the README leaves out the speed, which varies
+    assert shown.rstrip("\n") == printed.rstrip("\n")

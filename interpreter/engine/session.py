@@ -7,11 +7,11 @@ dealt once more (Cego's "der Gstieß gibt ab").
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
 from interpreter.engine.game import Game
+from interpreter.engine.seeds import deal_seed
 from interpreter.errors import IllegalActionError
 from interpreter.language.model import Ruleset
 
@@ -32,9 +32,10 @@ class Session:
         self.ruleset = ruleset
         self.players = players if players is not None else ruleset.table_sizes[0]
         self.dealer = dealer
-        # A session given a seed deals reproducibly; without one, every deal is shuffled from the
-        # operating system's randomness (seeds drawn from one generator could be searched).
-        self.rng = random.Random(seed) if seed is not None else None
+        # A session given a seed deals reproducibly, deal i from a seed hashed from it and i
+        # (engine/seeds.py); without one, every deal is shuffled from the operating system's
+        # randomness.
+        self.seed = seed
         self.scores = [0] * self.players
         self.deals: list[Game] = []
         self.ending_requested_by: int | None = None
@@ -66,7 +67,7 @@ class Session:
             self.ruleset,
             players=self.players,
             dealer=self.dealer,
-            seed=None if deal or self.rng is None else self.rng.randrange(2**32),
+            seed=None if deal or self.seed is None else deal_seed(self.seed, len(self.deals)),
             deal=deal,
             pot=self.pot,
         )

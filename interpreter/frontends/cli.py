@@ -309,9 +309,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if humans and sys.stdin is None:
         raise TarockError("--human needs standard input to read your choices, and it is closed")
     from interpreter.bots.searchbot import SearchBot
+    from interpreter.engine.seeds import bot_seed
 
-    bots: dict[str, type[RuleBot] | type[SearchBot]] = {"rules": RuleBot, "search": SearchBot}
-    bot: RandomBot | RuleBot | SearchBot = bots[args.bot]() if args.bot in bots else RandomBot(game.seed)
+    # The bots' stream is derived from --seed, never the shuffle's own (engine/seeds.py).
+    seed = bot_seed(args.seed, args.bot)
+    bot: RandomBot | RuleBot | SearchBot = (
+        RandomBot(seed) if args.bot == "random" else SearchBot(seed=seed) if args.bot == "search" else RuleBot()
+    )
 
     def score() -> str:
         if session is None or not any(g.is_over for g in session.deals):

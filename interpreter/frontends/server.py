@@ -384,7 +384,11 @@ class Session:
             raise ProtocolError("not_your_turn", f"it is seat {seat}'s turn, not seat {asked}'s")
         bot = slot.bots.get(kind)
         if bot is None:
-            bot = slot.bots[kind] = _make_bot(kind, game.seed or 0)
+            from interpreter.engine.seeds import bot_seed
+
+            # A stream of its own, never the shuffle's (engine/seeds.py): the game's seed would
+            # have a random bot draw the very numbers that dealt the cards.
+            bot = slot.bots[kind] = _make_bot(kind, bot_seed(game.seed, kind))
         action = bot.choose(game, seat)
         response: Response = {"game": req["game"], "seat": seat, "action": action}
         if apply:
@@ -659,7 +663,7 @@ def _check_yaml_text(text: str) -> None:
         return  # malformed, or a character YAML does not allow: load_yaml says where, before parsing
 
 
-def _make_bot(kind: str, seed: int) -> RandomBot | RuleBot | SearchBot:
+def _make_bot(kind: str, seed: int | None) -> RandomBot | RuleBot | SearchBot:
     if kind == "random":
         from interpreter.bots.randombot import RandomBot
 

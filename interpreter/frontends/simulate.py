@@ -17,7 +17,6 @@ examples:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -28,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TYPE_CHECKING, Any, TextIO
 
+from interpreter.engine.seeds import bot_seed, deal_seed
 from interpreter.errors import InvalidActionError, TarockError
 
 if TYPE_CHECKING:
@@ -38,12 +38,6 @@ if TYPE_CHECKING:
     from interpreter.language.model import Ruleset
 
 BOTS = ("rules", "random")
-
-
-def deal_seed(base: int, index: int) -> int:
-    """The shuffle seed of deal `index`: a hash of the base seed and the index."""
-    digest = hashlib.blake2b(f"{base}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
 
 
 # -- one worker's share --------------------------------------------------------------------
@@ -92,13 +86,17 @@ def play_range(
     stats = _empty(players)
     rulebot = _WORKER.setdefault("rulebot", RuleBot())
     for index in range(start, stop):
-        s = deal_seed(seed, index)
-        game = Game(ruleset, players=players, dealer=dealer, seed=s)
-        chooser: RandomBot | RuleBot = rulebot if bot == "rules" else RandomBot(s, pass_probability)
+        game = Game(ruleset, players=players, dealer=dealer, seed=deal_seed(seed, index))
+        # Random bots: one per seat, each with a stream of its own (never the shuffle's).
+        choosers: list[RandomBot] | list[RuleBot] = (
+            [rulebot] * players
+            if bot == "rules"
+            else [RandomBot(bot_seed(seed, index, s), pass_probability) for s in range(players)]
+        )
         while not game.is_over:
             turn = game.to_act
             assert turn is not None  # somebody is to act until the deal is over
-            game.apply(turn, chooser.choose(game, turn))
+            game.apply(turn, choosers[turn].choose(game, turn))
         assert game.result is not None
         _add(stats, game.result)
     stats["cpu"] = time.thread_time() - started
