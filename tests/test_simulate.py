@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 
 import pytest
 from clirun import ROOT, tarock
 
 from interpreter.engine.seeds import deal_seed
+from interpreter.errors import TarockError
 from interpreter.frontends.simulate import ProgressBar, render, simulate
 
 NAME = "breitnau"
@@ -134,3 +142,94 @@ def test_the_readme_shows_what_the_command_prints() -> None:
     assert out.returncode == 0, out.stderr
     printed = out.stdout.split("\n\nspeed:", 1)[0]  # the README leaves out the speed, which varies
     assert shown.rstrip("\n") == printed.rstrip("\n")
+
+
+def kill_a_worker_process() -> bool:
+    """Kill one worker process of this process's pool, as an out-of-memory killer would."""
+    children = multiprocessing.active_children()
+    if not children:
+        return False
+    os.kill(children[0].pid, signal.SIGKILL)
+    return True
+
+
+def test_a_killed_worker_process_costs_time_only() -> None:
+    notes: list[str] = []
+    killed: list[bool] = []
+
+    def progress(n: int) -> None:
+        if not killed:
+            killed.append(kill_a_worker_process())
+
+    stats = simulate(NAME, 120, seed=5, workers=2, progress=progress, notice=notes.append)
+    assert killed == [True]
+    assert numbers(stats) == numbers(simulate(NAME, 120, seed=5)), "the lost deals are played again, alike"
+    assert stats["deals"] == 120 and stats["speed"]["workers"] == 2
+    assert notes and all(n.startswith("a worker process died; its deals and those under way") for n in notes)
+
+
+def test_worker_processes_killed_again_and_again_end_the_run_clearly() -> None:
+    stop = threading.Event()
+
+    def killer() -> None:  # a machine that kills every worker process as soon as it starts
+        while not stop.is_set():
+            kill_a_worker_process()
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=killer)
+    thread.start()
+    try:
+        with pytest.raises(TarockError, match=r"died 4 times in a row before finishing a chunk of deals"):
+            simulate(NAME, 4000, seed=5, workers=2)
+    finally:
+        stop.set()
+        thread.join()
+
+
+STREAMED = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # 2 GB: a list of 4e9 chunks fails at once
+from interpreter.frontends.simulate import simulate
+
+class Enough(Exception):
+    pass
+
+done = []
+def progress(n):
+    done.append(n)
+    if sum(done) >= 500:
+        raise Enough
+try:
+    simulate("breitnau", 10**12, workers=int(sys.argv[1]), progress=progress)
+except Enough:
+    print(sum(done))
+"""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_trillion_deals_are_streamed_not_listed(workers: int) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", STREAMED, str(workers)], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout) >= 500  # chunks of 250 deals, counted as they came back
+
+
+def test_the_bar_of_a_trillion_deals_fits_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)  # the default stream, as the command uses it
+    bar = ProgressBar(10**12)
+    bar.start -= 3600
+    bar(123_456_789)
+    bar.note("a worker process died")
+    bar(250)
+    bar.close()
+    lines = screen.getvalue().replace("\n", "\r").split("\r")
+    drawn = [line for line in lines if "deals" in line]
+    assert len(drawn) == 2 and all(len(line) <= 79 for line in lines)
+    assert "123,456,789/1,000,000,000,000 deals" in drawn[0] and "days left" in drawn[0]
+    assert "tarock: a worker process died" in lines

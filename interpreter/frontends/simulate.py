@@ -7,6 +7,11 @@ whatever --workers is, and on a Dask cluster (--cluster, the optional extra "clu
 speed is reported too: deals per second of wall time and the CPU seconds the deals took, summed
 over the workers. A progress bar goes to stderr when it is a terminal.
 
+The deals go out in chunks, a few ahead of the workers, never listed up front (a trillion deals
+take the memory of a thousand). A worker process that dies costs time only: its chunks are played
+again from the same seeds. A Dask scheduler without workers, or lost on the way, ends the run with
+a message saying so after --cluster-timeout seconds.
+
 examples:
   tarock simulate NAME --deals 10000
   tarock simulate NAME --deals 10000 --workers 4 --json > stats.json
@@ -18,13 +23,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TextIO
 
 from interpreter.engine.seeds import bot_seed, deal_seed
@@ -156,6 +163,29 @@ def _merge(into: dict[str, Any], part: dict[str, Any]) -> None:
 
 # -- the whole run -------------------------------------------------------------------------
 
+CHUNK = 250  # deals in one task at most: a worker sends back one tally per chunk
+AHEAD = 2  # chunks handed to each worker ahead of time (more would only wait in a queue)
+RETRIES = 3  # pools of worker processes that may break in a row, no chunk finished between
+CLUSTER_TIMEOUT = 60.0  # seconds to wait for a Dask scheduler to answer, or for a worker
+TLS_NEEDS = (
+    "{address}: a tls:// address needs the cluster's TLS certificates, and none are configured: "
+    "set DASK_DISTRIBUTED__COMM__TLS__CA_FILE (the cluster's certificate authority), "
+    "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY "
+    "(this machine's certificate and its key), or the same keys under distributed.comm.tls in "
+    "Dask's configuration file"
+)
+
+
+def chunks(deals: int, size: int) -> Iterator[tuple[int, int]]:
+    """Deals 0 … deals-1 as (start, stop) chunks of `size`, made as they are needed: a run of
+    10**12 deals is no list of 4·10⁹ chunks."""
+    return ((start, min(start + size, deals)) for start in range(0, deals, size))
+
+
+def chunk_size(deals: int, workers: int) -> int:
+    """Eight chunks a worker at least, so that the last ones keep every worker busy."""
+    return max(1, min(CHUNK, deals // (max(workers, 1) * 8)))
+
 
 def simulate(
     ref: str,
@@ -169,10 +199,14 @@ def simulate(
     pass_probability: float | None = None,
     progress: Callable[[int], None] | None = None,
     cluster: str | None = None,
+    cluster_timeout: float = CLUSTER_TIMEOUT,
+    notice: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Play `deals` deals and return the statistics (see `report`). Deterministic in `seed`:
     everything but `speed` is the same for any `workers` and on a cluster. `cluster` is the
-    address of a Dask scheduler (tcp://host:8786); the deals then run on its workers."""
+    address of a Dask scheduler (tcp://host:8786); the deals then run on its workers, and
+    `cluster_timeout` is how long to wait for it to answer or to have a worker. `notice` is told
+    of trouble overcome (a worker process that died: its deals are played again)."""
     from interpreter.engine.game import Game
     from interpreter.language.loader import load_ruleset
 
@@ -186,28 +220,22 @@ def simulate(
     if bot not in BOTS:
         raise TarockError(f"--bot is one of {', '.join(BOTS)}, not '{bot}'")
     total = _empty(players)
-    chunk = max(1, min(250, deals // (max(workers, 1) * 8) or 1))
-    ranges = [(i, min(i + chunk, deals)) for i in range(0, deals, chunk)]
+    chunk = chunk_size(deals, workers)
     args = (players, dealer, seed, bot, pass_probability)
     if cluster is not None:
-        workers = _on_cluster(cluster, ref, options, deals, args, total, progress)
-    elif workers <= 1 or len(ranges) <= 1:
+        workers = _on_cluster(cluster, ref, options, deals, args, total, progress, cluster_timeout)
+    elif workers <= 1 or deals <= chunk:
         workers = 1
         _setup(ref, options)
-        for start, stop in ranges:
+        for start, stop in chunks(deals, chunk):
             _merge(total, play_range(start, stop, *args))
             if progress:
                 progress(stop - start)
     else:
         # More processes than chunks or than the machine runs at once only cost memory (the
         # numbers do not depend on it): `--workers 100000` must not start 100000 processes.
-        workers = min(workers, len(ranges), 4 * (os.cpu_count() or 1))
-        with ProcessPoolExecutor(max_workers=workers, initializer=_setup, initargs=(ref, options)) as pool:
-            futures = {pool.submit(play_range, start, stop, *args): stop - start for start, stop in ranges}
-            for future in as_completed(futures):
-                _merge(total, future.result())
-                if progress:
-                    progress(futures[future])
+        workers = min(workers, -(-deals // chunk), 4 * (os.cpu_count() or 1))
+        _in_processes(ref, options, deals, chunk, workers, args, total, progress, notice)
     stats = report(total, ruleset, probe, deals, seed, bot, pass_probability)
     wall = time.perf_counter() - wall_start
     stats["speed"] = {
@@ -221,6 +249,72 @@ def simulate(
     return stats
 
 
+def _in_processes(
+    ref: str,
+    options: dict[str, str],
+    deals: int,
+    chunk: int,
+    workers: int,
+    args: tuple[int, int, int, str, float | None],
+    total: dict[str, Any],
+    progress: Callable[[int], None] | None,
+    notice: Callable[[str], None] | None,
+) -> None:
+    """Play the deals in chunks on `workers` processes of this machine, a few chunks ahead of
+    them. A process that dies (killed, out of memory) breaks the pool: the chunks it and the
+    others had not finished are played again by a new pool, from the same seeds, so the numbers
+    are those of an undisturbed run. A pool broken again and again before a chunk is done ends
+    the run with an error."""
+    todo = chunks(deals, chunk)
+    lost: list[tuple[int, int]] = []  # chunks of a broken pool, played again first
+    broken = 0  # pools broken in a row, no chunk finished in between
+    while True:
+        failed = False
+        with ProcessPoolExecutor(max_workers=workers, initializer=_setup, initargs=(ref, options)) as pool:
+            running: dict[Future[dict[str, Any]], tuple[int, int]] = {}
+            while True:
+                while not failed and len(running) < AHEAD * workers:
+                    span = lost.pop() if lost else next(todo, None)
+                    if span is None:
+                        break
+                    try:
+                        running[pool.submit(play_range, span[0], span[1], *args)] = span
+                    except BrokenProcessPool:
+                        lost.append(span)
+                        failed = True
+                if not running:
+                    break
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    span = running.pop(future)
+                    try:
+                        part = future.result()
+                    except BrokenProcessPool:
+                        lost.append(span)
+                        failed = True
+                        continue
+                    _merge(total, part)
+                    broken = 0
+                    if progress:
+                        progress(span[1] - span[0])
+        if not failed:
+            return
+        broken += 1
+        if broken > RETRIES:
+            raise TarockError(
+                f"the worker processes died {broken} times in a row before finishing a chunk of deals "
+                f"(killed, or out of memory?); {total['deals']:,} of {deals:,} deals were played. "
+                "Try fewer --workers"
+            )
+        if notice:
+            again = sum(stop - start for start, stop in lost)
+            notice(f"a worker process died; its deals and those under way ({again:,}) are played again")
+
+
+class _TaskFailed(Exception):
+    """A task on the cluster raised `args[0]`."""
+
+
 def _on_cluster(
     address: str,
     ref: str,
@@ -229,9 +323,14 @@ def _on_cluster(
     args: tuple[int, int, int, str, float | None],
     total: dict[str, Any],
     progress: Callable[[int], None] | None,
+    timeout: float,
 ) -> int:
-    """Play the deals as tasks on the Dask cluster at `address`; returns how many threads it has."""
+    """Play the deals as tasks on the Dask cluster at `address`, a few chunks ahead of its
+    workers; returns the most threads it had. Dask itself plays again the tasks of a worker
+    that died; a cluster without workers for `timeout` seconds, a scheduler that does not answer
+    or goes away, end the run with an error that says so."""
     import importlib
+    from concurrent.futures import CancelledError
     from pathlib import Path
 
     try:
@@ -244,23 +343,78 @@ def _on_cluster(
         ) from None
     if Path(ref).is_file():
         ref = str(Path(ref).resolve())  # the workers find a ruleset file by its full path
+    if address.startswith(("tls://", "wss://")):
+        try:
+            context = distributed.Security().get_connection_args("client").get("ssl_context")
+        except (OSError, ValueError) as exc:  # a certificate configured that cannot be read
+            raise TarockError(f"{address}: the TLS certificates configured for Dask cannot be used: {exc}") from None
+        if context is None:  # Dask would fail with a TypeError, after a while
+            raise TarockError(TLS_NEEDS.format(address=address))
     try:
-        client = distributed.Client(address, timeout=20)
-    except (OSError, TimeoutError, ValueError) as exc:
+        client = distributed.Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise TarockError(f"no Dask scheduler answers at {address}: {exc}") from None
+    lost = f"lost the Dask scheduler at {address}"
     try:
-        threads = max(1, int(sum(client.nthreads().values())))
-        chunk = max(1, min(250, deals // (threads * 8) or 1))
-        ranges = [(i, min(i + chunk, deals)) for i in range(0, deals, chunk)]
-        futures = [client.submit(cluster_range, ref, options, a, b, *args, pure=False) for a, b in ranges]
-        sizes = {future.key: b - a for future, (a, b) in zip(futures, ranges, strict=True)}
-        for future in distributed.as_completed(futures):
-            _merge(total, future.result())
-            if progress:
-                progress(sizes[future.key])
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+            threads = most = int(sum(client.nthreads().values()))
+        except TimeoutError:  # raised by Dask as WorkerStartTimeoutError
+            raise TarockError(
+                f"the Dask scheduler at {address} has no workers: none came within {timeout:g} s "
+                f"(start some with `dask worker {address}`, or wait longer with --cluster-timeout)"
+            ) from None
+        todo = chunks(deals, chunk_size(deals, threads))
+        running: dict[Any, tuple[int, int]] = {}
+        idle_since: float | None = None  # when the cluster was last seen without workers
+        while True:
+            while len(running) < AHEAD * max(threads, 1):
+                span = next(todo, None)
+                if span is None:
+                    break
+                running[client.submit(cluster_range, ref, options, *span, *args, pure=False)] = span
+            if not running:
+                break
+            try:
+                done = distributed.wait(list(running), timeout=min(1.0, timeout), return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = ()
+            for future in done:
+                span = running.pop(future)
+                if future.status == "error":  # the task's own failure, not the cluster's
+                    raise _TaskFailed(future.exception())
+                _merge(total, future.result())
+                if progress:
+                    progress(span[1] - span[0])
+            if done:
+                continue
+            # Nothing finished for a while: the workers may have gone (their tasks wait for new ones).
+            threads = int(sum(client.nthreads().values()))
+            most = max(most, threads)
+            if threads:
+                idle_since = None
+            elif idle_since is None:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > timeout:
+                raise TarockError(
+                    f"the Dask scheduler at {address} has had no workers for {timeout:g} s; "
+                    f"{total['deals']:,} of {deals:,} deals were played (start workers with `dask worker {address}`)"
+                )
+    except CancelledError:  # Dask cancels every task when the client loses the scheduler
+        raise TarockError(f"{lost}; {total['deals']:,} of {deals:,} deals were played") from None
+    except OSError as exc:  # a scheduler that no longer answers (CommClosedError is an OSError)
+        raise TarockError(f"{lost} ({exc}); {total['deals']:,} of {deals:,} deals were played") from None
+    except _TaskFailed as failed:
+        error = failed.args[0]
+        if isinstance(error, distributed.KilledWorker):
+            raise TarockError(
+                f"Dask gave up on a chunk of deals: the workers that played it died ({error}); "
+                f"{total['deals']:,} of {deals:,} deals were played"
+            ) from None
+        raise error from None  # as it was raised on the worker (a ruleset it cannot find, say)
     finally:
-        client.close()
-    return threads
+        client.close(timeout=min(timeout, 5.0))
+    return most
 
 
 def report(
@@ -381,12 +535,14 @@ def _pct(x: float | None) -> str:
 
 
 class ProgressBar:
-    """A one-line bar on a terminal; silent otherwise."""
+    """A one-line bar on a terminal (within 79 columns, however many the deals); silent otherwise."""
+
+    WIDTH = 79
 
     def __init__(self, total: int, stream: TextIO | None = None):
         self.total, self.done = total, 0
         self.stream = stream if stream is not None else sys.stderr
-        self.enabled = bool(getattr(stream, "isatty", lambda: False)()) and total > 0
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)()) and total > 0
         self.start = time.perf_counter()
         self.last = 0.0
 
@@ -398,20 +554,35 @@ class ProgressBar:
         if now - self.last < 0.1 and self.done < self.total:
             return
         self.last = now
-        width = 30
-        filled = int(width * self.done / self.total)
         rate = self.done / max(now - self.start, 1e-9)
-        left = (self.total - self.done) / rate if rate else 0
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} deals "
-            f"{rate:,.0f}/s, {left:.0f} s left "
-        )
+        left = (self.total - self.done) / rate if rate else 0.0
+        text = f" {self.done:,}/{self.total:,} deals {rate:,.0f}/s, {_duration(left)} left"
+        width = max(0, min(30, self.WIDTH - 2 - len(text)))
+        filled = width * self.done // self.total
+        bar = f"[{'#' * filled}{'.' * (width - filled)}]" if width >= 5 else ""
+        self.stream.write(f"\r{bar}{text}"[: self.WIDTH + 1].ljust(self.WIDTH + 1))
+        self.stream.flush()
+
+    def note(self, text: str) -> None:
+        """A line of news for the user (`tarock: TEXT`), on a line of its own above the bar."""
+        if self.enabled:
+            self.stream.write("\r" + " " * self.WIDTH + "\r")
+            self.last = 0.0  # drawn again at the next step
+        self.stream.write(f"tarock: {text}\n")
         self.stream.flush()
 
     def close(self) -> None:
         if self.enabled:
-            self.stream.write("\r" + " " * 79 + "\r")
+            self.stream.write("\r" + " " * self.WIDTH + "\r")
             self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """A time left in the unit a person reads it in: 42 s, 35 min, 17 h, 28,935 days."""
+    for unit, size, up_to in (("s", 1, 100), ("min", 60, 120 * 60), ("h", 3600, 48 * 3600)):
+        if seconds < up_to:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{seconds / 86400:,.0f} days"
 
 
 # -- the command ---------------------------------------------------------------------------
@@ -428,6 +599,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--cluster",
         metavar="ADDRESS",
         help='run the deals on the Dask scheduler at ADDRESS (tcp://host:8786); needs the extra "cluster"',
+    )
+    parser.add_argument(
+        "--cluster-timeout",
+        type=float,
+        default=CLUSTER_TIMEOUT,
+        metavar="SECONDS",
+        help=f"how long to wait for the scheduler to answer and for a worker (default {CLUSTER_TIMEOUT:g})",
     )
     parser.add_argument("--bot", choices=BOTS, default="rules", help="who plays every seat (default: rules)")
     parser.add_argument(
@@ -455,7 +633,13 @@ def run(args: argparse.Namespace) -> int:
         raise TarockError("--pass-probability is for --bot random")
     if args.cluster is not None and args.workers != 1:
         raise TarockError("--workers is for this machine; on a --cluster the cluster's workers play")
+    if not args.cluster_timeout > 0:  # not NaN either
+        raise TarockError("--cluster-timeout must be a number of seconds above 0")
     bar = ProgressBar(args.deals)
+    # Dask's client logs its own lines when it loses the scheduler; the error below says it in one.
+    client_log = logging.getLogger("distributed.client")
+    level = client_log.level
+    client_log.setLevel(logging.CRITICAL)
     try:
         stats = simulate(
             args.name,
@@ -469,11 +653,14 @@ def run(args: argparse.Namespace) -> int:
             pass_probability=args.pass_probability,
             progress=bar,
             cluster=args.cluster,
+            cluster_timeout=args.cluster_timeout,
+            notice=bar.note,
         )
     except InvalidActionError as exc:  # a table size or dealer the ruleset does not allow
         raise TarockError(str(exc)) from None
     finally:
         bar.close()
+        client_log.setLevel(level)
     if args.json:
         print(json.dumps(stats, indent=2, ensure_ascii=False))
     else:
