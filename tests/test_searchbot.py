@@ -1,17 +1,24 @@
 """The search bot: it reads only its own seat's view (a game that raises on anything else), its
 choice depends on that view alone (other hands swapped, the same choice), and it plays whole
-deals of Dappen and Cego, through the command line and the protocol too."""
+deals of Dappen and Cego, through the command line and the protocol too; the README's short runs
+of its benchmark against the rule bot print what the README says."""
 
 from __future__ import annotations
 
+import re
+import sys
 from typing import Any
 
 import pytest
-from clirun import tarock
+from clirun import ROOT, tarock
 
 from interpreter import Game, RuleBot, load_ruleset
 from interpreter.bots.searchbot import SearchBot
 from interpreter.frontends.server import Session
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import search_vs_rules
 
 
 class SeatOnly:
@@ -110,3 +117,32 @@ def test_worlds_agree_with_another_declarers_discards_and_a_late_first_turn(seed
     play(game, {seed % 6: bot})
     assert bot.searched > 0
     assert bot.fallbacks == 0, f"{bot.fallbacks} of {bot.searched} searches found no world"
+
+
+# The README's figures of the search bot against the rule bot come from
+# benchmarks/search_vs_rules.py; its short runs, quoted there with their output, are run again here.
+def readme_runs() -> list[tuple[list[str], str]]:
+    """Each `$ python benchmarks/search_vs_rules.py …` of the README's short runs, with the line it printed."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    runs = re.findall(r"^\$ python benchmarks/search_vs_rules\.py (.+)\n(.+)$", readme, re.M)
+    return [(args.split(), printed) for args, printed in runs if int(args.split("--deals ")[1].split()[0]) <= 30]
+
+
+def test_the_readmes_short_runs_print_what_it_says(capsys: pytest.CaptureFixture[str]) -> None:
+    runs = readme_runs()
+    assert len(runs) >= 2
+    for args, printed in runs:
+        assert search_vs_rules.main(args) == 0
+        out = capsys.readouterr().out.strip().splitlines()[-1]
+        without_cpu = out.rsplit("; ", 1)[0]  # the CPU seconds vary
+        assert without_cpu == printed.rsplit("; ", 1)[0], args
+
+
+def test_a_benchmark_deal_plays_the_same_whatever_came_before() -> None:
+    # Each deal's search bot is seeded from the deal's own seed: the first N deals of a long run
+    # are a run of N deals, and a deal's figures do not depend on the ones before it.
+    rs = load_ruleset("breitnau")
+    alone = search_vs_rules.play_pair(rs, 6, 7, worlds=2, rollout="random")
+    search_vs_rules.play_pair(rs, 6, 3, worlds=2, rollout="random")
+    assert search_vs_rules.play_pair(rs, 6, 7, worlds=2, rollout="random") == alone
+    assert alone.seat == 7 % 6 and alone.searches > 0
