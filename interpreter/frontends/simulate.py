@@ -10,7 +10,7 @@ over the workers. A progress bar goes to stderr when it is a terminal.
 The deals go out in chunks, a few ahead of the workers, never listed up front (a trillion deals
 take the memory of a thousand). A worker process that dies costs time only: its chunks are played
 again from the same seeds. A Dask scheduler without workers, or lost on the way, ends the run with
-a message saying so after --cluster-timeout seconds.
+a message saying so within --cluster-timeout seconds.
 
 examples:
   tarock simulate NAME --deals 10000
