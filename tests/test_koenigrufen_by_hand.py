@@ -1,0 +1,94 @@
+"""Königrufen as its digest says (issue 28): the records written for it take their `expect`
+from an independent reckoning of the digest (tests/koenigrufen_by_hand.py, which does not import
+the engine), and the engine's rules of play behind them hold on its short ways and its general
+steps alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import koenigrufen_by_hand as by_hand
+import pytest
+import yaml
+
+from interpreter import Game, load_ruleset
+from interpreter.engine.game import Phase
+from interpreter.engine.records import replay
+
+RECORDS = Path(__file__).parent / "records"
+# Records whose outcome tests/koenigrufen_by_hand.py reckons (positive contracts played out).
+SCORED = [
+    "koenigrufen-marabu-lost-then-free.yaml",
+    # the records written before the script, which it must agree with
+    "koenigrufen-rufer-pagat-kontra.yaml",
+    "koenigrufen-rufer-won.yaml",
+    "koenigrufen-rufer-35-lost.yaml",
+    "koenigrufen-solo-silent-trull.yaml",
+    "koenigrufen-dreier.yaml",
+    "koenigrufen-sechserdreier.yaml",
+]
+
+
+def _record(name: str) -> dict[str, Any]:
+    with open(RECORDS / name, encoding="utf-8") as handle:
+        data: dict[str, Any] = yaml.safe_load(handle)
+    return data
+
+
+@pytest.mark.parametrize("name", SCORED)
+def test_the_records_expect_what_the_digest_reckons(name: str) -> None:
+    record = _record(name)
+    reckoned = by_hand.score(record)
+    expect = record["expect"]
+    for key in ("contract", "declarer", "declarer_won", "points", "tricks", "payments"):
+        if key in expect:
+            assert expect[key] == reckoned[key], key
+    assert sum(reckoned["payments"]) == 0
+    assert replay(RECORDS / name).ok
+
+
+def _game_at(name: str, actions: int) -> Game:
+    """The record's deal after its first `actions` actions."""
+    record = _record(name)
+    game = Game(
+        load_ruleset(record["ruleset"], record.get("options")),
+        players=record["players"],
+        dealer=record.get("dealer", 0),
+        deal=record["deal"],
+    )
+    for seat, action in record["actions"][:actions]:
+        game.apply(seat, action)
+    return game
+
+
+def _legal_both_ways(game: Game) -> tuple[list[Any], list[Any]]:
+    """The seat to act's legal cards as the short ways give them (Game._fast, TrickPlay's plain
+    branch) and as the general steps do (no short way, TrickPlay._duty's branch)."""
+    play = game.trickplay
+    assert play is not None and game.phase is Phase.PLAY
+    seat = game.to_act
+    assert seat is not None
+    short = list(game.legal_actions(seat))
+    fast, plain = game._fast, play._plain
+    game._fast, play._plain = None, False
+    try:
+        general = [{"play": card} for card in play.legal(seat)]
+    finally:
+        game._fast, play._plain = fast, plain
+    return short, general
+
+
+def test_an_announced_bird_is_free_once_its_trick_has_passed() -> None:
+    # Trick 10 of the record: clubs led, seat 1 void in clubs, holding the IIII (announced for
+    # trick 9, where it had to follow suit), the V and D3: either trump.
+    game = _game_at("koenigrufen-marabu-lost-then-free.yaml", 51)
+    assert game.to_act == 1 and game.trickplay is not None and game.trickplay.number == 10
+    short, general = _legal_both_ways(game)
+    assert short == general == [{"play": "T4"}, {"play": "T5"}]
+    # Before its trick the IIII is kept back, both ways: seat 1 leads trick 1 with any card but it.
+    early = _game_at("koenigrufen-marabu-lost-then-free.yaml", 13)
+    assert early.trickplay is not None and early.trickplay.number == 1 and early.to_act == 1
+    short, general = _legal_both_ways(early)
+    assert short == general
+    assert {"play": "T5"} in short and {"play": "T4"} not in short
