@@ -1100,6 +1100,10 @@ bonus = rule(
             "enum": ["side", "seat"],
             "description": "side (default): judged for each side on its tricks and paid between the sides. seat: a combination in one player's hand when play starts (ten trumps, the Drull, four Kings), judged for every active seat, any of them, and paid to its holder by each other player at the table (a dealer who sits out too, when `settlement.sitting_out` is defender), whichever side they are on; silent ones are claimed at the end without a word. Outside the game's multiplier and kontra like every bonus.",
         },
+        "whose": {
+            "enum": ["either", "declarer", "defenders"],
+            "description": "Whose bonus it is (scope side): either (default) side's, judged for each; declarer: only the declarer's side's (King ultimo, won by either partner; the Pfeife in the last trick); defenders: only theirs (the called King captured). Only that side may announce it, and only that side scores it, made or lost: the other side's doing the same is no bonus (the defenders taking the called King in the last trick is paid by their own bonus, not as a King ultimo). For a combination in a hand (scope seat): who may have it (declarer: the declarer and the partner).",
+        },
         "forced_early": {
             "enum": ["lost", "forfeit"],
             "description": "An announced `card` kept back for its `trick` but forced out before it (nothing else was legal): lost (default) the bonus is lost; forfeit: also that trick and every later one count for the other side, cards and tricks (Pfeife raus forced out). The play goes on to the end; the event `forfeit` tells the table.",

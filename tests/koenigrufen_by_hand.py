@@ -15,7 +15,8 @@ Dreier, Sechserdreier, Solodreier), with the readings the ruleset's defaults tak
   trick containing the called King"); the defenders' capture is paid by its own bonus;
 - the declarer's discards stay in her trick pile (§8), whoever makes a Valat; only the talon is
   surrendered to the valat side (§5);
-- a Mondfang is any capture of the opponents' XXI (§5's table).
+- a Mondfang is any capture of the opponents' XXI (§5's table);
+and the other reading of King ultimo when a record chooses it (koenig_ultimo_defenders: announced).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def score(record: Mapping[str, Any]) -> dict[str, Any]:
     hands = [list(h) for h in record["deal"]["hands"]]
     talon = list(record["deal"]["talon"])
     players = record["players"]
+    options = record.get("options") or {}
     calls: list[tuple[int, str]] = []
     plays: list[tuple[int, str]] = []
     called = None
@@ -192,9 +194,12 @@ def score(record: Mapping[str, Any]) -> dict[str, Any]:
             made = in_trick and cards[seats.index(winner)] == card
             if said or in_trick:
                 add(name, side, made, silent * 2 if said else silent, said)
-        # King ultimo: the declarer's side's; the called King in the last trick, won by either partner.
-        if side == "declarer" and called is not None and rule["calls"]:
-            said = announced.get("koenig_ultimo") == side
+        # King ultimo: the declarer's side's; the called King in the last trick, won by either
+        # partner. With the reading koenig_ultimo_defenders: announced, the defenders may announce
+        # it too, and make it by taking the last trick with the called King in it.
+        said = announced.get("koenig_ultimo") == side
+        theirs = side == "declarer" or (said and options.get("koenig_ultimo_defenders") == "announced")
+        if theirs and called is not None and rule["calls"]:
             in_last = called in last[1]
             made = in_last and side_of[last[2]] == side
             if said or in_last:

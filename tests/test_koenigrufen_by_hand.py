@@ -15,11 +15,14 @@ import yaml
 from interpreter import Game, load_ruleset
 from interpreter.engine.game import Phase
 from interpreter.engine.records import replay
+from interpreter.errors import IllegalActionError
 
 RECORDS = Path(__file__).parent / "records"
 # Records whose outcome tests/koenigrufen_by_hand.py reckons (positive contracts played out).
 SCORED = [
     "koenigrufen-marabu-lost-then-free.yaml",
+    "koenigrufen-called-king-captured-in-last-trick.yaml",
+    "koenigrufen-reading-defenders-announce-koenig-ultimo.yaml",
     # the records written before the script, which it must agree with
     "koenigrufen-rufer-pagat-kontra.yaml",
     "koenigrufen-rufer-won.yaml",
@@ -92,3 +95,25 @@ def test_an_announced_bird_is_free_once_its_trick_has_passed() -> None:
     short, general = _legal_both_ways(early)
     assert short == general
     assert {"play": "T5"} in short and {"play": "T4"} not in short
+
+
+def test_king_ultimo_is_offered_to_the_partners_only() -> None:
+    # The record's round of announcements: seat 2, a defender, doubles the game (its side is now
+    # known) and may announce the defenders' bonuses, not King ultimo; the declarer may.
+    game = _game_at("koenigrufen-called-king-captured-in-last-trick.yaml", 8)
+    assert game.to_act == 1
+    assert {"announce": "koenig_ultimo", "cards": []} in game.legal_actions(1)
+    game.apply(1, "pass")
+    game.apply(2, {"kontra": "game"})
+    offered = game.legal_actions(2)
+    assert {"announce": "trull", "cards": []} in offered
+    assert {"announce": "koenig_ultimo", "cards": []} not in offered
+    with pytest.raises(IllegalActionError, match="koenig_ultimo is a bonus of the declarer's side only"):
+        game.apply(2, {"announce": "koenig_ultimo"})
+    # With the reading that lets the defenders announce it, it is offered.
+    other = Game(
+        load_ruleset("koenigrufen", {"koenig_ultimo_defenders": "announced"}), players=4, deal=game.record()["deal"]
+    )
+    for seat, action in game.history:
+        other.apply(seat, action)
+    assert {"announce": "koenig_ultimo", "cards": []} in other.legal_actions(2)

@@ -689,6 +689,8 @@ def _bonuses(
             )
         said = announced_by[mine]
         for name, bonus in plan.bonuses:
+            if bonus.whose != "either" and bonus.whose != side:
+                continue  # the other side's bonus (King ultimo is the declarer's side's)
             announced = name in said
             scope["announced"] = announced
             # A card kept back for the bonus and forced out early loses it (Pfeife raus).
@@ -740,6 +742,8 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
         if bonus.scope != "seat" or (contract.bonuses is not None and name not in contract.bonuses):
             continue
         for seat in deal.seats:
+            if not bonus.belongs_to("declarer" if seat in deal.team else "defenders"):
+                continue
             hand = deal.hands.get(seat, frozenset())
             announced = (name, seat) in deal.announced_seats
             who = {"hand": hand, "is_declarer": seat == deal.declarer, "is_partner": seat == deal.partner}

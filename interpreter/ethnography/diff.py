@@ -600,6 +600,11 @@ def bonus_text(b: Any) -> str:
     if not isinstance(b, dict):
         return generic_text(b)
     parts = [f"made when {code(b.get('achieved'))}"]
+    whose = b.get("whose")
+    if whose == "declarer":
+        parts.insert(0, "the declarer's side's only")
+    elif whose == "defenders":
+        parts.insert(0, "the defenders' only")
     if b.get("value") is not None:
         parts.append(f"worth {code(b['value'])} unannounced")
     else:
@@ -640,6 +645,7 @@ def bonus_text(b: Any) -> str:
             "requires",
             "scope",
             "forced_early",
+            "whose",
         )
     }
     if rest:

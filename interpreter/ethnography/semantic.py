@@ -707,6 +707,8 @@ def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
         out["scope"] = b.scope
     if b.forced_early != "lost":
         out["forced_early"] = b.forced_early
+    if b.whose != "either":
+        out["whose"] = b.whose
     return out
 
 

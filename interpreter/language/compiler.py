@@ -910,6 +910,7 @@ class Compiler:
                 requires,
                 scope,
                 forced_early,
+                b.get("whose", "either"),
             )
         return result
 

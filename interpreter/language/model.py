@@ -463,6 +463,14 @@ class Bonus:
     # forfeit: the announced `card` forced out before its trick loses the bonus, and that trick
     # and every later one count for the other side (Pfeife raus).
     forced_early: Literal["lost", "forfeit"] = "lost"
+    # Whose bonus it is: either side's (judged for both), or only the declarer's side's (King
+    # ultimo, the Pfeife in the last trick) or the defenders' (the called King captured). Only
+    # that side may announce it, and it is judged for that side alone.
+    whose: Literal["either", "declarer", "defenders"] = "either"
+
+    def belongs_to(self, side: str) -> bool:
+        """Whether the bonus is judged for `side` ("declarer" or "defenders")."""
+        return self.whose == "either" or self.whose == side
 
 
 @dataclass(frozen=True)
