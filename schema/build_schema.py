@@ -1083,17 +1083,17 @@ bonus = rule(
             + " "
             + DSL_BOOL
         ),
-        "card": described(
-            CARD,
-            "Announced, this card is kept back for its trick: played only then (if legal) or when nothing else is.",
-        ),
+        "card": {
+            "oneOf": [CARD, {"const": "called", "description": "The card called for a partner in the deal."}],
+            "description": "Announced, this card is kept back for its trick: played only then (if legal) or when nothing else is; `called`: the card called for a partner (King ultimo's King), kept back by the side that holds it.",
+        },
         "trick": {"type": "integer", "description": "The card's trick: 1 the first, -1 the last, -2 the one before."},
         "replaces_game": {
             "type": "boolean",
             "description": "When it scores (made, announced or attempted), the game and every other bonus do not (a Valat).",
         },
         "requires": dsl(
-            "Who may announce it, per seat; for a combination in a hand (scope seat) also who may have it at all (Iffezheim: `is_declarer`). Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken. "
+            "Who may announce it, per seat; for a combination in a hand (scope seat) also who may have it at all (Iffezheim: `is_declarer`). Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken, card_called (a card was called for a partner in this deal: King ultimo only where a King is called). "
             + DSL_BOOL
         ),
         "scope": {
@@ -1126,7 +1126,7 @@ kontra_rule = rule(
             "description": "The name of each doubling, in order.",
         },
         "eligible": dsl(
-            "Who may double, per seat (absent: anyone of the side whose turn it is to double). Known: hand, is_declarer, is_partner, revealed, spoken (the seat has had a turn in this round), made_bid (the seat bid in the auction), bid_before_turn (somebody had bid before the seat's first turn in the auction, or before the auction ended without giving it one, so it could not have opened the bidding: Dreierles' 'an opponent who could have bid Dreier and passed may not knock' is `made_bid or bid_before_turn`). "
+            "Who may double, per seat (absent: anyone of the side whose turn it is to double). Known: hand, is_declarer, is_partner, revealed, spoken (the seat has had a turn in this round), card_called (a card was called for a partner), made_bid (the seat bid in the auction), bid_before_turn (somebody had bid before the seat's first turn in the auction, or before the auction ended without giving it one, so it could not have opened the bidding: Dreierles' 'an opponent who could have bid Dreier and passed may not knock' is `made_bid or bid_before_turn`). "
             + DSL_BOOL
         ),
     },
@@ -1242,7 +1242,7 @@ ruleset = rule(
                 "start": {"enum": ["declarer", "vorhand"], "description": "Who speaks first (default declarer)."},
                 "done": described(NAME, "The call that ends a turn (default pass)."),
                 "may_announce": dsl(
-                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public), spoken (the seat has had a turn in this round: `not spoken` allows announcements only before one's first done call, Dreierles' 'fertig'). "
+                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public), spoken (the seat has had a turn in this round: `not spoken` allows announcements only before one's first done call, Dreierles' 'fertig'), card_called (a card was called for a partner in this deal). "
                     + DSL_BOOL
                 ),
             },

@@ -23,6 +23,7 @@ SCORED = [
     "koenigrufen-marabu-lost-then-free.yaml",
     "koenigrufen-called-king-captured-in-last-trick.yaml",
     "koenigrufen-reading-defenders-announce-koenig-ultimo.yaml",
+    "koenigrufen-koenig-ultimo-announced-and-made.yaml",
     # the records written before the script, which it must agree with
     "koenigrufen-rufer-pagat-kontra.yaml",
     "koenigrufen-rufer-won.yaml",
@@ -117,3 +118,19 @@ def test_king_ultimo_is_offered_to_the_partners_only() -> None:
     for seat, action in game.history:
         other.apply(seat, action)
     assert {"announce": "koenig_ultimo", "cards": []} in other.legal_actions(2)
+
+
+def test_an_announced_king_ultimos_king_is_kept_back_both_ways() -> None:
+    # Trick 1 of koenigrufen-illegal-koenig-ultimo-king-played-early: seat 3 follows clubs with
+    # any club but the called King, on the short way and the general one alike.
+    game = _game_at("koenigrufen-illegal-koenig-ultimo-king-played-early.yaml", 15)
+    assert game.to_act == 3
+    short, general = _legal_both_ways(game)
+    assert short == general == [{"play": c} for c in ("C10", "CJ", "CN", "CQ")]
+    # Without the announcement the King may fall at once.
+    record = _record("koenigrufen-illegal-koenig-ultimo-king-played-early.yaml")
+    silent = Game(load_ruleset("koenigrufen"), players=4, deal=record["deal"])
+    for seat, action in record["actions"][:15]:
+        if not (isinstance(action, dict) and "announce" in action):
+            silent.apply(seat, action)
+    assert {"play": "CK"} in silent.legal_actions(3)

@@ -63,6 +63,7 @@ class AnnouncementRound:
         emit: Callable[..., None],
         vorhand: int,
         seat_facts: Mapping[int, Mapping[str, bool]] | None = None,
+        card_called: bool = False,
     ):
         rule = ruleset.announcing
         assert rule is not None
@@ -89,6 +90,7 @@ class AnnouncementRound:
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
         self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
+        self.card_called = card_called  # a card was called for a partner (named or not)
         # What the seat to act may announce and double, until something is said or its turn
         # ends (asked by the player, then again to check what was said); None: not worked out.
         self._offer_announce: list[str] | None = None
@@ -138,6 +140,7 @@ class AnnouncementRound:
             "is_partner": seat == self.partner,
             "revealed": seat in self.revealed or self.partner_revealed,
             "spoken": seat in self.spoken,
+            "card_called": self.card_called,
         }
 
     def _may_double(self, seat: int, rule: KontraRule | None) -> bool:
@@ -352,6 +355,12 @@ class AnnouncementRound:
         env = self._seat_env(seat)
         if self.rule.may_announce is not None and not self.rule.may_announce(env):
             return f"you may not announce yet ({self.rule.may_announce.source}): your side is not known"
+        requires = self.ruleset.bonuses[name].requires
+        if requires is not None and not requires(env):
+            return (
+                f"you may not announce {name} here (it needs `{requires.source}`); "
+                f"you may announce: {', '.join(legal) or 'nothing'}"
+            )
         return f"you may not announce {name}; you may announce: {', '.join(legal) or 'nothing'}"
 
     def _refuse_kontra(self, seat: int, item: str, items: list[str]) -> str:

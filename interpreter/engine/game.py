@@ -57,7 +57,7 @@ from interpreter.engine.settlement import (
 from interpreter.engine.tricks import TrickRules
 from interpreter.engine.views import view_of
 from interpreter.errors import IllegalActionError, InvalidActionError
-from interpreter.language.model import Compulsion, Contract, Ruleset
+from interpreter.language.model import CALLED, Bonus, Compulsion, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
 
@@ -690,6 +690,7 @@ class Game:
                     self._stage_emit(),
                     self.vorhand,
                     seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
+                    card_called=self.called_card is not None,
                 )
                 self._emit(type="phase", phase="announce", seat=self.declarer)
             else:
@@ -804,20 +805,26 @@ class Game:
         kept = {}
         for name, side in round_.announced.items():
             bonus = self.ruleset.bonuses[name]
-            if bonus.card is None or bonus.trick is None:
+            card = self._bonus_card(bonus)
+            if card is None or bonus.trick is None:
                 continue
-            holders = [s for s in self.seats if bonus.card in self.hands[s] and round_.side_of(s) == side]
+            holders = [s for s in self.seats if card in self.hands[s] and round_.side_of(s) == side]
             if holders:
-                kept[bonus.card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
+                kept[card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
         return kept
+
+    def _bonus_card(self, bonus: Bonus) -> str | None:
+        """The card an announced bonus keeps back: its own, or the card called for a partner."""
+        return self.called_card if bonus.card == CALLED else bonus.card
 
     def _forfeits(self, round_: AnnouncementRound, kept: dict[str, int]) -> dict[str, tuple[str, int, str]]:
         """The kept-back cards whose bonus forfeits the rest of the play when forced out early."""
         found = {}
         for name, side in round_.announced.items():
             bonus = self.ruleset.bonuses[name]
-            if bonus.forced_early == "forfeit" and bonus.card in kept:
-                found[bonus.card] = (name, kept[bonus.card], side)
+            card = self._bonus_card(bonus)
+            if bonus.forced_early == "forfeit" and card is not None and card in kept:
+                found[card] = (name, kept[card], side)
         return found
 
     def _check_cards(self) -> int:

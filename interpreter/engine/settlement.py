@@ -747,7 +747,8 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
             hand = deal.hands.get(seat, frozenset())
             announced = (name, seat) in deal.announced_seats
             who = {"hand": hand, "is_declarer": seat == deal.declarer, "is_partner": seat == deal.partner}
-            if bonus.requires is not None and not bonus.requires({**who, "revealed": True, "spoken": True}):
+            facts = {**who, "revealed": True, "spoken": True, "card_called": bool(deal.called)}
+            if bonus.requires is not None and not bonus.requires(facts):
                 continue
             achieved = bool(bonus.achieved({**who, "players": len(deal.seats), "announced": announced}))
             if announced and bonus.announced is not None:

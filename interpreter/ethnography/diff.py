@@ -616,7 +616,8 @@ def bonus_text(b: Any) -> str:
     if b.get("attempted") is not None:
         parts.append(f"minus its value when {code(b['attempted'])} and it was not made (a silent attempt)")
     if b.get("card") is not None:
-        parts.append(f"announced, {b['card']} must be kept back for {trick_words(b.get('trick'))}")
+        card = "the called card" if b["card"] == "called" else b["card"]
+        parts.append(f"announced, {card} must be kept back for {trick_words(b.get('trick'))}")
     if b.get("replaces_game"):
         parts.append("when it scores, the game and the other bonuses do not")
     if b.get("requires") is not None:

@@ -16,6 +16,7 @@ from interpreter.errors import Place, Problem, RuleError, did_you_mean
 from interpreter.language.dsl import DslError, Expression, Scope, Type, compile_expression
 from interpreter.language.dsl.compiler import MAX_NUMBER
 from interpreter.language.model import (
+    CALLED,
     TRUMP,
     Accusation,
     Announcement,
@@ -143,8 +144,16 @@ BONUS_NAMES = {
 BONUS_VALUE_NAMES = {"game": INT, "players": INT}
 # A combination in one player's hand (scope: seat): the hand when play starts, and who holds it.
 SEAT_BONUS_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "players": INT, "announced": BOOL}
-# Who may announce (per seat, in the round of announcements).
-SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL, "spoken": BOOL}
+# Who may announce (per seat, in the round of announcements); `card_called`: a card was called for
+# a partner in this deal (named or not, whoever holds it).
+SEAT_NAMES = {
+    "hand": CARDS,
+    "is_declarer": BOOL,
+    "is_partner": BOOL,
+    "revealed": BOOL,
+    "spoken": BOOL,
+    "card_called": BOOL,
+}
 # Who may double: per seat, and what the auction says of it (it bid; a bid stood when it first spoke).
 KONTRA_NAMES = {**SEAT_NAMES, "made_bid": BOOL, "bid_before_turn": BOOL}
 # Duties over the trick history, for the player to play: the hand, the cards on the table, the
@@ -885,8 +894,12 @@ class Compiler:
                 )
             requires = self.expression(path + ("requires",), SEAT_NAMES, BOOL)
             card = b.get("card")
-            if card is not None and card not in self.deck.suit:
-                self.problem(path + ("card",), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}")
+            if card is not None and card != CALLED and card not in self.deck.suit:
+                self.problem(
+                    path + ("card",),
+                    f"no card {card} in this pack{_hint(str(card), [*self.deck.cards, CALLED])} "
+                    f"(or `{CALLED}`: the card called for a partner)",
+                )
             if (card is None) != (b.get("trick") is None):
                 self.problem(path, "a card kept back for its trick needs both `card` and `trick`")
             if "value" not in b and "announced" not in b:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from interpreter.language.dsl import Expression
 
 TRUMP = "T"  # the suit id of permanent trumps
+CALLED = "called"  # a bonus's `card`: the card called for a partner in the deal (King ultimo's King)
 
 Condition = Expression[bool]  # a rule's condition: true or false
 Formula = Expression[int]  # a rule's amount, value or count
@@ -445,7 +446,8 @@ class Bonus:
     """An item judged at the end of a deal for each side, scored apart from the game: `value`
     when achieved silently (no value: nothing unless announced), `announced` (if it may be announced) when announced; an announced
     bonus not achieved scores minus `announced`, a silent `attempted` one not achieved minus
-    `value`. `card` and `trick`: an announced bonus keeps that card back for that trick."""
+    `value`. `card` and `trick`: an announced bonus keeps that card back for that trick (`called`:
+    the card called for a partner, King ultimo's King)."""
 
     name: str
     title: str
