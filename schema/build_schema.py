@@ -402,6 +402,19 @@ discard_step = rule(
             },
             ["when", "reason"],
         ),
+        "prefer": {
+            "type": "array",
+            "minItems": 1,
+            "description": "Classes of cards the discard takes first, judged on the discard as a whole: as many cards of the first class as it can, then of the next, and only then others (Königrufen: 'other trumps only if there is no choice' is one class, the cards that are not trumps; with two of them in hand, the discard of three holds both and one trump). A discard that could hold more of a class is refused with its reason. Too many choices to list come as a template whose `including` names the cards every discard must hold.",
+            "items": rule(
+                "One class of cards to discard first.",
+                {
+                    "when": dsl("True for a card of the class. Known: card, hand, players. " + DSL_BOOL),
+                    "reason": {"type": "string", "description": "What the refusal tells the player."},
+                },
+                ["when", "reason"],
+            ),
+        },
     },
     ["count"],
 )

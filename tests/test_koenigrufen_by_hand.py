@@ -134,3 +134,103 @@ def test_an_announced_king_ultimos_king_is_kept_back_both_ways() -> None:
         if not (isinstance(action, dict) and "announce" in action):
             silent.apply(seat, action)
     assert {"play": "CK"} in silent.legal_actions(3)
+
+
+def test_a_discard_holds_as_many_cards_other_than_trumps_as_it_can() -> None:
+    # koenigrufen-illegal-discard-trumps-with-a-choice: fifteen cards, two of them neither
+    # trumps nor Kings (H4, D4): every legal discard holds both and one of the eleven trumps.
+    game = _game_at("koenigrufen-illegal-discard-trumps-with-a-choice.yaml", 7)
+    hand = game.hands[1]
+    trumps = [f"T{n}" for n in range(2, 13)]
+    assert game.legal_actions(1) == [{"discard": sorted([t, "H4", "D4"], key=hand.index)} for t in trumps]
+    with pytest.raises(IllegalActionError, match="other trumps only when there is no other choice"):
+        game.apply(1, {"discard": ["T2", "H4", "T3"]})
+    game.apply(1, {"discard": ["T12", "H4", "D4"]})
+    assert game.phase is Phase.ANNOUNCE
+    # Under the freer reading any three of the thirteen that are not Kings may go (too many to list).
+    free = _game_at("koenigrufen-reading-discard-fewer-than-count.yaml", 7)
+    assert free.legal_actions(1) == [
+        {
+            "discard": {
+                "count": 3,
+                "from": [c for c in free.hands[1] if c not in ("CK", "SK")],
+                "forbidden": ["CK", "SK"],
+            }
+        }
+    ]
+
+
+# A Sechserdreier hand whose eighteen cards hold only two that are neither trumps nor Kings.
+SECHSER = {
+    "hands": [
+        ["T1", "T16", "T17", "CQ", "CN", "CJ", "C10", "SQ", "SN", "SJ", "S10", "DA"],
+        ["T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "CK", "SK", "H4", "D4"],
+        ["T18", "T19", "C9", "C8", "C7", "S9", "S8", "S7", "HK", "HQ", "D2", "D3"],
+        ["T20", "T21", "T22", "HN", "HJ", "HA", "H2", "H3", "DK", "DQ", "DN", "DJ"],
+    ],
+    "talon": ["T10", "T11", "T12", "T13", "T14", "T15"],
+}
+
+
+def test_too_many_discards_to_list_come_as_a_template_naming_the_cards_every_one_holds() -> None:
+    game = Game(load_ruleset("koenigrufen"), players=4, deal=SECHSER)
+    for seat, call in ((1, "mein_spiel"), (2, "pass"), (3, "pass"), (0, "pass"), (1, "sechserdreier")):
+        game.apply(seat, call)
+    [template] = game.legal_actions(1)
+    trumps = [f"T{n}" for n in range(2, 16)]
+    hand = game.hands[1]
+    assert template == {
+        "discard": {
+            "count": 6,
+            "from": ["H4", "D4", *(c for c in hand if c in trumps)],
+            "forbidden": ["CK", "SK"],
+            "including": ["H4", "D4"],
+        }
+    }
+    with pytest.raises(IllegalActionError, match="discard H4, D4 and 4 of"):
+        game.apply(1, {"discard": ["T2", "T3", "T4", "T5", "T6", "H4"]})
+    import random
+
+    from interpreter.bots.randombot import expand
+
+    for seed in range(20):
+        trial = Game(load_ruleset("koenigrufen"), players=4, deal=SECHSER)
+        for seat, action in game.history:
+            trial.apply(seat, action)
+        chosen = expand(template, random.Random(seed))
+        assert {"H4", "D4"} <= set(chosen["discard"])
+        trial.apply(1, chosen)
+
+
+def test_a_farbendreier_discards_one_point_trumps_as_far_as_it_can() -> None:
+    # §8: in a Farbendreier trumps II-XX may be discarded freely, suit cards only if unavoidable.
+    deal = {
+        "hands": [
+            ["T1", "T13", "T14", "T15", "CQ", "CN", "CJ", "C10", "SQ", "SN", "SJ", "S10"],
+            ["T2", "T21", "T22", "C7", "CK", "SK", "H4", "D4", "H3", "D3", "S7", "S8"],
+            ["T16", "T17", "T18", "T19", "C9", "C8", "T7", "S9", "T8", "T9", "HK", "HQ"],
+            ["T20", "T4", "T5", "HN", "HJ", "HA", "H2", "T6", "DK", "DQ", "DN", "DJ"],
+        ],
+        "talon": ["T3", "DA", "D2", "T10", "T11", "T12"],
+    }
+    game = Game(load_ruleset("koenigrufen"), players=4, deal=deal)
+    for seat, action in ((1, "farbendreier"), (2, "pass"), (3, "pass"), (0, "pass"), (1, {"choose": "first"})):
+        game.apply(seat, action)
+    # Two one-point trumps (II, III): both go, and one suit card that is not a King.
+    legal = game.legal_actions(1)
+    assert legal and all({"T2", "T3"} <= set(a["discard"]) for a in legal)
+    assert {c for a in legal for c in a["discard"]} == {
+        "T2",
+        "T3",
+        "C7",
+        "H4",
+        "D4",
+        "H3",
+        "D3",
+        "S7",
+        "S8",
+        "DA",
+        "D2",
+    }
+    with pytest.raises(IllegalActionError, match="as far as possible one-point trumps"):
+        game.apply(1, {"discard": ["T2", "C7", "H4"]})

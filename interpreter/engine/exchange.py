@@ -13,6 +13,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from interpreter.engine.actions import Action, ActionJson, Call, CardAction, Choose, DiscardAction, KeepAction
 from interpreter.engine.auction import PASS
@@ -144,6 +145,49 @@ class Exchange:
         players = len(self.seats)
         return [c for c in hand if c not in exposed and not forbid({"card": c, "hand": held, "players": players})]
 
+    def discard_choice(self, step: Discard, hand: list[str]) -> tuple[list[str], list[str], int]:
+        """The legal discards of `step`, judged as whole sets by its preferences: the cards every
+        one of them holds (all of a preferred class that has fewer cards than are still wanted),
+        the cards the rest is chosen from, and how many of them (each in the hand's order).
+        Without preferences: none required, any `count` of the cards allowed."""
+        pool = self.allowed(step, hand)
+        need = step.how_many(self.talon_size)
+        if not step.prefer:
+            return [], pool, need
+        required: list[str] = []
+        env = {"hand": frozenset(hand), "players": len(self.seats)}
+        for preference in step.prefer:
+            preferred = [c for c in pool if preference.when({**env, "card": c})]
+            if len(preferred) >= need:
+                return required, preferred, need  # the rest of the discard comes from this class
+            required += preferred
+            need -= len(preferred)
+            pool = [c for c in pool if c not in preferred]
+        return required, pool, need
+
+    def _preference_broken(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:
+        """Why `cards` (allowed, the right number) is not a discard the preferences allow: the
+        reason of the first class it takes fewer cards of than it could, and what it could be."""
+        required, pool, need = self.discard_choice(step, hand)
+        chosen = set(cards)
+        if chosen.issuperset(required) and all(c in pool for c in chosen.difference(required)):
+            return None
+        env = {"hand": frozenset(hand), "players": len(self.seats)}
+        left, wanted = self.allowed(step, hand), step.how_many(self.talon_size)
+        reason = step.prefer[0].reason
+        for preference in step.prefer:
+            preferred = [c for c in left if preference.when({**env, "card": c})]
+            if len(chosen.intersection(preferred)) < min(len(preferred), wanted):
+                reason = preference.reason
+                break
+            wanted -= min(len(preferred), wanted)
+            left = [c for c in left if c not in preferred]
+        if required:
+            could = f"discard {', '.join(required)}" + (f" and {need} of {', '.join(pool)}" if need else "")
+        else:
+            could = f"discard {need} of {', '.join(pool)}"
+        return f"{reason}: {could}"
+
     def keep_choices(self, step: Keep, hand: list[str]) -> list[tuple[str, ...]]:
         """The choices of cards `step` lets the hand keep, each in the order of the hand."""
         suit = self.ruleset.deck.suit
@@ -193,11 +237,24 @@ class Exchange:
                 {"keep": {"count": step.count, "from": sorted({c for combo in choices for c in combo}, key=hand.index)}}
             ]
         assert isinstance(step, Discard)
-        allowed = self.allowed(step, hand)
-        count = step.how_many(self.talon_size)
-        if math.comb(len(allowed), count) <= LISTABLE:
-            return [{"discard": list(combo)} for combo in itertools.combinations(allowed, count)]
-        return [{"discard": {"count": count, "from": allowed, "forbidden": [c for c in hand if c not in allowed]}}]
+        required, pool, need = self.discard_choice(step, hand)
+        if math.comb(len(pool), need) <= LISTABLE:
+            if not required:
+                return [{"discard": list(combo)} for combo in itertools.combinations(pool, need)]
+            return [
+                {"discard": sorted([*required, *combo], key=hand.index)} for combo in itertools.combinations(pool, need)
+            ]
+        chosen = set(required).union(pool)
+        template: dict[str, Any] = {
+            "count": need + len(required),
+            # The cards every discard holds first: a client that takes the first `count` of
+            # `from` sends a legal discard.
+            "from": [*required, *pool],
+            "forbidden": [c for c in hand if c not in chosen],
+        }
+        if required:
+            template["including"] = required  # every discard holds these (a preferred class, whole)
+        return [{"discard": template}]
 
     # -- applying the declarer's action --------------------------------------------------------
     def apply(self, seat: int, parsed: Action) -> None:
@@ -443,6 +500,8 @@ class Exchange:
         forbidden = [c for c in cards if c not in may]
         if forbidden:
             raise IllegalActionError(f"{step.reason}: {', '.join(forbidden)}", seat)
+        if step.prefer and (broken := self._preference_broken(step, hand, cards)) is not None:
+            raise IllegalActionError(broken, seat)
         for card in cards:
             hand.remove(card)
         self.cards.aside.extend(cards)

@@ -189,7 +189,11 @@ def step_text(step: Any) -> str:
         forbid = d.get("forbid")
         if isinstance(forbid, dict) and forbid.get("when") is not None:
             text += f", not a card for which {code(forbid['when'])}"
-        return text + _rest(d, ("count", "forbid"))
+        prefer = d.get("prefer")
+        if isinstance(prefer, list) and prefer:
+            classes = [code(p.get("when")) if isinstance(p, dict) else generic_text(p) for p in prefer]
+            text += ", as many cards for which " + ", then for which ".join(classes) + " as it can"
+        return text + _rest(d, ("count", "forbid", "prefer"))
     if isinstance(step.get("keep"), dict):
         k = step["keep"]
         text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"

@@ -578,6 +578,8 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
         discard: dict[str, Any] = {"count": "talon" if step.count is None else step.count}
         if step.forbid is not None:
             discard["forbid"] = {"when": Expr(step.forbid.source)}
+        if step.prefer:
+            discard["prefer"] = [{"when": Expr(p.when.source)} for p in step.prefer]
         return {"discard": discard}
     if isinstance(step, Keep):
         keep: dict[str, Any] = {"count": step.count}

@@ -54,6 +54,7 @@ from interpreter.language.model import (
     Packet,
     Penalties,
     PlayRules,
+    Preference,
     Route,
     Ruleset,
     ScheduledTrick,
@@ -1117,7 +1118,12 @@ class Compiler:
                     else None
                 )
                 count = None if d.get("count") == "talon" else int(d.get("count", 0))
-                result.append(Discard(count, forbid, (d.get("forbid") or {}).get("reason", "")))
+                prefer = []
+                for j, entry in enumerate(d.get("prefer") or ()):
+                    when = self.expression(path + ("discard", "prefer", j, "when"), DISCARD_NAMES, BOOL)
+                    if when is not None:
+                        prefer.append(Preference(when, entry.get("reason", "other cards first")))
+                result.append(Discard(count, forbid, (d.get("forbid") or {}).get("reason", ""), tuple(prefer)))
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------

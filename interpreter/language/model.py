@@ -146,10 +146,21 @@ class CallPartner:
 
 
 @dataclass(frozen=True)
+class Preference:
+    """A class of cards a discard takes first: as many as it can of those for which `when` holds."""
+
+    when: Condition
+    reason: str
+
+
+@dataclass(frozen=True)
 class Discard:
     count: int | None  # None: as many as the talon had
     forbid: Condition | None
     reason: str
+    # Judged on the discard as a whole: it takes as many cards of the first class as it can,
+    # then of the next ("other trumps only if there is no choice").
+    prefer: tuple[Preference, ...] = ()
 
     def how_many(self, talon_size: int) -> int:
         return talon_size if self.count is None else self.count
