@@ -1118,12 +1118,13 @@ class Compiler:
                     else None
                 )
                 count = None if d.get("count") == "talon" else int(d.get("count", 0))
-                prefer = []
+                preferences: list[Preference] = []
                 for j, entry in enumerate(d.get("prefer") or ()):
                     when = self.expression(path + ("discard", "prefer", j, "when"), DISCARD_NAMES, BOOL)
                     if when is not None:
-                        prefer.append(Preference(when, entry.get("reason", "other cards first")))
-                result.append(Discard(count, forbid, (d.get("forbid") or {}).get("reason", ""), tuple(prefer)))
+                        preferences.append(Preference(when, entry.get("reason", "other cards first")))
+                reason = (d.get("forbid") or {}).get("reason", "")
+                result.append(Discard(count, forbid, reason, tuple(preferences)))
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------
