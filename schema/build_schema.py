@@ -1102,8 +1102,11 @@ bonus = rule(
         },
         "trick": {"type": "integer", "description": "The card's trick: 1 the first, -1 the last, -2 the one before."},
         "replaces_game": {
-            "type": "boolean",
-            "description": "When it scores (made, announced or attempted), the game and every other bonus do not (a Valat).",
+            "oneOf": [
+                {"type": "boolean", "description": "true: whenever it scores (made, or announced or attempted and lost)."},
+                {"const": "made", "description": "Only when it is made."},
+            ],
+            "description": "The bonus stands alone: the game and every other bonus are not scored beside it (a Valat). true: whenever it scores, made or lost; made: only when made (an announced one that fails is scored beside the game like any other bonus); false (default): never.",
         },
         "requires": dsl(
             "Who may announce it, per seat; for a combination in a hand (scope seat) also who may have it at all (Iffezheim: `is_declarer`). Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken, card_called (a card was called for a partner in this deal: King ultimo only where a King is called). "

@@ -16,7 +16,8 @@ Dreier, Sechserdreier, Solodreier), with the readings the ruleset's defaults tak
 - the declarer's discards stay in her trick pile (§8), whoever makes a Valat; only the talon is
   surrendered to the valat side (§5);
 - a Mondfang is any capture of the opponents' XXI (§5's table);
-and the other reading of King ultimo when a record chooses it (koenig_ultimo_defenders: announced).
+and the other readings of King ultimo and the Valat when a record chooses them
+(koenig_ultimo_defenders: announced; valat: replaces, where a Valat made scores alone).
 """
 
 from __future__ import annotations
@@ -218,6 +219,10 @@ def score(record: Mapping[str, Any]) -> dict[str, Any]:
         if side == "defenders" and ours and any(called in c and side_of[w] == "defenders" for _, c, w in tricks):
             add("called_king_captured", side, True, 1, False)
 
+    valat = [item for item in scored if item["name"] == "valat" and item["achieved"]]
+    if valat and options.get("valat") == "replaces":
+        # The reading valat = replaces: a Valat made scores alone (a lost one counts beside).
+        scored, per_payment = valat, 0
     for item in scored:
         per_payment += item["value"] if item["side"] == "declarer" else -item["value"]
     payments = [0] * players

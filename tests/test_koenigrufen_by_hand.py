@@ -24,6 +24,10 @@ SCORED = [
     "koenigrufen-called-king-captured-in-last-trick.yaml",
     "koenigrufen-reading-defenders-announce-koenig-ultimo.yaml",
     "koenigrufen-koenig-ultimo-announced-and-made.yaml",
+    "koenigrufen-valat-counts-beside-the-game.yaml",
+    "koenigrufen-reading-valat-replaces.yaml",
+    "koenigrufen-valat-announced-and-lost.yaml",
+    "koenigrufen-reading-valat-replaces-lost.yaml",
     # the records written before the script, which it must agree with
     "koenigrufen-rufer-pagat-kontra.yaml",
     "koenigrufen-rufer-won.yaml",

@@ -402,10 +402,10 @@ def settle(
     # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
     scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and rs.bonuses else []
     replaced = False
-    if scored and any(rs.bonuses[item["name"]].replaces_game and item["value"] for item in scored):
+    if scored and any(_replaces_game(rs, item) for item in scored):
         # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
         replaced = True
-        scored = [item for item in scored if rs.bonuses[item["name"]].replaces_game and item["value"]]
+        scored = [item for item in scored if _replaces_game(rs, item)]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
     split = settlement.split
@@ -446,6 +446,12 @@ def settle(
         (*scored, *held),
         deal.kontra,
     )
+
+
+def _replaces_game(rs: Ruleset, item: dict[str, Any]) -> bool:
+    """Whether a bonus scored stands alone: the game and the other bonuses do not count."""
+    mode = rs.bonuses[item["name"]].replaces_game
+    return mode != "never" and bool(item["value"]) and (mode == "scored" or bool(item["achieved"]))
 
 
 def reads_hands(rs: Ruleset) -> bool:

@@ -622,7 +622,9 @@ def bonus_text(b: Any) -> str:
     if b.get("card") is not None:
         card = "the called card" if b["card"] == "called" else b["card"]
         parts.append(f"announced, {card} must be kept back for {trick_words(b.get('trick'))}")
-    if b.get("replaces_game"):
+    if b.get("replaces_game") == "made":
+        parts.append("when made, the game and the other bonuses do not score (a lost announcement counts beside them)")
+    elif b.get("replaces_game"):
         parts.append("when it scores, the game and the other bonuses do not")
     if b.get("requires") is not None:
         parts.append(f"only a player for whom {code(b['requires'])} may announce it")

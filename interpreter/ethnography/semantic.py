@@ -702,8 +702,8 @@ def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
     _put(out, "attempted", _expr(b.attempted))
     _put(out, "card", b.card)
     _put(out, "trick", b.trick)
-    if b.replaces_game:
-        out["replaces_game"] = True
+    if b.replaces_game != "never":
+        out["replaces_game"] = True if b.replaces_game == "scored" else "made"
     _put(out, "requires", _expr(b.requires))
     if b.scope != "side":
         out["scope"] = b.scope

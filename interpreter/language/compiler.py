@@ -920,7 +920,7 @@ class Compiler:
                 attempted,
                 card,
                 b.get("trick"),
-                bool(b.get("replaces_game", False)),
+                _replaces(b.get("replaces_game", False)),
                 requires,
                 scope,
                 forced_early,
@@ -1587,6 +1587,13 @@ class Compiler:
                     ChoiceGroup(name, kind, g.get("question", g.get("title", name)), g.get("default"), choices)
                 )
         return tuple(groups)
+
+
+def _replaces(written: object) -> Literal["never", "scored", "made"]:
+    """A bonus's `replaces_game` as written (true, false or `made`) as the model keeps it."""
+    if written == "made":
+        return "made"
+    return "scored" if written is True else "never"
 
 
 def _allowed(contracts: dict[str, Any], name: str) -> bool:

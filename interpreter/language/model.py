@@ -468,7 +468,10 @@ class Bonus:
     attempted: Condition | None = None
     card: str | None = None
     trick: int | None = None  # 1 = first, -1 = last
-    replaces_game: bool = False  # when scored, the game and every other bonus are not
+    # When the game and every other bonus are not scored beside it: never; whenever it scores
+    # (made, or announced or attempted and lost: `replaces_game: true`); or only when made (a lost
+    # announcement is scored beside the game like any other bonus).
+    replaces_game: Literal["never", "scored", "made"] = "never"
     requires: Condition | None = None  # who may announce it (per seat); for a seat's own, who may have it
     # side: judged on a side's tricks, paid between the sides; seat: a combination in one player's
     # hand when play starts, paid to its holder by each other player at the table (Dreierles).
