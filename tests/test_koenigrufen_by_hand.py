@@ -28,6 +28,7 @@ SCORED = [
     "koenigrufen-reading-valat-replaces.yaml",
     "koenigrufen-valat-announced-and-lost.yaml",
     "koenigrufen-reading-valat-replaces-lost.yaml",
+    "koenigrufen-defenders-valat-discards-stay-with-the-declarer.yaml",
     # the records written before the script, which it must agree with
     "koenigrufen-rufer-pagat-kontra.yaml",
     "koenigrufen-rufer-won.yaml",
