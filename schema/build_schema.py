@@ -1295,7 +1295,7 @@ ruleset = rule(
                     "type": "array",
                     "items": {
                         "enum": ["revoke", "discard", "misdeal"],
-                        "description": "revoke: a card against the duty to follow or trump; discard: a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
+                        "description": "revoke: a card against the duty to follow or trump; discard: an incorrect discard, either one the rules of what may go aside do not allow (a King laid away where Kings may not be: the deal ends there) or a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
                     },
                     "description": "The offences penalised.",
                 },

@@ -28,6 +28,7 @@ from interpreter.engine.actions import (
     Action,
     ActionJson,
     Call,
+    DiscardAction,
     FrozenAction,
     Kontra,
     PlayCard,
@@ -506,7 +507,7 @@ class Game:
         return self.events[start:]
 
     def _apply(self, seat: int, parsed: Action) -> None:
-        if isinstance(parsed, PlayCard) and (offence := self._offence(seat, parsed)) is not None:
+        if isinstance(parsed, (PlayCard, DiscardAction)) and (offence := self._offence(seat, parsed)) is not None:
             self._penalize_offence(seat, parsed, offence)
         elif self.phase is _AUCTION:
             self._apply_call(seat, parsed)
@@ -1054,10 +1055,17 @@ class Game:
         self.events.append(result.written_into({"type": "settlement"}))
 
     # -- games recorded in the field: offences and their penalties -------------------------------
-    def _offence(self, seat: int, parsed: PlayCard) -> str | None:
+    def _offence(self, seat: int, parsed: PlayCard | DiscardAction) -> str | None:
         """The offence `parsed` would be, when the ruleset penalises it instead of refusing it."""
         rule = self.ruleset.penalties
         if rule is None or rule.mode != "penalize":
+            return None
+        if isinstance(parsed, DiscardAction):
+            # An incorrect discard (a King laid away in a Dreierles Zweier): a proper discard of
+            # the declarer's, which the rules of what may go aside do not allow.
+            exchange = self.exchange
+            if self.phase is Phase.EXCHANGE and "discard" in rule.offences and exchange is not None:
+                return "discard" if exchange.breach(seat, parsed) is not None else None
             return None
         if parsed.card not in self.hands[seat]:
             return None
@@ -1105,15 +1113,22 @@ class Game:
             )
         )
 
-    def _penalize_offence(self, offender: int, parsed: PlayCard, offence: str) -> None:
+    def _penalize_offence(self, offender: int, parsed: PlayCard | DiscardAction, offence: str) -> None:
         amount = self._penalty()
-        what = {
-            "revoke": f"played {parsed.card} against the duty to follow suit or trump",
-            "discard": f"led {parsed.card} before finishing the discard",
-        }[offence]
+        if isinstance(parsed, DiscardAction):
+            assert self.exchange is not None
+            # The discard lies face down: the offence is told, not which cards it was.
+            what = f"discarded against the rules ({self.exchange.breach(offender, parsed)})"
+            cards: dict[str, str] = {}
+        else:
+            what = {
+                "revoke": f"played {parsed.card} against the duty to follow suit or trump",
+                "discard": f"led {parsed.card} before finishing the discard",
+            }[offence]
+            cards = {"card": parsed.card}
         reason = f"seat {offender} {what}; the deal is abandoned and seat {offender} pays each other player {amount}"
         self._history.append((offender, parsed.as_json()))
-        self._emit(type="offence", seat=offender, offence=offence, card=parsed.card, reason=reason)
+        self._emit(type="offence", seat=offender, offence=offence, **cards, reason=reason)
         self._finish(
             Result(
                 "abandoned",
