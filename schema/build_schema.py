@@ -1103,7 +1103,10 @@ bonus = rule(
         "trick": {"type": "integer", "description": "The card's trick: 1 the first, -1 the last, -2 the one before."},
         "replaces_game": {
             "oneOf": [
-                {"type": "boolean", "description": "true: whenever it scores (made, or announced or attempted and lost)."},
+                {
+                    "type": "boolean",
+                    "description": "true: whenever it scores (made, or announced or attempted and lost).",
+                },
                 {"const": "made", "description": "Only when it is made."},
             ],
             "description": "The bonus stands alone: the game and every other bonus are not scored beside it (a Valat). true: whenever it scores, made or lost; made: only when made (an announced one that fails is scored beside the game like any other bonus); false (default): never.",

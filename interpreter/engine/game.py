@@ -106,6 +106,10 @@ class Game:
             from interpreter.language.loader import load_ruleset
 
             ruleset = load_ruleset(ruleset, options)
+        elif options:
+            # Readings and options given with a ruleset: chosen on it (an unknown name or choice
+            # is refused, UsageError), never ignored.
+            ruleset = ruleset.with_choices(options)
         self.table_ruleset = ruleset  # as loaded, before the rules for a number of players
         self.players = players = players if players is not None else ruleset.table_sizes[0]
         if type(players) is not int or players not in ruleset.table_sizes:

@@ -442,6 +442,11 @@ def compile_document(
     ruleset, problems = _compile(doc, _name_of(ref), dict(chosen or {}), active, check=check)
     if problems or ruleset is None:
         raise RulesetError(problems)
+
+    def rechoose(other: Mapping[str, str]) -> Ruleset:
+        return compile_document(doc, ref, other, active, check=check)
+
+    ruleset = dataclasses.replace(ruleset, rechoose=rechoose)
     if active is None and ruleset.by_players:
         # The rules for each number of players with rules of its own, compiled now, so that a
         # game started with that number reads them without going back to the files.

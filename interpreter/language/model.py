@@ -6,11 +6,12 @@ power, deal plans, DSL closures) is computed once here so the play loop stays ch
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from interpreter.errors import Problem, UsageError
 from interpreter.language.dsl import Expression
 
 TRUMP = "T"  # the suit id of permanent trumps
@@ -625,6 +626,28 @@ class Ruleset:
     # Tables the engine derives from the ruleset once (trick power, shared actions), kept here
     # so that they live exactly as long as the ruleset.
     derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The same ruleset compiled with other readings and options (set by the loader, which keeps
+    # the document as written; None for a ruleset made otherwise).
+    rechoose: Callable[[Mapping[str, str]], Ruleset] | None = field(default=None, repr=False, compare=False)
+
+    def with_choices(self, chosen: Mapping[str, str]) -> Ruleset:
+        """This ruleset with these readings and options chosen, the others as they are chosen
+        here: itself when that changes nothing. An unknown reading, option or choice raises
+        UsageError naming the nearest one, as `load_ruleset` does."""
+        wanted = {**self.choices, **{str(k): str(v) for k, v in chosen.items()}}
+        if wanted == self.choices:
+            return self
+        key = ("with_choices", tuple(sorted(wanted.items())))
+        found: Ruleset | None = self.derived.get(key)
+        if found is None:
+            if self.rechoose is None:
+                message = (
+                    f"{self.name} was not loaded from its file, so its readings and options cannot be "
+                    "chosen again: load it with them (load_ruleset)"
+                )
+                raise UsageError([Problem(self.file, None, None, "options", message)])
+            found = self.derived[key] = self.rechoose(wanted)
+        return found
 
     def for_players(self, active: int) -> Ruleset:
         """The ruleset as played by `active` players (its `by_players` rules applied)."""
