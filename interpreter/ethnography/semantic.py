@@ -332,6 +332,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "by_players",
             "player_rules",
             "derived",
+            "rechoose",
             "direction",
             "usual_players",
             "bonuses",
