@@ -350,7 +350,7 @@ phase = rule(
                 "play": described(NAME, "The contract played when everybody passed and `pass_out` is `play`."),
                 "choose": {
                     "type": "object",
-                    "description": "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber).",
+                    "description": "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber); a call that names no contract (`contract: null`, Mein Spiel) lets its bidder choose whenever it wins, contested or not.",
                     "propertyNames": NAME,
                     "additionalProperties": {
                         "type": "array",

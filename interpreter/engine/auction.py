@@ -606,8 +606,9 @@ class Auction:
         if st.holder is None:
             return Outcome(None, None, None, ends_auction)
         level = st.phase.ladder[st.level]
-        if level.call in st.phase.choose and st.bidders == {st.holder}:
-            # Nobody bid against it: its bidder now chooses the game (a call of the game's name).
+        if level.call in st.phase.choose and (st.bidders == {st.holder} or level.contract is None):
+            # Nobody bid against it, or it names no game to play (Mein Spiel): its bidder now
+            # chooses the game (a call of the game's name).
             st.awaiting, st.choices = "choice", st.phase.choose[level.call]
             return None
         return Outcome(st.holder, level.call, level.contract, ends_auction)
