@@ -747,7 +747,7 @@ contract = rule(
             ],
         },
         "pot": dsl(
-            "With a pot: what the declarer pays into it after the deal (negative: takes from it). Known: as for amount, and amount, pot (its size before). "
+            "With a pot: what the declarer pays into it after the deal (negative: takes from it, never more than it holds: a formula asking for more takes the whole pot, which never falls below zero). Known: as for amount, and amount, pot (its size before). "
             + DSL_INT
         ),
         "talon_to_last_trick": {

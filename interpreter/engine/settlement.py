@@ -426,6 +426,8 @@ def settle(
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
+        # Nobody takes more out of the pot than it holds: it never falls below zero.
+        pot_change = max(pot_change, -deal.pot)
         payments[declarer] -= pot_change
     announced = _announcements(deal, tricks or [], outcome) if deal.laid else []
     for item in announced:
