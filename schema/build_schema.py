@@ -1173,14 +1173,29 @@ RULE_SECTIONS = [
     "pot_ante",
 ]
 
+player_rules = rule(
+    "The rules of their own for one number of active players.",
+    {
+        "title": {"type": "string", "description": "A display name."},
+        "rules": {
+            "type": "object",
+            "description": "The rules for this number of players, as a patch merged over the ruleset (maps merge, lists replace, null removes) when that many play; checked against this schema once applied.",
+            "propertyNames": {"enum": RULE_SECTIONS},
+            "additionalProperties": {
+                "description": "A section of the ruleset, or part of one, as it would be written at the top level."
+            },
+        },
+    },
+)
+
 choice = rule(
     "One way to read a disputed rule, or one table agreement.",
     {
         "title": {"type": "string", "description": "A display name."},
         "rules": {
             "type": "object",
-            "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied.",
-            "propertyNames": {"enum": RULE_SECTIONS},
+            "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied. Under `by_players`, rules for a number of active players: applied when that many play, after the ruleset's own rules for that number (an option that adds a bid to the ladder of six players, which `by_players` writes out whole).",
+            "propertyNames": {"enum": [*RULE_SECTIONS, "by_players"]},
             "additionalProperties": {
                 "description": "A section of the ruleset, or part of one, as it would be written at the top level."
             },
@@ -1277,7 +1292,7 @@ ruleset = rule(
             "type": "object",
             "description": "Rules of their own for a number of active players (Cego for three), each a patch applied automatically when that many play.",
             "propertyNames": {"pattern": "^[0-9]+$"},
-            "additionalProperties": choice,
+            "additionalProperties": player_rules,
         },
         "accusation": rule(
             "Skinning a Solo: after everybody passed `phase`, the final bidder may, having picked up the talon, accuse the others ({choose: accuse}, or pass) of having passed with a hand meeting `strong`; a guilty player pays each other player as the loser of the final game with no trick; if nobody is guilty, the accuser does.",
