@@ -166,3 +166,38 @@ def test_a_base_is_validated_as_itself(tmp_path: Path) -> None:
         '(in "declarer_pointz >= 36", column 1)',
     ]
     assert check_ruleset("cego-pack") == [] and check_ruleset("french-pack") == []
+
+
+def test_a_null_that_removes_nothing_is_reported_with_the_nearest_name(tmp_path: Path) -> None:
+    text = (
+        "title: Misspelt removals (a test)\nextends: breitnau\n"
+        "contracts:\n  solo:\n    titel: null\n  stupfn: null\n"
+        "readings:\n  solo_factr: null\n"
+        "options:\n  dealer_sitting_out:\n    choices:\n      no_part:\n"
+        "        rules: {settlement: {sitting_out: no_part, unitt: null}}\n"
+    )
+    problems = _problems(tmp_path, text, "misspelt")
+    assert problems == [
+        "5:5: contracts.solo.titel: `titel: null` removes nothing: there is no contracts.solo.titel to remove; "
+        "did you mean 'title'? (a misspelt name leaves the rule in place)",
+        "6:3: contracts.stupfn: `stupfn: null` removes nothing: there is no contracts.stupfn to remove; "
+        "did you mean 'stupfen'? (a misspelt name leaves the rule in place)",
+        "8:3: readings.solo_factr: `solo_factr: null` removes nothing: there is no readings.solo_factr to remove; "
+        "did you mean 'solo_factor'? (a misspelt name leaves the rule in place)",
+        "13:52: options.dealer_sitting_out.choices.no_part.rules.settlement.unitt: `unitt: null` removes nothing: "
+        "there is no settlement.unitt to remove; did you mean 'unit'? (a misspelt name leaves the rule in place)",
+    ]
+    # Spelt right, each removes something: no problem (Stupfen's ladder rung goes with it).
+    fixed = text.replace("titel", "title").replace("stupfn", "stupfen").replace("solo_factr", "solo_factor")
+    fixed = fixed.replace("unitt: null", "unit: cent")
+    fixed += "auction:\n  phases:\n    dappen_round:\n      ladder: [{call: dappen}, {call: strecken}]\ncalls:\n  stupfen: null\n"
+    assert (
+        _problems(
+            tmp_path,
+            fixed.replace(
+                "readings:\n  solo_factor: null\n", "readings:\n  solo_factor: null\n  stupfen_factor: null\n"
+            ),
+            "misspelt",
+        )
+        == []
+    )

@@ -548,7 +548,7 @@ def check_ruleset(ref: str, notes: list[str] | None = None) -> list[Problem]:
     name = _name_of(ref)
     written = written_problems(doc)
     if doc.data.get("base") is True:
-        return _sorted(written + _base_problems(doc, name, written))
+        return _sorted(written + _base_problems(doc, name, written) + useless_removals(ref, doc))
     combinations, total = _combinations(doc)
     if notes is not None and len(combinations) < total:
         notes.append(
@@ -579,7 +579,104 @@ def check_ruleset(ref: str, notes: list[str] | None = None) -> list[Problem]:
     if used is not None:
         problems += unused_calls(doc, used)
     problems += replaced_by_choices(doc, name)
+    problems += useless_removals(ref, doc)
     return _sorted(problems)
+
+
+def useless_removals(ref: str, doc: Document) -> list[Problem]:
+    """Each `null` the ruleset's own file writes that removes nothing (`factr: null`, a reading
+    that does not exist): the rule meant to go is still there. A null in the file's rules removes
+    an inherited rule; one in a reading's, option's or table size's rules, a rule of the ruleset
+    (`doc`, resolved) or one that another of those patches sets."""
+    file = find_ruleset_file(ref)
+    if file is None:
+        return []
+    try:
+        own = read_document(file)
+        inherited = _parents_merged(file, own)
+    except RulesetError:
+        return []  # reported by the runs
+    problems = [
+        _removes_nothing(own, path, inherited.data)
+        for path in _nulls(own.data)
+        if path[0] != "extends" and _get_or_none(inherited.data, path) is None
+    ]
+    # The patches applied when a game starts: what they may remove.
+    bodies = _patch_bodies(doc.data)
+    set_by_patches = {
+        root + leaf for root, body in bodies for leaf in _leaves(body) if _get_or_none(body, leaf) is not None
+    }
+    for root, body in _patch_bodies(own.data):
+        for path in _all_nulls(body):
+            target = path
+            if _get_or_none(doc.data, target) is not None or any(p[: len(target)] == target for p in set_by_patches):
+                continue
+            problems.append(_removes_nothing(own, root + path, doc.data, target))
+    return problems
+
+
+def _removes_nothing(own: Document, path: NodePath, data: YamlValue, target: NodePath | None = None) -> Problem:
+    """The problem of the null at `path` of `own`, which removes nothing at `target` of `data`."""
+    target = path if target is None else target
+    parent = _get_or_none(data, target[:-1]) if len(target) > 1 else data
+    key = str(target[-1])
+    known = [str(k) for k in parent] if isinstance(parent, dict) else []
+    rule = format_path(target)
+    hint = did_you_mean(
+        key, known, otherwise=f"; {format_path(target[:-1]) or 'the ruleset'} has: {', '.join(known)}" if known else ""
+    )
+    return own.problem(
+        path,
+        f"`{key}: null` removes nothing: there is no {rule} to remove{hint} (a misspelt name leaves the rule in place)",
+        at_key=True,
+    )
+
+
+def _parents_merged(file: Path, own: Document) -> Document:
+    """What the file extends, merged as `_resolve_file` merges it (empty when nothing)."""
+    parents = own.data.get("extends") if isinstance(own.data, dict) else None
+    merged = Document({}, {}, own.file)
+    for name in [parents] if isinstance(parents, str) else parents if isinstance(parents, list) else []:
+        parent_file = find_ruleset_file(str(name), relative_to=file.parent)
+        if parent_file is not None and parent_file.resolve() != file.resolve():
+            merged = _merged_onto(merged, _resolve_file(parent_file, (file.resolve(),)))
+    return merged
+
+
+def _patch_bodies(data: YamlValue) -> list[tuple[NodePath, dict[str, YamlValue]]]:
+    """The patches a game applies at its start (readings', options' and table sizes' rules, and a
+    choice's rules for a number of players), each with its place."""
+    found: list[tuple[NodePath, dict[str, YamlValue]]] = []
+    if not isinstance(data, dict):
+        return found
+    for section in ("readings", "options"):
+        groups = data.get(section)
+        for name, group in groups.items() if isinstance(groups, dict) else []:
+            choices = group.get("choices") if isinstance(group, dict) else None
+            for choice, body in choices.items() if isinstance(choices, dict) else []:
+                rules = body.get("rules") if isinstance(body, dict) else None
+                if isinstance(rules, dict):
+                    root: NodePath = (section, name, "choices", choice, "rules")
+                    found.append((root, {k: v for k, v in rules.items() if k != "by_players"}))
+                    players = rules.get("by_players")
+                    for count, entry in players.items() if isinstance(players, dict) else []:
+                        if isinstance(entry, dict) and isinstance(entry.get("rules"), dict):
+                            found.append((root + ("by_players", count, "rules"), entry["rules"]))
+    players = data.get("by_players")
+    for count, entry in players.items() if isinstance(players, dict) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("rules"), dict):
+            found.append((("by_players", count, "rules"), entry["rules"]))
+    return found
+
+
+def _all_nulls(data: YamlValue, path: NodePath = ()) -> Iterator[NodePath]:
+    """Every path a patch sets to null."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if value is None:
+                yield path + (key,)
+            else:
+                yield from _all_nulls(value, path + (key,))
 
 
 def _sorted(problems: list[Problem]) -> list[Problem]:
