@@ -255,7 +255,10 @@ compulsory = rule(
             "When the bid is compulsory. Known: hand, position (0 = first to speak in the phase), speakers, bid_made, players. "
             + DSL_BOOL
         ),
-        "call": described(NAME, "The call the player must make (the compulsion lapses once that call is not legal)."),
+        "call": described(
+            NAME,
+            "The call the player must make: any other bid and the pass are refused (the special games the phase lets anyone say out of turn, its `interrupts`, stay open); the compulsion lapses once that call is not legal.",
+        ),
         "reason": {"type": "string", "description": "What the refusal of a pass tells the player."},
         "breach": rule(
             "What a player owes who passed anyway (when the auction's `breaches` is penalize: records of real games).",
