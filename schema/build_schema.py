@@ -260,6 +260,10 @@ compulsory = rule(
             "The call the player must make: any other bid and the pass are refused (the special games the phase lets anyone say out of turn, its `interrupts`, stay open); the compulsion lapses once that call is not legal.",
         ),
         "reason": {"type": "string", "description": "What the refusal of a pass tells the player."},
+        "or_higher": {
+            "type": "boolean",
+            "description": "The call or any higher bid of the ladder (modern Tapp: one who said 'ich spiele' must state a contract, the lowest or any other); default false: that call alone.",
+        },
         "breach": rule(
             "What a player owes who passed anyway (when the auction's `breaches` is penalize: records of real games).",
             {

@@ -405,8 +405,13 @@ class Auction:
     def _as_compelled(self, rule: Compulsion, calls: list[str]) -> list[str]:
         """`calls` as a compulsion leaves them: the call it names, and the special games the
         phase lets anyone say out of turn (Cego's Vorhand must open with Cego, Piccolo or Bettel)."""
-        interrupts = {lv.call for lv in self.state.phase.interrupts}
-        return [c for c in calls if c == rule.call or c in interrupts]
+        phase = self.state.phase
+        allowed = {lv.call for lv in phase.interrupts}
+        allowed.add(rule.call)
+        lowest = phase.level_of(rule.call)
+        if rule.or_higher and lowest is not None:
+            allowed.update(lv.call for lv in phase.ladder[lowest:])
+        return [c for c in calls if c in allowed]
 
     def refusal(self, seat: int, call: str) -> str:
         """Why `call` is not legal for `seat` now, in words for the player."""
@@ -430,7 +435,8 @@ class Auction:
             bids = [c for c in legal if c != PASS]
             return f"you may not pass: {self._compelled(seat, bids)}"
         if PASS not in legal and (rule := self._compulsion(seat, legal)) is not None and call != rule.call:
-            return f"you must say {rule.call}: {rule.reason}; you may say: {options}"
+            must = f"{rule.call} or a higher bid" if rule.or_higher else rule.call
+            return f"you must say {must}: {rule.reason}; you may say: {options}"
         if call == st.phase.hold:
             if st.phase.style == "rounds" and st.holder is not None and not self._may_hold_over(seat):
                 if st.phase.hold_by == "first" and seat != st.order[0]:

@@ -1205,7 +1205,13 @@ class Compiler:
                 breach = self.expression(where + ("breach", "pays_each"), COMPULSION_BREACH_NAMES, INT)
                 if when is not None:
                     compulsory.append(
-                        Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here"), breach)
+                        Compulsion(
+                            when,
+                            c.get("call"),
+                            c.get("reason", f"you must bid {c.get('call')} here"),
+                            breach,
+                            bool(c.get("or_higher", False)),
+                        )
                     )
             then = p.get("then") or {}
             pass_out = then.get("pass_out", "throw_in")

@@ -77,6 +77,7 @@ class Compulsion:
     call: str
     reason: str
     breach_pays_each: Formula | None  # what a player who passed anyway pays each other player
+    or_higher: bool = False  # the call or any higher bid of the ladder ("state a contract")
 
 
 @dataclass(frozen=True)
