@@ -297,7 +297,7 @@ def compulsory_text(rules: Any) -> str:
         if not isinstance(rule, dict):
             parts.append(generic_text(rule))
             continue
-        text = f"{rule.get('call')} when {code(rule.get('when'))}"
+        text = f"{rule.get('call')}{' or higher' if rule.get('or_higher') else ''} when {code(rule.get('when'))}"
         breach = rule.get("breach")
         if isinstance(breach, dict) and breach.get("pays_each") is not None:
             text += f" (who passes anyway pays {code(breach['pays_each'])} to each player)"

@@ -522,6 +522,8 @@ def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     rules = []
     for rule in phase.compulsory:
         entry: dict[str, Any] = {"call": rule.call, "when": Expr(rule.when.source)}
+        if rule.or_higher:
+            entry["or_higher"] = True
         if rule.breach_pays_each is not None:
             entry["breach"] = {"pays_each": Expr(rule.breach_pays_each.source)}
         rules.append(entry)
