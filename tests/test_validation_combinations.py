@@ -201,3 +201,21 @@ def test_a_null_that_removes_nothing_is_reported_with_the_nearest_name(tmp_path:
         )
         == []
     )
+
+
+def test_an_option_may_give_rules_to_a_number_of_players_that_had_none(tmp_path: Path) -> None:
+    # The option's rules for six players, where the ruleset has rules of its own for seven only.
+    six = BLIND + MENDED + MENDED.split("\n", 1)[1].replace('"7"', '"6"').replace(", {call: strecken}]", "]")
+    file = tmp_path / "six.yaml"
+    file.write_text(six, encoding="utf-8")
+    rs = load_ruleset(str(file), {"going_blind": "yes"})
+    assert 6 in rs.by_players
+    ladder = Game(rs, players=6, seed=1).ruleset.phase("dappen_round").ladder
+    assert [lv.call for lv in ladder] == ["dappen", "blind"]
+    assert [
+        lv.call for lv in Game(load_ruleset(str(file)), players=6, seed=1).ruleset.phase("dappen_round").ladder
+    ] == [
+        "dappen",
+        "strecken",
+        "stupfen",
+    ]
