@@ -405,13 +405,16 @@ class Auction:
     def _as_compelled(self, rule: Compulsion, calls: list[str]) -> list[str]:
         """`calls` as a compulsion leaves them: the call it names, and the special games the
         phase lets anyone say out of turn (Cego's Vorhand must open with Cego, Piccolo or Bettel)."""
+        return [c for c in calls if self._compulsion_allows(rule, c)]
+
+    def _compulsion_allows(self, rule: Compulsion, call: str) -> bool:
+        """Whether `call` is one a compulsion leaves open: its own call (or a higher bid, where it
+        says `or_higher`), or a special game anyone may say out of turn."""
         phase = self.state.phase
-        allowed = {lv.call for lv in phase.interrupts}
-        allowed.add(rule.call)
-        lowest = phase.level_of(rule.call)
-        if rule.or_higher and lowest is not None:
-            allowed.update(lv.call for lv in phase.ladder[lowest:])
-        return [c for c in calls if c in allowed]
+        if call == rule.call or any(lv.call == call for lv in phase.interrupts):
+            return True
+        lowest, index = phase.level_of(rule.call), phase.level_of(call)
+        return rule.or_higher and lowest is not None and index is not None and index >= lowest
 
     def refusal(self, seat: int, call: str) -> str:
         """Why `call` is not legal for `seat` now, in words for the player."""
@@ -434,7 +437,11 @@ class Auction:
         if call == PASS:
             bids = [c for c in legal if c != PASS]
             return f"you may not pass: {self._compelled(seat, bids)}"
-        if PASS not in legal and (rule := self._compulsion(seat, legal)) is not None and call != rule.call:
+        if (
+            PASS not in legal
+            and (rule := self._compulsion(seat, legal)) is not None
+            and not self._compulsion_allows(rule, call)
+        ):
             must = f"{rule.call} or a higher bid" if rule.or_higher else rule.call
             return f"you must say {must}: {rule.reason}; you may say: {options}"
         if call == st.phase.hold:
