@@ -219,3 +219,12 @@ def test_an_option_may_give_rules_to_a_number_of_players_that_had_none(tmp_path:
         "strecken",
         "stupfen",
     ]
+
+
+def test_the_docs_tell_an_options_rules_for_a_number_of_players(tmp_path: Path) -> None:
+    from interpreter.ethnography.docgen import render
+
+    file = tmp_path / "blind.yaml"
+    file.write_text(BLIND + MENDED, encoding="utf-8")
+    text = render(str(file))
+    assert "With 7 players: Dappen round: bids, lowest first: dappen < blind < strecken." in text

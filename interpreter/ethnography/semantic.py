@@ -1034,11 +1034,10 @@ def _read(ref: str, stamp: Stamp, chosen: tuple[tuple[str, str], ...], effects: 
     tree = tree_of(ruleset)
     if not effects:
         return ruleset, tree
-    rules = dict(tree)  # the rules alone, before the effects are added beside them
-    for count in ruleset.by_players:
-        patched = tree_of(ruleset.for_players(count))
-        changes = {path: get_path(patched, path) for path, _, _ in differences(rules, patched)}
-        tree.setdefault("by_players", {})[str(count)] = {"effects": changes}
+    # The rules alone with the rules of each number of players, before the effects of the
+    # readings and options are added beside them.
+    rules = _with_player_rules(ruleset, dict(tree))
+    tree = dict(rules)
     for group in ruleset.groups:
         trees: dict[str, dict[str, Any]] = {}
         for choice in group.choices:
@@ -1051,9 +1050,19 @@ def _read(ref: str, stamp: Stamp, chosen: tuple[tuple[str, str], ...], effects: 
             except RulesetError:
                 trees[choice] = {}  # `tarock validate` reports it
                 continue
-            trees[choice] = tree_of(other)
+            # (a choice may patch the rules for a number of players too)
+            trees[choice] = _with_player_rules(other, tree_of(other))
         tree.setdefault(group.kind, {})[group.name] = {"default": group.default, "choices": _effects(trees)}
     return ruleset, tree
+
+
+def _with_player_rules(ruleset: Ruleset, rules: dict[str, Any]) -> dict[str, Any]:
+    """`rules` (the tree of `ruleset`) with what its rules for each number of players change."""
+    for count in ruleset.by_players:
+        patched = tree_of(ruleset.for_players(count))
+        changes = {path: get_path(patched, path) for path, _, _ in differences(rules, patched)}
+        rules.setdefault("by_players", {})[str(count)] = {"effects": changes}
+    return rules
 
 
 def _effects(trees: dict[str, dict[str, Any]]) -> dict[str, dict[Path, Any]]:
