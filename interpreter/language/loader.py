@@ -708,7 +708,9 @@ def _combinations(doc: Document) -> tuple[list[dict[str, str]], int]:
     total = 1
     for _name, _default, others in groups:
         total *= len(others) + 1
-    sizes = max(1, len(_player_counts(doc, {c: o for c, _, others in groups for o in others[:1]})))
+    # Each combination is compiled as it is, and at each number of players with rules of its own.
+    every = [{name: choice} for name, _default, others in groups for choice in others]
+    sizes = len(set(_player_counts(doc, {})).union(*(_player_counts(doc, one) for one in every)))
     if total * (1 + sizes) <= EXHAUSTIVE_RUNS:
         runs: list[dict[str, str]] = [{}]
         for name, _default, others in groups:
