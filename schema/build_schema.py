@@ -255,8 +255,15 @@ compulsory = rule(
             "When the bid is compulsory. Known: hand, position (0 = first to speak in the phase), speakers, bid_made, players. "
             + DSL_BOOL
         ),
-        "call": described(NAME, "The call the player must make (the compulsion lapses once that call is not legal)."),
+        "call": described(
+            NAME,
+            "The call the player must make: any other bid and the pass are refused (the special games the phase lets anyone say out of turn, its `interrupts`, stay open); the compulsion lapses once that call is not legal.",
+        ),
         "reason": {"type": "string", "description": "What the refusal of a pass tells the player."},
+        "or_higher": {
+            "type": "boolean",
+            "description": "The call or any higher bid of the ladder (modern Tapp: one who said 'ich spiele' must state a contract, the lowest or any other); default false: that call alone.",
+        },
         "breach": rule(
             "What a player owes who passed anyway (when the auction's `breaches` is penalize: records of real games).",
             {
@@ -350,7 +357,7 @@ phase = rule(
                 "play": described(NAME, "The contract played when everybody passed and `pass_out` is `play`."),
                 "choose": {
                     "type": "object",
-                    "description": "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber).",
+                    "description": "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber); a call that names no contract (`contract: null`, Mein Spiel) lets its bidder choose whenever it wins, contested or not.",
                     "propertyNames": NAME,
                     "additionalProperties": {
                         "type": "array",
@@ -402,6 +409,19 @@ discard_step = rule(
             },
             ["when", "reason"],
         ),
+        "prefer": {
+            "type": "array",
+            "minItems": 1,
+            "description": "Classes of cards the discard takes first, judged on the discard as a whole: as many cards of the first class as it can, then of the next, and only then others (Königrufen: 'other trumps only if there is no choice' is one class, the cards that are not trumps; with two of them in hand, the discard of three holds both and one trump). A discard that could hold more of a class is refused with its reason. Too many choices to list come as a template whose `including` names the cards every discard must hold.",
+            "items": rule(
+                "One class of cards to discard first.",
+                {
+                    "when": dsl("True for a card of the class. Known: card, hand, players. " + DSL_BOOL),
+                    "reason": {"type": "string", "description": "What the refusal tells the player."},
+                },
+                ["when", "reason"],
+            ),
+        },
     },
     ["count"],
 )
@@ -734,7 +754,7 @@ contract = rule(
             ],
         },
         "pot": dsl(
-            "With a pot: what the declarer pays into it after the deal (negative: takes from it). Known: as for amount, and amount, pot (its size before). "
+            "With a pot: what the declarer pays into it after the deal (negative: takes from it, never more than it holds: a formula asking for more takes the whole pot, which never falls below zero). Known: as for amount, and amount, pot (its size before). "
             + DSL_INT
         ),
         "talon_to_last_trick": {
@@ -1083,22 +1103,32 @@ bonus = rule(
             + " "
             + DSL_BOOL
         ),
-        "card": described(
-            CARD,
-            "Announced, this card is kept back for its trick: played only then (if legal) or when nothing else is.",
-        ),
+        "card": {
+            "oneOf": [CARD, {"const": "called", "description": "The card called for a partner in the deal."}],
+            "description": "Announced, this card is kept back for its trick: played only then (if legal) or when nothing else is; `called`: the card called for a partner (King ultimo's King), kept back by the side that holds it.",
+        },
         "trick": {"type": "integer", "description": "The card's trick: 1 the first, -1 the last, -2 the one before."},
         "replaces_game": {
-            "type": "boolean",
-            "description": "When it scores (made, announced or attempted), the game and every other bonus do not (a Valat).",
+            "oneOf": [
+                {
+                    "type": "boolean",
+                    "description": "true: whenever it scores (made, or announced or attempted and lost).",
+                },
+                {"const": "made", "description": "Only when it is made."},
+            ],
+            "description": "The bonus stands alone: the game and every other bonus are not scored beside it (a Valat). true: whenever it scores, made or lost; made: only when made (an announced one that fails is scored beside the game like any other bonus); false (default): never.",
         },
         "requires": dsl(
-            "Who may announce it, per seat; for a combination in a hand (scope seat) also who may have it at all (Iffezheim: `is_declarer`). Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken. "
+            "Who may announce it, per seat; for a combination in a hand (scope seat) also who may have it at all (Iffezheim: `is_declarer`). Known: hand, is_declarer, is_partner, revealed (the seat's side is public), spoken, card_called (a card was called for a partner in this deal: King ultimo only where a King is called). "
             + DSL_BOOL
         ),
         "scope": {
             "enum": ["side", "seat"],
             "description": "side (default): judged for each side on its tricks and paid between the sides. seat: a combination in one player's hand when play starts (ten trumps, the Drull, four Kings), judged for every active seat, any of them, and paid to its holder by each other player at the table (a dealer who sits out too, when `settlement.sitting_out` is defender), whichever side they are on; silent ones are claimed at the end without a word. Outside the game's multiplier and kontra like every bonus.",
+        },
+        "whose": {
+            "enum": ["either", "declarer", "defenders"],
+            "description": "Whose bonus it is (scope side): either (default) side's, judged for each; declarer: only the declarer's side's (King ultimo, won by either partner; the Pfeife in the last trick); defenders: only theirs (the called King captured). Only that side may announce it, and only that side scores it, made or lost: the other side's doing the same is no bonus (the defenders taking the called King in the last trick is paid by their own bonus, not as a King ultimo). For a combination in a hand (scope seat): who may have it (declarer: the declarer and the partner).",
         },
         "forced_early": {
             "enum": ["lost", "forfeit"],
@@ -1122,7 +1152,7 @@ kontra_rule = rule(
             "description": "The name of each doubling, in order.",
         },
         "eligible": dsl(
-            "Who may double, per seat (absent: anyone of the side whose turn it is to double). Known: hand, is_declarer, is_partner, revealed, spoken (the seat has had a turn in this round), made_bid (the seat bid in the auction), bid_before_turn (somebody had bid before the seat's first turn in the auction, or before the auction ended without giving it one, so it could not have opened the bidding: Dreierles' 'an opponent who could have bid Dreier and passed may not knock' is `made_bid or bid_before_turn`). "
+            "Who may double, per seat (absent: anyone of the side whose turn it is to double). Known: hand, is_declarer, is_partner, revealed, spoken (the seat has had a turn in this round), card_called (a card was called for a partner), made_bid (the seat bid in the auction), bid_before_turn (somebody had bid before the seat's first turn in the auction, or before the auction ended without giving it one, so it could not have opened the bidding: Dreierles' 'an opponent who could have bid Dreier and passed may not knock' is `made_bid or bid_before_turn`). "
             + DSL_BOOL
         ),
     },
@@ -1150,14 +1180,29 @@ RULE_SECTIONS = [
     "pot_ante",
 ]
 
+player_rules = rule(
+    "The rules of their own for one number of active players.",
+    {
+        "title": {"type": "string", "description": "A display name."},
+        "rules": {
+            "type": "object",
+            "description": "The rules for this number of players, as a patch merged over the ruleset (maps merge, lists replace, null removes) when that many play; checked against this schema once applied.",
+            "propertyNames": {"enum": RULE_SECTIONS},
+            "additionalProperties": {
+                "description": "A section of the ruleset, or part of one, as it would be written at the top level."
+            },
+        },
+    },
+)
+
 choice = rule(
     "One way to read a disputed rule, or one table agreement.",
     {
         "title": {"type": "string", "description": "A display name."},
         "rules": {
             "type": "object",
-            "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied.",
-            "propertyNames": {"enum": RULE_SECTIONS},
+            "description": "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied. Under `by_players`, rules for a number of active players: applied when that many play, after the ruleset's own rules for that number (an option that adds a bid to the ladder of six players, which `by_players` writes out whole).",
+            "propertyNames": {"enum": [*RULE_SECTIONS, "by_players"]},
             "additionalProperties": {
                 "description": "A section of the ruleset, or part of one, as it would be written at the top level."
             },
@@ -1238,7 +1283,7 @@ ruleset = rule(
                 "start": {"enum": ["declarer", "vorhand"], "description": "Who speaks first (default declarer)."},
                 "done": described(NAME, "The call that ends a turn (default pass)."),
                 "may_announce": dsl(
-                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public), spoken (the seat has had a turn in this round: `not spoken` allows announcements only before one's first done call, Dreierles' 'fertig'). "
+                    "Who may announce bonuses, per seat. Known: hand, is_declarer, is_partner (holds the called card), revealed (the seat's side is public), spoken (the seat has had a turn in this round: `not spoken` allows announcements only before one's first done call, Dreierles' 'fertig'), card_called (a card was called for a partner in this deal). "
                     + DSL_BOOL
                 ),
             },
@@ -1254,7 +1299,7 @@ ruleset = rule(
             "type": "object",
             "description": "Rules of their own for a number of active players (Cego for three), each a patch applied automatically when that many play.",
             "propertyNames": {"pattern": "^[0-9]+$"},
-            "additionalProperties": choice,
+            "additionalProperties": player_rules,
         },
         "accusation": rule(
             "Skinning a Solo: after everybody passed `phase`, the final bidder may, having picked up the talon, accuse the others ({choose: accuse}, or pass) of having passed with a hand meeting `strong`; a guilty player pays each other player as the loser of the final game with no trick; if nobody is guilty, the accuser does.",
@@ -1275,7 +1320,7 @@ ruleset = rule(
                     "type": "array",
                     "items": {
                         "enum": ["revoke", "discard", "misdeal"],
-                        "description": "revoke: a card against the duty to follow or trump; discard: a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
+                        "description": "revoke: a card against the duty to follow or trump; discard: an incorrect discard, either one the rules of what may go aside do not allow (a King laid away where Kings may not be: the deal ends there) or a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
                     },
                     "description": "The offences penalised.",
                 },

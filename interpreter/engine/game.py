@@ -28,6 +28,7 @@ from interpreter.engine.actions import (
     Action,
     ActionJson,
     Call,
+    DiscardAction,
     FrozenAction,
     Kontra,
     PlayCard,
@@ -57,7 +58,7 @@ from interpreter.engine.settlement import (
 from interpreter.engine.tricks import TrickRules
 from interpreter.engine.views import view_of
 from interpreter.errors import IllegalActionError, InvalidActionError
-from interpreter.language.model import Compulsion, Contract, Ruleset
+from interpreter.language.model import CALLED, Bonus, Compulsion, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
 
@@ -105,6 +106,10 @@ class Game:
             from interpreter.language.loader import load_ruleset
 
             ruleset = load_ruleset(ruleset, options)
+        elif options:
+            # Readings and options given with a ruleset: chosen on it (an unknown name or choice
+            # is refused, UsageError), never ignored.
+            ruleset = ruleset.with_choices(options)
         self.table_ruleset = ruleset  # as loaded, before the rules for a number of players
         self.players = players = players if players is not None else ruleset.table_sizes[0]
         if type(players) is not int or players not in ruleset.table_sizes:
@@ -506,7 +511,7 @@ class Game:
         return self.events[start:]
 
     def _apply(self, seat: int, parsed: Action) -> None:
-        if isinstance(parsed, PlayCard) and (offence := self._offence(seat, parsed)) is not None:
+        if isinstance(parsed, (PlayCard, DiscardAction)) and (offence := self._offence(seat, parsed)) is not None:
             self._penalize_offence(seat, parsed, offence)
         elif self.phase is _AUCTION:
             self._apply_call(seat, parsed)
@@ -690,6 +695,7 @@ class Game:
                     self._stage_emit(),
                     self.vorhand,
                     seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
+                    card_called=self.called_card is not None,
                 )
                 self._emit(type="phase", phase="announce", seat=self.declarer)
             else:
@@ -804,20 +810,26 @@ class Game:
         kept = {}
         for name, side in round_.announced.items():
             bonus = self.ruleset.bonuses[name]
-            if bonus.card is None or bonus.trick is None:
+            card = self._bonus_card(bonus)
+            if card is None or bonus.trick is None:
                 continue
-            holders = [s for s in self.seats if bonus.card in self.hands[s] and round_.side_of(s) == side]
+            holders = [s for s in self.seats if card in self.hands[s] and round_.side_of(s) == side]
             if holders:
-                kept[bonus.card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
+                kept[card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
         return kept
+
+    def _bonus_card(self, bonus: Bonus) -> str | None:
+        """The card an announced bonus keeps back: its own, or the card called for a partner."""
+        return self.called_card if bonus.card == CALLED else bonus.card
 
     def _forfeits(self, round_: AnnouncementRound, kept: dict[str, int]) -> dict[str, tuple[str, int, str]]:
         """The kept-back cards whose bonus forfeits the rest of the play when forced out early."""
         found = {}
         for name, side in round_.announced.items():
             bonus = self.ruleset.bonuses[name]
-            if bonus.forced_early == "forfeit" and bonus.card in kept:
-                found[bonus.card] = (name, kept[bonus.card], side)
+            card = self._bonus_card(bonus)
+            if bonus.forced_early == "forfeit" and card is not None and card in kept:
+                found[card] = (name, kept[card], side)
         return found
 
     def _check_cards(self) -> int:
@@ -1047,10 +1059,17 @@ class Game:
         self.events.append(result.written_into({"type": "settlement"}))
 
     # -- games recorded in the field: offences and their penalties -------------------------------
-    def _offence(self, seat: int, parsed: PlayCard) -> str | None:
+    def _offence(self, seat: int, parsed: PlayCard | DiscardAction) -> str | None:
         """The offence `parsed` would be, when the ruleset penalises it instead of refusing it."""
         rule = self.ruleset.penalties
         if rule is None or rule.mode != "penalize":
+            return None
+        if isinstance(parsed, DiscardAction):
+            # An incorrect discard (a King laid away in a Dreierles Zweier): a proper discard of
+            # the declarer's, which the rules of what may go aside do not allow.
+            exchange = self.exchange
+            if self.phase is Phase.EXCHANGE and "discard" in rule.offences and exchange is not None:
+                return "discard" if exchange.breach(seat, parsed) is not None else None
             return None
         if parsed.card not in self.hands[seat]:
             return None
@@ -1098,15 +1117,22 @@ class Game:
             )
         )
 
-    def _penalize_offence(self, offender: int, parsed: PlayCard, offence: str) -> None:
+    def _penalize_offence(self, offender: int, parsed: PlayCard | DiscardAction, offence: str) -> None:
         amount = self._penalty()
-        what = {
-            "revoke": f"played {parsed.card} against the duty to follow suit or trump",
-            "discard": f"led {parsed.card} before finishing the discard",
-        }[offence]
+        if isinstance(parsed, DiscardAction):
+            assert self.exchange is not None
+            # The discard lies face down: the offence is told, not which cards it was.
+            what = f"discarded against the rules ({self.exchange.breach(offender, parsed)})"
+            cards: dict[str, str] = {}
+        else:
+            what = {
+                "revoke": f"played {parsed.card} against the duty to follow suit or trump",
+                "discard": f"led {parsed.card} before finishing the discard",
+            }[offence]
+            cards = {"card": parsed.card}
         reason = f"seat {offender} {what}; the deal is abandoned and seat {offender} pays each other player {amount}"
         self._history.append((offender, parsed.as_json()))
-        self._emit(type="offence", seat=offender, offence=offence, card=parsed.card, reason=reason)
+        self._emit(type="offence", seat=offender, offence=offence, **cards, reason=reason)
         self._finish(
             Result(
                 "abandoned",

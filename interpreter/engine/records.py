@@ -263,9 +263,16 @@ def _compare(expect: dict[str, Any], game: Game, report: Replay, doc: Document) 
             continue
         got = actual.get(key)
         if got is None and key in ("points", "tricks", "payments", "outcome", "declarer_won", "pot"):
+            # Where the replay stopped, and why: the refused action, or the record's end.
+            stop = report.refused_at
+            why = (
+                f"the replay stopped at action {stop}, which was refused"
+                if stop is not None
+                else f"the record ends after its {len(doc.data['actions'])} actions"
+            )
             report.failures.append(
-                f"{_place(doc, key)}: expected {key} {wanted}, but the deal is not over "
-                f"after {len(doc.data['actions'])} actions (phase: {game.phase.value}, to act: seat {game.to_act})"
+                f"{_place(doc, key)}: expected {key} {wanted}, but the deal is not over: {why} "
+                f"(phase: {game.phase.value}, to act: seat {game.to_act})"
             )
             continue
         if isinstance(wanted, dict) and isinstance(got, dict):

@@ -189,7 +189,11 @@ def step_text(step: Any) -> str:
         forbid = d.get("forbid")
         if isinstance(forbid, dict) and forbid.get("when") is not None:
             text += f", not a card for which {code(forbid['when'])}"
-        return text + _rest(d, ("count", "forbid"))
+        prefer = d.get("prefer")
+        if isinstance(prefer, list) and prefer:
+            classes = [code(p.get("when")) if isinstance(p, dict) else generic_text(p) for p in prefer]
+            text += ", as many cards for which " + ", then for which ".join(classes) + " as it can"
+        return text + _rest(d, ("count", "forbid", "prefer"))
     if isinstance(step.get("keep"), dict):
         k = step["keep"]
         text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"
@@ -293,7 +297,7 @@ def compulsory_text(rules: Any) -> str:
         if not isinstance(rule, dict):
             parts.append(generic_text(rule))
             continue
-        text = f"{rule.get('call')} when {code(rule.get('when'))}"
+        text = f"{rule.get('call')}{' or higher' if rule.get('or_higher') else ''} when {code(rule.get('when'))}"
         breach = rule.get("breach")
         if isinstance(breach, dict) and breach.get("pays_each") is not None:
             text += f" (who passes anyway pays {code(breach['pays_each'])} to each player)"
@@ -600,6 +604,11 @@ def bonus_text(b: Any) -> str:
     if not isinstance(b, dict):
         return generic_text(b)
     parts = [f"made when {code(b.get('achieved'))}"]
+    whose = b.get("whose")
+    if whose == "declarer":
+        parts.insert(0, "the declarer's side's only")
+    elif whose == "defenders":
+        parts.insert(0, "the defenders' only")
     if b.get("value") is not None:
         parts.append(f"worth {code(b['value'])} unannounced")
     else:
@@ -611,8 +620,11 @@ def bonus_text(b: Any) -> str:
     if b.get("attempted") is not None:
         parts.append(f"minus its value when {code(b['attempted'])} and it was not made (a silent attempt)")
     if b.get("card") is not None:
-        parts.append(f"announced, {b['card']} must be kept back for {trick_words(b.get('trick'))}")
-    if b.get("replaces_game"):
+        card = "the called card" if b["card"] == "called" else b["card"]
+        parts.append(f"announced, {card} must be kept back for {trick_words(b.get('trick'))}")
+    if b.get("replaces_game") == "made":
+        parts.append("when made, the game and the other bonuses do not score (a lost announcement counts beside them)")
+    elif b.get("replaces_game"):
         parts.append("when it scores, the game and the other bonuses do not")
     if b.get("requires") is not None:
         parts.append(f"only a player for whom {code(b['requires'])} may announce it")
@@ -640,6 +652,7 @@ def bonus_text(b: Any) -> str:
             "requires",
             "scope",
             "forced_early",
+            "whose",
         )
     }
     if rest:

@@ -225,6 +225,24 @@ def _players_and_deal(w: Writer, side: Side) -> None:
     w.end()
 
 
+def _pack_worth(ruleset: Ruleset) -> str:
+    """What the cards in play are worth, from the cards dealt at each number of players (some
+    tables play without a few cards)."""
+    deck = ruleset.deck
+    worth: dict[tuple[int, int], list[int]] = {}
+    for n in ruleset.active_players:
+        pack = ruleset.for_players(n).pack(n)
+        worth.setdefault((len(pack), sum(deck.points[c] for c in pack)), []).append(n)
+    if len(worth) == 1 and next(iter(worth))[0] == len(deck.cards):
+        return f"All cards together are worth {deck.total_points} points before counting."
+    parts = [
+        f"with {words([str(n) for n in counts], 'or')} players the {size} cards dealt are worth {raw} points"
+        for (size, raw), counts in worth.items()
+    ]
+    text = "; ".join(parts)
+    return f"{text[0].upper()}{text[1:]} before counting."
+
+
 def _pack(w: Writer, side: Side) -> None:
     deck = side.ruleset.deck
     w.heading(2, "The pack", ("deck",))
@@ -254,7 +272,7 @@ def _pack(w: Writer, side: Side) -> None:
     for value in sorted(by_value, reverse=True):
         w.out(f"| {value} | {' '.join(by_value[value])} |")
     w.out()
-    w.out(f"All cards together are worth {deck.total_points} points before counting.")
+    w.out(_pack_worth(side.ruleset))
     sets = get_path(side.tree, ("deck", "sets")) or {}
     if sets:
         w.out()

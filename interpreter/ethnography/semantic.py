@@ -332,6 +332,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "by_players",
             "player_rules",
             "derived",
+            "rechoose",
             "direction",
             "usual_players",
             "bonuses",
@@ -521,6 +522,8 @@ def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     rules = []
     for rule in phase.compulsory:
         entry: dict[str, Any] = {"call": rule.call, "when": Expr(rule.when.source)}
+        if rule.or_higher:
+            entry["or_higher"] = True
         if rule.breach_pays_each is not None:
             entry["breach"] = {"pays_each": Expr(rule.breach_pays_each.source)}
         rules.append(entry)
@@ -578,6 +581,8 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
         discard: dict[str, Any] = {"count": "talon" if step.count is None else step.count}
         if step.forbid is not None:
             discard["forbid"] = {"when": Expr(step.forbid.source)}
+        if step.prefer:
+            discard["prefer"] = [{"when": Expr(p.when.source)} for p in step.prefer]
         return {"discard": discard}
     if isinstance(step, Keep):
         keep: dict[str, Any] = {"count": step.count}
@@ -700,13 +705,15 @@ def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
     _put(out, "attempted", _expr(b.attempted))
     _put(out, "card", b.card)
     _put(out, "trick", b.trick)
-    if b.replaces_game:
-        out["replaces_game"] = True
+    if b.replaces_game != "never":
+        out["replaces_game"] = True if b.replaces_game == "scored" else "made"
     _put(out, "requires", _expr(b.requires))
     if b.scope != "side":
         out["scope"] = b.scope
     if b.forced_early != "lost":
         out["forced_early"] = b.forced_early
+    if b.whose != "either":
+        out["whose"] = b.whose
     return out
 
 
@@ -1027,11 +1034,10 @@ def _read(ref: str, stamp: Stamp, chosen: tuple[tuple[str, str], ...], effects: 
     tree = tree_of(ruleset)
     if not effects:
         return ruleset, tree
-    rules = dict(tree)  # the rules alone, before the effects are added beside them
-    for count in ruleset.by_players:
-        patched = tree_of(ruleset.for_players(count))
-        changes = {path: get_path(patched, path) for path, _, _ in differences(rules, patched)}
-        tree.setdefault("by_players", {})[str(count)] = {"effects": changes}
+    # The rules alone with the rules of each number of players, before the effects of the
+    # readings and options are added beside them.
+    rules = _with_player_rules(ruleset, dict(tree))
+    tree = dict(rules)
     for group in ruleset.groups:
         trees: dict[str, dict[str, Any]] = {}
         for choice in group.choices:
@@ -1044,9 +1050,19 @@ def _read(ref: str, stamp: Stamp, chosen: tuple[tuple[str, str], ...], effects: 
             except RulesetError:
                 trees[choice] = {}  # `tarock validate` reports it
                 continue
-            trees[choice] = tree_of(other)
+            # (a choice may patch the rules for a number of players too)
+            trees[choice] = _with_player_rules(other, tree_of(other))
         tree.setdefault(group.kind, {})[group.name] = {"default": group.default, "choices": _effects(trees)}
     return ruleset, tree
+
+
+def _with_player_rules(ruleset: Ruleset, rules: dict[str, Any]) -> dict[str, Any]:
+    """`rules` (the tree of `ruleset`) with what its rules for each number of players change."""
+    for count in ruleset.by_players:
+        patched = tree_of(ruleset.for_players(count))
+        changes = {path: get_path(patched, path) for path, _, _ in differences(rules, patched)}
+        rules.setdefault("by_players", {})[str(count)] = {"effects": changes}
+    return rules
 
 
 def _effects(trees: dict[str, dict[str, Any]]) -> dict[str, dict[Path, Any]]:

@@ -249,12 +249,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     names = args.files or ruleset_names(include_bases=True)
     failed = 0
     for name in names:
-        problems = check_ruleset(name)
+        notes: list[str] = []
+        problems = check_ruleset(name, notes)
         for problem in problems:
             print(problem, file=sys.stderr)
         if problems:
             failed += 1
         print(f"{name}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+        for note in notes:
+            print(f"  {note}")
     return 1 if failed else 0
 
 

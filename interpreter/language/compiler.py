@@ -16,6 +16,7 @@ from interpreter.errors import Place, Problem, RuleError, did_you_mean
 from interpreter.language.dsl import DslError, Expression, Scope, Type, compile_expression
 from interpreter.language.dsl.compiler import MAX_NUMBER
 from interpreter.language.model import (
+    CALLED,
     TRUMP,
     Accusation,
     Announcement,
@@ -53,6 +54,7 @@ from interpreter.language.model import (
     Packet,
     Penalties,
     PlayRules,
+    Preference,
     Route,
     Ruleset,
     ScheduledTrick,
@@ -143,8 +145,16 @@ BONUS_NAMES = {
 BONUS_VALUE_NAMES = {"game": INT, "players": INT}
 # A combination in one player's hand (scope: seat): the hand when play starts, and who holds it.
 SEAT_BONUS_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "players": INT, "announced": BOOL}
-# Who may announce (per seat, in the round of announcements).
-SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL, "spoken": BOOL}
+# Who may announce (per seat, in the round of announcements); `card_called`: a card was called for
+# a partner in this deal (named or not, whoever holds it).
+SEAT_NAMES = {
+    "hand": CARDS,
+    "is_declarer": BOOL,
+    "is_partner": BOOL,
+    "revealed": BOOL,
+    "spoken": BOOL,
+    "card_called": BOOL,
+}
 # Who may double: per seat, and what the auction says of it (it bid; a bid stood when it first spoke).
 KONTRA_NAMES = {**SEAT_NAMES, "made_bid": BOOL, "bid_before_turn": BOOL}
 # Duties over the trick history, for the player to play: the hand, the cards on the table, the
@@ -885,8 +895,12 @@ class Compiler:
                 )
             requires = self.expression(path + ("requires",), SEAT_NAMES, BOOL)
             card = b.get("card")
-            if card is not None and card not in self.deck.suit:
-                self.problem(path + ("card",), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}")
+            if card is not None and card != CALLED and card not in self.deck.suit:
+                self.problem(
+                    path + ("card",),
+                    f"no card {card} in this pack{_hint(str(card), [*self.deck.cards, CALLED])} "
+                    f"(or `{CALLED}`: the card called for a partner)",
+                )
             if (card is None) != (b.get("trick") is None):
                 self.problem(path, "a card kept back for its trick needs both `card` and `trick`")
             if "value" not in b and "announced" not in b:
@@ -906,10 +920,11 @@ class Compiler:
                 attempted,
                 card,
                 b.get("trick"),
-                bool(b.get("replaces_game", False)),
+                _replaces(b.get("replaces_game", False)),
                 requires,
                 scope,
                 forced_early,
+                b.get("whose", "either"),
             )
         return result
 
@@ -1103,7 +1118,13 @@ class Compiler:
                     else None
                 )
                 count = None if d.get("count") == "talon" else int(d.get("count", 0))
-                result.append(Discard(count, forbid, (d.get("forbid") or {}).get("reason", "")))
+                preferences: list[Preference] = []
+                for j, entry in enumerate(d.get("prefer") or ()):
+                    when = self.expression(path + ("discard", "prefer", j, "when"), DISCARD_NAMES, BOOL)
+                    if when is not None:
+                        preferences.append(Preference(when, entry.get("reason", "other cards first")))
+                reason = (d.get("forbid") or {}).get("reason", "")
+                result.append(Discard(count, forbid, reason, tuple(preferences)))
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------
@@ -1184,7 +1205,13 @@ class Compiler:
                 breach = self.expression(where + ("breach", "pays_each"), COMPULSION_BREACH_NAMES, INT)
                 if when is not None:
                     compulsory.append(
-                        Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here"), breach)
+                        Compulsion(
+                            when,
+                            c.get("call"),
+                            c.get("reason", f"you must bid {c.get('call')} here"),
+                            breach,
+                            bool(c.get("or_higher", False)),
+                        )
                     )
             then = p.get("then") or {}
             pass_out = then.get("pass_out", "throw_in")
@@ -1566,6 +1593,13 @@ class Compiler:
                     ChoiceGroup(name, kind, g.get("question", g.get("title", name)), g.get("default"), choices)
                 )
         return tuple(groups)
+
+
+def _replaces(written: object) -> Literal["never", "scored", "made"]:
+    """A bonus's `replaces_game` as written (true, false or `made`) as the model keeps it."""
+    if written == "made":
+        return "made"
+    return "scored" if written is True else "never"
 
 
 def _allowed(contracts: dict[str, Any], name: str) -> bool:
