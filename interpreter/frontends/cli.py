@@ -57,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        _say_skipped()
         status: int = args.run(args)
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk or a closed pipe is reported here, not at exit
@@ -87,6 +88,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"TAROCK_DEBUG=1 shows the traceback)"
         )
         return 1
+
+
+def _say_skipped() -> None:
+    """One line naming the files in ./rulesets and TAROCK_PATH that the lookup passes over (a
+    FIFO, a device, a file too large to be a ruleset): every command looks names up there."""
+    from interpreter.language.loader import display_path, skipped_rulesets
+    from interpreter.language.paths import MAX_RULESET_BYTES
+
+    skipped = skipped_rulesets()
+    if skipped:
+        # The folder shown as messages show it, the file by its own name (a link not followed).
+        files = ", ".join(f"{Path(display_path(file.parent)) / file.name} ({why})" for file, why in skipped)
+        _say(f"tarock: passed over {files}: a ruleset is a regular file of at most {MAX_RULESET_BYTES:,} bytes")
 
 
 def _say(*lines: str) -> None:

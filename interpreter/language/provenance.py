@@ -20,8 +20,6 @@ from functools import lru_cache
 from pathlib import Path as FilePath
 from typing import Any
 
-import yaml
-
 from interpreter.errors import RulesetError
 from interpreter.language.loader import apply_choices, read_document
 from interpreter.language.source import Document, Mark, Path
@@ -126,16 +124,14 @@ def file_data(file: str) -> Any:
     path = FilePath(file)
     try:
         return _file_data(str(path.resolve()), path.stat().st_mtime_ns)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+    except (OSError, RulesetError):
         return None
 
 
 @lru_cache(maxsize=64)
 def _file_data(path: str, stamp: int) -> Any:
-    # Only the values are wanted here (the merged document has the positions): the C parser,
-    # where PyYAML has it, reads them several times faster.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return _string_keys(yaml.load(FilePath(path).read_text(encoding="utf-8"), Loader=loader))
+    # Read as every ruleset file is, within the same limits (only the values are kept).
+    return read_document(FilePath(path)).data
 
 
 def file_marks(file: str) -> dict[Path, Mark]:
@@ -152,15 +148,6 @@ def _file_marks(path: str, stamp: int, cwd: str) -> dict[Path, Mark]:
     # `cwd` is part of the key: marks name their file as messages show it, relative to the
     # working directory (or short, for a built-in file outside it).
     return read_document(FilePath(path)).marks
-
-
-def _string_keys(data: Any) -> Any:
-    # As the loader reads them: a player count written `6:` is the name "6".
-    if isinstance(data, dict):
-        return {str(k): _string_keys(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_string_keys(v) for v in data]
-    return data
 
 
 # -- a ruleset's origins -----------------------------------------------------------------------------
