@@ -58,6 +58,33 @@ def run(*args: str, cwd: Path, stdin: str = "", timeout: float = 120) -> subproc
 # -- 1. the depth limit on every path that parses YAML or JSON -----------------------------------------
 
 
+def test_an_observed_entry_nested_too_deep_is_not_taken_and_the_scribe_goes_on() -> None:
+    for entry in ("{a: " + DEEP_FLOW + "}", '{"play": ' + "[" * 500 + "]" * 500 + "}", "{a: " * 300 + "1" + "}" * 300):
+        out = tarock("observe", "cego", stdin=f"{entry}\npass\nsave\n")
+        assert out.returncode == 0 and out.stderr == "", out
+        refusal = next(line for line in out.stdout.splitlines() if "not taken" in line)
+        assert f"nested more than {MAX_DEPTH} levels deep" in refusal and "column " in refusal, refusal
+        assert "actions:\n- [1, pass]" in out.stdout  # the entry after it was taken
+
+
+@pytest.mark.parametrize(
+    ("entry", "reason"),
+    [
+        ("{play: !!python/name:os.system x}", "cannot read 'x' as !!python/name:os.system"),
+        ("{[T1]: play}", "a key must be a plain name"),
+        ("{play: T1", "not valid YAML"),
+        ("{discard: [" + "T1, " * 600 + "]}", "an entry of 2,413 characters is too long (at most 2,000)"),
+        ("² pass", "no seat '²': the seats are 0 to 3"),
+        ("9999999999 pass", "no seat '9999999999'"),
+        ("hand ² T1", "no seat '²'"),
+    ],
+)
+def test_an_observed_entry_that_is_no_action_is_refused_with_the_reason(entry: str, reason: str) -> None:
+    out = tarock("observe", "cego", stdin=f"{entry}\nsave\n")
+    assert out.returncode == 0 and out.stderr == "", out
+    assert "not taken: " in out.stdout and reason in out.stdout, out.stdout
+
+
 def test_a_record_nested_too_deep_is_refused_at_its_place(tmp_path: Path) -> None:
     games = tmp_path / "games"
     games.mkdir()
@@ -85,6 +112,83 @@ def test_a_ruleset_nested_too_deep_is_one_problem_and_the_others_are_listed(else
     validated = tarock("validate", "deep", cwd=elsewhere)
     assert validated.returncode == 1
     assert f"rulesets/deep.yaml:2:{2 * MAX_DEPTH + 1}: a[0][0]…: nested more than" in validated.stderr
+
+
+# -- 2. every number from the command line, range-checked ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["observe", "cego", "--players", "0"], "cego is played by 3 or 4 or 5 at the table, not 0"),
+        (["observe", "cego", "--players", "-4"], "cego is played by 3 or 4 or 5 at the table, not -4"),
+        (
+            ["observe", "cego", "--players", "1000000000"],
+            "cego is played by 3 or 4 or 5 at the table, not 1000000000",
+        ),
+        (["observe", "cego", "--dealer", "99"], "the dealer must be a seat from 0 to 3, not 99"),
+        (["observe", "cego", "--dealer", "-1"], "the dealer must be a seat from 0 to 3, not -1"),
+        (["observe", "cego", "--players", "3", "--dealer", "3"], "the dealer must be a seat from 0 to 2, not 3"),
+        (["play", "cego", "--players", "1000000000"], "cego is played by 3 or 4 or 5 at the table, not 1000000000"),
+        (["play", "cego", "--dealer", "-1"], "the dealer must be a seat from 0 to 3, not -1"),
+        (["play", "cego", "--seed", "-1"], "a seed is a whole number from 0 to 2**64 - 1, not -1"),
+        (["play", "cego", "--human", "4"], "--human 4: no such playing seat"),
+        (
+            ["play", "cego", "--deals", "0"],
+            "--deals must be from 1 to 1,000, not 0 (a session keeps every deal; `tarock simulate` plays more)",
+        ),
+        (
+            ["play", "cego", "--deals", "1000000000000"],
+            "--deals must be from 1 to 1,000, not 1000000000000 (a session keeps every deal; "
+            "`tarock simulate` plays more)",
+        ),
+    ],
+)
+def test_a_number_out_of_range_is_one_line_and_exit_2(args: list[str], said: str) -> None:
+    out = tarock(*args, stdin="pass\nsave\n")
+    assert out.returncode == 2, out
+    assert one_line(out.stderr) == f"tarock: {said}"
+    assert out.stdout == "", "refused before anything is done"
+
+
+# -- 3. observe -o into a folder that does not exist ---------------------------------------------------
+
+
+def test_observe_refuses_an_output_it_cannot_write_before_the_first_entry(tmp_path: Path) -> None:
+    for target, reason in [
+        (tmp_path / "missing" / "game.yaml", f"no such directory: {tmp_path / 'missing'}"),
+        (tmp_path, "is a directory"),
+    ]:
+        out = tarock("observe", "cego", "-o", str(target), stdin="pass\npass\nsave\n")
+        assert out.returncode == 2, out
+        assert one_line(out.stderr) == f"tarock: -o {target}: {reason}"
+        assert out.stdout == "", "nothing asked: no entry is typed in vain"
+
+
+def test_a_record_that_cannot_be_written_at_the_end_is_printed_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The folder is there when the scribe starts and gone when the game is saved: the evening's
+    game is printed rather than lost."""
+    from interpreter.frontends.cli import main
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    lines = iter(["pass\n", "pass\n", "save\n"])
+
+    class Input:
+        def readline(self) -> str:
+            line = next(lines)
+            if line == "save\n":
+                folder.rmdir()
+            return line
+
+    monkeypatch.setattr(sys, "stdin", Input())
+    status = main(["observe", "cego", "-o", str(folder / "game.yaml")])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert one_line(err).startswith(f"tarock: {folder / 'game.yaml'}: No such file or directory; the record is printed")
+    assert "actions:\n- [1, pass]\n- [2, pass]" in out
 
 
 # -- 4. the lookup reads only regular files, with a size limit ----------------------------------------

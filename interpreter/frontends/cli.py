@@ -15,6 +15,7 @@ import yaml
 
 from interpreter.errors import RulesetError, TarockError, UsageError
 from interpreter.frontends.options import parse_options
+from interpreter.frontends.output import check_writable
 
 EXAMPLES = [
     ("tarock list", "the rulesets and their player counts"),
@@ -299,6 +300,9 @@ def _leaves(data: object) -> list[object]:
     return [data]
 
 
+MAX_DEALS = 1000  # deals in a session of `play`, as at the web table: an evening has a few dozen
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.bots.randombot import RandomBot
     from interpreter.bots.rulebot import RuleBot
@@ -309,9 +313,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.language.loader import load_ruleset
 
     if args.record:
-        _check_writable(args.record, "--record")  # before the deal, not after it has been played
-    if args.deals < 1:
-        raise TarockError(f"--deals must be 1 or more, not {args.deals}")
+        check_writable(args.record, "--record")  # before the deal, not after it has been played
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise TarockError(
+            f"--deals must be from 1 to {MAX_DEALS:,}, not {args.deals} (a session keeps every deal; "
+            "`tarock simulate` plays more)"
+        )
     ruleset = load_ruleset(args.name, parse_options(args.option))
     players = args.players if args.players is not None else ruleset.usual_table
     session = Session(ruleset, players=players, dealer=args.dealer, seed=args.seed) if args.deals > 1 else None
@@ -380,18 +387,6 @@ def _write_record(game: Any, file: str) -> None:
     from interpreter.engine.records import dump_record
 
     Path(file).write_text(dump_record(game.record()), encoding="utf-8")
-
-
-def _check_writable(file: str, option: str) -> None:
-    """Refuse an output file that cannot be written, before the work that fills it is done."""
-    path = Path(file)
-    folder = path.parent
-    if path.is_dir():
-        raise TarockError(f"{option} {file}: is a directory")
-    if not folder.is_dir():
-        raise TarockError(f"{option} {file}: no such directory: {folder}")
-    if not os.access(path if path.exists() else folder, os.W_OK):
-        raise TarockError(f"{option} {file}: not allowed to write there")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
