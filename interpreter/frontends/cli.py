@@ -274,14 +274,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from interpreter.language.loader import find_ruleset_file, read_document, resolve
+    from interpreter.language.loader import find_ruleset_file, read_document, resolve, source_file
 
     doc = resolve(args.name)
     file = find_ruleset_file(args.name)
     assert file is not None  # resolve found it
     own = read_document(file).data
     own.pop("extends", None)
-    chain = " <- ".join(reversed([f.rsplit("/", 1)[-1].removesuffix(".yaml") for f in doc.lineage]))
+    chain = " <- ".join(reversed([source_file(f).stem for f in doc.lineage]))
     if doc.parents:
         print(f"# {chain}")
         print(

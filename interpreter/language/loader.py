@@ -21,7 +21,7 @@ from typing import Any
 from interpreter.errors import Problem, RulesetError, UsageError, did_you_mean, unique_problems
 from interpreter.language.compiler import Compiler
 from interpreter.language.model import Ruleset
-from interpreter.language.paths import BUILT_IN, file_problem, is_built_in, read_file, ruleset_folders
+from interpreter.language.paths import BUILT_IN, file_problem, is_built_in, read_file, ruleset_folders, rulesets_dir
 from interpreter.language.source import Document, Mark, YamlValue, format_path, load_yaml, parse_path
 from interpreter.language.source import Path as NodePath
 from interpreter.language.validation import schema_problems
@@ -110,8 +110,22 @@ def display_path(file: Path) -> str:
     except (ValueError, OSError):
         pass
     if is_built_in(file):
-        return f"{file.name} ({BUILT_IN})"
+        return f"{file.name}{_BUILT_IN_MARK}"
     return str(file)
+
+
+_BUILT_IN_MARK = f" ({BUILT_IN})"
+
+
+def source_file(shown: str) -> Path:
+    """The file that `display_path` names `shown` (the file of a Problem, a Mark, a Document or a
+    compiled Ruleset): a built-in ruleset named short is found among the built-in ones, wherever
+    they are installed; any other name is the file's path, from the working directory."""
+    if shown.endswith(_BUILT_IN_MARK):
+        built_in = rulesets_dir() / shown.removesuffix(_BUILT_IN_MARK)
+        if built_in.is_file():
+            return built_in
+    return Path(shown)
 
 
 def read_document(file: Path) -> Document:

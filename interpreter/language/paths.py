@@ -21,13 +21,18 @@ _REPO = _PACKAGE.parent
 
 
 def _data_dir(name: str) -> Path:
-    # A source checkout (or an editable install) has them at the top of the repository, beside
-    # the package; an installed wheel carries them inside it, as interpreter/data/<name>
-    # (see [tool.setuptools.package-dir] in pyproject.toml).
-    local = _REPO / name
-    if (local / ".." / "interpreter" / "__init__.py").is_file() and local.is_dir():
-        return local
-    return _PACKAGE / "data" / name
+    # Installed (`pip install .`, a wheel), the rulesets and schemas are package data inside the
+    # package, interpreter/data/<name> ([tool.setuptools.package-dir] in pyproject.toml maps the
+    # repository's top-level folders there). A source checkout, and an editable install of one,
+    # has no such folder: they are at the top of the repository, beside the package. (An
+    # editable install cannot even import `interpreter.data.rulesets`: setuptools' finder maps
+    # that name to the top-level folder, but `interpreter.data` is nowhere to be found. So the
+    # folders are found by their place, never imported.) The package's own data comes first, so
+    # that an installed package never takes a stray `rulesets/` folder in site-packages for its own.
+    installed = _PACKAGE / "data" / name
+    if installed.is_dir():
+        return installed
+    return _REPO / name
 
 
 def rulesets_dir() -> Path:

@@ -21,7 +21,7 @@ from pathlib import Path as FilePath
 from typing import Any
 
 from interpreter.errors import RulesetError
-from interpreter.language.loader import apply_choices, read_document
+from interpreter.language.loader import apply_choices, read_document, source_file
 from interpreter.language.source import Document, Mark, Path
 
 STATUSES = ("attested", "reported", "reconstructed", "assumed")  # most certain first
@@ -120,8 +120,8 @@ def _child(node: Any, part: Any) -> tuple[bool, Any]:
 
 def file_data(file: str) -> Any:
     """The data of one ruleset file as written, before anything is merged into it (None if it
-    cannot be read now)."""
-    path = FilePath(file)
+    cannot be read now). `file`: its path, or its name in messages (a Mark's, a lineage's)."""
+    path = source_file(file)
     try:
         return _file_data(str(path.resolve()), path.stat().st_mtime_ns)
     except (OSError, RulesetError):
@@ -136,7 +136,7 @@ def _file_data(path: str, stamp: int) -> Any:
 
 def file_marks(file: str) -> dict[Path, Mark]:
     """Where each value of one ruleset file stands (for the rare rule no merged document has)."""
-    path = FilePath(file)
+    path = source_file(file)
     try:
         return _file_marks(str(path.resolve()), path.stat().st_mtime_ns, str(FilePath.cwd()))
     except (OSError, RulesetError):
