@@ -26,6 +26,7 @@ import pytest
 import yaml
 from clirun import ROOT, tarock
 
+import interpreter
 from interpreter import Game, RuleBot, dump_record, replay
 from interpreter.language.loader import display_path, source_file
 from interpreter.language.paths import ENV_PATH, rulesets_dir
@@ -145,6 +146,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 
 def test_the_installed_package_is_the_one_run_and_carries_its_rulesets(installed: Installed) -> None:
+    version = installed.run("--version")
+    assert version.returncode == 0
+    assert version.stdout.startswith(f"tarock {interpreter.__version__} from {installed.package} (Python ")
     found = installed.run(python="from interpreter.language.paths import rulesets_dir; print(rulesets_dir())")
     assert found.stdout.strip() == str(installed.package / "data" / "rulesets")
     listed = installed.run("list")

@@ -153,6 +153,13 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
+def _version() -> str:
+    from interpreter import __version__
+
+    package = Path(__file__).resolve().parent.parent
+    return f"tarock {__version__} from {package} (Python {sys.version_info.major}.{sys.version_info.minor})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tarock",
@@ -160,6 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play, check and replay regional Tarock variants (Dappen, Cego, Tapp) written as YAML rulesets.",
     )
     parser.examples_wanted = True
+    parser.add_argument(
+        "--version", action="version", version=_version(), help="the version, and where it is installed"
+    )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     p = sub.add_parser("list", help="list the rulesets")
