@@ -319,3 +319,29 @@ def test_check_reports_a_fifo_and_a_device_among_the_records_as_games_it_could_n
     )
     alone = run("check", "cego", "games/waiting.yaml", cwd=work)
     assert alone.returncode == 1 and "cannot read the record: a FIFO, not a regular file" in alone.stdout
+
+
+# -- the limits, as docs/design.md states them ---------------------------------------------------------
+
+
+def test_the_design_states_the_limits_the_code_keeps() -> None:
+    from interpreter.engine.records import MAX_ACTIONS, MAX_RECORD_CHARS
+    from interpreter.frontends.cli import MAX_DEALS
+    from interpreter.frontends.observe import MAX_ENTRY
+    from interpreter.language.dsl.compiler import MAX_LENGTH, MAX_VISITS
+    from interpreter.language.source import MAX_DIGITS, MAX_NODES
+
+    design = (Path(__file__).resolve().parents[1] / "docs" / "design.md").read_text(encoding="utf-8")
+    limits = design.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
+    for stated in [
+        f"nested at most {MAX_DEPTH} levels deep",
+        f"at most {MAX_NODES:,} values",
+        f"integers of at most {MAX_DIGITS:,} digits",
+        f"a regular file (symbolic links followed) of at most {MAX_RULESET_BYTES:,} bytes",
+        f"at most {MAX_LENGTH:,} characters",
+        f"at most {MAX_VISITS:,} cards",
+        f"a regular file of at most {MAX_RECORD_CHARS:,} characters; at most {MAX_ACTIONS:,} actions",
+        f"at most {MAX_ENTRY:,} characters; a seat",
+        f"1 to {MAX_DEALS:,}: a session keeps every deal",
+    ]:
+        assert stated in limits, stated
