@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib.metadata
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -154,10 +155,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _version() -> str:
-    from interpreter import __version__
-
+    # The installed distribution's version, which pyproject.toml takes from interpreter.__version__
+    # (the facade, which no module of the package imports).
+    try:
+        version = importlib.metadata.version("tarock")
+    except importlib.metadata.PackageNotFoundError:
+        version = "(not installed)"
     package = Path(__file__).resolve().parent.parent
-    return f"tarock {__version__} from {package} (Python {sys.version_info.major}.{sys.version_info.minor})"
+    return f"tarock {version} from {package} (Python {sys.version_info.major}.{sys.version_info.minor})"
 
 
 def build_parser() -> argparse.ArgumentParser:
