@@ -149,6 +149,25 @@ def test_the_installed_package_is_the_one_run_and_carries_its_rulesets(installed
     version = installed.run("--version")
     assert version.returncode == 0
     assert version.stdout.startswith(f"tarock {interpreter.__version__} from {installed.package} (Python ")
+    # The console script that pip wrote runs the same package.
+    script = next(
+        (
+            f
+            for f in (installed.package.parent / "bin" / "tarock", Path(sys.executable).parent / "tarock")
+            if f.is_file()
+        ),
+        None,
+    )
+    if script is not None:
+        scripted = subprocess.run(
+            [str(script), "--version"],
+            cwd=installed.work,
+            env=installed.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert scripted.stdout == version.stdout, scripted.stderr
     found = installed.run(python="from interpreter.language.paths import rulesets_dir; print(rulesets_dir())")
     assert found.stdout.strip() == str(installed.package / "data" / "rulesets")
     listed = installed.run("list")
