@@ -21,7 +21,6 @@ import functools
 import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from interpreter.engine.actions import (
@@ -225,11 +224,11 @@ class Game:
     def ruleset_ref(self) -> str:
         """How a record names the ruleset: its name where that finds the same file (a ruleset
         under rulesets/), else the path of its file."""
-        from interpreter.language.loader import find_ruleset_file
+        from interpreter.language.loader import find_ruleset_file, source_file
 
         rs = self.table_ruleset
         bundled = find_ruleset_file(rs.name)
-        here = Path(rs.file).resolve()
+        here = source_file(rs.file).resolve()  # a built-in file is named short outside the checkout
         return rs.name if bundled is not None and bundled.resolve() == here else str(here)
 
     # -- the cards, as the stages share them ---------------------------------------------------

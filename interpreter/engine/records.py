@@ -21,6 +21,7 @@ from interpreter.engine.observation import Observation, is_observed, observed_ga
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError, TarockError
 from interpreter.language.loader import display_path, find_ruleset_file, load_ruleset
 from interpreter.language.model import Ruleset
+from interpreter.language.paths import read_file
 from interpreter.language.source import Document, load_yaml
 from interpreter.language.validation import schema_problems
 
@@ -48,9 +49,11 @@ class Replay:
 def read_record(file: str | Path) -> Document:
     path = Path(file)
     try:
-        text = path.read_text(encoding="utf-8")
+        # Only a regular file, not a FIFO or a device; UTF-8 takes at most four bytes a character.
+        text = read_file(path, 4 * MAX_RECORD_CHARS).decode("utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise RecordError([Problem(str(file), None, None, "", f"cannot read the record: {exc}")]) from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise RecordError([Problem(str(file), None, None, "", f"cannot read the record: {reason}")]) from None
     return parse_record(text, display_path(path))
 
 

@@ -261,7 +261,7 @@ def rules_summary(game: Game) -> str:
     from interpreter.ethnography.docgen import render
 
     try:
-        text = render(game.table_ruleset.ref or game.ruleset.name, summary=True)
+        text = render(game.ruleset_ref, summary=True)
     except TarockError as exc:
         return f"  the rules cannot be summarised: {exc}"
     lines = [line for line in text.splitlines() if not line.startswith("<!--")]

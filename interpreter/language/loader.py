@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import os
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from interpreter.errors import Problem, RulesetError, UsageError, did_you_mean, unique_problems
 from interpreter.language.compiler import Compiler
 from interpreter.language.model import Ruleset
-from interpreter.language.paths import BUILT_IN, is_built_in, ruleset_folders
+from interpreter.language.paths import BUILT_IN, file_problem, is_built_in, read_file, ruleset_folders, rulesets_dir
 from interpreter.language.source import Document, Mark, YamlValue, format_path, load_yaml, parse_path
 from interpreter.language.source import Path as NodePath
 from interpreter.language.validation import schema_problems
@@ -40,15 +39,30 @@ def ruleset_origins(include_bases: bool = False) -> dict[str, str]:
     that name, in the order of `ruleset_folders()`."""
     found: dict[str, tuple[str, str]] = {}
     for folder in ruleset_folders():
-        try:
-            files = sorted(folder.path.glob("*.yaml"))
-        except OSError:
-            continue
-        for file in files:
-            if file.stem not in found and (include_bases or not _is_base(file)):
+        for file in _files_in(folder.path):
+            if file.stem not in found and file_problem(file) is None and (include_bases or not _is_base(file)):
                 found[file.stem] = (file.name, folder.label)
     # Sorted as the files are (`cego-turnier.yaml` before `cego.yaml`), as listings always were.
     return {name: label for name, (_, label) in sorted(found.items(), key=lambda item: item[1][0])}
+
+
+def _files_in(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.glob("*.yaml"))
+    except OSError:
+        return []
+
+
+def skipped_rulesets() -> list[tuple[Path, str]]:
+    """The files named like rulesets (NAME.yaml) in the folders a name is looked up in that the
+    lookup passes over, each with the reason: not a regular file (a FIFO, a device, a folder) or
+    too large to be one (paths.MAX_RULESET_BYTES). The commands name them in one line."""
+    return [
+        (file, problem)
+        for folder in ruleset_folders()
+        for file in _files_in(folder.path)
+        if (problem := file_problem(file)) is not None
+    ]
 
 
 def _is_base(file: Path) -> bool:
@@ -60,11 +74,10 @@ def _is_base(file: Path) -> bool:
 
 @lru_cache(maxsize=256)
 def _is_base_cached(file: str, stamp: int) -> bool:
-    # Only one top-level flag is wanted, of a built-in file: PyYAML's C parser, where it has one,
-    # reads it many times faster than the positions-keeping reader.
+    # Read as every ruleset is, within the same limits: a file that cannot be read is no base.
     try:
-        data = yaml.load(Path(file).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data = read_document(Path(file)).data
+    except RulesetError:
         return False
     return isinstance(data, dict) and data.get("base") is True
 
@@ -77,19 +90,16 @@ def is_path_ref(ref: str) -> bool:
 
 def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
     """A ruleset by path (`my/variant.yaml`), or by name: beside `relative_to` (the file that
-    extends it), then in `ruleset_folders()` (./rulesets, TAROCK_PATH, the built-in ones)."""
-    candidates: list[Path] = []
+    extends it), then in `ruleset_folders()` (./rulesets, TAROCK_PATH, the built-in ones).
+
+    A name finds only a file that can be read as a ruleset (`skipped_rulesets` names the others);
+    a path finds whatever is there, and reading it says why it is no ruleset."""
     if is_path_ref(ref):
-        candidates.append(Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref)
-        candidates.append(Path(ref))
-    else:
-        if relative_to is not None:
-            candidates.append(relative_to / f"{ref}.yaml")
-        candidates += [folder.path / f"{ref}.yaml" for folder in ruleset_folders()]
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    return None
+        paths = [Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref, Path(ref)]
+        return next((path for path in paths if os.path.lexists(path)), None)
+    candidates = [relative_to / f"{ref}.yaml"] if relative_to is not None else []
+    candidates += [folder.path / f"{ref}.yaml" for folder in ruleset_folders()]
+    return next((candidate for candidate in candidates if file_problem(candidate) is None), None)
 
 
 def display_path(file: Path) -> str:
@@ -100,16 +110,32 @@ def display_path(file: Path) -> str:
     except (ValueError, OSError):
         pass
     if is_built_in(file):
-        return f"{file.name} ({BUILT_IN})"
+        return f"{file.name}{_BUILT_IN_MARK}"
     return str(file)
 
 
+_BUILT_IN_MARK = f" ({BUILT_IN})"
+
+
+def source_file(shown: str) -> Path:
+    """The file that `display_path` names `shown` (the file of a Problem, a Mark, a Document or a
+    compiled Ruleset): a built-in ruleset named short is found among the built-in ones, wherever
+    they are installed; any other name is the file's path, from the working directory."""
+    if shown.endswith(_BUILT_IN_MARK):
+        built_in = rulesets_dir() / shown.removesuffix(_BUILT_IN_MARK)
+        if built_in.is_file():
+            return built_in
+    return Path(shown)
+
+
 def read_document(file: Path) -> Document:
-    """The YAML document in `file`; RulesetError, with the place where it can be known, if none."""
+    """The YAML document in `file`; RulesetError, with the place where it can be known, if none.
+    Only a regular file of at most paths.MAX_RULESET_BYTES is read (a FIFO is not waited on)."""
     try:
-        raw = file.read_bytes()
+        raw = read_file(file)
     except OSError as exc:
-        raise RulesetError([Problem(display_path(file), None, None, "", f"cannot read the file: {exc}")]) from None
+        reason = exc.strerror or str(exc)
+        raise RulesetError([Problem(display_path(file), None, None, "", f"cannot read the file: {reason}")]) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -133,6 +159,10 @@ def resolve(ref: str, *, playable: bool = False) -> Document:
 def _unknown_ruleset_message(ref: str, playable: bool = False) -> str:
     if is_path_ref(ref):
         return f"no such file: {ref}"
+    passed_over = [(file, why) for file, why in skipped_rulesets() if file.stem == ref]
+    if passed_over:
+        file, why = passed_over[0]
+        return f"no ruleset named '{ref}' can be read: {Path(display_path(file.parent)) / file.name} is {why}"
     known = ruleset_names(include_bases=not playable)
     looked = ", ".join("the built-in rulesets" if f.origin == BUILT_IN else f.origin for f in ruleset_folders())
     otherwise = (
@@ -504,7 +534,10 @@ def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int
 
     Raises RulesetError listing every problem found."""
     file = find_ruleset_file(ref)
-    stamp = file.stat().st_mtime if file else 0.0
+    try:
+        stamp = file.stat().st_mtime if file else 0.0
+    except OSError:  # a path to nothing readable: reading it says why
+        stamp = 0.0
     chosen = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
     return _load_cached(ref, chosen, stamp, active, str(file) if file else "", str(Path.cwd()))
 
