@@ -174,7 +174,9 @@ def test_the_installed_package_is_the_one_run_and_carries_its_rulesets(installed
     assert listed.returncode == 0 and listed.stderr == "", listed.stderr
     rows = {line.split()[0]: line for line in listed.stdout.splitlines()}
     assert rows["breitnau"].endswith("built in") and rows["koenigrufen"].endswith("built in")
-    assert installed.run("validate", "schollach", "cego").stdout == "schollach: ok\ncego: ok\n"
+    validated = installed.run("validate", "schollach", "cego").stdout.splitlines()
+    # (a ruleset with many readings and options adds a line on the combinations it checked)
+    assert [line for line in validated if not line.startswith(" ")] == ["schollach: ok", "cego: ok"]
     assert installed.run("show", "schollach").stdout.startswith("# schollach <- furtwangen <- breitnau <- cego-pack\n")
     assert "stupfen_factor" in installed.run("options", "breitnau").stdout
     assert "breitnau" in installed.run("tree", "--format", "text").stdout
