@@ -943,6 +943,21 @@ PLAY_EXTRAS = {
         ),
         "description": "Duties over the trick history (a general form of rules for particular tricks).",
     },
+    "keep_back": {
+        "type": "array",
+        "items": rule(
+            "Cards their holder keeps for a trick of its own: played before it only when nothing else is allowed (the highest kept card first), and in it when allowed (as an announced bird is kept for its trick).",
+            {
+                "cards": dsl('The cards kept, a set expression such as "{T1}".'),
+                "until": {
+                    "type": "integer",
+                    "description": "The trick they are kept for: 1 = the first, -1 = the last (default -1).",
+                },
+            },
+            ["cards"],
+        ),
+        "description": "Cards kept back for a trick of their own.",
+    },
 }
 contract_play["properties"].update(PLAY_EXTRAS)
 

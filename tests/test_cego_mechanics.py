@@ -219,7 +219,8 @@ def test_a_bid_is_open_exactly_when_its_keep_would_be(name: str) -> None:
     """The bid's derived requirement agrees with the exchange's own list of legal keeps."""
     import random
 
-    from interpreter.engine.exchange import Cards, Exchange
+    from interpreter.engine.exchange import Exchange
+    from interpreter.engine.table import Cards, Table
     from interpreter.language.model import Keep
 
     rs = load_ruleset(name, {}, 3)
@@ -230,7 +231,7 @@ def test_a_bid_is_open_exactly_when_its_keep_would_be(name: str) -> None:
             continue
         step = contract.exchange[0]
         exchange = Exchange(
-            rs, contract, 0, [0, 1, 2], Cards({0: []}, []), [], lambda **_: None, may_accuse=False, trump_suit=None
+            rs, contract, 0, [0, 1, 2], Table(Cards({0: []}, []), [], []), [], may_accuse=False, trump_suit=None
         )
         trumps, suits = [c for c in cards if c[0] == "T"], [c for c in cards if c[0] != "T"]
         for _ in range(300):

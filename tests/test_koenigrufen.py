@@ -18,11 +18,36 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.bots.randombot import expand
+from interpreter.engine.actions import play_actions, play_steps
+from interpreter.engine.plan import play_plan
+from interpreter.engine.play import TrickPlay
+from interpreter.engine.table import Cards
+from interpreter.engine.table import Table as CardTable
 from interpreter.engine.tricks import TrickRules
 from interpreter.errors import IllegalActionError, InvalidActionError
 from interpreter.frontends.server import Session
 
 RS = load_ruleset("koenigrufen")
+
+
+def play_onto(contract: str, hand: list[str], trick: list[str]) -> TrickPlay:
+    """Trick play of `contract` at the moment seat 0, holding `hand`, is to play onto `trick`
+    (led by the seats before it; an empty trick: seat 0 leads), by the contract's rules."""
+    plan = play_plan(RS, RS.contracts[contract], None)
+    seats = list(range(len(trick) + 1))
+    order = seats[1:] + seats[:1]  # seat 1 leads, seat 0 plays last
+    hands = {
+        0: list(hand),
+        **{s: [card, "D4" if card != "D4" else "D3"] for s, card in zip(order, trick, strict=False)},
+    }
+    table = CardTable(Cards(hands, []), [], [])
+    leader = order[0] if trick else 0
+    play = TrickPlay(plan.tables, plan.rules, RS.deck, table, seats, 0, leader, 2, play_actions(RS), play_steps(RS, 4))
+    for seat, card in zip(order, trick, strict=False):
+        play.take(seat, play_actions(RS)[card])
+    assert play.to_act == 0
+    return play
+
 
 # The deal of tests/records/koenigrufen-rufer-pagat-kontra.yaml. Seat 1 (Forehand) declares;
 # CK is seat 3's, so a Rufer calling CK makes seats 1 and 3 a side against seats 0 and 2. The
@@ -346,25 +371,28 @@ def test_farben_contracts_trumps_not_led_while_other_cards_and_win_only_when_led
     # The Sküs does not win a heart trick in a Farben contract: the Queen does.
     assert game.tricks[0].winner == 0 and game.to_act == 0
     rules = TrickRules.of(RS, None, RS.contracts["farbendreier"])
-    assert rules.legal(["T5", "T9"], []) == ["T5", "T9"]  # nothing but trumps: one is led
+    assert play_onto("farbendreier", ["T5", "T9"], []).legal(0) == ["T5", "T9"]  # nothing but trumps: one is led
+    assert play_onto("farbendreier", ["T5", "H2"], []).legal(0) == ["H2"]
     assert rules.winner_index(["T5", "T9", "H2", "T3"]) == 1  # trumps led: the highest trump wins
     assert rules.winner_index(["H2", "T22", "H3", "HQ"]) == 3
 
 
 def test_the_pagat_only_as_the_last_trump_in_negative_contracts() -> None:
     for name in ("trischaken", "piccolo", "bettel", "piccolo_ouvert"):
-        rules = TrickRules.of(RS, None, RS.contracts[name])
-        assert rules.legal(["T1", "T5", "H2"], []) == ["T5", "H2"]  # not led while another trump is held
-        assert rules.legal(["T1", "H2"], []) == ["T1", "H2"]
-        assert rules.legal(["T1", "T5", "H2"], ["T10"]) == ["T5"]
-        assert rules.legal(["T1", "T5", "C7"], ["H2"]) == ["T5"]  # void: trumps, not the Pagat
-        assert rules.legal(["T1", "H2"], ["T10"]) == ["T1"]  # its last trump: it must
-        assert rules.legal(["T1", "H2"], ["C7"]) == ["T1"]
-        assert rules.legal(["T1"], ["HK"]) == ["T1"]  # the only card left
-        assert rules.legal(["T1"], []) == ["T1"]
-        assert "only as your last trump" in rules.refusal(["T1", "T5", "H2"], ["T10"], "T1")
-    positive = TrickRules.of(RS, None, RS.contracts["rufer"])
-    assert positive.legal(["T1", "T5", "H2"], ["T10"]) == ["T1", "T5"]
+
+        def legal(hand: list[str], trick: list[str], name: str = name) -> list[str]:
+            return play_onto(name, hand, trick).legal(0)
+
+        assert legal(["T1", "T5", "H2"], []) == ["T5", "H2"]  # not led while another trump is held
+        assert legal(["T1", "H2"], []) == ["T1", "H2"]
+        assert legal(["T1", "T5", "H2"], ["T10"]) == ["T5"]
+        assert legal(["T1", "T5", "C7"], ["H2"]) == ["T5"]  # void: trumps, not the Pagat
+        assert legal(["T1", "H2"], ["T10"]) == ["T1"]  # its last trump: it must
+        assert legal(["T1", "H2"], ["C7"]) == ["T1"]
+        assert legal(["T1"], ["HK"]) == ["T1"]  # the only card left
+        assert legal(["T1"], []) == ["T1"]
+        assert "only as your last trump" in play_onto(name, ["T1", "T5", "H2"], ["T10"]).why_not(0, "T1")
+    assert play_onto("rufer", ["T1", "T5", "H2"], ["T10"]).legal(0) == ["T1", "T5"]
 
 
 @pytest.mark.parametrize("contract", ["trischaken", "piccolo", "bettel"])

@@ -71,36 +71,23 @@ def _game_at(name: str, actions: int) -> Game:
     return game
 
 
-def _legal_both_ways(game: Game) -> tuple[list[Any], list[Any]]:
-    """The seat to act's legal cards as the short ways give them (Game._fast, TrickPlay's plain
-    branch) and as the general steps do (no short way, TrickPlay._duty's branch)."""
-    play = game.trickplay
-    assert play is not None and game.phase is Phase.PLAY
-    seat = game.to_act
-    assert seat is not None
-    short = list(game.legal_actions(seat))
-    fast, plain = game._fast, play._plain
-    game._fast, play._plain = None, False
-    try:
-        general = [{"play": card} for card in play.legal(seat)]
-    finally:
-        game._fast, play._plain = fast, plain
-    return short, general
+def _legal(game: Game) -> list[Any]:
+    """The seat to act's legal cards."""
+    assert game.phase is Phase.PLAY and game.to_act is not None
+    return game.legal_actions(game.to_act)
 
 
 def test_an_announced_bird_is_free_once_its_trick_has_passed() -> None:
     # Trick 10 of the record: clubs led, seat 1 void in clubs, holding the IIII (announced for
     # trick 9, where it had to follow suit), the V and D3: either trump.
     game = _game_at("koenigrufen-marabu-lost-then-free.yaml", 51)
-    assert game.to_act == 1 and game.trickplay is not None and game.trickplay.number == 10
-    short, general = _legal_both_ways(game)
-    assert short == general == [{"play": "T4"}, {"play": "T5"}]
-    # Before its trick the IIII is kept back, both ways: seat 1 leads trick 1 with any card but it.
+    assert game.to_act == 1 and game.trick_number == 10
+    assert _legal(game) == [{"play": "T4"}, {"play": "T5"}]
+    # Before its trick the IIII is kept back: seat 1 leads trick 1 with any card but it.
     early = _game_at("koenigrufen-marabu-lost-then-free.yaml", 13)
-    assert early.trickplay is not None and early.trickplay.number == 1 and early.to_act == 1
-    short, general = _legal_both_ways(early)
-    assert short == general
-    assert {"play": "T5"} in short and {"play": "T4"} not in short
+    assert early.trick_number == 1 and early.to_act == 1
+    legal = _legal(early)
+    assert {"play": "T5"} in legal and {"play": "T4"} not in legal
 
 
 def test_king_ultimo_is_offered_to_the_partners_only() -> None:
@@ -130,8 +117,7 @@ def test_an_announced_king_ultimos_king_is_kept_back_both_ways() -> None:
     # any club but the called King, on the short way and the general one alike.
     game = _game_at("koenigrufen-illegal-koenig-ultimo-king-played-early.yaml", 15)
     assert game.to_act == 3
-    short, general = _legal_both_ways(game)
-    assert short == general == [{"play": c} for c in ("C10", "CJ", "CN", "CQ")]
+    assert _legal(game) == [{"play": c} for c in ("C10", "CJ", "CN", "CQ")]
     # Without the announcement the King may fall at once.
     record = _record("koenigrufen-illegal-koenig-ultimo-king-played-early.yaml")
     silent = Game(load_ruleset("koenigrufen"), players=4, deal=record["deal"])

@@ -19,19 +19,19 @@ from interpreter.language.model import TRUMP
 def reference_grade(play: TrickPlay, card: str, before: list[str], number: int) -> int:
     """How well `card` meets the duty of a trick holding the cards `before` it: 3 follows, 2
     trumps, 1 follows the card that fixes the suit after an exposed lead, 0 does not."""
-    follow = play.rules.follow
-    led = [c for c in before if c not in play._suitless(number)]
-    if play.play.follow_suit and follow[card] == follow[led[0]]:
+    follow = play.tables.follow
+    led = [c for c in before if c not in play.suitless(number)]
+    if play.tables.play.follow_suit and follow[card] == follow[led[0]]:
         return 3
-    if play.play.must_trump and follow[card] == TRUMP:
+    if play.tables.play.must_trump and follow[card] == TRUMP:
         return 2
-    if len(led) > 1 and led[0] in play._exposed and follow[card] == follow[led[1]]:
+    if len(led) > 1 and led[0] in play.exposed and follow[card] == follow[led[1]]:
         return 1
     return 0
 
 
 def reference_together_duty(play: TrickPlay, seat: int, usable: list[str]) -> list[str]:
-    open_tricks = play._open()
+    open_tricks = play.open_tricks()
     first = len(play.tricks) - len(open_tricks) + 1
     position = open_tricks.index(play.trick)
     placed = [t.cards[t.seats.index(seat)] for t in open_tricks[:position]]
@@ -54,8 +54,9 @@ def test_the_together_duty_agrees_with_the_enumeration() -> None:
     checked = 0
     for seed, game, seat in random_turns("cego", 4, range(400)):
         play = game.trickplay
-        if play is not None and play._together_open() and seat == play.to_act:
-            usable = play._usable(seat)
-            assert play._together_duty(seat, usable) == reference_together_duty(play, seat, usable), (seed, seat)
+        together = play is not None and play.together > 1 and len(play.tricks) <= play.together
+        if play is not None and together and play.trick.cards and seat == play.to_act:
+            usable = play.usable(seat)
+            assert play.together_duty(seat, usable) == reference_together_duty(play, seat, usable), (seed, seat)
             checked += 1
     assert checked > 100, f"only {checked} turns in tricks played together"

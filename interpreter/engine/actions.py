@@ -51,6 +51,30 @@ class FrozenAction(_Shared):
     _refusal = "an action handed out by the game is read-only; copy it with dict(action) to change it"
 
 
+class FrozenList(list[str]):
+    """A list of cards inside a shared action (an announcement's `cards: []`): read-only as the
+    action is."""
+
+    __slots__ = ()
+    _refusal = "an action handed out by the game is read-only; copy it with list() to change it"
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(self._refusal)
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = clear = sort = (
+        reverse
+    ) = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (list(self),))
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
+        return self
+
+
 class FrozenEvent(_Shared):
     """An event shared by every game of the ruleset: a card played ({type: play, seat, card}),
     one per seat and card."""
@@ -64,6 +88,16 @@ def play_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
     actions = ruleset.derived.get("play_actions")
     if actions is None:
         actions = ruleset.derived["play_actions"] = {c: FrozenAction(play=c) for c in ruleset.deck.cards}
+    return actions
+
+
+def announce_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
+    """{announce: NAME, cards: []} for every bonus of the ruleset, made once per ruleset."""
+    actions: dict[str, FrozenAction] | None = ruleset.derived.get("announce_actions")
+    if actions is None:
+        actions = ruleset.derived["announce_actions"] = {
+            name: FrozenAction(announce=name, cards=FrozenList()) for name in ruleset.bonuses
+        }
     return actions
 
 

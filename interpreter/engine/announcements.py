@@ -6,12 +6,10 @@ announcement, or `pass`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call
 from interpreter.engine.auction import PASS
-from interpreter.engine.exchange import Cards
-from interpreter.errors import IllegalActionError
+from interpreter.engine.table import Table
 from interpreter.language.model import Contract, Declaration, Ruleset
 
 
@@ -34,66 +32,85 @@ def announcement_choices(ruleset: Ruleset, contract: Contract, hand: list[str]) 
 class DeclarerAnnouncement:
     """The declarer's one chance to announce, between the exchange and the first lead."""
 
-    def __init__(self, ruleset: Ruleset, contract: Contract, declarer: int, cards: Cards, emit: Callable[..., None]):
-        self.ruleset, self.contract, self.declarer, self.cards, self.emit = ruleset, contract, declarer, cards, emit
+    def __init__(self, ruleset: Ruleset, contract: Contract, declarer: int, table: Table):
+        self.ruleset, self.contract, self.declarer, self.table = ruleset, contract, declarer, table
+        self.cards = table.cards
         self.laid: list[tuple[str, str]] = []  # (announcement, card) laid out face up
         self.declared: list[str] = []  # declarations made (Tout)
         self.done = False
-
-    @property
-    def to_act(self) -> int | None:
-        return None if self.done else self.declarer
+        self.to_act: int | None = declarer
 
     @property
     def declarations(self) -> tuple[Declaration, ...]:
         found = (self.ruleset.announcements[name].declares for name in self.declared)
         return tuple(d for d in found if d is not None)
 
-    def legal(self, seat: int) -> list[ActionJson]:
+    # -- as a stage of the deal ----------------------------------------------------------------
+    def offer(self, seat: int) -> list[ActionJson]:
         if seat != self.to_act:
             return []
         return [PASS, *announcement_choices(self.ruleset, self.contract, self.cards.hands[seat])]
 
-    def apply(self, seat: int, parsed: Action) -> None:
-        """Apply the declarer's announcement or pass; raises IllegalActionError, changing
-        nothing, if it is not allowed."""
-        if isinstance(parsed, Call) and parsed.name == PASS:
-            self.emit(type="call", seat=seat, call=PASS, phase="announce")
-            self.done = True
-            return
+    def legal(self, seat: int) -> list[ActionJson]:
+        return self.offer(seat)
+
+    def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
+        """The offered action `parsed` is: pass, or an announcement of the same cards in any order."""
+        if isinstance(parsed, Call):
+            return PASS if parsed.name == PASS and seat == self.to_act else None
         if not isinstance(parsed, Announce):
-            raise IllegalActionError(
-                f"it is time for an announcement or pass (announce), not {parsed.describe()}", seat
-            )
-        announcement = self.ruleset.announcements[parsed.name]
-        hand = self.cards.hands[seat]
-        if announcement.declares is not None:
-            if {"announce": parsed.name, "cards": list(parsed.cards)} not in announcement_choices(
-                self.ruleset, self.contract, hand
+            return None
+        cards = set(parsed.cards)
+        for action in self.offer(seat):
+            if (
+                isinstance(action, dict)
+                and action["announce"] == parsed.name
+                and set(action["cards"]) == cards
+                and len(action["cards"]) == len(parsed.cards)
             ):
-                raise IllegalActionError(f"{parsed.name} cannot be declared in {self.contract.title}", seat)
-            self.declared.append(parsed.name)
-            if announcement.declares.releases_exposed:
-                self.cards.exposed.clear()  # taken back into the hand: no lead duty, full power
-            self.emit(type="announce", seat=seat, announcement=parsed.name, cards=[])
-            self.done = True
-            return
+                return action
+        return None
+
+    def refusal(self, seat: int, parsed: Action) -> str:
+        """Why the declarer may not announce `parsed` now."""
+        if not isinstance(parsed, Announce):
+            return f"it is time for an announcement or pass (announce), not {parsed.describe()}"
+        announcement = self.ruleset.announcements[parsed.name]
+        if announcement.declares is not None:
+            return f"{parsed.name} cannot be declared in {self.contract.title}"
         allowed = announcement.cards
         wrong = [c for c in parsed.cards if c not in allowed]
         if wrong:
             rank = self.ruleset.deck.rank
-            raise IllegalActionError(
+            return (
                 f"{', '.join(wrong)} cannot be laid out for {parsed.name}; only "
-                f"{', '.join(sorted(allowed, key=lambda c: -rank[c]))}",
-                seat,
+                f"{', '.join(sorted(allowed, key=lambda c: -rank[c]))}"
             )
-        missing = [c for c in parsed.cards if c not in hand]
+        missing = [c for c in parsed.cards if c not in self.cards.hands[seat]]
         if missing:
-            raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
+            return f"you do not hold {', '.join(missing)}"
         if not parsed.cards or len(set(parsed.cards)) != len(parsed.cards):
-            raise IllegalActionError("lay out one or more different cards, or pass", seat)
-        if announcement.contracts is not None and self.contract.name not in announcement.contracts:
-            raise IllegalActionError(f"{parsed.name} cannot be announced in {self.contract.title}", seat)
-        self.laid = [(parsed.name, c) for c in parsed.cards]
-        self.emit(type="announce", seat=seat, announcement=parsed.name, cards=list(parsed.cards))
+            return "lay out one or more different cards, or pass"
+        return f"{parsed.name} cannot be announced in {self.contract.title}"
+
+    def take(self, seat: int, action: ActionJson) -> bool:
+        """Do the declarer's offered announcement or pass; the round is then over."""
         self.done = True
+        self.to_act = None
+        if type(action) is str:
+            self.table.history.append((seat, PASS))
+            self.table.events.append({"type": "call", "seat": seat, "call": PASS, "phase": "announce"})
+            return True
+        assert isinstance(action, dict)
+        name, cards = action["announce"], list(action.get("cards", ()))
+        self.table.history.append((seat, {"announce": name, "cards": list(cards)}))
+        announcement = self.ruleset.announcements[name]
+        if announcement.declares is not None:
+            self.declared.append(name)
+            if announcement.declares.releases_exposed:
+                self.cards.exposed.clear()  # taken back into the hand: no lead duty, full power
+            cards = []
+        else:
+            self.laid = [(name, c) for c in cards]
+        self.table.events.append({"type": "announce", "seat": seat, "announcement": name, "cards": cards})
+        return True

@@ -12,23 +12,81 @@ speaker's side public (`revealed`); the partner's doing so reveals the partnersh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from itertools import filterfalse
 from typing import Any
 
-from interpreter.engine.actions import Action, ActionJson, Announce, Call, FrozenAction, Kontra
-from interpreter.errors import IllegalActionError
+from interpreter.engine.actions import Action, ActionJson, Announce, Call, FrozenAction, Kontra, announce_actions
+from interpreter.engine.table import Table
 from interpreter.language.model import Contract, Declaration, Doubling, KontraRule, Ruleset
 
 GAME = "game"
-_NO_CARDS: list[str] = []  # (never changed)
 
 
-class AnnouncementRound:
+class Round:
+    """A round of speaking after the exchange: the sides' announcements and kontras
+    (`AnnouncementRound`), or each player's knocking for themselves (`DoublingRound`). What it
+    leaves for the settlement and the views: what was announced, by which side and seat, how often
+    each item was doubled, and whose side became known."""
+
+    # The attributes read at every action have slots of their own (with the subclasses'): the
+    # rest stay in the instance's __dict__, below the 30 a Python 3.11 instance keeps in its
+    # fastest form.
+    __slots__ = (
+        "__dict__",
+        "announced",
+        "done",
+        "levels",
+        "order",
+        "partner_revealed",
+        "revealed",
+        "spoken",
+        "table",
+        "to_act",
+        "turn",
+    )
+
+    def __init__(self, table: Table, order: list[int]):
+        self.table = table
+        self.order = order
+        self.turn = 0  # index into order of the seat to speak
+        # The seat to speak (None once the round is over): kept up to date as turns end, for the
+        # game asks at every action.
+        self.to_act: int | None = order[0] if order else None
+        self.done = not order
+        self.spoken: set[int] = set()
+        self.announced: dict[str, str] = {}  # bonus -> the side that announced it
+        self.announced_by: dict[str, int] = {}  # bonus -> the seat that announced it
+        self.levels: dict[str, int] = {}  # item (game or a bonus) -> times doubled
+        self.revealed: set[int] = set()  # seats whose side is public
+        self.partner_revealed = False
+        # The declarer's announcement's facts (Ulti, Tout), none in such a round.
+        self.laid: list[tuple[str, str]] = []
+        self.declared: list[str] = []
+        self.declarations: tuple[Declaration, ...] = ()
+
+    @property
+    def game_kontra(self) -> int:
+        return int(2 ** self.levels.get(GAME, 0))
+
+    def announced_pairs(self) -> frozenset[tuple[str, str]]:
+        return frozenset(self.announced.items())
+
+    def announced_seats(self) -> frozenset[tuple[str, int]]:
+        """(bonus, seat) for each bonus announced: a combination in a hand is its announcer's."""
+        return frozenset(self.announced_by.items())
+
+    def bonus_kontra(self) -> tuple[tuple[str, int], ...]:
+        return tuple((item, level) for item, level in self.levels.items() if item != GAME)
+
+    def emit(self, **event: Any) -> None:
+        self.table.events.append(event)
+
+
+class AnnouncementRound(Round):
     # The attributes read at every action have slots of their own: the rest stay in the
     # instance's __dict__, below the 30 a Python 3.11 instance keeps in its fastest form.
     __slots__ = (
-        "__dict__",
         "_by_side",
         "_doubler",
         "_duty",
@@ -36,20 +94,11 @@ class AnnouncementRound:
         "_kontras",
         "_offer_announce",
         "_offer_kontra",
+        "_offered",
         "_sides",
-        "announced",
-        "done",
-        "emit",
-        "levels",
-        "order",
-        "partner_revealed",
         "quiet",
-        "revealed",
         "rule",
         "said",
-        "spoken",
-        "to_act",
-        "turn",
     )
 
     def __init__(
@@ -59,8 +108,7 @@ class AnnouncementRound:
         declarer: int,
         partner: int | None,
         seats: list[int],
-        hands: dict[int, list[str]],
-        emit: Callable[..., None],
+        table: Table,
         vorhand: int,
         seat_facts: Mapping[int, Mapping[str, bool]] | None = None,
         card_called: bool = False,
@@ -68,27 +116,13 @@ class AnnouncementRound:
         rule = ruleset.announcing
         assert rule is not None
         self.ruleset, self.contract, self.rule = ruleset, contract, rule
-        self.declarer, self.partner, self.hands, self.emit = declarer, partner, hands, emit
         first = declarer if rule.start == "declarer" else vorhand
         at = seats.index(first)
-        self.order = seats[at:] + seats[:at]
-        self.turn = 0  # index into order of the seat to speak
-        # The seat to speak (None once the round is over): kept up to date as turns end, for the
-        # game asks at every action.
-        self.to_act: int | None = self.order[0]
-        self.spoken: set[int] = set()
+        super().__init__(table, seats[at:] + seats[:at])
+        self.declarer, self.partner, self.hands = declarer, partner, table.cards.hands
         self.quiet = 0  # turns in a row that said nothing
         self.said = False  # the seat to speak has said something this turn
-        self.done = False
-        self.announced: dict[str, str] = {}  # bonus -> the side that announced it
-        self.announced_by: dict[str, int] = {}  # bonus -> the seat that announced it
-        self.levels: dict[str, int] = {}  # item (game or a bonus) -> times doubled
-        self.revealed: set[int] = set()  # seats whose side is public
-        self.partner_revealed = False
-        # The old declarer's announcement's facts, none in this round.
-        self.laid: list[tuple[str, str]] = []
-        self.declared: list[str] = []
-        self.declarations: tuple[Declaration, ...] = ()
+        self._offered: list[ActionJson] | None = None  # the offer to the seat to act, until something changes
         self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
         self.card_called = card_called  # a card was called for a partner (named or not)
         # What the seat to act may announce and double, until something is said or its turn
@@ -114,6 +148,7 @@ class AnnouncementRound:
             rule is None or rule.eligible is None for rule in (ruleset.kontra_game, ruleset.kontra_bonuses)
         )
         self._kontras = kontra_actions(ruleset)
+        self._announcements = announce_actions(ruleset)
         # The bonuses a seat may ever announce in this contract, each with its own condition
         # (None: none): the rest of what _eligible_now asks depends on the seat.
         allowed = contract.bonuses
@@ -227,94 +262,79 @@ class AnnouncementRound:
             return ()
         return rule.one_of
 
-    def legal(self, seat: int) -> list[ActionJson]:
-        if self.done or seat != self.to_act:
+    # -- as a stage of the deal ----------------------------------------------------------------
+    def offer(self, seat: int) -> list[ActionJson]:
+        """The actions of the seat to act (none for another), while the round lasts: the same list
+        until something is said or the turn moves on (an announcement and a kontra are the
+        ruleset's read-only actions)."""
+        if seat != self.to_act:
             return []
-        return self.offer()
+        offered = self._offered
+        if offered is None:
+            offered = self._offered = self._offer_now(seat)
+        return offered
 
-    def offer(self) -> list[ActionJson]:
-        """The actions of the seat to act, while the round lasts."""
-        seat = self.to_act
-        assert seat is not None
+    def _offer_now(self, seat: int) -> list[ActionJson]:
+        announce = self._announcements
         must = self._must_announce(seat) if self._duty else ()
         if must:
-            return [{"announce": name, "cards": []} for name in self._announceable(seat) if name in must]
-        # Something was said since the last offer (or the turn moved on): the offers are new, and
-        # kept for checking the action that follows.
+            return [announce[name] for name in self._announceable(seat) if name in must]
         announceable = self._offer_announce = self._announceable_now(seat)
         doublable = self._offer_kontra = self._doublable_now(seat)
         kontras = self._kontras
-        # An announcement is new each time (its list of cards could be changed); a kontra is
-        # the ruleset's one read-only action for its item. (Loops, not comprehensions: no
-        # function made and called per offer.)
-        legal: list[ActionJson] = [self.rule.done]
+        legal: list[ActionJson] = [self.rule.done]  # (loops, not comprehensions: no function made per offer)
         for name in announceable:
-            legal.append({"announce": name, "cards": []})
+            legal.append(announce[name])
         for item in doublable:
             legal.append(kontras[item])
         return legal
 
-    # -- applying --------------------------------------------------------------------------------
-    def take(self, seat: int, action: object) -> ActionJson | None:
-        """Take `action` of the seat to act as the protocol gives it, when it is one that needs
-        no parsing and is allowed now: the done call, {announce: NAME} (with `cards: []` or
-        without) or {kontra: ITEM}. Returns what the history keeps of it; None, having changed
-        nothing, for anything else (which `apply` then parses and judges, refusing it with the
-        reason)."""
-        if self._duty:
-            return None  # who must announce first is apply's to judge
-        if type(action) is str:
-            if action != self.rule.done:
-                return None
-            self._end_turn(seat)
-            return self.rule.done
-        if not isinstance(action, dict):
+    def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
+        """The offered action `parsed` is: the done call, {announce: NAME} (its cards none), {kontra: ITEM}."""
+        offer = self.offer(seat)
+        if isinstance(parsed, Call):
+            found: ActionJson | None = parsed.name
+        elif isinstance(parsed, Announce):
+            found = None if parsed.cards else self._announcements.get(parsed.name)
+        elif isinstance(parsed, Kontra):
+            found = self._kontras[parsed.item]
+        else:
             return None
-        name = action.get("announce")
-        if name is None:
-            item = action.get("kontra")
-            if len(action) != 1 or type(item) is not str or item not in self._doublable(seat):
-                return None
-            self._kontra(seat, item)
-            return self._kontras[item]
-        cards = action.get("cards", _NO_CARDS)
-        if type(name) is not str or len(action) != 1 + ("cards" in action) or type(cards) is not list or cards:
-            return None
-        if name not in self._announceable(seat):
-            return None
-        self._announce(seat, name)
-        return {"announce": name, "cards": []}
+        return found if found is not None and found in offer else None
 
-    def apply(self, seat: int, parsed: Action) -> None:
-        """Apply an announcement, a kontra or the done call; raises IllegalActionError, changing
-        nothing, if it is not allowed now."""
-        duty = self._duty
-        if isinstance(parsed, Call) and parsed.name == self.rule.done:
-            must = self._must_announce(seat) if duty else ()
-            if must:
-                raise IllegalActionError(f"{self.contract.title}: first announce one of {', '.join(must)}", seat)
+    def take(self, seat: int, action: ActionJson) -> bool:
+        """Do an offered announcement, kontra or done call: written down, reported, and the turn
+        moves on after the done call. Returns whether the round is over."""
+        history = self.table.history
+        if type(action) is str:
             self._end_turn(seat)
-            return
+            history.append((seat, action))
+        elif "kontra" in action:
+            item = action["kontra"]  # type: ignore[index]
+            self._kontra(seat, item)
+            history.append((seat, self._kontras[item]))
+        else:
+            name = action["announce"]  # type: ignore[index]
+            self._announce(seat, name)
+            history.append((seat, {"announce": name, "cards": []}))
+        if self.partner_revealed:
+            self.table.partner_public = True
+        return self.done
+
+    def refusal(self, seat: int, parsed: Action) -> str:
+        """Why `parsed` is not an action of the seat to act now."""
+        must = self._must_announce(seat) if self._duty else ()
+        if isinstance(parsed, Call) and parsed.name == self.rule.done:
+            return f"{self.contract.title}: first announce one of {', '.join(must)}"
         if isinstance(parsed, Announce):
             if parsed.cards:
-                raise IllegalActionError(f"{parsed.name} is announced without cards", seat)
-            legal = self._announceable(seat)
-            must = self._must_announce(seat) if duty else ()
-            if parsed.name not in legal or (must and parsed.name not in must):
-                raise IllegalActionError(self._refuse_announce(seat, parsed.name, legal, must), seat)
-            self._announce(seat, parsed.name)
-            return
+                return f"{parsed.name} is announced without cards"
+            return self._refuse_announce(seat, parsed.name, self._announceable(seat), must)
         if isinstance(parsed, Kontra):
-            if duty and self._must_announce(seat):
-                raise IllegalActionError(f"first announce one of {', '.join(self._must_announce(seat))}", seat)
-            items = self._doublable(seat)
-            if parsed.item not in items:
-                raise IllegalActionError(self._refuse_kontra(seat, parsed.item, items), seat)
-            self._kontra(seat, parsed.item)
-            return
-        raise IllegalActionError(
-            f"it is time to announce, double ({{kontra: ITEM}}) or say {self.rule.done}, not {parsed.describe()}", seat
-        )
+            if must:
+                return f"first announce one of {', '.join(must)}"
+            return self._refuse_kontra(seat, parsed.item, self._doublable(seat))
+        return f"it is time to announce, double ({{kontra: ITEM}}) or say {self.rule.done}, not {parsed.describe()}"
 
     def _announce(self, seat: int, name: str) -> None:
         """An allowed announcement of the bonus `name`."""
@@ -376,14 +396,14 @@ class AnnouncementRound:
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
     def _said(self, seat: int) -> None:
-        self._offer_announce = self._offer_kontra = None
+        self._offer_announce = self._offer_kontra = self._offered = None
         self.said = True
         self.revealed.add(seat)
         if seat == self.partner:
             self.partner_revealed = True
 
     def _end_turn(self, seat: int) -> None:
-        self._offer_announce = self._offer_kontra = None
+        self._offer_announce = self._offer_kontra = self._offered = None
         self.emit(type="call", seat=seat, call=self.rule.done, phase="announcing")
         self.spoken.add(seat)
         self.quiet = 0 if self.said else self.quiet + 1
@@ -394,21 +414,6 @@ class AnnouncementRound:
             return
         self.turn = (self.turn + 1) % len(self.order)
         self.to_act = self.order[self.turn]
-
-    # -- the outcome -----------------------------------------------------------------------------
-    @property
-    def game_kontra(self) -> int:
-        return int(2 ** self.levels.get(GAME, 0))
-
-    def announced_pairs(self) -> frozenset[tuple[str, str]]:
-        return frozenset(self.announced.items())
-
-    def announced_seats(self) -> frozenset[tuple[str, int]]:
-        """(bonus, seat) for each bonus announced: a combination in a hand is its announcer's."""
-        return frozenset(self.announced_by.items())
-
-    def bonus_kontra(self) -> tuple[tuple[str, int], ...]:
-        return tuple((item, level) for item, level in self.levels.items() if item != GAME)
 
 
 def kontra_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
@@ -421,46 +426,40 @@ def kontra_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
     return actions
 
 
-class DoublingRound(AnnouncementRound):
+class DoublingRound(Round):
     """Everyone for themselves (Räuber): each seat of `order` in turn, once, doubles the game
     ({kontra: game}, which ends the turn) or says the done call. Nothing is announced; the
     outcome reads as a round of announcements' does (`game_kontra`)."""
 
-    def __init__(self, rule: Doubling, order: list[int], done: str, emit: Callable[..., None]):
-        # Not the sides' round: only the facts it shares with it are set.
-        self.doubling, self.order, self.done_call, self.emit = rule, order, done, emit
-        self.turn = 0
-        self.done = not order
-        self.to_act = order[0] if order else None
-        self.spoken: set[int] = set()
-        self.announced: dict[str, str] = {}
-        self.announced_by: dict[str, int] = {}
-        self.levels: dict[str, int] = {}
-        self.revealed: set[int] = set()
-        self.partner_revealed = False
-        self.laid: list[tuple[str, str]] = []
-        self.declared: list[str] = []
-        self.declarations: tuple[Declaration, ...] = ()
-        self._offer_announce = self._offer_kontra = None
-        self._eligible, self._doubler, self._by_side = {}, {}, {}
+    def __init__(self, rule: Doubling, order: list[int], done: str, kontra: FrozenAction, table: Table):
+        super().__init__(table, order)
+        self.doubling, self.done_call = rule, done
+        self._offered: list[ActionJson] = [done, kontra]
 
-    def legal(self, seat: int) -> list[ActionJson]:
-        return [self.done_call, {"kontra": GAME}] if seat == self.to_act else []
+    def offer(self, seat: int) -> list[ActionJson]:
+        return self._offered if seat == self.to_act else []
 
-    def take(self, seat: int, action: object) -> ActionJson | None:
-        return None  # one turn each: every action goes the general way (`apply`)
-
-    def apply(self, seat: int, parsed: Action) -> None:
+    def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
+        if seat != self.to_act:
+            return None
         if isinstance(parsed, Kontra) and parsed.item == GAME:
-            level = self.levels[GAME] = self.levels.get(GAME, 0) + 1
-            self.emit(type="kontra", seat=seat, item=GAME, level=level, title=self.doubling.title)
-        elif isinstance(parsed, Call) and parsed.name == self.done_call:
+            return self._offered[1]
+        if isinstance(parsed, Call) and parsed.name == self.done_call:
+            return self.done_call
+        return None
+
+    def refusal(self, seat: int, parsed: Action) -> str:
+        return f"double the game ({{kontra: game}}) or say {self.done_call}, not {parsed.describe()}"
+
+    def take(self, seat: int, action: ActionJson) -> bool:
+        if type(action) is str:
             self.emit(type="call", seat=seat, call=self.done_call, phase="doubling")
         else:
-            raise IllegalActionError(
-                f"double the game ({{kontra: game}}) or say {self.done_call}, not {parsed.describe()}", seat
-            )
+            level = self.levels[GAME] = self.levels.get(GAME, 0) + 1
+            self.emit(type="kontra", seat=seat, item=GAME, level=level, title=self.doubling.title)
+        self.table.history.append((seat, action))
         self.spoken.add(seat)
         self.turn += 1
         self.done = self.turn >= len(self.order)
         self.to_act = None if self.done else self.order[self.turn]
+        return self.done

@@ -13,11 +13,12 @@ Requirements (holds a king) and compulsions (must dappen) are DSL conditions on 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from interpreter.errors import IllegalActionError
+from interpreter.engine.actions import Action, ActionJson, Call
+from interpreter.engine.table import Table
 from interpreter.language.model import AuctionPhase, Compulsion, Level
 
 PASS = "pass"
@@ -61,9 +62,6 @@ class AuctionTables:
     phases: dict[str, AuctionPhase]  # by name
     jumps: dict[str, tuple[int, ...]]  # by phase: the levels that may be bid over any lower one
     rungs: dict[str, dict[str, int]]  # by phase: each call of its ladder -> its index
-    # The phases whose next entrant may only pass or bid the next level: a duel with no
-    # interrupts, compulsion, jumps, free raising, requirement or need (see Auction._legal_calls).
-    plain: frozenset[str]
 
 
 class Auction:
@@ -76,6 +74,8 @@ class Auction:
         enforce: bool = True,
         suit_of: Mapping[str, str] | None = None,
         tables: AuctionTables | None = None,
+        table: Table | None = None,
+        penalize: bool = False,
     ):
         # `tables`: tables_of(phases), which a caller may keep for the next deal.
         self.tables = tables = tables if tables is not None else self.tables_of(phases)
@@ -92,6 +92,13 @@ class Auction:
         self.last_speaker: int | None = None  # the seat that made the last call
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
+        # As a stage of a deal: where its calls and events are written, whether a pass against a
+        # compulsion is penalised (records of real games), and how it ended.
+        self.table = table
+        self.penalize = penalize
+        self.outcome: Outcome | None = None
+        self.breached: Compulsion | None = None  # the compulsion a pass broke, which ends the deal
+        self.to_act: int | None = self.whose_turn()
 
     @staticmethod
     def tables_of(phases: tuple[AuctionPhase, ...]) -> AuctionTables:
@@ -99,15 +106,6 @@ class Auction:
             {p.name: p for p in phases},
             {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases},
             {p.name: {lv.call: i for i, lv in reversed(list(enumerate(p.ladder)))} for p in phases},
-            frozenset(
-                p.name
-                for p in phases
-                if p.style == "duel"
-                and not p.interrupts
-                and not p.compulsory
-                and not p.raise_any
-                and all(lv.requires is None and lv.needs is None and not lv.jump for lv in p.ladder)
-            ),
         )
 
     # -- phases ----------------------------------------------------------------------------
@@ -153,7 +151,7 @@ class Auction:
         return target
 
     # -- whose turn ------------------------------------------------------------------------
-    def to_act(self) -> int | None:
+    def whose_turn(self) -> int | None:
         st = self.state
         awaiting = st.awaiting
         style = st.phase.style
@@ -326,7 +324,7 @@ class Auction:
             or seat in st.spoken
         ):
             return []
-        if st.holder is None and not (seat == self.to_act() and st.awaiting == "entrant"):
+        if st.holder is None and not (seat == self.whose_turn() and st.awaiting == "entrant"):
             return []
         return [lv.call for lv in st.phase.interrupts if self._meets(lv, seat)]
 
@@ -341,30 +339,21 @@ class Auction:
         return calls
 
     def _legal_calls(self, seat: int) -> list[str]:
+        """The calls of `seat`: pass and the bids open to it, then each feature of the phase in
+        scope (interrupts, a compulsion; jumps, free raising and max_bidders in `_bids_open_to`,
+        requirements and needs in `_meets`). A phase with none of them offers the next entrant
+        of a duel pass and the next level: no step of its own, what the features give when none
+        applies."""
         st = self.state
-        if st.awaiting == "entrant" and st.phase.name in self.tables.plain:
-            # The common turn: the next entrant of a plain duel passes or bids the next level
-            # (the steps below, which find nothing more in such a phase).
-            if seat != self.to_act():
-                return []
-            return [PASS, st.phase.ladder[st.level + 1].call] if self._may_bid(seat, st.level) else [PASS]
-        interrupts = self._interrupts_open_to(seat)
-        if seat != self.to_act():
+        interrupts = self._interrupts_open_to(seat) if st.phase.interrupts else []
+        if seat != self.whose_turn():
             return interrupts
+        if st.awaiting != "entrant" or st.phase.style != "duel":  # (the common case first, as in whose_turn)
+            answer = self._answer(seat)
+            if answer is not None:
+                return answer
         ladder = st.phase.ladder
-        if st.awaiting != "entrant" or st.phase.style != "duel":  # (the common case first, as in to_act)
-            if st.awaiting == "choice":
-                return [lv.call for lv in st.choices]
-            if st.awaiting == "priority":
-                return [PASS, *(lv.call for lv in st.phase.interrupts if self._meets(lv, seat))]
-            if st.phase.style == "rounds":
-                return self._rounds_legal(seat)
-            if st.phase.style == "declare":
-                return [PASS, *(lv.call for lv in st.phase.ladder if self._meets(lv, seat))]
-            if st.awaiting == "holder":
-                can_hold = self._can_hold(seat) and self._meets(ladder[st.level], seat)
-                return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
-        bids = []  # (a loop, not a comprehension: see TrickRules.legal)
+        bids = []  # (a loop, not a comprehension: no function made and called per call)
         for i in self._bids_open_to(seat, st.level):
             if self._meets(ladder[i], seat):
                 bids.append(ladder[i].call)
@@ -375,10 +364,28 @@ class Auction:
             return self._as_compelled(rule, calls)
         return calls
 
+    def _answer(self, seat: int) -> list[str] | None:
+        """The calls of the seat to act when it is no entrant or challenger of a duel: a choice of
+        game, a claim of priority, its turn in rounds or in a declare phase, or the holder's
+        answer; None for a duel's challenger (who bids as an entrant does)."""
+        st = self.state
+        if st.awaiting == "choice":
+            return [lv.call for lv in st.choices]
+        if st.awaiting == "priority":
+            return [PASS, *(lv.call for lv in st.phase.interrupts if self._meets(lv, seat))]
+        if st.phase.style == "rounds":
+            return self._rounds_legal(seat)
+        if st.phase.style == "declare":
+            return [PASS, *(lv.call for lv in st.phase.ladder if self._meets(lv, seat))]
+        if st.awaiting == "holder":
+            can_hold = self._can_hold(seat) and self._meets(st.phase.ladder[st.level], seat)
+            return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
+        return None
+
     def breach(self, seat: int, call: str) -> Compulsion | None:
         """The compulsion a pass by `seat` now would break, if any (checked before applying it)."""
         st = self.state
-        if call != PASS or st.awaiting != "entrant" or seat != self.to_act():
+        if call != PASS or st.awaiting != "entrant" or seat != self.whose_turn():
             return None
         bids = [c for c in self.legal(seat) if c != PASS]
         for rule in st.phase.compulsory:
@@ -416,24 +423,14 @@ class Auction:
         lowest, index = phase.level_of(rule.call), phase.level_of(call)
         return rule.or_higher and lowest is not None and index is not None and index >= lowest
 
-    def refusal(self, seat: int, call: str) -> str:
+    def why_not(self, seat: int, call: str) -> str:
         """Why `call` is not legal for `seat` now, in words for the player."""
         st = self.state
         legal = self.legal(seat)
         options = ", ".join(legal) if legal else "nothing"
-        if st.awaiting == "choice" and seat == st.holder:
-            return f"choose the game to play: {options}"
-        if st.awaiting == "priority" and st.pending is not None:
-            said = f"seat {st.pending.seat} said {st.pending.call}"
-            if seat != self.to_act():
-                return f"{said}; seat {self.to_act()}, whose turn comes earlier, may claim priority first"
-            return f"{said}; your turn comes earlier, so you may claim a special game first or pass: {options}"
-        if any(lv.call == call for lv in st.phase.interrupts):
-            if seat in st.spoken:
-                return f"{call} may be said only up to your own turn in the {st.phase.title}, which has passed"
-            return f"{call} may be said once the {st.phase.title} has been opened; you may say: {options}"
-        if seat != self.to_act():
-            return f"it is seat {self.to_act()}'s turn, not seat {seat}'s"
+        out_of_turn = self._why_out_of_turn(seat, call, options)
+        if out_of_turn is not None:
+            return out_of_turn
         if call == PASS:
             bids = [c for c in legal if c != PASS]
             return f"you may not pass: {self._compelled(seat, bids)}"
@@ -445,15 +442,40 @@ class Auction:
             must = f"{rule.call} or a higher bid" if rule.or_higher else rule.call
             return f"you must say {must}: {rule.reason}; you may say: {options}"
         if call == st.phase.hold:
-            if st.phase.style == "rounds" and st.holder is not None and not self._may_hold_over(seat):
-                if st.phase.hold_by == "first" and seat != st.order[0]:
-                    return f"only seat {st.order[0]}, who spoke first, may take a bid with '{call}'; you may say: {options}"
-                return f"only a player before the bidder may take the bid with '{call}'; you may say: {options}"
-            if st.awaiting != "holder":
-                return (
-                    f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
-                )
-            return f"you cannot hold {st.phase.ladder[st.level].call}: {self._hold_refusal(seat)}"
+            return self._why_not_hold(seat, call, options)
+        return self._why_not_bid(seat, call, options)
+
+    def _why_out_of_turn(self, seat: int, call: str, options: str) -> str | None:
+        """Why `call` is refused for what the state of the phase asks first: a choice of game, an
+        earlier player's claim of priority, an interrupt out of its time, another seat's turn."""
+        st = self.state
+        if st.awaiting == "choice" and seat == st.holder:
+            return f"choose the game to play: {options}"
+        if st.awaiting == "priority" and st.pending is not None:
+            said = f"seat {st.pending.seat} said {st.pending.call}"
+            if seat != self.whose_turn():
+                return f"{said}; seat {self.whose_turn()}, whose turn comes earlier, may claim priority first"
+            return f"{said}; your turn comes earlier, so you may claim a special game first or pass: {options}"
+        if any(lv.call == call for lv in st.phase.interrupts):
+            if seat in st.spoken:
+                return f"{call} may be said only up to your own turn in the {st.phase.title}, which has passed"
+            return f"{call} may be said once the {st.phase.title} has been opened; you may say: {options}"
+        if seat != self.whose_turn():
+            return f"it is seat {self.whose_turn()}'s turn, not seat {seat}'s"
+        return None
+
+    def _why_not_hold(self, seat: int, call: str, options: str) -> str:
+        st = self.state
+        if st.phase.style == "rounds" and st.holder is not None and not self._may_hold_over(seat):
+            if st.phase.hold_by == "first" and seat != st.order[0]:
+                return f"only seat {st.order[0]}, who spoke first, may take a bid with '{call}'; you may say: {options}"
+            return f"only a player before the bidder may take the bid with '{call}'; you may say: {options}"
+        if st.awaiting != "holder":
+            return f"'{call}' answers a higher bid against yours, and there is none to answer; you may say: {options}"
+        return f"you cannot hold {st.phase.ladder[st.level].call}: {self._hold_refusal(seat)}"
+
+    def _why_not_bid(self, seat: int, call: str, options: str) -> str:
+        st = self.state
         index = st.phase.level_of(call)
         if index is None:
             return f"'{call}' is not a bid in the {st.phase.title}; you may say: {options}"
@@ -484,15 +506,65 @@ class Auction:
         return self._unmet(level, seat) or "you may not hold it"
 
     # -- applying a call ---------------------------------------------------------------------
+    # -- as a stage of the deal ----------------------------------------------------------------
+    def start(self) -> bool:
+        """The auction's first steps (a phase nobody can change is over at once, as a compulsory
+        Räuber); returns whether the auction is over (its `outcome` set)."""
+        return self._moves_on(self.settle())
+
+    def offer(self, seat: int) -> Sequence[ActionJson]:
+        """The calls `seat` may make now (see `legal`): not to be changed."""
+        return self.legal(seat)
+
+    def canonical(self, seat: int, parsed: Action) -> str | None:
+        """The offered call `parsed` is, or None."""
+        return parsed.name if isinstance(parsed, Call) and parsed.name in self.legal(seat) else None
+
+    def refusal(self, seat: int, parsed: Action) -> str:
+        """Why `parsed` is not an offered call of `seat` now."""
+        if not isinstance(parsed, Call):
+            return f"it is time for a call (auction), not {parsed.describe()}"
+        return self.why_not(seat, parsed.name)
+
+    def take(self, seat: int, action: ActionJson) -> bool:
+        """Apply an offered call: written down and reported, and the phases move on. Returns
+        whether the auction is over (`outcome` set; `breached` when a pass broke a compulsion the
+        ruleset penalises, which ends the deal)."""
+        call = str(action)
+        table = self.table
+        assert table is not None
+        phase = self.state.phase.name
+        breach = self.breach(seat, call) if self.penalize else None
+        outcome = self.apply(seat, call)
+        table.history.append((seat, call))
+        table.events.append({"type": "call", "seat": seat, "call": call, "phase": phase})
+        if breach is not None:
+            self.breached = breach
+            self.to_act = None
+            return True
+        return self._moves_on(outcome)
+
+    def _moves_on(self, outcome: Outcome | None) -> bool:
+        """Into the next phase, for as long as phases end without a word; whether the auction is over."""
+        while outcome is not None:
+            following = self.next_phase(outcome)
+            if following is None:
+                self.outcome = outcome
+                self.to_act = None
+                return True
+            if self.table is not None:
+                self.table.events.append({"type": "phase", "phase": "auction", "name": following})
+            outcome = self.settle()
+        self.to_act = self.whose_turn()
+        return False
+
+    # -- applying a call ---------------------------------------------------------------------
     def apply(self, seat: int, call: str) -> Outcome | None:
         """Apply a legal call; returns the phase's outcome when it has ended."""
-        if call not in self.legal(seat):
-            raise IllegalActionError(self.refusal(seat, call), seat)
         self.bid_when_spoke.setdefault(seat, bool(self.bidders))
         self.last_speaker = seat
         self._legal = None
         st = self.state
-        ladder = st.phase.ladder
         interrupts = st.phase.interrupts
         interrupt = next((lv for lv in interrupts if lv.call == call), None) if interrupts else None
         if st.awaiting == "priority":
@@ -514,16 +586,25 @@ class Auction:
         if st.phase.style == "rounds":
             return self._rounds_apply(seat, call)
         if st.phase.style == "declare":
-            st.next_entrant = st.order.index(seat) + 1
-            st.spoken.add(seat)
-            if call == PASS:
-                st.passed.add(seat)
-            else:
-                st.bidders.add(seat)
-                self.bidders.add(seat)
-                if st.holder is None:
-                    st.holder, st.level = seat, self._rung(call)
-            return self._declare_settle()
+            return self._declare_apply(seat, call)
+        return self._duel_apply(seat, call)
+
+    def _declare_apply(self, seat: int, call: str) -> Outcome | None:
+        st = self.state
+        st.next_entrant = st.order.index(seat) + 1
+        st.spoken.add(seat)
+        if call == PASS:
+            st.passed.add(seat)
+        else:
+            st.bidders.add(seat)
+            self.bidders.add(seat)
+            if st.holder is None:
+                st.holder, st.level = seat, self._rung(call)
+        return self._declare_settle()
+
+    def _duel_apply(self, seat: int, call: str) -> Outcome | None:
+        st = self.state
+        ladder = st.phase.ladder
         if st.awaiting == "holder":
             assert st.holder is not None
             if call == PASS:
@@ -610,7 +691,7 @@ class Auction:
                 st.passed.add(st.challenger)
                 st.challenger, st.awaiting = None, "entrant"
                 continue
-            seat = self.to_act()
+            seat = self.whose_turn()
             if seat is None:
                 return self._outcome(ends_auction=False)
             # A player whose turn has not yet come may still interrupt on it, even when the

@@ -67,110 +67,37 @@ that samples hidden cards builds its games the same way from a sampled deal: see
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.engine.actions import ActionJson, known_calls
+from interpreter.engine.actions import ActionJson
 from interpreter.engine.game import Game
+from interpreter.engine.ids import KIND_OF, SECTIONS, ActionIds, Step
 from interpreter.engine.phase import Phase
 from interpreter.errors import IllegalActionError, InvalidActionError
-from interpreter.language.model import (
-    PART_NAMES,
-    CallCard,
-    CallPartner,
-    Discard,
-    ForcedDiscard,
-    Give,
-    Keep,
-    Ruleset,
-    TakeTalon,
-)
+from interpreter.language.model import CallPartner, Ruleset, TakeTalon
 
-# The sections of ids, in order. Append new ones at the end: the ids of the others stay.
-SECTIONS = (
-    "play",
-    "call",
-    "discard",
-    "keep",
-    "call_card",
-    "give",
-    "choose",
-    "announce",
-    # Added with Königrufen's round of announcements, kontra and partner calls:
-    "kontra",  # {kontra: game} and {kontra: BONUS}
-    "bonus",  # {announce: BONUS, cards: []}: a bonus announced in the round of announcements
-    "partner",  # {call_card: CARD} calling a partner (CallPartner), unless a call_card above has it
-    "choice",  # {choose: NAME}: an unnamed partner call, concede, a part of the talon
-    "round",  # the call that ends a turn of the round of announcements, unless a call above has it
-)
-# The kind of action of each section whose steps are not of the section's own name.
-KIND_OF = {"bonus": "announce", "partner": "call_card", "choice": "choose", "round": "call"}
+__all__ = ["KIND_OF", "PHASES", "SECTIONS", "EncodedGame", "Encoding", "Pending", "Step", "clone_game"]
+
 PHASES = tuple(phase.value for phase in Phase)
-
-Step = tuple[
-    str, Any
-]  # (kind, what): ("play", "T21"), ("call", "pass"), ("discard", "C7"), ("announce", (name, cards))
 
 
 class Encoding:
     """Action ids and the observation layout of a ruleset at a table of `players`."""
 
     def __init__(self, ruleset: Ruleset, players: int):
-        active = players - 1 if players in ruleset.dealer_sits_out else players
-        # The rules for this number of players (Cego for three has games of its own).
-        self.ruleset = ruleset = ruleset.for_players(active)
+        ids = self.action_table = ActionIds.of(ruleset, players)
+        self.ruleset = ruleset = ids.ruleset
         self.players = players
-        deck = ruleset.deck
-        self.cards: tuple[str, ...] = tuple(deck.cards)
-        self.calls: tuple[str, ...] = tuple(known_calls(ruleset))
-        self.contracts: tuple[str, ...] = tuple(ruleset.contracts)
-        steps = {type(step) for contract in ruleset.contracts.values() for step in contract.exchange}
-        trumps = {suit for contract in ruleset.contracts.values() for suit in contract.trump_choice}
-        choices = [name for suit, name in deck.suit_names.items() if suit in trumps]
-        if ruleset.accusation is not None:
-            choices.append("accuse")
-
-        def cards_if(*kinds: type) -> list[str]:
-            return list(self.cards) if steps.intersection(kinds) else []
-
-        members: dict[str, list[Any]] = {
-            "play": list(self.cards),
-            "call": list(self.calls),
-            "discard": cards_if(Discard, ForcedDiscard),  # a forced discard with nothing to force is chosen
-            "keep": cards_if(Keep),
-            "call_card": cards_if(CallCard),
-            "give": cards_if(Give),
-            "choose": choices,
-            "announce": list(_announcements(ruleset)),
-            **_round_and_partner(ruleset),
-        }
+        self.cards, self.calls, self.contracts = ids.cards, ids.calls, ids.contracts
+        self.bonuses, self.kontra_items = ids.bonuses, ids.kontra_items
+        self.steps, self.ids, self.section, self.num_actions = ids.steps, ids.ids, ids.section, ids.num_actions
         exchange_steps = [step for contract in ruleset.contracts.values() for step in contract.exchange]
         partner_calls = any(isinstance(step, CallPartner) for step in exchange_steps)
         talon_shown = any(isinstance(step, TakeTalon) and step.shown for step in exchange_steps)
-        # What the round of announcements shows: who announced which bonus, how often each
-        # item was doubled (as a share of the most allowed).
-        self.bonuses: tuple[str, ...] = tuple(name for name, _ in members["bonus"])
-        self.kontra_items: tuple[str, ...] = tuple(members["kontra"])
         most = {"game": ruleset.kontra_game, **dict.fromkeys(self.bonuses, ruleset.kontra_bonuses)}
         self._kontra_most = {item: max(1, rule.max if rule is not None else 1) for item, rule in most.items()}
-        self.steps: list[Step] = []
-        seen: set[Step] = set()
-        for section in SECTIONS:
-            kind = KIND_OF.get(section, section)
-            # A later section holds only what no earlier one has (a card called both ways).
-            members[section] = [what for what in members[section] if (kind, what) not in seen]
-            for what in members[section]:
-                self.steps.append((kind, what))
-                seen.add((kind, what))
-        self.ids: dict[Step, int] = {step: i for i, step in enumerate(self.steps)}
-        self.section: dict[str, range] = {}
-        start = 0
-        for kind in SECTIONS:
-            self.section[kind] = range(start, start + len(members[kind]))
-            start += len(members[kind])
-        self.num_actions = start
         self.card_index = {c: i for i, c in enumerate(self.cards)}
         self.call_index = {c: i for i, c in enumerate(self.calls)}
         n, p, c = len(self.cards), players, len(self.calls)
@@ -204,6 +131,7 @@ class Encoding:
             self.layout[name] = slice(at, at + size)
             at += size
         self.observation_size = at
+        active = players - 1 if players in ruleset.dealer_sits_out else players
         plan = ruleset.deal_plans.get(active, ())
         self._tricks_per_deal = max(1, sum(packet.count for packet in plan if packet.to == "each"))
 
@@ -217,50 +145,23 @@ class Encoding:
         assert isinstance(found, Encoding)
         return found
 
-    # -- actions --------------------------------------------------------------------------------
+    # -- actions (engine/ids.py) ------------------------------------------------------------------
     def step_id(self, step: Step) -> int:
-        try:
-            return self.ids[step]
-        except KeyError:
-            raise InvalidActionError(f"{step[0]} {step[1]!r} is no action of {self.ruleset.name}") from None
+        return self.action_table.step_id(step)
 
     def step(self, action_id: int) -> Step:
-        if type(action_id) is not int or not 0 <= action_id < self.num_actions:
-            raise InvalidActionError(f"no action id {action_id!r}: ids are 0 to {self.num_actions - 1}")
-        return self.steps[action_id]
+        return self.action_table.step(action_id)
 
     def steps_of(self, action: ActionJson) -> list[Step]:
-        """A whole action as steps: one, or one per card of a discard or keep."""
-        if isinstance(action, str):
-            return [("call", action)]
-        (kind,) = [k for k in action if k in SECTIONS]
-        value = action[kind]
-        if kind in ("discard", "keep"):
-            return [(kind, card) for card in value]
-        if kind == "announce":
-            return [("announce", (value, tuple(action.get("cards", ()))))]
-        return [(kind, value)]
+        return self.action_table.steps_of(action)
 
     def action_ids(self, action: ActionJson) -> list[int]:
         """The ids of a concrete action, in the order they are applied."""
-        return [self.step_id(step) for step in self.steps_of(action)]
+        return self.action_table.action_ids(action)
 
     def action_of(self, action_ids: list[int]) -> ActionJson:
-        """The action these ids make, in protocol form: the inverse of `action_ids` (one id, or
-        the ids of the cards of one discard or keep)."""
-        steps = [self.step(action_id) for action_id in action_ids]
-        kinds = {kind for kind, _ in steps}
-        if len(kinds) != 1 or (len(steps) > 1 and not kinds <= {"discard", "keep"}):
-            raise InvalidActionError(f"ids {action_ids} are not the steps of one action")
-        kind, what = steps[0]
-        if kind in ("discard", "keep"):
-            return {kind: [card for _, card in steps]}
-        if kind == "call":
-            return str(what)
-        if kind == "announce":
-            name, cards = what
-            return {"announce": name, "cards": list(cards)}
-        return {kind: what}
+        """The action these ids make, in protocol form: the inverse of `action_ids`."""
+        return self.action_table.action_of(action_ids)
 
     # -- observations -----------------------------------------------------------------------------
     def observe(self, view: dict[str, Any], choosing: Iterable[str] = ()) -> list[float]:
@@ -331,45 +232,6 @@ class Encoding:
         return out
 
 
-def _round_and_partner(ruleset: Ruleset) -> dict[str, list[Any]]:
-    """The members of the sections added with Königrufen: kontra, announced bonuses, partner
-    calls, the choices of partner calls, concessions and talons in parts, and the done call."""
-    kontra = ["game"] if ruleset.kontra_game is not None else []
-    announceable = [name for name, bonus in ruleset.bonuses.items() if bonus.announced is not None]
-    if ruleset.kontra_bonuses is not None:
-        kontra += announceable
-    steps = [step for contract in ruleset.contracts.values() for step in contract.exchange]
-    partner = [step for step in steps if isinstance(step, CallPartner)]
-    called = set().union(*(step.allowed for step in partner))
-    choices = [step.unnamed for step in partner if step.unnamed is not None]
-    if any(contract.concede is not None for contract in ruleset.contracts.values()):
-        choices.append("concede")
-    parts = max((step.parts for step in steps if isinstance(step, TakeTalon)), default=1)
-    if parts > 1:
-        choices += PART_NAMES[:parts]
-    return {
-        "kontra": kontra,
-        "bonus": [(name, ()) for name in announceable] if ruleset.announcing is not None else [],
-        "partner": [card for card in ruleset.deck.cards if card in called],
-        "choice": list(dict.fromkeys(choices)),
-        "round": [ruleset.announcing.done] if ruleset.announcing is not None else [],
-    }
-
-
-def _announcements(ruleset: Ruleset) -> Iterable[tuple[str, tuple[str, ...]]]:
-    """Every announcement the ruleset knows, with every set of cards it may lay out."""
-    rank = ruleset.deck.rank
-    order = {c: i for i, c in enumerate(ruleset.deck.cards)}
-    for name, announcement in ruleset.announcements.items():
-        if announcement.declares is not None:
-            yield name, ()
-            continue
-        cards = sorted(announcement.cards, key=lambda c: (-rank[c], order[c]))
-        for size in range(1, len(cards) + 1):
-            for combo in itertools.combinations(cards, size):
-                yield name, combo
-
-
 def clone_game(game: Game) -> Game:
     """A game in the same state as `game`, independent of it: the same cards dealt again and the
     history replayed."""
@@ -415,20 +277,8 @@ class EncodedGame:
         seat = self.game.to_act
         if seat is None:
             return []
-        enc = self.encoding
-        ids: set[int] = set()
         chosen = self.pending.chosen if self.pending else []
-        for action in self.game.legal_actions(seat):
-            if isinstance(action, dict) and ("discard" in action or "keep" in action):
-                kind = "discard" if "discard" in action else "keep"
-                value = action[kind]
-                if isinstance(value, dict):  # a template: any `count` of `from`
-                    ids.update(enc.ids[kind, c] for c in value["from"] if c not in chosen)
-                elif all(c in value for c in chosen):
-                    ids.update(enc.ids[kind, c] for c in value if c not in chosen)
-            elif not chosen:
-                ids.update(enc.action_ids(action))
-        return sorted(ids)
+        return self.encoding.action_table.legal(self.game.legal_actions(seat), chosen)
 
     def apply_action(self, action_id: int) -> None:
         """Apply the action `action_id` by the seat to act (a card of a discard is kept until

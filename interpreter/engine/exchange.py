@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine.actions import Action, ActionJson, Call, CardAction, Choose, DiscardAction, KeepAction
+from interpreter.engine.actions import (
+    Action,
+    ActionJson,
+    Call,
+    CardAction,
+    Choose,
+    DiscardAction,
+    KeepAction,
+    parse_action,
+)
 from interpreter.engine.auction import PASS
-from interpreter.errors import IllegalActionError
+from interpreter.engine.table import Cards, Table
 from interpreter.language.model import (
     PART_NAMES,
     CallCard,
@@ -32,17 +40,9 @@ from interpreter.language.model import (
     TakeTalon,
 )
 
+__all__ = ["Abandoned", "Accused", "Cards", "Claimed", "Conceded", "Ending", "Exchange", "Finished", "claims"]
+
 LISTABLE = 64  # a choice with more combinations than this comes as a template
-
-
-@dataclass
-class Cards:
-    """Where the cards of a deal are, shared by every stage of it."""
-
-    hands: dict[int, list[str]]  # by seat; [] for a dealer who sits out
-    talon: list[str]
-    aside: list[str] = field(default_factory=list)  # discarded (by the declarer, or forced)
-    exposed: list[str] = field(default_factory=list)  # kept face up by the declarer: they never win
 
 
 # -- how the exchange ends ---------------------------------------------------------------------
@@ -81,7 +81,6 @@ class Abandoned:
 
 
 Ending = Finished | Claimed | Accused | Abandoned | Conceded
-Emit = Callable[..., None]
 
 
 class Exchange:
@@ -93,17 +92,17 @@ class Exchange:
         contract: Contract,
         declarer: int | None,
         seats: list[int],
-        cards: Cards,
+        table: Table,
         dealt: list[list[str]],
-        emit: Emit,
         *,
         may_accuse: bool,
         trump_suit: str | None,
     ):
         self.ruleset, self.contract, self.declarer, self.seats = ruleset, contract, declarer, seats
-        self.cards = cards
+        self.table = table
+        self.cards = cards = table.cards
+        self.history = table.history
         self.dealt = dealt  # the hands as dealt, by seat
-        self.emit = emit
         self.may_accuse = may_accuse
         self.trump_suit = trump_suit  # a suit that is trumps in this deal
         self.talon_size = len(cards.talon)
@@ -120,6 +119,9 @@ class Exchange:
         self.rest_seen_by_defenders = False  # the talon left over was seen by the defenders
         self.conceding = False  # the declarer may concede now
         self.ending: Ending | None = None
+
+    def emit(self, **event: Any) -> None:
+        self.table.events.append(event)
 
     # -- where it stands -----------------------------------------------------------------------
     @property
@@ -261,9 +263,28 @@ class Exchange:
         return [{"discard": template}]
 
     # -- applying the declarer's action --------------------------------------------------------
-    def apply(self, seat: int, parsed: Action) -> None:
-        """Apply the declarer's action; raises IllegalActionError, changing nothing, if it is not
-        allowed now. The engine steps that follow are done by `advance`."""
+    # -- as a stage of the deal: offer, canonical form, refusal, effect ------------------------------
+    def offer(self, seat: int) -> list[ActionJson]:
+        return self.legal(seat)
+
+    def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
+        """The offered action `parsed` is: one listed (a set of cards in any order), or one that
+        fills a template by the rules the template stands for; None otherwise."""
+        if seat != self.to_act:
+            return None
+        if isinstance(parsed, (DiscardAction, KeepAction)):
+            return parsed.as_json() if self._problem(seat, parsed) is None else None
+        action = parsed.as_json()
+        return action if action in self.legal(seat) else None
+
+    def refusal(self, seat: int, parsed: Action) -> str:
+        """Why `parsed` is not an action the declarer may take now."""
+        return self._problem(seat, parsed) or f"it is time for {self._wanted()} (exchange), not {parsed.describe()}"
+
+    def take(self, seat: int, action: ActionJson) -> bool:
+        """Do the declarer's offered action, then the steps nobody decides; returns whether the
+        exchange is over (`ending` set)."""
+        parsed = parse_action(action, self.ruleset)
         if self.accusing:
             self._accuse_or_pass(seat, parsed)
         elif self.conceding:
@@ -272,7 +293,7 @@ class Exchange:
             self._choose_part(seat, parsed)
         elif self.choosing_trumps():
             self._name_trumps(seat, parsed)
-        elif self.step < len(self.contract.exchange) and isinstance(self.current_step(), CallPartner):
+        elif isinstance(self.current_step(), CallPartner):
             self._call_partner(seat, parsed)
         elif isinstance(parsed, CardAction):
             self._call_or_give(seat, parsed)
@@ -280,8 +301,43 @@ class Exchange:
             self._keep(seat, parsed)
         elif isinstance(parsed, DiscardAction):
             self._discard(seat, parsed)
-        else:
-            raise IllegalActionError(f"it is time for {self._wanted()} (exchange), not {parsed.describe()}", seat)
+        self.history.append((seat, action))
+        return self.advance() is not None
+
+    def _problem(self, seat: int, parsed: Action) -> str | None:
+        """What the rules say against `parsed` now (None: nothing; the rules of the step allow it)."""
+        if self.accusing:
+            return self._choice_problem(
+                parsed, "accuse", "accuse the others of skinning a Solo ({choose: accuse}) or go on (pass)"
+            )
+        if self.conceding:
+            return self._choice_problem(parsed, "concede", "concede the game ({choose: concede}) or play on (pass)")
+        if self.parts is not None:
+            names = PART_NAMES[: len(self.parts)]
+            if isinstance(parsed, Choose) and parsed.name in names:
+                return None
+            return "choose a part of the talon: " + ", ".join("{choose: " + n + "}" for n in names)
+        if self.choosing_trumps():
+            return self._trumps_problem(parsed)
+        step = self.current_step()
+        if isinstance(step, CallPartner):
+            return self._partner_problem(seat, step, parsed)
+        if isinstance(parsed, CardAction):
+            return self._card_problem(seat, step, parsed)
+        if isinstance(parsed, KeepAction):
+            return self._keep_problem(seat, step, parsed)
+        if isinstance(parsed, DiscardAction):
+            if not isinstance(step, Discard):
+                return f"it is time for {self._wanted()}, not to discard"
+            hand, cards = self.cards.hands[seat], list(parsed.cards)
+            return self._discard_form(step, hand, cards) or self._discard_rule(step, hand, cards)
+        return f"it is time for {self._wanted()} (exchange), not {parsed.describe()}"
+
+    @staticmethod
+    def _choice_problem(parsed: Action, choice: str, message: str) -> str | None:
+        if (isinstance(parsed, Call) and parsed.name == PASS) or (isinstance(parsed, Choose) and parsed.name == choice):
+            return None
+        return message
 
     def _wanted(self) -> str:
         step = self.current_step()
@@ -315,43 +371,39 @@ class Exchange:
             return None
         return missing[0]
 
-    def _call_partner(self, seat: int, parsed: Action) -> None:
-        step = self.current_step()
-        assert isinstance(step, CallPartner)
+    def _partner_problem(self, seat: int, step: CallPartner, parsed: Action) -> str | None:
         hand = self.cards.hands[seat]
         legal = self._partner_calls(step, hand)
         if isinstance(parsed, Choose) and step.unnamed is not None and parsed.name == step.unnamed:
-            card = self._unnamed_card(step, hand)
-            if card is None:
-                raise IllegalActionError(
-                    f"'{step.unnamed}' may not be called with this hand; call a card: "
-                    + ", ".join(str(a["call_card"]) for a in legal if isinstance(a, dict) and "call_card" in a),
-                    seat,
-                )
+            if self._unnamed_card(step, hand) is not None:
+                return None
+            return f"'{step.unnamed}' may not be called with this hand; call a card: " + ", ".join(
+                str(a["call_card"]) for a in legal if isinstance(a, dict) and "call_card" in a
+            )
+        if isinstance(parsed, CardAction) and parsed.kind == "call_card":
+            if {"call_card": parsed.card} in legal:
+                return None
+            options = ", ".join(str(a.get("call_card", a.get("choose"))) for a in legal if isinstance(a, dict))
+            return f"{parsed.card} may not be called for a partner; you may call: {options}"
+        return f"call a card for your partner ({{call_card: CARD}}), not {parsed.describe()}"
+
+    def _call_partner(self, seat: int, parsed: Action) -> None:
+        step = self.current_step()
+        assert isinstance(step, CallPartner)
+        if isinstance(parsed, Choose):
+            card = self._unnamed_card(step, self.cards.hands[seat])
+            assert card is not None
             self.partner_card, self.partner_named = card, False
             self.emit(type="call_partner", seat=seat, choice=step.unnamed)
-        elif isinstance(parsed, CardAction) and parsed.kind == "call_card":
-            if {"call_card": parsed.card} not in legal:
-                options = ", ".join(str(a.get("call_card", a.get("choose"))) for a in legal if isinstance(a, dict))
-                raise IllegalActionError(
-                    f"{parsed.card} may not be called for a partner; you may call: {options}", seat
-                )
+        else:
+            assert isinstance(parsed, CardAction)
             self.partner_card, self.partner_named = parsed.card, True
             self.emit(type="call_partner", seat=seat, card=parsed.card)
-        else:
-            raise IllegalActionError(
-                f"call a card for your partner ({{call_card: CARD}}), not {parsed.describe()}", seat
-            )
         self.step += 1
 
     def _choose_part(self, seat: int, parsed: Action) -> None:
-        assert self.parts is not None
-        names = PART_NAMES[: len(self.parts)]
-        if not isinstance(parsed, Choose) or parsed.name not in names:
-            raise IllegalActionError(
-                "choose a part of the talon: " + ", ".join("{choose: " + n + "}" for n in names), seat
-            )
-        part = self.parts[names.index(parsed.name)]
+        assert self.parts is not None and isinstance(parsed, Choose)
+        part = self.parts[PART_NAMES.index(parsed.name)]
         self.parts = None
         self._take(seat, part, parsed.name)
 
@@ -375,69 +427,66 @@ class Exchange:
         return bool(rule.when(env))
 
     def _concede_or_pass(self, seat: int, parsed: Action) -> None:
-        if isinstance(parsed, Call) and parsed.name == PASS:
-            self.conceding = False
-            self.emit(type="call", seat=seat, call=PASS, phase="concede")
-            return
-        if not (isinstance(parsed, Choose) and parsed.name == "concede"):
-            raise IllegalActionError("concede the game ({choose: concede}) or play on (pass)", seat)
         self.conceding = False
-        self.ending = Conceded(seat)
+        if isinstance(parsed, Call):
+            self.emit(type="call", seat=seat, call=PASS, phase="concede")
+        else:
+            self.ending = Conceded(seat)
 
     def _accuse_or_pass(self, seat: int, parsed: Action) -> None:
-        if isinstance(parsed, Call) and parsed.name == PASS:
-            self.accusing = False
+        self.accusing = False
+        if isinstance(parsed, Call):
             self.emit(type="call", seat=seat, call=PASS, phase="accusation")
             return
-        if not (isinstance(parsed, Choose) and parsed.name == "accuse"):
-            raise IllegalActionError("accuse the others of skinning a Solo ({choose: accuse}) or go on (pass)", seat)
         rule = self.ruleset.accusation
         assert rule is not None
-        self.accusing = False
         # Judged on the hands as dealt: what the others passed with.
         self.ending = Accused(
             seat, tuple(s for s in self.seats if s != seat and rule.strong({"hand": frozenset(self.dealt[s])}))
         )
 
-    def _name_trumps(self, seat: int, parsed: Action) -> None:
+    def _trumps_problem(self, parsed: Action) -> str | None:
         names = {self.ruleset.deck.suit_names[s]: s for s in self.contract.trump_choice}
         if not isinstance(parsed, Choose):
-            raise IllegalActionError(
-                f"name the trump suit first: {', '.join('{choose: ' + n + '}' for n in names)}", seat
-            )
+            return f"name the trump suit first: {', '.join('{choose: ' + n + '}' for n in names)}"
         if parsed.name not in names:
-            raise IllegalActionError(
-                f"{parsed.name} cannot be trumps in {self.contract.title}; choose one of: {', '.join(names)}", seat
-            )
+            return f"{parsed.name} cannot be trumps in {self.contract.title}; choose one of: {', '.join(names)}"
+        return None
+
+    def _name_trumps(self, seat: int, parsed: Action) -> None:
+        assert isinstance(parsed, Choose)
+        names = {self.ruleset.deck.suit_names[s]: s for s in self.contract.trump_choice}
         self.trump_suit = names[parsed.name]
         self.trumps_named = True
         self.emit(type="trumps", seat=seat, suit=parsed.name)
 
-    def _call_or_give(self, seat: int, parsed: CardAction) -> None:
-        step = self.current_step()
+    def _card_problem(self, seat: int, step: ExchangeStep, parsed: CardAction) -> str | None:
         hand = self.cards.hands[seat]
         if parsed.kind == "call_card":
             if not isinstance(step, CallCard):
-                raise IllegalActionError(f"there is no card to call now; it is time for {self._wanted()}", seat)
+                return f"there is no card to call now; it is time for {self._wanted()}"
             if parsed.card in hand:
-                raise IllegalActionError(f"call a card you do not hold; you hold {parsed.card}", seat)
+                return f"call a card you do not hold; you hold {parsed.card}"
             if parsed.card not in step.allowed:
-                raise IllegalActionError(f"{parsed.card} may not be called", seat)
+                return f"{parsed.card} may not be called"
+            return None
+        if not isinstance(step, Give):
+            return f"there is no card to give now; it is time for {self._wanted()}"
+        if parsed.card not in hand:
+            return f"you do not hold {parsed.card}"
+        if self._called_back(step, parsed.card):
+            return f"give a card in exchange for {parsed.card}, not {parsed.card} itself: any other card of your hand"
+        return None
+
+    def _call_or_give(self, seat: int, parsed: CardAction) -> None:
+        hand = self.cards.hands[seat]
+        if parsed.kind == "call_card":
             holder = next((s for s in self.seats if parsed.card in self.cards.hands[s]), None)
             (self.cards.hands[holder] if holder is not None else self.cards.talon).remove(parsed.card)
             hand.append(parsed.card)
             self.called = (parsed.card, holder)
             self.emit(type="call_card", seat=seat, card=parsed.card, holder=holder)
         else:
-            if not isinstance(step, Give):
-                raise IllegalActionError(f"there is no card to give now; it is time for {self._wanted()}", seat)
-            if parsed.card not in hand:
-                raise IllegalActionError(f"you do not hold {parsed.card}", seat)
-            if self._called_back(step, parsed.card):
-                raise IllegalActionError(
-                    f"give a card in exchange for {parsed.card}, not {parsed.card} itself: any other card of your hand",
-                    seat,
-                )
             hand.remove(parsed.card)
             receiver = self.called[1] if self.called else None
             (self.cards.hands[receiver] if receiver is not None else self.cards.talon).append(parsed.card)
@@ -449,23 +498,27 @@ class Exchange:
         """Whether giving `card` would hand back the card just called, where the step forbids it."""
         return step.other_than_called and self.called is not None and card == self.called[0]
 
-    def _keep(self, seat: int, parsed: KeepAction) -> None:
-        step = self.current_step()
+    def _keep_problem(self, seat: int, step: ExchangeStep, parsed: KeepAction) -> str | None:
         if not isinstance(step, Keep):
-            raise IllegalActionError(f"it is time for {self._wanted()}, not to keep cards", seat)
+            return f"it is time for {self._wanted()}, not to keep cards"
         hand = self.cards.hands[seat]
         cards = list(parsed.cards)
         if len(cards) != step.count:
-            raise IllegalActionError(
-                f"keep exactly {step.count} card{'s' if step.count != 1 else ''}, not {len(cards)}", seat
-            )
+            return f"keep exactly {step.count} card{'s' if step.count != 1 else ''}, not {len(cards)}"
         missing = [c for c in cards if c not in hand]
         if missing:
-            raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
+            return f"you do not hold {', '.join(missing)}"
         if len(set(cards)) != len(cards):
-            raise IllegalActionError("a card is named twice", seat)
+            return "a card is named twice"
         if tuple(sorted(cards, key=hand.index)) not in self.keep_choices(step, hand):
-            raise IllegalActionError(f"{step.reason}: {', '.join(cards)}", seat)
+            return f"{step.reason}: {', '.join(cards)}"
+        return None
+
+    def _keep(self, seat: int, parsed: KeepAction) -> None:
+        step = self.current_step()
+        assert isinstance(step, Keep)
+        hand = self.cards.hands[seat]
+        cards = list(parsed.cards)
         discarded = [c for c in hand if c not in cards]
         hand[:] = [c for c in hand if c in cards]
         self.cards.aside.extend(discarded)
@@ -481,18 +534,11 @@ class Exchange:
         self.step += 1
 
     def _discard(self, seat: int, parsed: DiscardAction) -> None:
-        step = self.current_step()
-        if not isinstance(step, Discard):
-            raise IllegalActionError(f"it is time for {self._wanted()}, not to discard", seat)
         hand = self.cards.hands[seat]
-        cards = list(parsed.cards)
-        problem = self._discard_form(step, hand, cards) or self._discard_rule(step, hand, cards)
-        if problem is not None:
-            raise IllegalActionError(problem, seat)
-        for card in cards:
+        for card in parsed.cards:
             hand.remove(card)
-        self.cards.aside.extend(cards)
-        self.emit(type="discard", seat=seat, count=len(cards))
+        self.cards.aside.extend(parsed.cards)
+        self.emit(type="discard", seat=seat, count=len(parsed.cards))
         self.step += 1
 
     def _discard_form(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:

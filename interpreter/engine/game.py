@@ -1,11 +1,18 @@
-"""One deal of a ruleset, as a state machine driven by actions.
+"""One deal of a ruleset, as a state machine driven by actions: a facade over the deal's stages.
 
 `Game` is the mutable state (OpenSpiel's State); the immutable game description is the
-`Ruleset`. A deal goes through stages, each an object of its own that knows whose turn it is,
-what they may do and what their action changes: the `Auction`, the `Exchange`, the declarer's
-announcement and the `TrickPlay`. The game deals, moves from stage to stage, settles, and keeps
-the history and the events. Every turn is one action; steps nobody decides (dealing, picking up
-the talon, settling) are done by the engine and reported as events.
+`Ruleset`, and the plan the engine runs is made from it once (engine/plan.py). A deal goes
+through stages, each an object of its own that knows whose turn it is, what may be done and what
+an action does: the `Auction`, the `Exchange`, the announcements (`DeclarerAnnouncement`,
+`AnnouncementRound`, `DoublingRound`) and the `TrickPlay`; the settlement ends it. The game
+deals, moves from stage to stage, and settles.
+
+There is one way for every action. `legal_actions` is what the stage offers the seat; `apply`
+takes an action exactly when it is one of those (its canonical form, or one filling a template
+the stage offers) and does its effect, or refuses it with the reason the stage's rules give. So
+the two cannot disagree. `push` takes an action by its id (engine/ids.py) without the check,
+for programs that know it is legal (a search, a learner), as python-chess's `push` beside
+`push_uci`.
 
 An action is applied whole or not at all. A refused action raises before the first change. A
 failure while its consequences are worked out (a rule's formula failing at the last card, a deal
@@ -18,52 +25,53 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import weakref
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from interpreter.engine import offences
 from interpreter.engine.actions import (
-    Action,
     ActionJson,
     Call,
-    DiscardAction,
     FrozenAction,
-    Kontra,
-    PlayCard,
     parse_action,
     play_actions,
     play_steps,
     shown,
 )
 from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
-from interpreter.engine.announcing import AnnouncementRound, DoublingRound, kontra_actions
+from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
 from interpreter.engine.auction import Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
-from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange, claims
+from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
+from interpreter.engine.ids import ActionIds
 from interpreter.engine.phase import Phase
+from interpreter.engine.plan import deal_rules, play_plan
 from interpreter.engine.play import Trick, TrickPlay
 from interpreter.engine.settlement import (
     Deal,
     Result,
     each_other_pays,
-    lost_every_trick,
     piles,
     reads_hands,
     settle,
     settle_individual,
 )
-from interpreter.engine.tricks import TrickRules
+from interpreter.engine.stage import Stage
+from interpreter.engine.table import Cards, Table
 from interpreter.engine.views import view_of
 from interpreter.errors import IllegalActionError, InvalidActionError
-from interpreter.language.model import CALLED, Bonus, Compulsion, Contract, Ruleset
+from interpreter.language.model import CALLED, Bonus, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
 
 # The phases as plain names for the paths taken at every action: reading an Enum's member
 # through its class goes through EnumType.__getattr__ in Python 3.11, ten times slower.
 _AUCTION, _EXCHANGE, _ANNOUNCE, _PLAY, _OVER = Phase.AUCTION, Phase.EXCHANGE, Phase.ANNOUNCE, Phase.PLAY, Phase.OVER
+# The types of action `apply` compares with the stage's offer before parsing: the protocol's
+# (any other value is parsed, and refused with the reason).
+_PLAIN = frozenset({FrozenAction, dict, str})
 
 
 class Game:
@@ -71,25 +79,7 @@ class Game:
 
     # The attributes read at every action have slots of their own: the rest (more than the 30
     # a Python 3.11 instance keeps in its fastest form) stay in the instance's __dict__.
-    __slots__ = (
-        "__dict__",
-        "__weakref__",
-        "_called",
-        "_fast",
-        "_history",
-        "_legal_plays",
-        "_open_from",
-        "_plays",
-        "_round",
-        "_steps",
-        "events",
-        "is_over",
-        "phase",
-        "to_act",
-        "trickplay",
-    )
-
-    _kontras: dict[str, FrozenAction]  # {kontra: ITEM} as read-only actions, set where a round of doubling starts
+    __slots__ = ("__dict__", "__weakref__", "_history", "_stage", "events", "is_over", "phase", "to_act")
 
     def __init__(
         self,
@@ -111,17 +101,7 @@ class Game:
             ruleset = ruleset.with_choices(options)
         self.table_ruleset = ruleset  # as loaded, before the rules for a number of players
         self.players = players = players if players is not None else ruleset.table_sizes[0]
-        if type(players) is not int or players not in ruleset.table_sizes:
-            raise TableError(
-                "players",
-                f"{ruleset.name} is played by {_counts(ruleset.table_sizes)} at the table, not {shown(players)}",
-            )
-        if type(dealer) is not int or not 0 <= dealer < players:
-            raise TableError("dealer", f"the dealer must be a seat from 0 to {players - 1}, not {shown(dealer)}")
-        if seed is not None and (problem := seed_problem(seed)) is not None:
-            raise TableError("seed", problem)
-        if pot is not None and (type(pot) is not int or pot < 0):
-            raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
+        _check_table(ruleset, players, dealer, seed, pot)
         self.dealer = dealer
         self.sitting_out = dealer if players in ruleset.dealer_sits_out else None
         self.seats = list(_seats_from_vorhand(players, dealer, self.sitting_out))
@@ -129,52 +109,34 @@ class Game:
         self.ruleset = ruleset = ruleset.for_players(len(self.seats))
         self.vorhand = self.seats[0]
         # Whose turn it is (None: nobody's) and whether the deal is over: read at every action
-        # of a simulation, so kept up to date by every change (_sync) rather than worked out
-        # when read. Read them; do not set them.
+        # of a simulation, so kept up to date by every change rather than worked out when read.
+        # Read them; do not set them.
         self.to_act: int | None = None
         self.is_over = False
         self.events: list[dict[str, Any]] = []
         self._history: list[tuple[int, ActionJson]] = []
-        self._plays = play_actions(ruleset)
-        self._steps = play_steps(ruleset, players)
-        self._legal_plays: list[ActionJson] | None = None  # the legal plays of this turn, once asked
-        # The trick play while every turn is plain (only following suit to mind) but for the
-        # holders of watched cards (TrickPlay.plain_hands: the called card, cards kept back),
-        # and no open hands are to be shown: a card then takes the short way through `apply`.
-        # None otherwise (see _refresh_fast). A watched card's holder's legal plays are never
-        # kept in `_legal_plays` while it is set, so that `apply` takes its card the general way.
-        self._fast: TrickPlay | None = None
-        # The round of announcements while it lasts (else None): its actions take a short way
-        # through `legal_actions` and `apply` (AnnouncementRound.take).
-        self._round: AnnouncementRound | None = None
+        self._stage: Stage | None = None  # the stage whose turn it is (None once the deal is over)
 
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
         self.cards = Cards(dealt.hands, dealt.talon)
+        self.table = Table(self.cards, self.events, self._history)
         self.initial_hands = list(map(list, map(self.cards.hands.__getitem__, range(players))))
         self.initial_talon = list(self.cards.talon)
 
         self.contract: Contract | None = None
         self.declarer: int | None = None
         self.trump_suit: str | None = ruleset.play.trump_suit  # a suit that is trumps in this deal
-        # The exchange, once the contract has one (None before, and for a contract with nothing
-        # to exchange: see _start_exchange).
+        # The stages after the auction, once they begin (None before; the exchange stays None
+        # for a contract with nothing to exchange).
         self.exchange: Exchange | None = None
-        self.announcement: DeclarerAnnouncement | AnnouncementRound | None = None
+        self.announcement: DeclarerAnnouncement | Round | None = None
+        self.trickplay: TrickPlay | None = None
         # A partner by a called card: the card, whether it was named, and its holder when play
         # starts (None: the declarer plays alone). Known to the engine; views keep the secret.
         self.called_card: str | None = None
         self.called_named = True
         self.partner: int | None = None
-        self.partner_public = False  # everybody knows the sides (the card was seen, or the partner spoke)
-        self._called: str | None = None  # the called card while its playing would reveal the partner
-        self._open_from = 0  # open hands are shown once a card is led to this trick (0: none later)
-        self.talon_added: dict[int, list[str]] = {}  # trick number -> talon cards added to it
-        # Cards kept back for an announced bonus that forfeits when forced out early:
-        # card -> (bonus, its trick, its side); and the forfeit, once it happened.
-        self._forfeit_cards: dict[str, tuple[str, int, str]] = {}
-        self.forfeit: tuple[str, int, str] | None = None
-        self.trickplay: TrickPlay | None = None
         self.result: Result | None = None
         # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
         self.pot_start = pot if pot is not None else (0 if ruleset.pot_ante is not None else None)
@@ -187,6 +149,8 @@ class Game:
             enforce=ruleset.breaches == "refuse",
             suit_of=ruleset.deck.suit,
             tables=_auction_tables(ruleset),
+            table=self.table,
+            penalize=ruleset.breaches == "penalize",
         )
         try:
             self.ante = (
@@ -194,12 +158,14 @@ class Game:
                 if ruleset.pot_ante is not None and self.pot_start is not None
                 else 0
             )
-            self._emit(type="phase", phase="auction", name=ruleset.phases[0].name)
+            self.events.append({"type": "phase", "phase": "auction", "name": ruleset.phases[0].name})
             if dealt.misdeal is not None:
-                self._penalize_misdeal(dealt.misdeal)
+                self._finish(offences.misdeal_result(self, dealt.misdeal))
             else:
+                self._stage = self.auction
                 # An auction in which nobody can change the outcome (compulsory Räuber) is over at once.
-                self._auction_moves_on(self.auction.settle())
+                if self.auction.start():
+                    self._next_stage()
         except Exception as exc:
             if (failure := _failure(exc, "setting up the deal")) is exc:
                 raise
@@ -211,13 +177,13 @@ class Game:
             if seed is not None:
                 raise TableError("seed", "give a seed or a deal, not both")
             dealt = explicit_deal(self.ruleset, self.seats, self.players, self.sitting_out, deal)
-            self._emit(type="deal", dealer=self.dealer, explicit=True)
+            self.events.append({"type": "deal", "dealer": self.dealer, "explicit": True})
             return dealt
         if seed is None:
             # No seed to search for: the deal is as secret as the operating system's randomness.
-            self._emit(type="deal", dealer=self.dealer)
+            self.events.append({"type": "deal", "dealer": self.dealer})
         else:
-            self._emit(type="deal", dealer=self.dealer, seed=seed)
+            self.events.append({"type": "deal", "dealer": self.dealer, "seed": seed})
         return shuffle_and_deal(self.ruleset, self.seats, self.players, seed)
 
     @property
@@ -231,7 +197,7 @@ class Game:
         here = source_file(rs.file).resolve()  # a built-in file is named short outside the checkout
         return rs.name if bundled is not None and bundled.resolve() == here else str(here)
 
-    # -- the cards, as the stages share them ---------------------------------------------------
+    # -- the cards and the public facts, as the stages share them -----------------------------------
     @property
     def hands(self) -> dict[int, list[str]]:
         return self.cards.hands
@@ -259,8 +225,34 @@ class Game:
         return self.announcement.declared if self.announcement else []
 
     @property
+    def partner_public(self) -> bool:
+        """Whether everybody knows the sides (the called card was seen, or the partner spoke)."""
+        return self.table.partner_public
+
+    @property
+    def talon_added(self) -> dict[int, list[str]]:
+        """Trick number -> the talon cards turned up and added to it."""
+        return self.table.talon_added
+
+    @property
+    def forfeit(self) -> tuple[str, int, str] | None:
+        """A card kept back for an announced bonus forced out early: (the bonus, the trick, the
+        side that forfeits that trick and every later one)."""
+        return self.table.forfeit
+
+    @property
     def tricks(self) -> list[Trick]:
         return self.trickplay.tricks if self.trickplay else []
+
+    @property
+    def current_trick(self) -> Trick | None:
+        """The trick now being played (None outside trick play)."""
+        return self.trickplay.trick if self.trickplay is not None and self.phase is _PLAY else None
+
+    @property
+    def trick_number(self) -> int | None:
+        """The number of the trick now being played, 1 for the first (None outside trick play)."""
+        return self.trickplay.number if self.trickplay is not None and self.phase is _PLAY else None
 
     @property
     def history(self) -> list[tuple[int, ActionJson]]:
@@ -274,106 +266,31 @@ class Game:
 
     # -- whose turn, what may be done ----------------------------------------------------------
     def _sync(self) -> None:
-        """`to_act` and `is_over` after a change."""
-        self.to_act = self._turn()
+        """`to_act` and `is_over` after the stage changed."""
+        stage = self._stage
+        self.to_act = stage.to_act if stage is not None else None
         self.is_over = self.phase is _OVER
-
-    def _turn(self) -> int | None:
-        if (fast := self._fast) is not None:
-            return fast.to_act
-        phase = self.phase
-        if phase is _PLAY and (play := self.trickplay) is not None:
-            return play.to_act
-        if phase is _AUCTION:
-            return self.auction.to_act()
-        if phase is _EXCHANGE and (exchange := self.exchange) is not None:
-            return exchange.to_act
-        if phase is _ANNOUNCE and (announcement := self.announcement) is not None:
-            return announcement.to_act
-        return None
 
     def legal_actions(self, seat: int | None = None) -> list[ActionJson]:
         """The actions `seat` may take now (default: the seat to act), in protocol form; a new
         list each time, of actions that are read-only or new. A choice too large to list (a
         12-card discard) comes as a template."""
-        if (fast := self._fast) is not None and (seat is None or seat is fast.to_act):
-            # Plain trick play (most turns of a deal): the legal cards, once a turn. The steps
-            # of TrickPlay.legal_fast, taken here rather than called: a call less at every card
-            # (tests/test_engine_speed.py holds the two to the rules of following).
-            legal = self._legal_plays
-            if legal is not None:
-                return legal.copy()
-            hand = fast.plain_hands[fast.to_act]  # type: ignore[index]  # (a seat: the play is not over)
-            if hand is None:  # (it holds a watched card)
-                return self._watched_plays(fast)
-            plays = self._plays
-            cards = fast.trick.cards
-            legal = self._legal_plays = []  # (loops, not comprehensions: see legal_fast)
-            if cards:
-                for asked in fast.duties[cards[0]]:
-                    for card in hand:
-                        if card in asked:
-                            legal.append(plays[card])
-                    if legal:
-                        return legal.copy()
-            for card in hand:
-                legal.append(plays[card])
-            return legal.copy()
         try:
-            if (round_ := self._round) is not None and (seat is None or seat is round_.to_act):
-                # A round of announcements has many turns, each of several actions.
-                return round_.offer()  # (it lasts while someone is to speak)
-            if self.phase is _PLAY and (play := self.trickplay) is not None:
-                # Trick play first: it is most of a deal's turns.
-                if seat is None:
-                    seat = play.to_act
-                    if seat is None:
-                        return []
-                elif seat != play.to_act:
-                    self._check_seat(seat)
-                    return []
-                legal = self._legal_plays
-                if legal is None:
-                    legal = play.legal_plays(seat, self._plays)
-                    if self._fast is not None:
-                        # A turn the short way does not take (its seat holds a watched card):
-                        # the list is not kept, for `apply` would take it for a plain turn's.
-                        return legal
-                    self._legal_plays = legal
-                return legal.copy()
-            if seat is not None and seat is not self.to_act:  # (the seat to act is a seat)
-                self._check_seat(seat)
-            if self.phase is _AUCTION:
-                if seat is None:
-                    seat = self.auction.to_act()
-                # Another seat than the one to act may have an interrupting call.
-                return [*self.auction.legal(seat)] if seat is not None else []
-            if seat is None:
-                seat = self.to_act
-            if seat is None:
-                return []
-            if self.phase is _EXCHANGE and (exchange := self.exchange) is not None:
-                return exchange.legal(seat)
-            if self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
-                return announcement.legal(seat)
-            return []
+            if seat is None or seat is self.to_act:
+                stage, seat = self._stage, self.to_act
+                return [*stage.offer(seat)] if stage is not None and seat is not None else []
+            self._check_seat(seat)
+            stage = self._stage
+            # Another seat than the one to act may have an interrupting call.
+            return [*stage.offer(seat)] if stage is not None else []
         except Exception as exc:
             if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
                 raise
             raise failure from exc
 
-    def _watched_plays(self, play: TrickPlay) -> list[ActionJson]:
-        """The legal plays of the seat to act while `_fast` holds, which holds a watched card:
-        worked out by trick play's general steps, and not kept in `_legal_plays` (`apply` would
-        take the card for a plain turn's)."""
-        seat = play.to_act
-        assert seat is not None
-        try:
-            return [self._plays[card] for card in play.legal(seat)]
-        except Exception as exc:
-            if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
-                raise
-            raise failure from exc
+    def legal_cards(self, seat: int) -> list[str]:
+        """The cards `seat` may play now (none outside its turn in trick play)."""
+        return [action["play"] for action in self.legal_actions(seat) if isinstance(action, dict) and "play" in action]
 
     def _check_seat(self, seat: object) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
@@ -385,240 +302,149 @@ class Game:
         (malformed) or IllegalActionError (not allowed now), and the game is unchanged; or, if
         the rules fail on the action's consequences, RuleFailure or BrokenDealError, and the
         action is undone."""
-        if (
-            type(action) is FrozenAction
-            and (legal := self._legal_plays) is not None
-            and action in legal
-            and (
-                ((play := self._fast) is not None and seat is play.to_act)
-                or (
-                    self.phase is _PLAY
-                    and (play := self.trickplay) is not None
-                    and seat is play.to_act
-                    and self._unwatched()
-                    and play.plain_turn(seat)
-                )
-            )
-        ):
-            # The most common action of all: a card `legal_actions()` handed out, in trick play
-            # with only following suit to mind and nothing watched for (every turn `legal_actions`
-            # listed while `_fast` holds, else this seat's). The card's steps are taken here
-            # rather than in a method of trick play: a call less at every card (see
-            # TrickPlay.complete_plain).
-            # `seat is play.to_act`: the very int, neither True for seat 1 nor a number of another type.
-            card = action["play"]
-            trick = play.trick
-            play.hands[seat].remove(card)
-            trick.seats.append(seat)
-            cards = trick.cards
-            cards.append(card)
-            count = play.played_in_open = len(cards)
-            self._legal_plays = None
-            entry, event = self._steps[seat][card]  # (seat, action) and the event, shared and read-only
-            self._history.append(entry)
-            self.events.append(event)
-            if count < play.n_seats:
-                self.to_act = play.to_act = play.orders[trick.leader][count]
-                return [event]
-            start = len(self.events) - 1
-            try:
-                play.complete_plain(trick)
-                self._tricks_done(play, [trick])
-            except BaseException as exc:
-                raise self._undo(exc, len(self._history) - 1, start, seat, action)  # noqa: B904
-            if self.phase is _PLAY:
-                self.to_act = play.to_act  # the next trick's leader (as _sync would say)
-            else:
-                self._sync()
-            return self.events[start:]
-        if self.phase is _PLAY and (play := self.trickplay) is not None and seat == play.to_act:
-            # The common case in simulations, without the general checks below: a legal card by
-            # the seat to play, most often the very action `legal_actions()` handed out.
-            played: str | None = None
-            if type(action) is FrozenAction:
-                legal = self._legal_plays
-                if (legal is not None and action in legal) or (
-                    len(action) == 1 and action.get("play") in play.legal(seat)
-                ):
-                    played = action["play"]
-            elif type(action) is dict and len(action) == 1 and action.get("play") in play.legal(seat):
-                played = action["play"]
-            if played is not None and type(seat) is int:
-                start = len(self.events)
-                try:
-                    self._play_card(seat, played)
-                except BaseException as exc:
-                    # A card is played once in a deal: the history ends with this play if the
-                    # failure came after it was written down.
-                    history = self._history
-                    done = len(history) - (bool(history) and history[-1] == (seat, self._plays[played]))
-                    raise self._undo(exc, done, start, seat, action)  # noqa: B904 (it chains what it must)
-                return self.events[start:]
-        if (round_ := self._round) is not None and seat is round_.to_act:
-            # An announcement, a kontra or the done call in the round of announcements, taken
-            # as given when it is allowed (else the general steps below judge it).
-            start, done = len(self.events), len(self._history)
-            try:
-                taken = round_.take(seat, action)
-                if taken is not None:
-                    self._history.append((seat, taken))
-                    if round_.partner_revealed:
-                        self.partner_public = True
-                    if not round_.done:
-                        self.to_act = round_.to_act
-                        return self.events[start:]
-                    self._round = None
-                    self._start_play()
-            except BaseException as exc:
-                raise self._undo(exc, done, start, seat, action)  # noqa: B904
-            if taken is not None:
-                self._sync()
-                return self.events[start:]
-        if (
-            type(action) is str
-            and self.phase is _AUCTION
-            and seat is self.to_act
-            and action in self.auction.legal(seat)
-        ):
-            # A call the auction offers the seat to act (every call of a simulated auction): it
-            # needs neither parsing nor the general checks below.
-            start, done = len(self.events), len(self._history)
-            try:
-                self._call(seat, action)
-            except BaseException as exc:
-                raise self._undo(exc, done, start, seat, action)  # noqa: B904
-            self._sync()
-            return self.events[start:]
-        parsed = parse_action(action, self.ruleset)
-        self._check_seat(seat)
-        if self.phase is _OVER:
-            raise IllegalActionError("the deal is over", seat)
-        if seat != self.to_act and not (
-            self.phase is _AUCTION and isinstance(parsed, Call) and parsed.name in self.auction.legal(seat)
-        ):
-            raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
-        start, done = len(self.events), len(self._history)
+        stage = self._stage
+        if stage is not None and seat is self.to_act and type(action) in _PLAIN and action in stage.offer(seat):
+            return self._take(stage, seat, action)  # type: ignore[arg-type]  # (one of the offered actions)
+        return self._judge(seat, action)
+
+    def push(self, *action_ids: int) -> None:
+        """Apply, for the seat to act, the action these ids number (engine/ids.py: one id, or the
+        ids of the cards of one discard or keep), trusted to be legal: nothing is checked, as
+        python-chess's `push` beside `push_uci`. For programs that take their actions from
+        `legal_ids` (a search, a learner); an illegal one leaves the game in no state the rules
+        know. A rule failing on its consequences undoes it, as `apply` does."""
+        stage, seat = self._stage, self.to_act
+        if stage is None or seat is None:
+            raise IllegalActionError("the deal is over", 0)
+        self._take(stage, seat, _ids_of(self).action(action_ids))
+
+    def legal_ids(self) -> list[int]:
+        """The ids (engine/ids.py) of the actions the seat to act may take now, ascending; a
+        discard or keep as the ids of its cards, each card that can still complete one."""
+        return _ids_of(self).legal(self.legal_actions())
+
+    def apply_departure(self, seat: int, card: str) -> list[dict[str, Any]]:
+        """Play `card` of `seat`, the seat to act in trick play that holds it, though the rules
+        of play do not allow it: a departure an observed table allowed (engine/observation.py).
+        Every other step of the card is taken as for a legal one. Returns the events."""
+        play = self.trickplay
+        if self.phase is not _PLAY or play is None or seat != self.to_act or card not in self.hands[seat]:
+            raise IllegalActionError(f"seat {seat} cannot play {card} now", seat)
+        return self._take(play, seat, play.plays[card])
+
+    def _take(self, stage: Stage, seat: int, action: ActionJson) -> list[dict[str, Any]]:
+        """Do `action` of `seat`, offered by `stage`: its effect, and the stages it leads to."""
+        events = self.events
+        start, done = len(events), len(self._history)
         try:
-            self._apply(seat, parsed)
-        except (IllegalActionError, InvalidActionError) as refusal:
-            if len(self.events) == start and len(self._history) == done:
-                raise  # refused before the first change, as every refusal should be
-            raise self._undo(refusal, done, start, seat, action)  # noqa: B904
+            if stage.take(seat, action):
+                self._next_stage()
+            else:
+                self.to_act = stage.to_act
         except BaseException as exc:
-            raise self._undo(exc, done, start, seat, action)  # noqa: B904
-        self._sync()
+            raise self._undo(exc, done, start, seat, action)  # noqa: B904 (it chains what it must)
         return self.events[start:]
 
-    def _apply(self, seat: int, parsed: Action) -> None:
-        if isinstance(parsed, (PlayCard, DiscardAction)) and (offence := self._offence(seat, parsed)) is not None:
-            self._penalize_offence(seat, parsed, offence)
-        elif self.phase is _AUCTION:
-            self._apply_call(seat, parsed)
-        elif self.phase is _EXCHANGE and (exchange := self.exchange) is not None:
-            exchange.apply(seat, parsed)  # raises before any change if illegal
-            self._history.append((seat, parsed.as_json()))
-            self._after_exchange(exchange.advance())
-        elif self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
-            announcement.apply(seat, parsed)
-            # A kontra goes into the history as the ruleset's read-only action for its item.
-            done = self._kontras[parsed.item] if type(parsed) is Kontra else parsed.as_json()
-            self._history.append((seat, done))
-            if isinstance(announcement, AnnouncementRound) and announcement.partner_revealed:
-                self.partner_public = True
-            if announcement.to_act is None:
-                self._round = None
-                self._start_play()
-        else:
-            self._apply_play(seat, parsed)
+    def _judge(self, seat: int, action: object) -> list[dict[str, Any]]:
+        """An action that is not, as sent, one the stage offers the seat to act: parsed (or
+        refused as no action), then taken in its canonical form if the stage offers that, or
+        accepted as a penalised offence, or refused with the reason the stage's rules give."""
+        parsed = parse_action(action, self.ruleset)
+        self._check_seat(seat)
+        stage = self._stage
+        if stage is None:
+            raise IllegalActionError("the deal is over", seat)
+        canonical = stage.canonical(seat, parsed)
+        if canonical is not None:
+            return self._take(stage, seat, canonical)
+        if seat != self.to_act:
+            raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
+        offence = offences.offence(self, seat, parsed)
+        if offence is None:
+            raise IllegalActionError(stage.refusal(seat, parsed), seat)
+        start, done = len(self.events), len(self._history)
+        try:
+            self._finish(offences.offence_result(self, seat, parsed, offence))  # type: ignore[arg-type]
+            self._sync()
+        except BaseException as exc:
+            raise self._undo(exc, done, start, seat, action)  # noqa: B904
+        return self.events[start:]
 
     def _undo(self, exc: BaseException, done: int, events: int, seat: int, action: object) -> BaseException:
         """Undo an action that failed half-way: the game as it was after its first `done`
         actions, with its first `events` events. Returns the error to raise: the project's
         error naming the rule that failed, or `exc` itself when no rule did."""
-        history, kept, seed = self._history[:done], self.events, self.seed
+        history, kept, seed = self._history[:done], self.events[:events], self.seed
         deal = {"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)}
         Game.__init__(self, self.table_ruleset, self.players, self.dealer, deal=deal, pot=self.pot_start)
         for earlier_seat, earlier in history:
             self.apply(earlier_seat, earlier)
-        del kept[events:]
-        self.events, self.seed = kept, seed
+        # The events as they were (the deal's own, with its seed, among them), in the list the
+        # stages write to.
+        self.events[:] = kept
+        self.seed = seed
         if not isinstance(exc, Exception):
             return exc  # an interrupt: the game is whole again, and the interrupt goes on
         return _failure(exc, f"applying seat {seat}'s {shown(action)}")
 
-    def _not_your_turn(self, seat: int, parsed: Action) -> str:
+    def _not_your_turn(self, seat: int, parsed: object) -> str:
         if seat == self.sitting_out:
             return f"seat {seat} deals and sits out this deal"
-        if isinstance(parsed, Call) and self.phase is Phase.AUCTION:
-            return self.auction.refusal(seat, parsed.name)
+        if isinstance(parsed, Call) and self.phase is _AUCTION:
+            return self.auction.why_not(seat, parsed.name)
         if isinstance(parsed, Call) and self.contract is not None:
-            doing = {Phase.EXCHANGE: "discard", Phase.ANNOUNCE: "announce", Phase.PLAY: "play"}.get(self.phase, "act")
+            doing = {_EXCHANGE: "discard", _ANNOUNCE: "announce", _PLAY: "play"}.get(self.phase, "act")
             return (
                 f"the bidding is over: seat {self.declarer} plays {self.contract.title}; "
                 f"it is seat {self.to_act}'s turn to {doing}"
             )
         return f"it is seat {self.to_act}'s turn, not seat {seat}'s"
 
-    def _wrong_kind(self, seat: int, parsed: Action) -> IllegalActionError:
-        wanted = {
-            Phase.AUCTION: "a call",
-            Phase.EXCHANGE: "a discard",
-            Phase.PLAY: "a card to play",
-            Phase.ANNOUNCE: "an announcement or pass",
-        }[self.phase]
-        return IllegalActionError(f"it is time for {wanted} ({self.phase.value}), not {parsed.describe()}", seat)
+    # -- from stage to stage ---------------------------------------------------------------------
+    def _next_stage(self) -> None:
+        """The stage whose turn it was is over: on to what follows it."""
+        stage = self._stage
+        if stage is self.auction:
+            self._after_auction()
+        elif stage is self.exchange:
+            self._after_exchange()
+        elif stage is self.trickplay:
+            self._settle_played()
+        else:
+            self._start_play()  # after the announcements or the doubling
+        self._sync()
 
-    # -- the auction ---------------------------------------------------------------------------
-    def _apply_call(self, seat: int, parsed: Action) -> None:
-        if not isinstance(parsed, Call):
-            raise self._wrong_kind(seat, parsed)
-        self._call(seat, parsed.name)
-
-    def _call(self, seat: int, call: str) -> None:
-        phase_name = self.auction.state.phase.name
-        breach = self.auction.breach(seat, call) if self.ruleset.breaches == "penalize" else None
-        outcome = self.auction.apply(seat, call)  # raises before any change if illegal
-        self._history.append((seat, call))
-        self._emit(type="call", seat=seat, call=call, phase=phase_name)
-        if breach is not None:
-            self._penalize_breach(seat, breach)
+    def _after_auction(self) -> None:
+        auction = self.auction
+        if auction.breached is not None:
+            self._finish(offences.breach_result(self, auction.last_speaker or 0, auction.breached))
             return
-        self._auction_moves_on(outcome)
-
-    def _auction_moves_on(self, outcome: Outcome | None) -> None:
-        """Into the next phase, or out of the auction, for as long as phases end without a word."""
-        while outcome is not None:
-            following = self.auction.next_phase(outcome)
-            if following is None:
-                self._end_auction(outcome)
-                return
-            self._emit(type="phase", phase="auction", name=following)
-            outcome = self.auction.settle()
-
-    def _end_auction(self, outcome: Outcome) -> None:
-        phase = self.auction.state.phase
+        outcome = auction.outcome
+        assert outcome is not None
+        phase = auction.state.phase
         if outcome.seat is None and phase.pass_out == "play":
             # Everybody passed: a game without a declarer (Räuber, Ramsch) is played.
             assert phase.pass_out_play is not None
             self.contract = self.ruleset.contracts[phase.pass_out_play]
-            self._emit(type="contract", contract=self.contract.name, declarer=None)
+            self.events.append({"type": "contract", "contract": self.contract.name, "declarer": None})
             self._start_exchange()
-            return
-        if outcome.seat is None or outcome.throw_in:
-            self._emit(type="thrown_in", **({"seat": outcome.seat} if outcome.throw_in else {}))
+        elif outcome.seat is None or outcome.throw_in:
+            self.events.append({"type": "thrown_in", **({"seat": outcome.seat} if outcome.throw_in else {})})
             self._finish(Result("thrown_in", None, None, None, None, None, [0] * self.players))
-            return
+        else:
+            self._declarer_found(outcome)
+
+    def _declarer_found(self, outcome: Outcome) -> None:
         assert outcome.contract is not None
-        self.contract = self.ruleset.contracts[outcome.contract]
+        self.contract = contract = self.ruleset.contracts[outcome.contract]
         self.declarer = outcome.seat
-        if self.contract.trump_suit is not None:
-            self.trump_suit = self.contract.trump_suit
-        if self.contract.no_trump_suit:
+        if contract.trump_suit is not None:
+            self.trump_suit = contract.trump_suit
+        if contract.no_trump_suit:
             self.trump_suit = None
-        self._emit(type="contract", contract=self.contract.name, declarer=self.declarer)
+        self.events.append({"type": "contract", "contract": contract.name, "declarer": self.declarer})
         self._start_exchange()
 
-    # -- the exchange and the declarer's announcement -------------------------------------------
     def _start_exchange(self) -> None:
         contract = self.contract
         assert contract is not None
@@ -634,24 +460,24 @@ class Game:
                 self._exchange_done()
             return
         self.phase = _EXCHANGE
-        self.exchange = Exchange(
+        self.exchange = self._stage = Exchange(
             self.ruleset,
             contract,
             self.declarer,
             self.seats,
-            self.cards,
+            self.table,
             self.initial_hands,
-            self._stage_emit(),
             trump_suit=self.trump_suit,
             may_accuse=may_accuse,
         )
-        self._after_exchange(self.exchange.advance())
+        if self.exchange.advance() is not None:
+            self._after_exchange()
 
-    def _after_exchange(self, ending: Ending | None) -> None:
-        assert self.exchange is not None
-        self.trump_suit = self.exchange.trump_suit
-        if ending is None:
-            return  # the declarer has a choice to make
+    def _after_exchange(self) -> None:
+        exchange = self.exchange
+        assert exchange is not None
+        self.trump_suit = exchange.trump_suit
+        ending: Ending | None = exchange.ending
         if isinstance(ending, Claimed):
             self._settle_claim()
         elif isinstance(ending, Accused):
@@ -659,46 +485,44 @@ class Game:
         elif isinstance(ending, Conceded):
             self._settle_concession(ending)
         elif isinstance(ending, Abandoned):
-            self._finish(
-                Result(
-                    "abandoned",
-                    self.contract.name if self.contract else None,
-                    self.declarer,
-                    None,
-                    None,
-                    None,
-                    [0] * self.players,
-                    reason=ending.reason,
-                )
-            )
+            contract = self.contract.name if self.contract else None
+            payments = [0] * self.players
+            self._finish(Result("abandoned", contract, self.declarer, None, None, None, payments, reason=ending.reason))
         else:
             self._exchange_done()
 
     def _exchange_done(self) -> None:
         """After the exchange (or with nothing to exchange): the doubling, the announcements, or play."""
-        assert self.contract is not None
-        if self.contract.doubling is not None:
+        contract = self.contract
+        assert contract is not None
+        if contract.doubling is not None:
             self._start_doubling()
+            return
+        self._find_partner()
+        if self.ruleset.announcing is not None and self.declarer is not None and contract.individual is None:
+            self.phase = _ANNOUNCE
+            self.announcement = self._stage = AnnouncementRound(
+                self.ruleset,
+                contract,
+                self.declarer,
+                self.partner,
+                self.seats,
+                self.table,
+                self.vorhand,
+                seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
+                card_called=self.called_card is not None,
+            )
+            self.events.append({"type": "phase", "phase": "announce", "seat": self.declarer})
+        elif (
+            self.declarer is not None
+            and self.ruleset.announcements  # (most rulesets have none: no call for an empty list)
+            and announcement_choices(self.ruleset, contract, self.hands[self.declarer])
+        ):
+            self.phase = _ANNOUNCE
+            self.announcement = self._stage = DeclarerAnnouncement(self.ruleset, contract, self.declarer, self.table)
+            self.events.append({"type": "phase", "phase": "announce", "seat": self.declarer})
         else:
-            self._find_partner()
-            if self.ruleset.announcing is not None and self.declarer is not None and self.contract.individual is None:
-                self.phase = _ANNOUNCE
-                self._kontras = kontra_actions(self.ruleset)
-                self.announcement = self._round = AnnouncementRound(
-                    self.ruleset,
-                    self.contract,
-                    self.declarer,
-                    self.partner,
-                    self.seats,
-                    self.hands,
-                    self._stage_emit(),
-                    self.vorhand,
-                    seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
-                    card_called=self.called_card is not None,
-                )
-                self._emit(type="phase", phase="announce", seat=self.declarer)
-            else:
-                self._declarer_announces()
+            self._start_play()
 
     def _start_doubling(self) -> None:
         """Everyone for themselves: each player in turn may double once (Räuber's knocking)."""
@@ -712,9 +536,9 @@ class Game:
         order = [s for s in order if s in self.seats or (rule.sitting_out and s == self.sitting_out)]
         done = self.ruleset.announcing.done if self.ruleset.announcing is not None else "pass"
         self.phase = _ANNOUNCE
-        self._kontras = kontra_actions(self.ruleset)
-        self.announcement = DoublingRound(rule, order, done, self._stage_emit())
-        self._emit(type="phase", phase="announce", seat=order[0])
+        kontra = kontra_actions(self.ruleset)["game"]
+        self.announcement = self._stage = DoublingRound(rule, order, done, kontra, self.table)
+        self.events.append({"type": "phase", "phase": "announce", "seat": order[0]})
 
     def _find_partner(self) -> None:
         """The holder of the called card when play is about to start is the declarer's partner."""
@@ -726,83 +550,41 @@ class Game:
         holder = next((s for s in self.seats if card in self.hands[s]), None)
         self.partner = holder if holder != self.declarer else None
         # A card that lies face up (a talon shown) tells everybody that the declarer plays alone.
-        self.partner_public = exchange.talon_shown and card in self.initial_talon
-        self._called = None if holder is None else card
-
-    def _declarer_announces(self) -> None:
-        if (
-            self.declarer is not None
-            and self.contract is not None
-            and self.ruleset.announcements  # (most rulesets have none: no call for an empty list)
-            and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer])
-        ):
-            self.phase = _ANNOUNCE
-            self.announcement = DeclarerAnnouncement(
-                self.ruleset, self.contract, self.declarer, self.cards, self._stage_emit()
-            )
-            self._emit(type="phase", phase="announce", seat=self.declarer)
-        else:
-            self._start_play()
+        self.table.partner_public = exchange.talon_shown and card in self.initial_talon
 
     # -- trick play ----------------------------------------------------------------------------
     def _start_play(self) -> None:
-        assert self.contract is not None
+        contract = self.contract
+        assert contract is not None
         n_tricks = self._check_cards()
         self.phase = _PLAY
-        contract = self.contract
-        play_rules = contract.play or self.ruleset.play
-        leader = self.declarer if play_rules.first_lead == "declarer" and self.declarer is not None else self.vorhand
-        self.trickplay = TrickPlay(
-            TrickRules.of(self.ruleset, self.trump_suit, contract),
-            play_rules,
+        plan = play_plan(self.ruleset, contract, self.trump_suit)
+        leader = self.declarer if plan.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
+        announcement = self.announcement
+        kept: dict[str, int] = {}
+        forfeits: dict[str, tuple[str, int, str]] = {}
+        if isinstance(announcement, AnnouncementRound):
+            kept = self._kept_cards(announcement, n_tricks)
+            forfeits = self._forfeits(announcement, kept)
+        called = self.called_card if self.called_card is not None and not self.table.partner_public else None
+        if called is not None and not any(called in self.hands[s] for s in self.seats):
+            called = None  # (it lies out of play: nothing to reveal)
+        laid = frozenset(card for _, card in announcement.laid) if announcement is not None else frozenset()
+        self.trickplay = self._stage = TrickPlay(
+            plan.tables,
+            deal_rules(plan, kept, forfeits, called, laid),
             self.ruleset.deck,
+            self.table,
             self.seats,
-            self.cards.hands,
             self.declarer,
             leader,
             n_tricks,
-            exposed=self.cards.exposed,
+            play_actions(self.ruleset),
+            play_steps(self.ruleset, self.players),
             opening=contract.opening_leads,
-            schedule=contract.schedule,
         )
-        if self._called is not None:
-            self.trickplay.watch((self._called,))  # its playing reveals the partner
-        announcement = self.announcement
-        if announcement is not None:
-            if announcement.laid:
-                self.trickplay.laid = [card for _, card in announcement.laid]
-                self.trickplay.refresh()
-            if isinstance(announcement, AnnouncementRound):
-                kept = self._kept_cards(announcement, n_tricks)
-                self.trickplay.keep_back(kept)
-                self._forfeit_cards = self._forfeits(announcement, kept)
-        self._emit(type="phase", phase="play", leader=leader)
-        if contract.open_hand:
-            if contract.open_hand_from <= 1:
-                self._show_open_hands()
-            else:
-                self._open_from = contract.open_hand_from
-        self._refresh_fast()
-
-    def _refresh_fast(self) -> None:
-        """Whether the next card may take the short way: see `_fast`."""
-        play = self.trickplay
-        self._fast = play if play is not None and play.fast and self.phase is _PLAY and self._unwatched() else None
-
-    def _unwatched(self) -> bool:
-        """Whether no card's play is watched for by every seat: none shows the open hands (a
-        step of `_play_card` the short ways skip). The cards that reveal a partner or forfeit a
-        kept-back bonus are watched in their holders' hands only (TrickPlay.plain_hands)."""
-        return not self._open_from
-
-    def _show_open_hands(self) -> None:
-        assert self.contract is not None
-        deck = self.ruleset.deck
-        if self.contract.open_hand_who == "all":
-            for seat in self.seats:
-                self._emit(type="open_hand", seat=seat, hand=sorted(self.hands[seat], key=deck.sort_key))
-        elif self.declarer is not None:
-            self._emit(type="open_hand", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=deck.sort_key))
+        self.events.append({"type": "phase", "phase": "play", "leader": leader})
+        self.trickplay.start()
 
     def _kept_cards(self, round_: AnnouncementRound, n_tricks: int) -> dict[str, int]:
         """The cards of announced bonuses that their side holds, each kept back for its trick."""
@@ -846,90 +628,7 @@ class Game:
         wrong = [s for s in self.seats if len(cards.hands[s]) != size]
         if not wrong and len(everywhere) == len(pack) and pack.issuperset(everywhere):
             return size  # as many cards as the pack has, each of the pack: each exactly once
-        counted = Counter(everywhere)
-        problems = [f"seat {s} holds {len(cards.hands[s])} cards" for s in wrong]
-        if wrong:
-            problems[-1] += f" where the deal plan gives each player {size}"
-        found = (
-            ("cards in two places", sorted(c for c, n in counted.items() if n > 1)),
-            ("cards lost", sorted(pack - counted.keys())),
-            ("cards not of the pack", sorted(counted.keys() - pack)),
-        )
-        problems += [f"{what}: {', '.join(cards)}" for what, cards in found if cards]
-        contract = self.contract.name if self.contract else "?"
-        raise BrokenDealError(
-            f"the deal no longer adds up when play would start ({'; '.join(problems)}): the exchange of "
-            f"{contract!r} moves cards wrongly; this is a fault of the ruleset (or of the interpreter), "
-            "and the deal stops here rather than be settled"
-        )
-
-    def _apply_play(self, seat: int, parsed: Action) -> None:
-        if not isinstance(parsed, PlayCard):
-            raise self._wrong_kind(seat, parsed)
-        play = self.trickplay
-        assert play is not None
-        if parsed.card not in play.legal(seat):
-            raise IllegalActionError(play.refusal(seat, parsed.card), seat)
-        self._play_card(seat, parsed.card)
-
-    def _play_card(self, seat: int, card: str) -> None:
-        # apply() does the steps here itself, up to _tricks_done, when trick play is plain and
-        # nothing is watched for (TrickPlay.plain_turn): keep the two in step.
-        play = self.trickplay
-        assert play is not None
-        if self._forfeit_cards and card in self._forfeit_cards:
-            self._forced_early(seat, card, play.number)
-        completed, _ = play.play_card(seat, card)
-        self._legal_plays = None
-        entry, event = self._steps[seat][card]  # (seat, action) and the event, shared and read-only
-        self._history.append(entry)
-        self.events.append(event)
-        if card == self._called:
-            self.partner_public = True  # the called card is seen: everybody knows the sides
-            self._called = None
-        if self._open_from and play.number == self._open_from and len(play.trick.cards) == 1:
-            self._open_from = 0
-            self._show_open_hands()
-        # Withholding is not announced (dappen-de §11.3): no event tells it; the settlement knows.
-        if completed:
-            self._tricks_done(play, completed)
-        self._refresh_fast()
-        self._sync()
-
-    def _tricks_done(self, play: TrickPlay, completed: list[Trick]) -> None:
-        """After the card that completed these tricks: report them, then settle or play on."""
-        tricks = play.tricks
-        for trick in completed:
-            # The last trick begun, but for tricks played together (or after one of them).
-            number = len(tricks) if tricks[-1] is trick else tricks.index(trick) + 1
-            self.events.append(
-                {
-                    "type": "trick",
-                    "number": number,
-                    "cards": list(trick.cards),
-                    "seats": list(trick.seats),
-                    "winner": trick.winner,
-                }
-            )
-            if self.contract is not None and number <= self.contract.talon_to_tricks and self.talon:
-                # The talon's top card turned up and added to the trick: its winner takes it.
-                added = self.talon.pop(0)
-                self.talon_added.setdefault(number, []).append(added)
-                self._emit(type="talon_card", trick=number, card=added, winner=trick.winner)
-        if play.over:
-            self._settle_played()
-        else:
-            play.next_trick()
-            if self._fast is None or not play.fast:
-                self._refresh_fast()  # (a short way that holds still holds: nothing it watches changed)
-
-    def _forced_early(self, seat: int, card: str, number: int) -> None:
-        """A card kept back for its trick played before it: the bonus is lost, and its side
-        forfeits this trick and every later one (Pfeife raus forced out)."""
-        bonus, due, side = self._forfeit_cards.pop(card)
-        if number < due and self.forfeit is None:
-            self.forfeit = (bonus, number, side)
-            self._emit(type="forfeit", seat=seat, card=card, bonus=bonus, trick=number)
+        raise BrokenDealError(_broken(self, wrong, size, pack, Counter(everywhere)))
 
     # -- settling --------------------------------------------------------------------------------
     def play_hands(self) -> dict[int, frozenset[str]]:
@@ -968,7 +667,7 @@ class Game:
             hands=self.play_hands() if reads_hands(ruleset) else None,
             forfeit=self.forfeit,
         )
-        if isinstance(announcement, AnnouncementRound):
+        if isinstance(announcement, Round):
             facts.kontra = announcement.game_kontra
             facts.announced = announcement.announced_pairs()
             facts.bonus_kontra = announcement.bonus_kontra()
@@ -995,29 +694,19 @@ class Game:
     def _settle_claim(self) -> None:
         claim = self.ruleset.claim
         assert claim is not None and self.declarer is not None
-        self._emit(
-            type="claim", seat=self.declarer, hand=sorted(self.hands[self.declarer], key=self.ruleset.deck.sort_key)
-        )
+        hand = sorted(self.hands[self.declarer], key=self.ruleset.deck.sort_key)
+        self.events.append({"type": "claim", "seat": self.declarer, "hand": hand})
         n_tricks = sum(p.count for p in self.ruleset.deal_plans[len(self.seats)] if p.to == "each")
-        self._finish(
-            settle(
-                self.deal_facts(),
-                list(self.ruleset.pack(len(self.seats))),
-                [],
-                n_tricks,
-                0,
-                "claimed",
-                factor=claim.factor,
-                liable=claim.liable,
-            )
-        )
+        pack = list(self.ruleset.pack(len(self.seats)))
+        facts = self.deal_facts()
+        self._finish(settle(facts, pack, [], n_tricks, 0, "claimed", factor=claim.factor, liable=claim.liable))
 
     def _settle_concession(self, ending: Conceded) -> None:
         """The declarer gave up after seeing the talon and pays each opponent the stated amount."""
         assert self.contract is not None and self.contract.concede is not None
         amount = int(self.contract.concede.pays({"players": len(self.seats)}))
         payments = each_other_pays(ending.seat, self.seats, self.players, amount)
-        self._emit(type="concede", seat=ending.seat)
+        self.events.append({"type": "concede", "seat": ending.seat})
         reason = f"seat {ending.seat} conceded {self.contract.title} and pays each opponent {amount}"
         self._finish(Result("conceded", self.contract.name, ending.seat, False, None, None, payments, reason=reason))
 
@@ -1039,7 +728,8 @@ class Game:
             if guilty
             else "nobody had, so the accuser pays"
         )
-        self._emit(type="accusation", seat=ending.accuser, guilty=guilty, hands=[list(h) for h in self.initial_hands])
+        hands = [list(h) for h in self.initial_hands]
+        self.events.append({"type": "accusation", "seat": ending.accuser, "guilty": guilty, "hands": hands})
         self._finish(Result("accused", self.contract.name, self.declarer, None, None, None, payments, reason=reason))
 
     def _finish(self, result: Result) -> None:
@@ -1054,143 +744,13 @@ class Game:
             result = dataclasses.replace(result, payments=[p * stake for p in result.payments], pot=result.pot * stake)
         self.result = result
         self.phase = _OVER
-        self._fast = None
+        self._stage = None
         self.events.append(result.written_into({"type": "settlement"}))
-
-    # -- games recorded in the field: offences and their penalties -------------------------------
-    def _offence(self, seat: int, parsed: PlayCard | DiscardAction) -> str | None:
-        """The offence `parsed` would be, when the ruleset penalises it instead of refusing it."""
-        rule = self.ruleset.penalties
-        if rule is None or rule.mode != "penalize":
-            return None
-        if isinstance(parsed, DiscardAction):
-            # An incorrect discard (a King laid away in a Dreierles Zweier): a proper discard of
-            # the declarer's, which the rules of what may go aside do not allow.
-            exchange = self.exchange
-            if self.phase is Phase.EXCHANGE and "discard" in rule.offences and exchange is not None:
-                return "discard" if exchange.breach(seat, parsed) is not None else None
-            return None
-        if parsed.card not in self.hands[seat]:
-            return None
-        play = self.trickplay
-        if (
-            self.phase is Phase.PLAY
-            and play is not None
-            and "revoke" in rule.offences
-            and parsed.card not in play.legal(seat)
-        ):
-            return "revoke"
-        if self.phase is Phase.EXCHANGE and "discard" in rule.offences and seat == self.declarer:
-            return "discard"
-        return None
-
-    def _penalty(self, misdeal: bool = False) -> int:
-        rule = self.ruleset.penalties
-        assert rule is not None
-        contract, round_ = self.contract, self.announcement
-        env = {
-            "players": len(self.seats),
-            "factor": (contract.factor_won if contract is not None else None) or 1,
-            "kontra": round_.game_kontra if isinstance(round_, AnnouncementRound) else 1,
-            "misdeal": misdeal,
-        }
-        return int(rule.pays_each(env))
-
-    def _penalize_misdeal(self, misdeal: str) -> None:
-        amount = self._penalty(misdeal=True)
-        reason = (
-            f"misdeal ({misdeal}); the deal is abandoned and the dealer, seat {self.dealer}, "
-            f"pays each other player {amount}"
-        )
-        self._emit(type="offence", seat=self.dealer, offence="misdeal", reason=reason)
-        self._finish(
-            Result(
-                "abandoned",
-                None,
-                None,
-                None,
-                None,
-                None,
-                each_other_pays(self.dealer, self.seats, self.players, amount),
-                reason=reason,
-            )
-        )
-
-    def _penalize_offence(self, offender: int, parsed: PlayCard | DiscardAction, offence: str) -> None:
-        amount = self._penalty()
-        if isinstance(parsed, DiscardAction):
-            assert self.exchange is not None
-            # The discard lies face down: the offence is told, not which cards it was.
-            what = f"discarded against the rules ({self.exchange.breach(offender, parsed)})"
-            cards: dict[str, str] = {}
-        else:
-            what = {
-                "revoke": f"played {parsed.card} against the duty to follow suit or trump",
-                "discard": f"led {parsed.card} before finishing the discard",
-            }[offence]
-            cards = {"card": parsed.card}
-        reason = f"seat {offender} {what}; the deal is abandoned and seat {offender} pays each other player {amount}"
-        self._history.append((offender, parsed.as_json()))
-        self._emit(type="offence", seat=offender, offence=offence, **cards, reason=reason)
-        self._finish(
-            Result(
-                "abandoned",
-                self.contract.name if self.contract else None,
-                self.declarer,
-                None,
-                None,
-                None,
-                each_other_pays(offender, self.seats, self.players, amount),
-                reason=reason,
-            )
-        )
-
-    def _penalize_breach(self, offender: int, rule: Compulsion) -> None:
-        assert rule.breach_pays_each is not None
-        # Paid "as though they had bid and lost every trick": the compelled bid's lost Marsch in the
-        # game the table plays, to everybody who would have been paid for it.
-        level = next(lv for lv in self.auction.state.phase.ladder if lv.call == rule.call)
-        contract = self.ruleset.contracts.get(level.contract) if level.contract else None
-        lost = lost_every_trick(self.ruleset, contract, len(self.seats)) if contract is not None else 0
-        amount = int(rule.breach_pays_each({"players": len(self.seats), "lost_every_trick": lost}))
-        receivers = list(self.seats)
-        if self.sitting_out is not None and self.ruleset.settlement.sitting_out == "defender":
-            receivers.append(self.sitting_out)
-        reason = f'seat {offender} passed against the rule "{rule.reason}"; the deal is abandoned'
-        self._emit(type="breach", seat=offender, reason=reason)
-        self._finish(
-            Result(
-                "abandoned",
-                None,
-                None,
-                None,
-                None,
-                None,
-                each_other_pays(offender, receivers, self.players, amount),
-                reason=reason,
-            )
-        )
 
     # -- what a seat may see, and the record -----------------------------------------------------
     def view(self, seat: int | str) -> dict[str, Any]:
         """What `seat` may see; `"all"` is the umpire's full view. Never another seat's hidden cards."""
         return view_of(self, seat)
-
-    def _emit(self, **event: Any) -> None:
-        self.events.append(event)
-
-    def _stage_emit(self) -> Callable[..., None]:
-        """`_emit` for a stage of the deal (the exchange, the announcements) to report its events
-        by, which holds the game only weakly: a stage holding the game's own method would make
-        every deal a reference cycle, kept until Python's cycle collector finds it (a tenth of
-        the time of a simulated deal); without one, a deal is freed when it is dropped."""
-        game = weakref.ref(self)
-
-        def emit(**event: Any) -> None:
-            if (alive := game()) is not None:
-                alive.events.append(event)  # as _emit does
-
-        return emit
 
     def record(self) -> dict[str, Any]:
         """The game record so far (docs/design.md): enough to replay this deal exactly, with the
@@ -1212,24 +772,57 @@ class Game:
         if self.pot_start:
             record["pot"] = self.pot_start
         if self.result is not None:
-            r = self.result
-            expect: dict[str, Any] = {"outcome": r.outcome}
-            if r.contract:
-                expect["contract"] = r.contract
-            if r.declarer is not None:
-                expect["declarer"] = r.declarer
-            as_dict = r.as_dict()  # new lists and mappings, not the result's own
-            if r.points:
-                expect["points"] = as_dict["points"]
-            expect["payments"] = as_dict["payments"]
-            if r.pot:
-                expect["pot"] = r.pot
-            record["expect"] = expect
+            record["expect"] = _expect(self.result)
         return record
 
 
-def _counts(sizes: tuple[int, ...]) -> str:
-    return " or ".join(str(n) for n in sizes)
+def _expect(result: Result) -> dict[str, Any]:
+    """A finished deal's outcome as a record's `expect`."""
+    expect: dict[str, Any] = {"outcome": result.outcome}
+    if result.contract:
+        expect["contract"] = result.contract
+    if result.declarer is not None:
+        expect["declarer"] = result.declarer
+    as_dict = result.as_dict()  # new lists and mappings, not the result's own
+    if result.points:
+        expect["points"] = as_dict["points"]
+    expect["payments"] = as_dict["payments"]
+    if result.pot:
+        expect["pot"] = result.pot
+    return expect
+
+
+def _check_table(ruleset: Ruleset, players: object, dealer: object, seed: object, pot: object) -> None:
+    """Refuse a table the ruleset is not played at, naming the argument at fault."""
+    if type(players) is not int or players not in ruleset.table_sizes:
+        sizes = " or ".join(str(n) for n in ruleset.table_sizes)
+        raise TableError("players", f"{ruleset.name} is played by {sizes} at the table, not {shown(players)}")
+    if type(dealer) is not int or not 0 <= dealer < players:
+        raise TableError("dealer", f"the dealer must be a seat from 0 to {players - 1}, not {shown(dealer)}")
+    if seed is not None and (problem := seed_problem(seed)) is not None:
+        raise TableError("seed", problem)
+    if pot is not None and (type(pot) is not int or pot < 0):
+        raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
+
+
+def _broken(game: Game, wrong: list[int], size: int, pack: frozenset[str], counted: Counter[str]) -> str:
+    """What is wrong with the cards of a deal that no longer adds up, for BrokenDealError."""
+    hands = game.cards.hands
+    problems = [f"seat {s} holds {len(hands[s])} cards" for s in wrong]
+    if wrong:
+        problems[-1] += f" where the deal plan gives each player {size}"
+    found = (
+        ("cards in two places", sorted(c for c, n in counted.items() if n > 1)),
+        ("cards lost", sorted(pack - counted.keys())),
+        ("cards not of the pack", sorted(counted.keys() - pack)),
+    )
+    problems += [f"{what}: {', '.join(cards)}" for what, cards in found if cards]
+    contract = game.contract.name if game.contract else "?"
+    return (
+        f"the deal no longer adds up when play would start ({'; '.join(problems)}): the exchange of "
+        f"{contract!r} moves cards wrongly; this is a fault of the ruleset (or of the interpreter), "
+        "and the deal stops here rather than be settled"
+    )
 
 
 def _failure(exc: Exception, doing: str) -> Exception:
@@ -1263,9 +856,13 @@ def _auction_tables(ruleset: Ruleset) -> AuctionTables:
     return tables
 
 
+def _ids_of(game: Game) -> ActionIds:
+    return ActionIds.of(game.table_ruleset, game.players)
+
+
 def _copy(action: ActionJson) -> ActionJson:
-    """An action of the history as a caller may keep and change it. A card played is shared and
-    read-only already; the rest (a discard's list of cards) is copied."""
+    """An action of the history as a caller may keep and change it. A card played or a kontra is
+    shared and read-only already; the rest (a discard's list of cards) is copied."""
     if type(action) is dict:
         return {k: list(v) if isinstance(v, list) else v for k, v in action.items()}
     return action

@@ -314,23 +314,21 @@ class ObservedGame:
     ) -> bool:
         """Judge a refusal: a proven departure (True: the game goes on, when it can), or a deal to
         build again (raises _Retry), or the end of what can be checked (False)."""
-        play = game.trickplay
         card = action.get("play") if isinstance(action, dict) else None
-        if game.phase is Phase.PLAY and play is not None and isinstance(card, str) and seat == play.to_act:
+        if game.phase is Phase.PLAY and isinstance(card, str) and seat == game.to_act:
             if card not in game.hands[seat]:
                 found.failures.append(
                     (index, f"action {index}: seat {seat} plays {card}, which {_whereabouts(game, card)}")
                 )
                 found.stopped_at = index
                 return False
-            legal = play.legal(seat)
+            legal = game.legal_cards(seat)
             later = self.later(seat, index)
             proof = [c for c in later if c in legal] + [c for c in self.known.get(seat, []) if c in legal]
             if not proof and last:
                 departure = self._play_departure(game, index, seat, card, legal, None, exc)
                 found.departures.append(departure)
-                game._play_card(seat, card)
-                game._legal_plays = None
+                game.apply_departure(seat, card)
                 return True
             if not proof:
                 # Only cards filled in for the unknown made it illegal: the seat showed it had none
@@ -348,8 +346,7 @@ class ObservedGame:
                     )
                 )
             # Played as the table played it: the engine's own step, without the duty it broke.
-            game._play_card(seat, card)
-            game._legal_plays = None
+            game.apply_departure(seat, card)
             return True
         if _kind(action) not in {_kind(a) for a in game.legal_actions()}:
             # Not an action of this moment (a card during the auction, a call during play): a slip
@@ -387,15 +384,14 @@ class ObservedGame:
         """The departure a refused card is; `held`: the card that proves it (None: not proven,
         no deal agreeing with the facts allows the card, but the facts cannot yet show who broke
         a rule)."""
-        play = game.trickplay
-        assert play is not None
-        trick = play.trick
+        trick = game.current_trick
+        assert trick is not None
         trumps = {TRUMP} | ({game.trump_suit} if game.trump_suit else set())
 
         def is_trump(c: str) -> bool:
             return self.suit[c] in trumps
 
-        number = play.number
+        number = game.trick_number
         plays_held = next(
             (n for n, (s, a) in enumerate(self.actions) if n > index and s == seat and a == {"play": held}), None
         )

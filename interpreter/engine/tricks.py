@@ -1,10 +1,12 @@
-"""Trick play: which cards a player may play, and who wins a trick.
+"""Trick play's base tables: following suit and trumping, and who wins a trick.
 
-This is the hot loop of simulations, so it works on precomputed tables: for every card its
-suit for following (trumps are one suit), and its power (trumps above every suit card); the
-cards of each suit for following, for legal moves without a look at each card's suit; and for
-each suit that may be led, every card's strength in a trick it leads, so that a trick's winner
-is found in one pass over its cards.
+Every turn of trick play has these; every other rule of play is a rule object of the plan
+(engine/playrules.py). They are precomputed once per ruleset, trump suit and contract with rules
+of play of its own: for every card its suit for following (trumps are one suit) and its power
+(trumps above every suit card); the cards of each suit for following, for legal moves without a
+look at each card's suit; and for each suit that may be led, every card's strength in a trick it
+leads (below 0: it cannot win, as a trump in a trick led by a suit where trumps win only when led),
+so that a trick's winner is found in one pass over its cards.
 """
 
 from __future__ import annotations
@@ -23,15 +25,11 @@ class TrickRules:
     members: dict[str, frozenset[str]] = field(default_factory=dict)  # suit for following -> its cards
     # suit led -> card -> strength in that trick (below 0: it cannot win); filled by _build
     strengths: dict[str, dict[str, int]] = field(default_factory=dict)
-    # card led -> the cards a simple duty asks for, in order: the first set that some cards of
-    # the hand are in gives the cards to play (the suit led, then trumps); filled by _build
+    # card led -> the cards following asks for, in order: the first set that some cards of the
+    # hand are in gives the cards to play (the suit led, then trumps); filled by _build
     duties: dict[str, tuple[frozenset[str], ...]] = field(default_factory=dict)
     # The seats in order of play -> for each leader, the order the seats play in (made once).
     _orders: dict[tuple[int, ...], dict[int, list[int]]] = field(default_factory=dict)
-    # Whether the legal cards are the hand's cards of the suit led, else its trumps (where
-    # trumping is a duty), else the whole hand: no beating, nor any rule of `SpecialTrickRules`
-    # (set by _build).
-    simple: bool = False
 
     def orders(self, seats: list[int]) -> dict[int, list[int]]:
         """For each seat of `seats` (in order of play), the seats in the order they play a trick
@@ -52,9 +50,7 @@ class TrickRules:
         rules = ruleset.derived.get(key)
         if rules is None:
             play = contract.play if own and contract is not None and contract.play is not None else ruleset.play
-            # Only rules of play beyond following, trumping and beating pay for the checks they need.
-            kind = SpecialTrickRules if play.special else cls
-            rules = ruleset.derived[key] = kind._build(ruleset.deck, play, trump_suit)
+            rules = ruleset.derived[key] = cls._build(ruleset.deck, play, trump_suit)
         return rules
 
     @classmethod
@@ -65,9 +61,9 @@ class TrickRules:
         follow = {c: TRUMP if is_trump(c) else deck.suit[c] for c in deck.cards}
         power = {c: deck.rank[c] + (1000 if is_trump(c) else 0) for c in deck.cards}
         members = {suit: frozenset(c for c in deck.cards if follow[c] == suit) for suit in set(follow.values())}
-        rules = cls(follow, power, play, deck, members, simple=cls is TrickRules and not play.must_beat)
+        rules = cls(follow, power, play, deck, members)
         for led in members:
-            rules.strengths[led] = {c: rules._strength(c, led) for c in deck.cards}
+            rules.strengths[led] = {c: rules.strength(c, led) for c in deck.cards}
         for card in deck.cards:
             tests = [members[follow[card]]] if play.follow_suit else []
             if play.must_trump and TRUMP in members and not (play.follow_suit and follow[card] == TRUMP):
@@ -76,10 +72,12 @@ class TrickRules:
         return rules
 
     def legal(self, hand: list[str], trick: list[str]) -> list[str]:
+        """The cards of `hand` following allows onto `trick`: of the suit led, else trumps (where
+        trumping is a duty), else any."""
         if not trick:
             return list(hand)
         # Local names and loops, not comprehensions (which Python 3.11 makes into a function
-        # called each time, with cells for the names they read): this runs for most cards.
+        # called each time, with cells for the names they read).
         follow, play = self.follow, self.play
         led = follow[trick[0]]
         if play.follow_suit:
@@ -88,103 +86,37 @@ class TrickRules:
                 if follow[c] == led:
                     same.append(c)
             if same:
-                return self._beating(same, trick) if play.must_beat else same
+                return same
         if play.must_trump:
             trumps = []
             for c in hand:
                 if follow[c] == TRUMP:
                     trumps.append(c)
             if trumps:
-                return self._beating(trumps, trick) if play.must_beat else trumps
+                return trumps
         return list(hand)
 
-    def _beating(self, candidates: list[str], trick: list[str]) -> list[str]:
-        if not self.play.must_beat:
-            return candidates
+    def forced(self, allowed: list[str], trick: list[str]) -> bool:
+        """Whether `allowed`, what following allows onto `trick`, is a duty to follow or to trump
+        (not a free choice of a hand that can do neither)."""
+        if not trick:
+            return False
+        follow, play = self.follow, self.play
+        led = follow[trick[0]]
+        if play.follow_suit and all(follow[c] == led for c in allowed):
+            return True
+        return play.must_trump and all(follow[c] == TRUMP for c in allowed)
+
+    def beating(self, candidates: list[str], trick: list[str]) -> list[str]:
+        """The cards of `candidates` that would head `trick`, or all of them when none would."""
         best = self.power[trick[self.winner_index(trick)]]
         led = self.follow[trick[0]]
-        beating = [c for c in candidates if self._strength(c, led) > best]
+        beating = [c for c in candidates if self.strength(c, led) > best]
         return beating or candidates
 
-    def _strength(self, card: str, led: str) -> int:
-        suit = self.follow[card]
-        return self.power[card] if suit in (TRUMP, led) else -1
-
-    def winner_index(
-        self,
-        trick: list[str],
-        powerless: frozenset[str] | set[str] = frozenset(),
-        suitless: frozenset[str] | set[str] = frozenset(),
-    ) -> int:
-        """Index in `trick` of the winning card: the highest trump, else the highest of the suit led.
-        A powerless card (a withheld Gstieß, an exposed empty card) never wins; a suitless one does
-        not fix the suit either, so the first card after it does."""
-        if not powerless and not suitless:
-            # The first of the strongest, as _best finds it. A loop rather than
-            # trick.index(max(trick, key=...)): twice as quick for a trick of four to six cards.
-            strength = self.strengths[self.follow[trick[0]]]
-            best, index = -2, 0
-            for at, card in enumerate(trick):
-                if strength[card] > best:
-                    best, index = strength[card], at
-            return index
-        fixing = [c for c in trick if c not in suitless]
-        led = self.follow[fixing[0]] if fixing else self.follow[trick[0]]
-        index = self._best(trick, led, powerless)
-        if trick[index] in powerless or self._strength(trick[index], led) < 0:
-            # Nobody could follow the powerless card's suit or trump: the first card with power sets it.
-            powered = [c for c in trick if c not in powerless]
-            if powered:
-                index = self._best(trick, self.follow[powered[0]], powerless)
-        return index
-
-    def _best(self, trick: list[str], led: str, powerless: frozenset[str] | set[str]) -> int:
-        best, best_index = -2, 0
-        for index, card in enumerate(trick):
-            strength = self._strength(card, led) if card not in powerless else -3
-            if strength > best:
-                best, best_index = strength, index
-        return best_index
-
-    def refusal(self, hand: list[str], trick: list[str], card: str) -> str:
-        """Why `card` may not be played, in the words of the rules."""
-        if card not in hand:
-            return f"you do not hold {card} ({self.deck.name_of(card)})"
-        allowed = self.legal(hand, trick)
-        led = self.follow[trick[0]]
-        shown = ", ".join(sorted(allowed, key=lambda c: -self.power[c]))
-        if self.follow[allowed[0]] == led and self.follow[card] != led:
-            what = "trumps" if led == TRUMP else self.deck.suit_names[led]
-            return f"must follow suit ({what}): you hold {shown}"
-        if self.follow[allowed[0]] == TRUMP and self.follow[card] != TRUMP:
-            return f"must play a trump: you hold {shown}"
-        return f"must beat the trick: you can with {shown}"
-
-
-class SpecialTrickRules(TrickRules):
-    """Trick play with rules beyond following, trumping and beating: cards that may only be played
-    as the last of their suit (the Pagat in negative games), trumps that do not win unless led and
-    may not be led while other cards are held (Farben games), exceptions to who wins (the Emperor
-    trick)."""
-
-    def legal(self, hand: list[str], trick: list[str]) -> list[str]:
-        play = self.play
-        if trick:
-            cards = super().legal(hand, trick)
-        else:
-            cards = list(hand)
-            if play.lead_trumps == "only_if_nothing_else":
-                cards = [c for c in cards if self.follow[c] != TRUMP] or cards
-        if play.last_of_suit:
-            cards = self._last_of_suit(hand, cards)
-        return cards
-
-    def _last_of_suit(self, hand: list[str], cards: list[str]) -> list[str]:
-        last, follow = self.play.last_of_suit, self.follow
-        kept = [c for c in cards if c not in last or not any(o != c and follow[o] == follow[c] for o in hand)]
-        return kept or cards
-
-    def _strength(self, card: str, led: str) -> int:
+    def strength(self, card: str, led: str) -> int:
+        """The card's strength in a trick whose suit is `led` (below 0: it cannot win). A trump
+        wins any trick unless trumps win only tricks they lead (Farben games)."""
         suit = self.follow[card]
         if suit == led or (suit == TRUMP and self.play.trumps_win):
             return self.power[card]
@@ -196,18 +128,44 @@ class SpecialTrickRules(TrickRules):
         powerless: frozenset[str] | set[str] = frozenset(),
         suitless: frozenset[str] | set[str] = frozenset(),
     ) -> int:
-        for exception in self.play.exceptions:
-            if exception.cards.issubset(trick):
-                return trick.index(exception.wins)
-        return super().winner_index(trick, powerless, suitless)
+        """Index in `trick` of the winning card: the highest trump, else the highest of the suit led.
+        A powerless card (a withheld Gstieß, an exposed empty card) never wins; a suitless one does
+        not fix the suit either, so the first card after it does."""
+        if not powerless and not suitless:
+            # The first of the strongest. A loop rather than trick.index(max(trick, key=...)):
+            # twice as quick for a trick of four to six cards.
+            strength = self.strengths[self.follow[trick[0]]]
+            best, index = -2, 0
+            for at, card in enumerate(trick):
+                if strength[card] > best:
+                    best, index = strength[card], at
+            return index
+        fixing = [c for c in trick if c not in suitless]
+        led = self.follow[fixing[0]] if fixing else self.follow[trick[0]]
+        index = self._best(trick, led, powerless)
+        if trick[index] in powerless or self.strength(trick[index], led) < 0:
+            # Nobody could follow the powerless card's suit or trump: the first card with power sets it.
+            powered = [c for c in trick if c not in powerless]
+            if powered:
+                index = self._best(trick, self.follow[powered[0]], powerless)
+        return index
+
+    def _best(self, trick: list[str], led: str, powerless: frozenset[str] | set[str]) -> int:
+        best, best_index = -2, 0
+        for index, card in enumerate(trick):
+            strength = self.strength(card, led) if card not in powerless else -3
+            if strength > best:
+                best, best_index = strength, index
+        return best_index
 
     def refusal(self, hand: list[str], trick: list[str], card: str) -> str:
-        if card in hand and card not in self.legal(hand, trick):
-            shown = ", ".join(sorted(self.legal(hand, trick), key=lambda c: -self.power[c]))
-            plain = TrickRules.legal(self, hand, trick) if trick else list(hand)
-            if card in plain and card in self.play.last_of_suit:
-                what = "trump" if self.follow[card] == TRUMP else "card of its suit"
-                return f"{self.deck.name_of(card)} may be played only as your last {what}: you may play {shown}"
-            if card in plain and not trick:
-                return f"trumps may not be led while you hold other cards: lead one of {shown}"
-        return super().refusal(hand, trick, card)
+        """Why following does not allow `card` onto `trick`, in the words of the rules."""
+        if card not in hand:
+            return f"you do not hold {card} ({self.deck.name_of(card)})"
+        allowed = self.legal(hand, trick)
+        led = self.follow[trick[0]]
+        shown = ", ".join(sorted(allowed, key=lambda c: -self.power[c]))
+        if self.follow[allowed[0]] == led and self.follow[card] != led:
+            what = "trumps" if led == TRUMP else self.deck.suit_names[led]
+            return f"must follow suit ({what}): you hold {shown}"
+        return f"must play a trump: you hold {shown}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.announcing import AnnouncementRound
+from interpreter.engine.announcing import Round
 from interpreter.engine.phase import Phase
 from interpreter.errors import InvalidActionError
 
@@ -130,7 +130,7 @@ def _public_facts(game: Game, view: dict[str, Any]) -> None:
     if game.talon_added:
         view["talon_cards"] = {n: list(cards) for n, cards in game.talon_added.items()}
     round_ = game.announcement
-    if isinstance(round_, AnnouncementRound):
+    if isinstance(round_, Round):
         if round_.announced:
             view["announced"] = dict(round_.announced)
         if round_.levels:

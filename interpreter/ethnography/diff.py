@@ -492,6 +492,21 @@ def last_of_suit_text(cards: Any, titles: Titles | None = None) -> str:
     return f"{cards_named(cards, titles)} only as the holder's last card of its suit (a trump as the last trump)"
 
 
+def keep_back_text(kept: Any) -> str:
+    if not isinstance(kept, list):
+        return generic_text(kept)
+    parts = []
+    for entry in kept:
+        if not isinstance(entry, dict):
+            return generic_text(kept)
+        until = entry.get("until", -1)
+        trick = "the last trick" if until == -1 else (f"trick {until}" if until > 0 else f"trick {-until} from the end")
+        parts.append(
+            f"{cards_named(entry.get('cards'))} kept for {trick}, played earlier only when nothing else is allowed"
+        )
+    return "; ".join(parts)
+
+
 def play_trumps_text(trumps: Any) -> str:
     if not isinstance(trumps, dict) or not trumps:
         return "as in any suit game: they win"
@@ -1289,6 +1304,7 @@ TEMPLATES: list[Template] = [
     _t(("kontra", "game"), "kontra.game", "Doubling the game", kontra_text, "not allowed"),
     _t(("kontra", "bonuses"), "kontra.bonuses", "Doubling an announced bonus", kontra_text, "not allowed"),
     _t(("play", "duties"), "play.duties", "Duties over the tricks played so far", duties_text, "none"),
+    _t(("play", "keep_back"), "play.keep_back", "Cards kept for a trick of their own", keep_back_text, "none"),
     _t(
         ("contracts", "*", "doubling"),
         "contract.doubling",

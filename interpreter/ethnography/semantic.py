@@ -411,6 +411,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "lead_trumps",
             "exceptions",
             "duties",
+            "keep_back",
         }
     ),
     Counting: frozenset(
@@ -774,6 +775,7 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
             for d in play.duties
         ],
     )
+    _put(out, "keep_back", [{"cards": Cards(k.cards, deck), "until": k.until} for k in play.keep_back])
     out.update(_extra(play, deck))
     return out
 

@@ -161,9 +161,9 @@ class Scribe:
         if game.phase is Phase.EXCHANGE:
             return f"{phase}: seat {game.to_act} (leave out a discard nobody saw) > "
         trick = ""
-        if game.phase is Phase.PLAY and game.trickplay is not None:
-            shown = " ".join(game.trickplay.trick.cards)
-            trick = f" trick {game.trickplay.number}{': ' + shown if shown else ''},"
+        if game.current_trick is not None:
+            shown = " ".join(game.current_trick.cards)
+            trick = f" trick {game.trick_number}{': ' + shown if shown else ''},"
         return f"{phase}:{trick} seat {game.to_act} > "
 
     # -- an entry --------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from interpreter.language.model import (
     Individual,
     IndividualPayment,
     Keep,
+    KeepBackCards,
     KontraRule,
     Level,
     Liability,
@@ -1449,6 +1450,12 @@ class Compiler:
             duties.append(Duty(cards, must, may_not, reason))
         if duties:
             out["duties"] = tuple(duties)
+        kept = [
+            KeepBackCards(self.card_set(path + ("keep_back", i, "cards")), k.get("until", -1))
+            for i, k in enumerate(p.get("keep_back") or [])
+        ]
+        if kept:
+            out["keep_back"] = tuple(kept)
         return out
 
     def compile_counting(self) -> Counting:

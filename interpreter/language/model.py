@@ -431,6 +431,15 @@ class Duty:
 
 
 @dataclass(frozen=True)
+class KeepBackCards:
+    """Cards their holder keeps for a trick of its own (`until`: its number, 1 = the first, -1 the
+    last): played before it only when nothing else is allowed, the highest kept card first."""
+
+    cards: frozenset[str]
+    until: int
+
+
+@dataclass(frozen=True)
 class PlayRules:
     first_lead: Literal["declarer", "vorhand"]
     follow_suit: bool
@@ -447,6 +456,7 @@ class PlayRules:
     lead_trumps: Literal["any", "only_if_nothing_else"] = "any"
     exceptions: tuple[TrickException, ...] = ()
     duties: tuple[Duty, ...] = ()  # duties over the trick history, in order
+    keep_back: tuple[KeepBackCards, ...] = ()  # cards kept for a trick of their own
 
     @property
     def special(self) -> bool:

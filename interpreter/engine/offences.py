@@ -1,0 +1,114 @@
+"""Games recorded in the field: offences accepted and penalised rather than refused.
+
+A ruleset that penalises (`penalties: {mode: penalize}`, `breaches: penalize`) replays games
+as a real table played them: a card against the duty to follow, an incorrect discard, a pass
+against a compulsion, a misdeal. The action stands, the deal is abandoned, and the offender pays
+each other player. Each function here works out an offence or its penalty from the game's public
+facts; the game applies the result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from interpreter.engine.actions import DiscardAction, PlayCard
+from interpreter.engine.announcing import Round
+from interpreter.engine.phase import Phase
+from interpreter.engine.settlement import Result, each_other_pays, lost_every_trick
+from interpreter.language.model import Compulsion
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+
+def offence(game: Game, seat: int, parsed: object) -> str | None:
+    """The offence `parsed` (not allowed now) would be, when the ruleset penalises it instead of
+    refusing it: revoke (a card against the duty to follow or trump), discard (an incorrect
+    discard, or a card led before the discard was finished)."""
+    rule = game.ruleset.penalties
+    if rule is None or rule.mode != "penalize" or not isinstance(parsed, (PlayCard, DiscardAction)):
+        return None
+    if isinstance(parsed, DiscardAction):
+        # An incorrect discard (a King laid away in a Dreierles Zweier): a proper discard of
+        # the declarer's, which the rules of what may go aside do not allow.
+        exchange = game.exchange
+        if game.phase is Phase.EXCHANGE and "discard" in rule.offences and exchange is not None:
+            return "discard" if exchange.breach(seat, parsed) is not None else None
+        return None
+    if parsed.card not in game.hands[seat]:
+        return None
+    play = game.trickplay
+    if (
+        game.phase is Phase.PLAY
+        and play is not None
+        and "revoke" in rule.offences
+        and parsed.card not in play.legal(seat)
+    ):
+        return "revoke"
+    if game.phase is Phase.EXCHANGE and "discard" in rule.offences and seat == game.declarer:
+        return "discard"
+    return None
+
+
+def penalty(game: Game, misdeal: bool = False) -> int:
+    """What an offender pays each other player."""
+    rule = game.ruleset.penalties
+    assert rule is not None
+    contract, round_ = game.contract, game.announcement
+    env = {
+        "players": len(game.seats),
+        "factor": (contract.factor_won if contract is not None else None) or 1,
+        "kontra": round_.game_kontra if isinstance(round_, Round) else 1,
+        "misdeal": misdeal,
+    }
+    return int(rule.pays_each(env))
+
+
+def misdeal_result(game: Game, misdeal: str) -> Result:
+    """A misdeal the table played with: the deal is abandoned and the dealer pays (reported)."""
+    amount = penalty(game, misdeal=True)
+    reason = f"misdeal ({misdeal}); the deal is abandoned and the dealer, seat {game.dealer}, pays each other player {amount}"
+    game.events.append({"type": "offence", "seat": game.dealer, "offence": "misdeal", "reason": reason})
+    payments = each_other_pays(game.dealer, game.seats, game.players, amount)
+    return Result("abandoned", None, None, None, None, None, payments, reason=reason)
+
+
+def offence_result(game: Game, offender: int, parsed: PlayCard | DiscardAction, offence: str) -> Result:
+    """The offence accepted: written down and reported, the deal abandoned, the offender paying."""
+    amount = penalty(game)
+    if isinstance(parsed, DiscardAction):
+        assert game.exchange is not None
+        # The discard lies face down: the offence is told, not which cards it was.
+        what = f"discarded against the rules ({game.exchange.breach(offender, parsed)})"
+        cards: dict[str, str] = {}
+    else:
+        what = {
+            "revoke": f"played {parsed.card} against the duty to follow suit or trump",
+            "discard": f"led {parsed.card} before finishing the discard",
+        }[offence]
+        cards = {"card": parsed.card}
+    reason = f"seat {offender} {what}; the deal is abandoned and seat {offender} pays each other player {amount}"
+    game.table.history.append((offender, parsed.as_json()))
+    game.events.append({"type": "offence", "seat": offender, "offence": offence, **cards, "reason": reason})
+    contract = game.contract.name if game.contract else None
+    payments = each_other_pays(offender, game.seats, game.players, amount)
+    return Result("abandoned", contract, game.declarer, None, None, None, payments, reason=reason)
+
+
+def breach_result(game: Game, offender: int, rule: Compulsion) -> Result:
+    """A pass against a compulsion the ruleset penalises: paid "as though they had bid and lost
+    every trick" (the compelled bid's lost Marsch in the game the table plays), to everybody who
+    would have been paid for it."""
+    assert rule.breach_pays_each is not None
+    ruleset = game.ruleset
+    level = next(lv for lv in game.auction.state.phase.ladder if lv.call == rule.call)
+    contract = ruleset.contracts.get(level.contract) if level.contract else None
+    lost = lost_every_trick(ruleset, contract, len(game.seats)) if contract is not None else 0
+    amount = int(rule.breach_pays_each({"players": len(game.seats), "lost_every_trick": lost}))
+    receivers = list(game.seats)
+    if game.sitting_out is not None and ruleset.settlement.sitting_out == "defender":
+        receivers.append(game.sitting_out)
+    reason = f'seat {offender} passed against the rule "{rule.reason}"; the deal is abandoned'
+    game.events.append({"type": "breach", "seat": offender, "reason": reason})
+    payments = each_other_pays(offender, receivers, game.players, amount)
+    return Result("abandoned", None, None, None, None, None, payments, reason=reason)

@@ -1,0 +1,125 @@
+"""The plan: a compiled ruleset as the engine runs it, worked out once and kept with the ruleset.
+
+A ruleset is compiled per reading, option and table size (language/compiler.py, `for_players`);
+its plan is made from it on first use and kept in `ruleset.derived`, so it lives exactly as long
+as the ruleset. For trick play the plan of a contract (with the deal's trump suit) is its base
+tables (following suit and trumping, who wins) and its rule objects (engine/playrules.py), in the
+order they act; the rules bound to a deal (cards kept back for announced bonuses, the called card,
+cards laid out) join them when play starts (`deal_rules`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from interpreter.engine.playrules import (
+    ExposedCards,
+    Forfeit,
+    KeepBack,
+    LaidOut,
+    LastOfSuit,
+    LeadTrumps,
+    MustBeat,
+    OpenHands,
+    OpeningLeads,
+    PlayRule,
+    RevealPartner,
+    Schedule,
+    TalonToTricks,
+    TogetherDuty,
+    TrickDuty,
+    TrickExceptionRule,
+    Withheld,
+    WithholdCard,
+)
+from interpreter.engine.tricks import TrickRules
+from interpreter.language.model import Contract, Keep, PlayRules, Ruleset
+
+
+@dataclass(frozen=True)
+class PlayPlan:
+    """Trick play of one contract with one trump suit: the base tables and the rules, in the
+    order they act (see engine/playrules.py)."""
+
+    tables: TrickRules
+    play: PlayRules
+    rules: tuple[PlayRule, ...]
+
+
+def play_plan(ruleset: Ruleset, contract: Contract, trump_suit: str | None) -> PlayPlan:
+    """The plan of trick play of `contract` when `trump_suit` is trumps (made once)."""
+    key = ("play_plan", contract.name, trump_suit)
+    plan: PlayPlan | None = ruleset.derived.get(key)
+    if plan is None:
+        play = contract.play or ruleset.play
+        tables = TrickRules.of(ruleset, trump_suit, contract)
+        plan = ruleset.derived[key] = PlayPlan(tables, play, _play_rules(ruleset, contract, play))
+    return plan
+
+
+def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[PlayRule, ...]:
+    """The rules of play of `contract`, in the order they act within each step of a turn."""
+    rules: list[PlayRule] = []
+    if play.withhold is not None:
+        rules.append(Withheld())
+    if any(isinstance(step, Keep) and step.exposed for step in contract.exchange):
+        rules.append(ExposedCards())
+    opening = contract.opening_leads
+    if opening is not None:
+        rules.append(OpeningLeads(opening.replace_same_suit, opening.declarer_leads_after))
+    schedule = play.schedule if contract.schedule is None else contract.schedule  # a contract's own replaces it
+    rules += [Schedule(trick) for trick in schedule]
+    if opening is not None and opening.together:
+        rules.append(TogetherDuty())
+    if play.must_beat:
+        rules.append(MustBeat())
+    if play.lead_trumps == "only_if_nothing_else":
+        rules.append(LeadTrumps())
+    if play.last_of_suit:
+        rules.append(LastOfSuit(play.last_of_suit))
+    if play.withhold is not None:
+        rules.append(WithholdCard(play.withhold))
+    rules += [TrickDuty(duty) for duty in play.duties]
+    if play.keep_back:
+        rules.append(
+            KeepBack(
+                {c: k.until for k in play.keep_back for c in k.cards},
+                {c: "is kept for" for k in play.keep_back for c in k.cards},
+            )
+        )
+    rules += [TrickExceptionRule(exception) for exception in play.exceptions]
+    if contract.open_hand:
+        rules.append(OpenHands(contract.open_hand_who, contract.open_hand_from))
+    if contract.talon_to_tricks:
+        rules.append(TalonToTricks(contract.talon_to_tricks))
+    return tuple(rules)
+
+
+def deal_rules(
+    plan: PlayPlan,
+    kept: Mapping[str, int],
+    forfeits: Mapping[str, tuple[str, int, str]],
+    called: str | None,
+    laid: frozenset[str],
+) -> tuple[PlayRule, ...]:
+    """The plan's rules with those bound to this deal: the cards `kept` back for announced
+    bonuses (card -> its trick; judged together with the plan's own kept cards), those whose
+    bonus `forfeits` when forced out early (card -> bonus, trick, side), the `called` card whose
+    playing reveals the partner, and the cards `laid` out."""
+    rules = list(plan.rules)
+    if kept:
+        announced = KeepBack(dict(kept), dict.fromkeys(kept, "was announced for"), "bonuses announced")
+        at = next((i for i, r in enumerate(rules) if isinstance(r, KeepBack)), None)
+        if at is None:
+            rules.append(announced)
+        else:
+            own = rules[at]
+            assert isinstance(own, KeepBack)
+            rules[at] = own.joined(announced)
+    if laid:
+        rules.append(LaidOut(laid))
+    rules += [Forfeit(card, bonus, trick, side) for card, (bonus, trick, side) in forfeits.items()]
+    if called is not None:
+        rules.append(RevealPartner(called))
+    return tuple(rules)
