@@ -42,7 +42,7 @@ def play_onto(contract: str, hand: list[str], trick: list[str]) -> TrickPlay:
     }
     table = CardTable(Cards(hands, []), [], [])
     leader = order[0] if trick else 0
-    play = TrickPlay(plan.tables, plan.rules, RS.deck, table, seats, 0, leader, 2, play_actions(RS), play_steps(RS, 4))
+    play = TrickPlay(plan.tables, plan.book, RS.deck, table, seats, 0, leader, 2, play_actions(RS), play_steps(RS, 4))
     for seat, card in zip(order, trick, strict=False):
         play.take(seat, play_actions(RS)[card])
     assert play.to_act == 0

@@ -32,6 +32,8 @@ def announcement_choices(ruleset: Ruleset, contract: Contract, hand: list[str]) 
 class DeclarerAnnouncement:
     """The declarer's one chance to announce, between the exchange and the first lead."""
 
+    read_only_offer = False  # its announcements are new each time (a list of cards)
+
     def __init__(self, ruleset: Ruleset, contract: Contract, declarer: int, table: Table):
         self.ruleset, self.contract, self.declarer, self.table = ruleset, contract, declarer, table
         self.cards = table.cards

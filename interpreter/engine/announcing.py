@@ -29,6 +29,8 @@ class Round:
     leaves for the settlement and the views: what was announced, by which side and seat, how often
     each item was doubled, and whose side became known."""
 
+    read_only_offer = True  # the done call, and the ruleset's shared announcements and kontras
+
     # The attributes read at every action have slots of their own (with the subclasses'): the
     # rest stay in the instance's __dict__, below the 30 a Python 3.11 instance keeps in its
     # fastest form.

@@ -65,6 +65,8 @@ class AuctionTables:
 
 
 class Auction:
+    read_only_offer = True  # calls: text
+
     def __init__(
         self,
         phases: tuple[AuctionPhase, ...],

@@ -86,6 +86,8 @@ Ending = Finished | Claimed | Accused | Abandoned | Conceded
 class Exchange:
     """The exchange of one deal: the declarer's steps, in the contract's order."""
 
+    read_only_offer = False  # its discards and keeps are new each time (lists of cards)
+
     def __init__(
         self,
         ruleset: Ruleset,

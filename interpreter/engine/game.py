@@ -26,11 +26,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from interpreter.engine import offences
 from interpreter.engine.actions import (
+    Action,
     ActionJson,
     Call,
     FrozenAction,
@@ -79,7 +80,7 @@ class Game:
 
     # The attributes read at every action have slots of their own: the rest (more than the 30
     # a Python 3.11 instance keeps in its fastest form) stay in the instance's __dict__.
-    __slots__ = ("__dict__", "__weakref__", "_history", "_stage", "events", "is_over", "phase", "to_act")
+    __slots__ = ("__dict__", "__weakref__", "_history", "_offer", "_stage", "events", "is_over", "phase", "to_act")
 
     def __init__(
         self,
@@ -115,7 +116,11 @@ class Game:
         self.is_over = False
         self.events: list[dict[str, Any]] = []
         self._history: list[tuple[int, ActionJson]] = []
-        self._stage: Stage | None = None  # the stage whose turn it is (None once the deal is over)
+        self._stage: Stage = OVER  # the stage whose turn it is (OVER: none yet, or the deal is over)
+        # What the stage offers the seat to act, once asked, while nothing changed; only where
+        # its actions are read-only or immutable (trick play, calls, the rounds), so that no
+        # caller can change what `apply` compares with.
+        self._offer: Sequence[ActionJson] | None = None
 
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
@@ -267,8 +272,7 @@ class Game:
     # -- whose turn, what may be done ----------------------------------------------------------
     def _sync(self) -> None:
         """`to_act` and `is_over` after the stage changed."""
-        stage = self._stage
-        self.to_act = stage.to_act if stage is not None else None
+        self.to_act = self._stage.to_act
         self.is_over = self.phase is _OVER
 
     def legal_actions(self, seat: int | None = None) -> list[ActionJson]:
@@ -277,12 +281,19 @@ class Game:
         12-card discard) comes as a template."""
         try:
             if seat is None or seat is self.to_act:
+                offer = self._offer
+                if offer is not None:
+                    return [*offer]
                 stage, seat = self._stage, self.to_act
-                return [*stage.offer(seat)] if stage is not None and seat is not None else []
+                if seat is None:
+                    return []
+                offer = stage.offer(seat)
+                if stage.read_only_offer:
+                    self._offer = offer
+                return [*offer]
             self._check_seat(seat)
-            stage = self._stage
             # Another seat than the one to act may have an interrupting call.
-            return [*stage.offer(seat)] if stage is not None else []
+            return [*self._stage.offer(seat)]
         except Exception as exc:
             if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
                 raise
@@ -302,10 +313,22 @@ class Game:
         (malformed) or IllegalActionError (not allowed now), and the game is unchanged; or, if
         the rules fail on the action's consequences, RuleFailure or BrokenDealError, and the
         action is undone."""
-        stage = self._stage
-        if stage is not None and seat is self.to_act and type(action) in _PLAIN and action in stage.offer(seat):
-            return self._take(stage, seat, action)  # type: ignore[arg-type]  # (one of the offered actions)
-        return self._judge(seat, action)
+        offer = self._offer
+        if offer is None or seat is not self.to_act or type(action) not in _PLAIN or action not in offer:
+            return self._judge(seat, action)
+        # One of the actions the stage offered the seat to act (and legal_actions handed out):
+        # the steps of `_take`, here rather than called (a call less at every card).
+        stage, events = self._stage, self.events
+        start, done = len(events), len(self._history)
+        self._offer = None
+        try:
+            if stage.take(seat, action):  # type: ignore[arg-type]  # (an offered action)
+                self._next_stage()
+            else:
+                self.to_act = stage.to_act
+        except BaseException as exc:
+            raise self._undo(exc, done, start, seat, action)  # noqa: B904 (it chains what it must)
+        return events[start:]
 
     def push(self, *action_ids: int) -> None:
         """Apply, for the seat to act, the action these ids number (engine/ids.py: one id, or the
@@ -314,7 +337,7 @@ class Game:
         `legal_ids` (a search, a learner); an illegal one leaves the game in no state the rules
         know. A rule failing on its consequences undoes it, as `apply` does."""
         stage, seat = self._stage, self.to_act
-        if stage is None or seat is None:
+        if seat is None:
             raise IllegalActionError("the deal is over", 0)
         self._take(stage, seat, _ids_of(self).action(action_ids))
 
@@ -336,6 +359,7 @@ class Game:
         """Do `action` of `seat`, offered by `stage`: its effect, and the stages it leads to."""
         events = self.events
         start, done = len(events), len(self._history)
+        self._offer = None
         try:
             if stage.take(seat, action):
                 self._next_stage()
@@ -352,7 +376,7 @@ class Game:
         parsed = parse_action(action, self.ruleset)
         self._check_seat(seat)
         stage = self._stage
-        if stage is None:
+        if self.phase is _OVER:
             raise IllegalActionError("the deal is over", seat)
         canonical = stage.canonical(seat, parsed)
         if canonical is not None:
@@ -363,6 +387,7 @@ class Game:
         if offence is None:
             raise IllegalActionError(stage.refusal(seat, parsed), seat)
         start, done = len(self.events), len(self._history)
+        self._offer = None
         try:
             self._finish(offences.offence_result(self, seat, parsed, offence))  # type: ignore[arg-type]
             self._sync()
@@ -744,7 +769,7 @@ class Game:
             result = dataclasses.replace(result, payments=[p * stake for p in result.payments], pot=result.pot * stake)
         self.result = result
         self.phase = _OVER
-        self._stage = None
+        self._stage = OVER
         self.events.append(result.written_into({"type": "settlement"}))
 
     # -- what a seat may see, and the record -----------------------------------------------------
@@ -774,6 +799,28 @@ class Game:
         if self.result is not None:
             record["expect"] = _expect(self.result)
         return record
+
+
+class _Over:
+    """The stage of a deal before its auction begins and once it is over: nobody acts, nothing is offered."""
+
+    read_only_offer = True
+    to_act = None
+
+    def offer(self, seat: int) -> list[ActionJson]:
+        return []
+
+    def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
+        return None
+
+    def take(self, seat: int, action: ActionJson) -> bool:
+        raise IllegalActionError("the deal is over", seat)
+
+    def refusal(self, seat: int, parsed: Action) -> str:
+        return "the deal is over"
+
+
+OVER: Stage = _Over()
 
 
 def _expect(result: Result) -> dict[str, Any]:

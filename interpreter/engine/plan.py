@@ -25,6 +25,7 @@ from interpreter.engine.playrules import (
     OpeningLeads,
     PlayRule,
     RevealPartner,
+    RuleBook,
     Schedule,
     TalonToTricks,
     TogetherDuty,
@@ -45,6 +46,7 @@ class PlayPlan:
     tables: TrickRules
     play: PlayRules
     rules: tuple[PlayRule, ...]
+    book: RuleBook  # the rules as trick play reads them, where none is bound to the deal
 
 
 def play_plan(ruleset: Ruleset, contract: Contract, trump_suit: str | None) -> PlayPlan:
@@ -54,7 +56,8 @@ def play_plan(ruleset: Ruleset, contract: Contract, trump_suit: str | None) -> P
     if plan is None:
         play = contract.play or ruleset.play
         tables = TrickRules.of(ruleset, trump_suit, contract)
-        plan = ruleset.derived[key] = PlayPlan(tables, play, _play_rules(ruleset, contract, play))
+        rules = _play_rules(ruleset, contract, play)
+        plan = ruleset.derived[key] = PlayPlan(tables, play, rules, RuleBook.of(rules))
     return plan
 
 
@@ -102,11 +105,13 @@ def deal_rules(
     forfeits: Mapping[str, tuple[str, int, str]],
     called: str | None,
     laid: frozenset[str],
-) -> tuple[PlayRule, ...]:
+) -> RuleBook:
     """The plan's rules with those bound to this deal: the cards `kept` back for announced
     bonuses (card -> its trick; judged together with the plan's own kept cards), those whose
     bonus `forfeits` when forced out early (card -> bonus, trick, side), the `called` card whose
     playing reveals the partner, and the cards `laid` out."""
+    if not kept and not forfeits and called is None and not laid:
+        return plan.book
     rules = list(plan.rules)
     if kept:
         announced = KeepBack(dict(kept), dict.fromkeys(kept, "was announced for"), "bonuses announced")
@@ -122,4 +127,4 @@ def deal_rules(
     rules += [Forfeit(card, bonus, trick, side) for card, (bonus, trick, side) in forfeits.items()]
     if called is not None:
         rules.append(RevealPartner(called))
-    return tuple(rules)
+    return RuleBook.of(tuple(rules))

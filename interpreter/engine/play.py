@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, FrozenAction, PlayCard, PlayStep
-from interpreter.engine.playrules import FOLLOW, PlayRule
+from interpreter.engine.playrules import FOLLOW, PlayRule, RuleBook, has
 from interpreter.engine.table import Table
 from interpreter.engine.tricks import TrickRules
 from interpreter.language.model import TRUMP, Deck, OpeningLeads
@@ -50,26 +50,23 @@ class Turn(NamedTuple):
     react: tuple[PlayRule, ...]  # before_play, after_play
 
 
-def _has(rule: PlayRule, method: str) -> bool:
-    """Whether `rule` has a method of its own for that step (not PlayRule's, which does nothing)."""
-    return getattr(type(rule), method) is not getattr(PlayRule, method)
-
-
 def turn_of(rules: Iterable[PlayRule]) -> Turn | None:
     """The rules sorted into a turn's steps; None when there are none (the quick way)."""
     rules = tuple(rules)
     if not rules:
         return None
     return Turn(
-        tuple(r for r in rules if _has(r, "usable") or _has(r, "led")),
-        tuple(r for r in rules if _has(r, "decide")),
-        tuple(r for r in rules if _has(r, "allow") and r.stage == FOLLOW),
-        tuple(r for r in rules if _has(r, "allow") and r.stage != FOLLOW),
-        tuple(r for r in rules if _has(r, "before_play") or _has(r, "after_play")),
+        tuple(r for r in rules if has(r, "usable") or has(r, "led")),
+        tuple(r for r in rules if has(r, "decide")),
+        tuple(r for r in rules if has(r, "allow") and r.stage == FOLLOW),
+        tuple(r for r in rules if has(r, "allow") and r.stage != FOLLOW),
+        tuple(r for r in rules if has(r, "before_play") or has(r, "after_play")),
     )
 
 
 class TrickPlay:
+    read_only_offer = True  # the shared read-only actions
+
     # The attributes read at every card have slots of their own, so that however many others
     # trick play gains they stay quick (Python 3.11 keeps at most 30 in an instance's fastest form).
     __slots__ = (
@@ -82,7 +79,6 @@ class TrickPlay:
         "judges",
         "n_seats",
         "number",
-        "offered",
         "orders",
         "over",
         "plays",
@@ -99,7 +95,7 @@ class TrickPlay:
     def __init__(
         self,
         tables: TrickRules,
-        rules: tuple[PlayRule, ...],
+        book: RuleBook,
         deck: Deck,
         table: Table,
         seats: list[int],
@@ -126,26 +122,25 @@ class TrickPlay:
         self.together = self.n_opening if opening is not None and opening.together and self.n_opening > 1 else 1
         self.suit_order = opening.suit_order if opening is not None else ()
         self.withheld: dict[int, str] = {}  # seat -> the card it withheld (now powerless)
-        self.tricks: list[Trick] = [Trick(leader, [], []) for _ in range(self.together)]
+        self.tricks: list[Trick] = [Trick(leader, [], [])]
+        if self.together > 1:
+            self.tricks += [Trick(leader, [], []) for _ in range(self.together - 1)]
         self.played_in_open = 0  # cards played to the tricks played together
         self.to_act: int | None = leader
         self.trick = self.tricks[0]
         self.number = 1
         self.over = False
-        self.offered: list[FrozenAction] | None = None  # the legal plays of the seat to act, once asked
         self._env: tuple[tuple[int, int, int], dict[str, object]] | None = None
         # The rules, and the parts of them each step reads.
-        self.rules = rules
-        self.turn_rules = tuple(r for r in rules if r.turns)
-        self.judging = tuple(r for r in rules if _has(r, "judges"))
-        self.ending = tuple(r for r in rules if _has(r, "trick_done"))
-        self.leading = tuple(r for r in rules if _has(r, "next_leader"))
-        self.watched = frozenset().union(*(r.watched() for r in rules))
-        self.scoped: list[Turn | None] = [None] * (max(seats) + 1 if seats else 0)
-        self.judges: tuple[PlayRule, ...] = ()
+        self.rules = book.rules
+        self.turn_rules, self.judging, self.ending = book.turns, book.judging, book.ending
+        self.leading, self.watched = book.leading, book.watched
+        self.scoped: list[Turn | None] = [None] * len(table.cards.hands)  # by seat: the rules in scope for its turn
+        self.judges: tuple[PlayRule, ...] = ()  # the rules judging the trick now being played
         if self.together > 1:
             self._recount()
-        self.rescope()
+        if self.rules:
+            self.rescope()
 
     def start(self) -> None:
         """Play starts: the rules' first steps (the open hands shown from the first lead)."""
@@ -155,8 +150,6 @@ class TrickPlay:
     # -- whose turns the rules concern -----------------------------------------------------------
     def rescope(self) -> None:
         """Work out the rules in scope for every seat's turn, and those judging the trick."""
-        if not self.rules:
-            return
         for seat in self.seats:
             self.scoped[seat] = turn_of(r for r in self.turn_rules if r.applies(self, seat))
         self.judges = tuple(r for r in self.judging if r.judges(self))
@@ -168,14 +161,11 @@ class TrickPlay:
     # -- what may be played -----------------------------------------------------------------------
     def offer(self, seat: int) -> list[FrozenAction]:
         """The legal plays of `seat` (none unless it is to act), the shared read-only actions in
-        the order of the hand: the same list until a card is played (not to be changed)."""
+        the order of the hand (a new list: the game keeps it for the turn)."""
         if seat is not self.to_act:
             return []
-        legal = self.offered
-        if legal is not None:
-            return legal
         hand, plays = self.hands[seat], self.plays
-        legal = self.offered = []  # (loops, not comprehensions: no function made and called per turn)
+        legal: list[FrozenAction] = []  # (loops, not comprehensions: no function made and called per turn)
         turn = self.scoped[seat]
         if turn is None:
             # No rule in scope: the cards following asks for (the suit led, then trumps), else any.
@@ -345,7 +335,6 @@ class TrickPlay:
         trick.seats.append(seat)
         cards = trick.cards
         cards.append(card)
-        self.offered = None
         entry, event = self.steps[seat][card]  # (seat, action) and the event, shared and read-only
         self.history.append(entry)
         self.events.append(event)
@@ -353,7 +342,7 @@ class TrickPlay:
         if count < self.n_seats:
             self.to_act = self.orders[trick.leader][count]
             return False
-        return self._complete([trick])
+        return self._trick_done(trick)
 
     def _take_ruled(self, seat: int, card: str) -> bool:
         """Play `card` of `seat`, whose turn has rules in scope: they see it played."""
@@ -365,7 +354,6 @@ class TrickPlay:
         self.hands[seat].remove(card)
         trick.seats.append(seat)
         trick.cards.append(card)
-        self.offered = None
         entry, event = self.steps[seat][card]
         self.history.append(entry)
         self.events.append(event)
@@ -377,13 +365,55 @@ class TrickPlay:
             if len(trick.cards) < self.n_seats:
                 self.to_act = self.orders[trick.leader][len(trick.cards)]
                 return False
-            return self._complete([trick])
+            return self._trick_done(trick)
         self.played_in_open += 1
         open_tricks = self.open_tricks()
         if any(len(t.cards) < self.n_seats for t in open_tricks):
             self._recount()
             return False
         return self._complete(open_tricks)
+
+    def _trick_done(self, trick: Trick) -> bool:
+        """The trick now being played is complete (one at a time): its winner and event, the
+        rules' steps at its end, and the next trick (or the end of play, which it returns)."""
+        cards = trick.cards
+        if self.judges:
+            index = self._judged(trick)
+        else:  # the first of the strongest by the strengths table (a loop: no call)
+            strength = self.strengths[self.follow[cards[0]]]
+            best, index = -2, 0
+            for at, card in enumerate(cards):
+                if strength[card] > best:
+                    best, index = strength[card], at
+        winner = trick.winner = trick.seats[index]
+        tricks = self.tricks
+        number = len(tricks)
+        self.events.append(
+            {"type": "trick", "number": number, "cards": cards[:], "seats": trick.seats[:], "winner": winner}
+        )
+        if self.ending:
+            for rule in self.ending:
+                rule.trick_done(self, trick, number)
+        if number >= self.n_tricks:
+            self.over = True
+            self.to_act = None
+            return True
+        if self.leading:
+            winner = self._leader_instead(winner)
+        trick = self.trick = Trick(winner, [], [])
+        tricks.append(trick)
+        self.to_act, self.number = self.orders[winner][0], number + 1
+        if self.rules:
+            self.rescope()
+        return False
+
+    def _leader_instead(self, leader: int) -> int:
+        """Who leads the next trick: `leader`, the last trick's winner, unless a rule says otherwise."""
+        for rule in self.leading:
+            instead = rule.next_leader(self)
+            if instead is not None:
+                leader = instead
+        return leader
 
     def _complete(self, completed: list[Trick]) -> bool:
         """The tricks completed by the last card: their winners and events, the rules' steps at
@@ -432,17 +462,14 @@ class TrickPlay:
         return self.tables.winner_index(trick.cards, self.powerless(), self.suitless(number))
 
     def _next_trick(self, completed: list[Trick]) -> None:
-        leader = completed[0].won_by if len(completed) == 1 else self._next_leader(completed)
-        for rule in self.leading:
-            instead = rule.next_leader(self)
-            if instead is not None:
-                leader = instead
+        leader = self._leader_instead(completed[0].won_by if len(completed) == 1 else self._next_leader(completed))
         trick = Trick(leader, [], [])
         self.tricks.append(trick)
         self.together = 1
         self.played_in_open = 0
         self.to_act, self.trick, self.number = self.orders[leader][0], trick, len(self.tricks)
-        self.rescope()
+        if self.rules:
+            self.rescope()
 
     def _next_leader(self, completed: list[Trick]) -> int:
         # Tricks played together: the winner with the higher card leads; equal cards go by suit.

@@ -131,6 +131,35 @@ class PlayRule:
         """Play starts (before the first lead)."""
 
 
+def has(rule: PlayRule, method: str) -> bool:
+    """Whether `rule` has a method of its own for that step (not PlayRule's, which does nothing)."""
+    return getattr(type(rule), method) is not getattr(PlayRule, method)
+
+
+@dataclass(frozen=True)
+class RuleBook:
+    """A deal's rules of play, in the order they act, and the parts of them each step of trick
+    play reads (made once per contract where no rule is bound to the deal: `PlayPlan.book`)."""
+
+    rules: tuple[PlayRule, ...]
+    turns: tuple[PlayRule, ...]  # those that concern turns (whose scope TrickPlay keeps per seat)
+    judging: tuple[PlayRule, ...]  # those that may judge a trick
+    ending: tuple[PlayRule, ...]  # those that act when a trick ends
+    leading: tuple[PlayRule, ...]  # those that may say who leads next
+    watched: frozenset[str]  # cards whose playing may change whose turns a rule concerns
+
+    @classmethod
+    def of(cls, rules: tuple[PlayRule, ...]) -> RuleBook:
+        return cls(
+            rules,
+            tuple(r for r in rules if r.turns),
+            tuple(r for r in rules if has(r, "judges")),
+            tuple(r for r in rules if has(r, "trick_done")),
+            tuple(r for r in rules if has(r, "next_leader")),
+            frozenset().union(*(r.watched() for r in rules)),
+        )
+
+
 # -- following ---------------------------------------------------------------------------------------
 
 

@@ -15,6 +15,11 @@ from interpreter.engine.actions import Action, ActionJson
 
 
 class Stage(Protocol):
+    # Whether the actions `offer` hands out are read-only or immutable (shared actions, calls), so
+    # that the game may keep the offer for the turn; else they are new each time (the exchange's
+    # discards, which a caller may change).
+    read_only_offer: bool
+
     @property
     def to_act(self) -> int | None:
         """The seat to act (None: nobody; the stage is over)."""
