@@ -7,6 +7,7 @@ an unknown card id or call); whether the action is legal now is the game's busin
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -242,71 +243,106 @@ def parse_action(action: object, ruleset: Ruleset) -> Action:
     """The action `action` is, or InvalidActionError saying why it is none: total over any value
     (any JSON value, and any Python value a caller may pass)."""
     if isinstance(action, str):
-        # One Call per known call, made once per ruleset (a frozen dataclass is slow to make).
-        parsed: dict[str, Call] | None = ruleset.derived.get("parsed_calls")
-        if parsed is None:
-            parsed = ruleset.derived["parsed_calls"] = {c: Call(c) for c in known_calls(ruleset)}
-        call = parsed.get(action)
-        if call is None:
-            calls = known_calls(ruleset)
-            hint = did_you_mean(action, calls, otherwise=f"; the calls of {ruleset.name} are: {', '.join(calls)}")
-            raise InvalidActionError(f"unknown call {shown(action)}{hint}")
-        return call
+        return _call(action, ruleset)
     if not isinstance(action, dict):
         raise InvalidActionError(
             f"an action is a call (text) or a mapping such as {{play: T21}}, not {type(action).__name__}"
         )
+    kind = _kind(action)
+    return _PARSERS[kind](action, action[kind], ruleset)
+
+
+def _call(action: str, ruleset: Ruleset) -> Call:
+    # One Call per known call, made once per ruleset (a frozen dataclass is slow to make).
+    parsed: dict[str, Call] | None = ruleset.derived.get("parsed_calls")
+    if parsed is None:
+        parsed = ruleset.derived["parsed_calls"] = {c: Call(c) for c in known_calls(ruleset)}
+    call = parsed.get(action)
+    if call is None:
+        calls = known_calls(ruleset)
+        hint = did_you_mean(action, calls, otherwise=f"; the calls of {ruleset.name} are: {', '.join(calls)}")
+        raise InvalidActionError(f"unknown call {shown(action)}{hint}")
+    return call
+
+
+def _kind(action: dict[Any, Any]) -> str:
+    """The one kind of action a mapping is (its key such as `play`), or InvalidActionError."""
     if len(action) == 1 and (kind := next(iter(action))) in _KINDS:
-        pass  # the usual shape, {kind: value}, known without looking at the keys one by one
-    else:
-        kinds = [k for k in action if isinstance(k, str) and k in KINDS]
-        if len(kinds) != 1:
-            keys = ", ".join(_key(k) for k in list(action)[:10]) or "none"
-            raise InvalidActionError(f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {keys}")
-        kind = kinds[0]
-        extra = [k for k in action if k != kind and not (kind == "announce" and k == "cards")]
-        if extra:
-            raise InvalidActionError(f"unexpected key(s) in a {kind} action: {', '.join(_key(k) for k in extra[:10])}")
-    value = action[kind]
-    if kind == "play":
-        return PlayCard(_card(value, ruleset))
-    if kind in ("discard", "keep"):
-        if not isinstance(value, list):
-            raise InvalidActionError(f"{kind} takes a list of cards, not {shown(value)}")
-        cards = _cards(value, ruleset)
-        return DiscardAction(cards) if kind == "discard" else KeepAction(cards)
-    if kind == "kontra":
-        items = ruleset.derived.get("kontra_items") or _named(ruleset, "kontra_items", ["game", *ruleset.bonuses])
-        if not isinstance(value, str) or value not in items:
-            hint = did_you_mean(value, items) if isinstance(value, str) and len(value) <= 40 else ""
-            raise InvalidActionError(
-                f"kontra takes `game` or the name of a bonus, not {shown(value)}{hint}"
-                + ("" if hint else f"; {ruleset.name} has: {', '.join(items)}")
-            )
-        return Kontra(value)
-    if kind == "announce":
-        known = ruleset.derived.get("announcement_names") or _named(
-            ruleset,
-            "announcement_names",
-            [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)],
+        return str(kind)  # the usual shape, {kind: value}, known without looking at the keys one by one
+    kinds = [k for k in action if isinstance(k, str) and k in KINDS]
+    if len(kinds) != 1:
+        keys = ", ".join(_key(k) for k in list(action)[:10]) or "none"
+        raise InvalidActionError(f"an action mapping needs exactly one of {', '.join(KINDS)}; got keys {keys}")
+    kind = kinds[0]
+    extra = [k for k in action if k != kind and not (kind == "announce" and k == "cards")]
+    if extra:
+        raise InvalidActionError(f"unexpected key(s) in a {kind} action: {', '.join(_key(k) for k in extra[:10])}")
+    return kind
+
+
+def _play(action: dict[str, Any], value: object, ruleset: Ruleset) -> Action:
+    return PlayCard(_card(value, ruleset))
+
+
+def _set_of_cards(action: dict[str, Any], value: object, ruleset: Ruleset) -> Action:
+    kind = "discard" if "discard" in action else "keep"
+    if not isinstance(value, list):
+        raise InvalidActionError(f"{kind} takes a list of cards, not {shown(value)}")
+    cards = _cards(value, ruleset)
+    return DiscardAction(cards) if kind == "discard" else KeepAction(cards)
+
+
+def _kontra(action: dict[str, Any], value: object, ruleset: Ruleset) -> Action:
+    items = ruleset.derived.get("kontra_items") or _named(ruleset, "kontra_items", ["game", *ruleset.bonuses])
+    if not isinstance(value, str) or value not in items:
+        hint = did_you_mean(value, items) if isinstance(value, str) and len(value) <= 40 else ""
+        raise InvalidActionError(
+            f"kontra takes `game` or the name of a bonus, not {shown(value)}{hint}"
+            + ("" if hint else f"; {ruleset.name} has: {', '.join(items)}")
         )
-        if not isinstance(value, str):
-            raise InvalidActionError(
-                f"announce takes the name of an announcement, not {shown(value)}"
-                + (f"; {ruleset.name} has: {', '.join(known)}" if known else f"; {ruleset.name} has none")
-            )
-        if value not in known:
-            hint = did_you_mean(value, known, otherwise=f"; it has: {', '.join(known)}" if known else "; it has none")
-            raise InvalidActionError(f"{ruleset.name} has no announcement {shown(value)}{hint}")
-        cards = action.get("cards", [])
-        if not isinstance(cards, list):
-            raise InvalidActionError(f"announce takes `cards: [...]`, a list, not {shown(cards)}")
-        return Announce(value, _cards(cards, ruleset))
-    if kind in ("call_card", "give"):
-        return CardAction(kind, _card(value, ruleset))
+    return Kontra(value)
+
+
+def _announce(action: dict[str, Any], value: object, ruleset: Ruleset) -> Action:
+    known = ruleset.derived.get("announcement_names") or _named(
+        ruleset,
+        "announcement_names",
+        [*ruleset.announcements, *(n for n, b in ruleset.bonuses.items() if b.announced is not None)],
+    )
+    if not isinstance(value, str):
+        raise InvalidActionError(
+            f"announce takes the name of an announcement, not {shown(value)}"
+            + (f"; {ruleset.name} has: {', '.join(known)}" if known else f"; {ruleset.name} has none")
+        )
+    if value not in known:
+        hint = did_you_mean(value, known, otherwise=f"; it has: {', '.join(known)}" if known else "; it has none")
+        raise InvalidActionError(f"{ruleset.name} has no announcement {shown(value)}{hint}")
+    cards = action.get("cards", [])
+    if not isinstance(cards, list):
+        raise InvalidActionError(f"announce takes `cards: [...]`, a list, not {shown(cards)}")
+    return Announce(value, _cards(cards, ruleset))
+
+
+def _card_action(action: dict[str, Any], value: object, ruleset: Ruleset) -> Action:
+    return CardAction("call_card" if "call_card" in action else "give", _card(value, ruleset))
+
+
+def _choose(action: dict[str, Any], value: object, ruleset: Ruleset) -> Action:
     if not isinstance(value, str):
         raise InvalidActionError(f"choose takes a name, not {shown(value)}")
     return Choose(value)
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any], object, Ruleset], Action]] = {
+    "play": _play,
+    "discard": _set_of_cards,
+    "keep": _set_of_cards,
+    "announce": _announce,
+    "choose": _choose,
+    "call_card": _card_action,
+    "give": _card_action,
+    "kontra": _kontra,
+}
 
 
 def _named(ruleset: Ruleset, key: str, names: list[str]) -> list[str]:

@@ -140,73 +140,72 @@ def explicit_deal(
         raise DealError([((), f"a deal is a mapping of hands and talon, not {shown(deal)}")])
     hands_given, talon_given = deal.get("hands"), deal.get("talon", [])
     if not isinstance(hands_given, list) or len(hands_given) != players:
-        raise DealError(
-            [
-                (
-                    ("hands",),
-                    f"needs one hand per seat ({players}), "
-                    f"got {len(hands_given) if isinstance(hands_given, list) else 'none'}",
-                )
-            ]
-        )
-    known = set(ruleset.pack(len(seats)))
-    removed = set(ruleset.deck.cards) - known
-    seen: dict[str, str] = {}
-    problems: list[tuple[DealPlace, str]] = []
-
-    def check(card: Any, where: str, place: DealPlace) -> None:
-        if not isinstance(card, str):
-            problems.append((place, f"{where}: a card is named by its id (text such as 'T21'), not {shown(card)}"))
-        elif card in removed:
-            problems.append((place, f"{where}: {card} is taken out of the pack with {len(seats)} players"))
-        elif card not in known:
-            hint = did_you_mean(card.upper(), sorted(known)) if len(card) <= 20 else ""
-            problems.append((place, f"{where}: unknown card {shown(card)}{hint}"))
-        elif card in seen:
-            problems.append((place, f"{card} is dealt twice: to {seen[card]} and to {where}"))
-        else:
-            seen[card] = where
-
+        got = len(hands_given) if isinstance(hands_given, list) else "none"
+        raise DealError([(("hands",), f"needs one hand per seat ({players}), got {got}")])
+    check = _DealCheck(ruleset, len(seats))
     hands: dict[int, list[str]] = {s: [] for s in range(players)}
     for seat, hand in enumerate(hands_given):
-        want = 0 if seat == sitting_out else hand_size
-        if not isinstance(hand, list) or len(hand) != want:
-            why = " (the dealer sits out)" if seat == sitting_out else ""
-            problems.append(
-                (
-                    ("hands", seat),
-                    f"seat {seat} must be dealt {want} cards{why}, "
-                    f"got {len(hand) if isinstance(hand, list) else shown(hand)}",
-                )
-            )
-        if not isinstance(hand, list) or len(hand) > len(known):
-            continue
-        # Cards of a hand of the wrong size are checked too: a misdeal the table played holds
-        # cards of the pack, each once.
-        for i, card in enumerate(hand):
-            check(card, f"seat {seat}", ("hands", seat, i))
-        hands[seat] = list(hand)
-    talon: list[str] = []
-    if not isinstance(talon_given, list) or len(talon_given) != talon_size:
-        problems.append(
-            (
-                ("talon",),
-                f"the talon must have {talon_size} cards, "
-                f"got {len(talon_given) if isinstance(talon_given, list) else shown(talon_given)}",
-            )
-        )
-    if isinstance(talon_given, list) and len(talon_given) <= len(known):
-        for i, card in enumerate(talon_given):
-            check(card, "the talon", ("talon", i))
-        talon = list(talon_given)
-    if not problems and len(seen) != len(known):
-        missing = sorted(known - set(seen), key=list(ruleset.deck.cards).index)
+        why = " (the dealer sits out)" if seat == sitting_out else ""
+        cards = check.cards(hand, 0 if seat == sitting_out else hand_size, f"seat {seat}", ("hands", seat), why)
+        if cards is not None:
+            hands[seat] = cards
+    talon = check.cards(talon_given, talon_size, "the talon", ("talon",), "") or []
+    problems = check.problems
+    if not problems and len(check.seen) != len(check.known):
+        missing = sorted(check.known - set(check.seen), key=list(ruleset.deck.cards).index)
         problems.append(((), f"cards not dealt: {', '.join(missing)}"))
     if not problems:
         return Dealt(hands, talon, None)
+    return _misdeal(ruleset, problems, hands, talon)
+
+
+def _misdeal(
+    ruleset: Ruleset, problems: list[tuple[DealPlace, str]], hands: dict[int, list[str]], talon: list[str]
+) -> Dealt:
+    """A deal with these problems: a misdeal the table played (hands or talon of the wrong size,
+    where the ruleset penalises misdeals: the deal stands as dealt, the dealer pays), else refused."""
     rule = ruleset.penalties
     sizes_only = all(place and place[0] in ("hands", "talon") and len(place) <= 2 for place, _ in problems)
     if rule is not None and rule.mode == "penalize" and "misdeal" in rule.offences and sizes_only:
-        # A misdeal in a game recorded in the field: the deal stands as dealt, the dealer pays.
         return Dealt(hands, talon, None, misdeal="; ".join(message for _, message in problems))
     raise DealError(problems)
+
+
+class _DealCheck:
+    """The cards of an explicit deal checked one place after another: each of the pack for this
+    table, each once; the problems found, each with its place."""
+
+    def __init__(self, ruleset: Ruleset, active: int):
+        self.active = active
+        self.known = set(ruleset.pack(active))
+        self.removed = set(ruleset.deck.cards) - self.known
+        self.seen: dict[str, str] = {}
+        self.problems: list[tuple[DealPlace, str]] = []
+
+    def cards(self, given: object, want: int, where: str, place: DealPlace, why: str) -> list[str] | None:
+        """The cards `given` to one place (a hand or the talon), which should be `want` cards;
+        None when they are no list of cards to check."""
+        if not isinstance(given, list) or len(given) != want:
+            got = len(given) if isinstance(given, list) else shown(given)
+            name = f"{where} must be dealt {want} cards" if place[0] == "hands" else f"the talon must have {want} cards"
+            self.problems.append((place, f"{name}{why}, got {got}"))
+        if not isinstance(given, list) or len(given) > len(self.known):
+            return None
+        # Cards of a hand of the wrong size are checked too: a misdeal the table played holds
+        # cards of the pack, each once.
+        for i, card in enumerate(given):
+            self.card(card, where, (*place, i))
+        return list(given)
+
+    def card(self, card: object, where: str, place: DealPlace) -> None:
+        if not isinstance(card, str):
+            self.problems.append((place, f"{where}: a card is named by its id (text such as 'T21'), not {shown(card)}"))
+        elif card in self.removed:
+            self.problems.append((place, f"{where}: {card} is taken out of the pack with {self.active} players"))
+        elif card not in self.known:
+            hint = did_you_mean(card.upper(), sorted(self.known)) if len(card) <= 20 else ""
+            self.problems.append((place, f"{where}: unknown card {shown(card)}{hint}"))
+        elif card in self.seen:
+            self.problems.append((place, f"{card} is dealt twice: to {self.seen[card]} and to {where}"))
+        else:
+            self.seen[card] = where

@@ -238,13 +238,21 @@ class Exchange:
         if isinstance(step, Give):
             return [{"give": c} for c in hand if not self._called_back(step, c)]
         if isinstance(step, Keep):
-            choices = self.keep_choices(step, hand)
-            if len(choices) <= LISTABLE:
-                return [{"keep": list(c)} for c in choices]
-            return [
-                {"keep": {"count": step.count, "from": sorted({c for combo in choices for c in combo}, key=hand.index)}}
-            ]
+            return self._keeps(step, hand)
         assert isinstance(step, Discard)
+        return self._discards(step, hand)
+
+    def _keeps(self, step: Keep, hand: list[str]) -> list[ActionJson]:
+        """The keeps the step allows, listed, or as a template where they are too many."""
+        choices = self.keep_choices(step, hand)
+        if len(choices) <= LISTABLE:
+            return [{"keep": list(c)} for c in choices]
+        return [
+            {"keep": {"count": step.count, "from": sorted({c for combo in choices for c in combo}, key=hand.index)}}
+        ]
+
+    def _discards(self, step: Discard, hand: list[str]) -> list[ActionJson]:
+        """The discards the step allows, listed, or as a template where they are too many."""
         required, pool, need = self.discard_choice(step, hand)
         if math.comb(len(pool), need) <= LISTABLE:
             if not required:
@@ -601,76 +609,90 @@ class Exchange:
         if self.choosing_trumps() or self.accusing or self.conceding or self.parts is not None:
             return None
         steps = self.contract.exchange
-        cards = self.cards
         while self.step < len(steps) and isinstance(steps[self.step], (TakeTalon, ForcedDiscard)):
             step = steps[self.step]
             if isinstance(step, ForcedDiscard):
-                assert self.declarer is not None
-                hand = cards.hands[self.declarer]
-                forced = [c for c in step.cards({"taken": frozenset(self.taken), "hand": frozenset(hand)}) if c in hand]
-                if not forced:
+                if not self._force(step):
                     break  # nothing to force: the declarer discards a card of their choice
-                for card in forced:
-                    hand.remove(card)
-                cards.aside.extend(forced)
-                self.emit(
-                    type="forced_discard",
-                    seat=self.declarer,
-                    count=len(forced),
-                    **({"cards": forced} if step.shown else {}),
-                )
-                self.step += 1
                 continue
-            assert self.declarer is not None and isinstance(step, TakeTalon)
+            assert isinstance(step, TakeTalon)
             self.step += 1
-            if step.count is not None:
-                self._draw(step)
-            else:
-                if step.shown:
-                    self.talon_shown = True
-                    self.shown_cards = list(cards.talon)
-                    self.emit(type="talon_shown", seat=self.declarer, cards=list(cards.talon), parts=step.parts)
-                if step.parts > 1:
-                    size = len(cards.talon) // step.parts
-                    self.parts = [cards.talon[i * size : (i + 1) * size] for i in range(step.parts)]
-                    if self.may_concede():
-                        self.conceding = True
-                    return None  # the declarer chooses a part
-                self._take(self.declarer, list(cards.talon), None)
-            if self.may_concede():
-                self.conceding = True
-                return None
-            if self.claimed():
-                return self._end(Claimed())
-            if self.may_accuse:
-                self.may_accuse = False
-                self.accusing = True  # the declarer has seen the talon: accuse, or go on
-                return None
+            ending = self._take_talon(step)
+            if ending is not None or self.conceding or self.accusing or self.parts is not None:
+                return ending  # (None: the declarer has a choice to make)
         if self.step < len(steps):
-            step = self.current_step()
-            assert self.declarer is not None
-            hand = cards.hands[self.declarer]
-            if isinstance(step, Keep):
-                if not self.keep_choices(step, hand):
-                    return self._end(
-                        Abandoned(
-                            f"the hand has no {step.count} cards that may be kept, "
-                            "and the ruleset does not say what happens"
-                        )
-                    )
-                return None
-            if not isinstance(step, Discard):
-                return None  # a card to call or to give: the declarer's turn
-            allowed = self.allowed(step, hand)
-            count = step.how_many(self.talon_size)
-            if len(allowed) < count:
-                return self._end(
-                    Abandoned(f"no legal discard of {count} cards exists and the ruleset does not say what happens")
-                )
-            return None
+            return self._next_choice()
         if self.claimed():
             return self._end(Claimed())
         return self._end(Finished())
+
+    def _force(self, step: ForcedDiscard) -> bool:
+        """The cards a forced discard lays away for the declarer (face up where `shown`); False
+        when there is none (the declarer chooses one)."""
+        assert self.declarer is not None
+        cards = self.cards
+        hand = cards.hands[self.declarer]
+        forced = [c for c in step.cards({"taken": frozenset(self.taken), "hand": frozenset(hand)}) if c in hand]
+        if not forced:
+            return False
+        for card in forced:
+            hand.remove(card)
+        cards.aside.extend(forced)
+        self.emit(
+            type="forced_discard", seat=self.declarer, count=len(forced), **({"cards": forced} if step.shown else {})
+        )
+        self.step += 1
+        return True
+
+    def _take_talon(self, step: TakeTalon) -> Ending | None:
+        """The declarer takes the talon (or some of it, or lays it out in parts to choose from);
+        then a concession, a claim or an accusation may follow."""
+        assert self.declarer is not None
+        talon = self.cards.talon
+        if step.count is not None:
+            self._draw(step)
+        else:
+            if step.shown:
+                self.talon_shown = True
+                self.shown_cards = list(talon)
+                self.emit(type="talon_shown", seat=self.declarer, cards=list(talon), parts=step.parts)
+            if step.parts > 1:
+                size = len(talon) // step.parts
+                self.parts = [talon[i * size : (i + 1) * size] for i in range(step.parts)]
+                self.conceding = self.may_concede()
+                return None  # the declarer chooses a part
+            self._take(self.declarer, list(talon), None)
+        if self.may_concede():
+            self.conceding = True
+        elif self.claimed():
+            return self._end(Claimed())
+        elif self.may_accuse:
+            self.may_accuse = False
+            self.accusing = True  # the declarer has seen the talon: accuse, or go on
+        return None
+
+    def _next_choice(self) -> Ending | None:
+        """The declarer's next step, a choice: None, or the end of the exchange where the rules
+        leave the declarer no way on (no cards that may be kept, no legal discard)."""
+        step = self.current_step()
+        assert self.declarer is not None
+        hand = self.cards.hands[self.declarer]
+        if isinstance(step, Keep):
+            if not self.keep_choices(step, hand):
+                return self._end(
+                    Abandoned(
+                        f"the hand has no {step.count} cards that may be kept, and the ruleset does not say what happens"
+                    )
+                )
+            return None
+        if not isinstance(step, Discard):
+            return None  # a card to call or to give: the declarer's turn
+        count = step.how_many(self.talon_size)
+        if len(self.allowed(step, hand)) < count:
+            return self._end(
+                Abandoned(f"no legal discard of {count} cards exists and the ruleset does not say what happens")
+            )
+        return None
 
     def _draw(self, step: TakeTalon) -> None:
         """The declarer takes `step.count` cards from one end of the talon as dealt (Dreierles:

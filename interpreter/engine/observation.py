@@ -159,29 +159,11 @@ class ObservedGame:
         cards a seat must not be given where the facts leave it open. Returns it and the seats
         given cards nobody saw."""
         talon = list(self.known_talon or [])
-        hands: dict[int, list[str]] = {}
-        taken: set[str] = set(talon)
-        played = self.played()
-        for seat in range(self.players):
-            if seat == self.sitting_out:
-                hands[seat] = []
-                continue
-            own = [c for c in [*self.known.get(seat, []), *played[seat]] if c not in taken]
-            hands[seat] = list(dict.fromkeys(own))
-            taken.update(hands[seat])
+        hands = self._seen_hands(set(talon))
+        taken = set(talon).union(*hands.values())
         pool = [c for c in self.pack if c not in taken]
         if rng is not None:
-            rng.shuffle(pool)
-            for seat in self.seats:
-                # Which of a bidder's cards came from a talon nobody saw is unknown: try some.
-                if self.takes_unseen_talon(seat) and pool and rng.random() < 0.7:
-                    movable = [c for c in hands[seat] if c not in self.known.get(seat, [])]
-                    into = [c for c in pool if c not in away.get(seat, set())]
-                    swap = rng.randint(0, min(len(movable), len(into), self.talon_size))
-                    out, into = rng.sample(movable, swap), into[:swap]
-                    hands[seat] = [c for c in hands[seat] if c not in out] + into
-                    pool = [c for c in pool if c not in into] + out
-        filled: list[int] = []
+            pool = self._swap_with_talon(rng, hands, pool, away)
         for seat in self.seats:
             hand = hands[seat]
             surplus = len(hand) - self.sizes[seat]
@@ -190,6 +172,7 @@ class ObservedGame:
                 extra = [c for c in hand if c not in self.known.get(seat, [])][-surplus:]
                 hands[seat] = [c for c in hand if c not in extra]
                 pool = extra + pool
+        filled: list[int] = []
         for seat in self.seats:
             need = self.sizes[seat] - len(hands[seat])
             if need <= 0:
@@ -202,6 +185,35 @@ class ObservedGame:
         if self.known_talon is None:
             talon = pool[: self.talon_size]
         return {"hands": [hands[s] for s in range(self.players)], "talon": talon}, filled
+
+    def _seen_hands(self, taken: set[str]) -> dict[int, list[str]]:
+        """Each seat's cards known or seen (none for a dealer who sits out), but those `taken`."""
+        played = self.played()
+        hands: dict[int, list[str]] = {}
+        for seat in range(self.players):
+            if seat == self.sitting_out:
+                hands[seat] = []
+                continue
+            own = [c for c in [*self.known.get(seat, []), *played[seat]] if c not in taken]
+            hands[seat] = list(dict.fromkeys(own))
+            taken.update(hands[seat])
+        return hands
+
+    def _swap_with_talon(
+        self, rng: random.Random, hands: dict[int, list[str]], pool: list[str], away: Mapping[int, set[str]]
+    ) -> list[str]:
+        """The pool shuffled, and some of a bidder's cards swapped with it: which of them came from
+        a talon nobody saw is unknown, so some are tried. Returns the pool."""
+        rng.shuffle(pool)
+        for seat in self.seats:
+            if self.takes_unseen_talon(seat) and pool and rng.random() < 0.7:
+                movable = [c for c in hands[seat] if c not in self.known.get(seat, [])]
+                into = [c for c in pool if c not in away.get(seat, set())]
+                swap = rng.randint(0, min(len(movable), len(into), self.talon_size))
+                out, into = rng.sample(movable, swap), into[:swap]
+                hands[seat] = [c for c in hands[seat] if c not in out] + into
+                pool = [c for c in pool if c not in into] + out
+        return pool
 
     # -- the replay ------------------------------------------------------------------------------
     def replay(self) -> Observation:
@@ -316,38 +328,7 @@ class ObservedGame:
         build again (raises _Retry), or the end of what can be checked (False)."""
         card = action.get("play") if isinstance(action, dict) else None
         if game.phase is Phase.PLAY and isinstance(card, str) and seat == game.to_act:
-            if card not in game.hands[seat]:
-                found.failures.append(
-                    (index, f"action {index}: seat {seat} plays {card}, which {_whereabouts(game, card)}")
-                )
-                found.stopped_at = index
-                return False
-            legal = game.legal_cards(seat)
-            later = self.later(seat, index)
-            proof = [c for c in later if c in legal] + [c for c in self.known.get(seat, []) if c in legal]
-            if not proof and last:
-                departure = self._play_departure(game, index, seat, card, legal, None, exc)
-                found.departures.append(departure)
-                game.apply_departure(seat, card)
-                return True
-            if not proof:
-                # Only cards filled in for the unknown made it illegal: the seat showed it had none
-                # of their suits then, so none of those suits is given to it again.
-                suits = {self.suit[c] for c in legal}
-                raise _Retry(seat, {c for c in self.pack if self.suit[c] in suits and c not in later})
-            departure = self._play_departure(game, index, seat, card, legal, proof[0], exc)
-            found.departures.append(departure)
-            if not departure.noted:
-                found.failures.append(
-                    (
-                        index,
-                        f"action {index} {_shown(seat, action)} departs from the ruleset: {departure.reason}; if the "
-                        f"table plays so, note it under `departures:` (tarock observe asks)",
-                    )
-                )
-            # Played as the table played it: the engine's own step, without the duty it broke.
-            game.apply_departure(seat, card)
-            return True
+            return self._refused_card(game, found, index, seat, card, exc, last=last)
         if _kind(action) not in {_kind(a) for a in game.legal_actions()}:
             # Not an action of this moment (a card during the auction, a call during play): a slip
             # of entry or a record out of order, never a rule the table plays otherwise.
@@ -377,6 +358,40 @@ class ObservedGame:
         )
         found.stopped_at = index
         return False
+
+    def _refused_card(
+        self, game: Game, found: Observation, index: int, seat: int, card: str, exc: IllegalActionError, *, last: bool
+    ) -> bool:
+        """Judge a card refused: a departure proven by a card of the suit asked for that the seat
+        played later or is known to hold (played as the table played it), or a deal to build
+        again (raises _Retry), or the end of what can be checked (False)."""
+        if card not in game.hands[seat]:
+            found.failures.append(
+                (index, f"action {index}: seat {seat} plays {card}, which {_whereabouts(game, card)}")
+            )
+            found.stopped_at = index
+            return False
+        legal = game.legal_cards(seat)
+        later = self.later(seat, index)
+        proof = [c for c in later if c in legal] + [c for c in self.known.get(seat, []) if c in legal]
+        if not proof and not last:
+            # Only cards filled in for the unknown made it illegal: the seat showed it had none
+            # of their suits then, so none of those suits is given to it again.
+            suits = {self.suit[c] for c in legal}
+            raise _Retry(seat, {c for c in self.pack if self.suit[c] in suits and c not in later})
+        departure = self._play_departure(game, index, seat, card, legal, proof[0] if proof else None, exc)
+        found.departures.append(departure)
+        if proof and not departure.noted:
+            found.failures.append(
+                (
+                    index,
+                    f"action {index} {_shown(seat, {'play': card})} departs from the ruleset: {departure.reason}; "
+                    f"if the table plays so, note it under `departures:` (tarock observe asks)",
+                )
+            )
+        # Played as the table played it: the engine's own step, without the duty it broke.
+        game.apply_departure(seat, card)
+        return True
 
     def _play_departure(
         self, game: Game, index: int, seat: int, card: str, legal: list[str], held: str | None, exc: IllegalActionError

@@ -223,8 +223,8 @@ def piles(
     defender_cards: list[str] = []
     team = deal.team
     if not deal.withheld and deal.forfeit is None:
-        # Most deals: each trick goes whole to its winner's side (the steps below, without
-        # their tests of withheld and forfeited cards).
+        # No rule of play contributes to the piles (a withheld card, a forfeit): each trick goes
+        # whole to its winner's side.
         declarer_tricks = 0
         for trick in tricks:
             if trick.winner in team:
@@ -232,45 +232,52 @@ def piles(
                 declarer_tricks += 1
             else:
                 defender_cards += trick.cards
-        if routed is not None and deal.contract.out_of_play is not None:
-            return _routed(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, routed)
-        return _aside(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, out_of_play)
+    else:
+        declarer_tricks = _ruled_piles(deal, tricks, declarer_cards, defender_cards)
+    if routed is not None and deal.contract.out_of_play is not None:
+        return _routed(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, routed)
+    return _aside(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, out_of_play)
+
+
+def _ruled_piles(deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str], defender_cards: list[str]) -> int:
+    """The piles (into the two lists) where a card was withheld or a side forfeited the rest of
+    the play (Pfeife raus); returns the declarer's side's tricks."""
+    team = deal.team
 
     def side(seat: int | None) -> list[str]:
         return declarer_cards if seat in team else defender_cards
 
     withheld_by = {card: seat for seat, card in deal.withheld.items()}
-    withhold = deal.ruleset.play.withhold
-    compensated = withhold is not None and withhold.compensation == "lowest_value"
     for index, trick in enumerate(tricks):
         owner = trick.winner if deal.forfeit is None else _owner(deal, index, trick)
         if not withheld_by:
-            (declarer_cards if owner in team else defender_cards).extend(trick.cards)  # side(), without a call
+            side(owner).extend(trick.cards)
             continue
-        for _seat, card in zip(trick.seats, trick.cards, strict=False):
+        for card in trick.cards:
             # A withheld card goes to its holder's side, whoever won the trick.
             side(withheld_by.get(card, owner)).append(card)
-    if withheld_by and tricks and compensated:
-        last = tricks[-1]
-        for card, holder in withheld_by.items():
-            if card in last.cards and (holder in team) != (last.winner in team):
-                # The winners of the last trick are a card short: the holder's side gives one of
-                # its cards, the least valuable (a 1-point card if it has one; the ruleset's
-                # `withhold.compensation`).
-                giver, taker = side(holder), side(last.winner)
-                values = deal.ruleset.deck.points
-                order = deal.ruleset.deck.cards
-                others = [c for c in giver if c != card]
-                # With no other card (they took no trick), the withheld card itself goes over.
-                card_given = min(others, key=lambda c: (values[c], order.index(c))) if others else card
-                giver.remove(card_given)
-                taker.append(card_given)
+    withhold = deal.ruleset.play.withhold
+    if withheld_by and tricks and withhold is not None and withhold.compensation == "lowest_value":
+        _compensate(deal, tricks[-1], withheld_by, side)
     owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
-    declarer_tricks = sum(map(team.__contains__, owners))
-    defender_tricks = len(tricks) - declarer_tricks
-    if routed is not None and deal.contract.out_of_play is not None:
-        return _routed(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, routed)
-    return _aside(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, out_of_play)
+    return sum(map(team.__contains__, owners))
+
+
+def _compensate(deal: Deal, last: Trick, withheld_by: dict[str, int], side: Callable[[int | None], list[str]]) -> None:
+    """A withheld card in the last trick, won by the other side: the winners are a card short,
+    and the holder's side gives one of its cards, the least valuable (a 1-point card if it has
+    one; the ruleset's `withhold.compensation`)."""
+    team = deal.team
+    for card, holder in withheld_by.items():
+        if card in last.cards and (holder in team) != (last.winner in team):
+            giver, taker = side(holder), side(last.winner)
+            values = deal.ruleset.deck.points
+            order = deal.ruleset.deck.cards
+            others = [c for c in giver if c != card]
+            # With no other card (they took no trick), the withheld card itself goes over.
+            card_given = min(others, key=lambda c: (values[c], order.index(c))) if others else card
+            giver.remove(card_given)
+            taker.append(card_given)
 
 
 def _routed(
@@ -357,82 +364,38 @@ def settle(
     factor: int | None = None,
     liable: bool = True,
 ) -> Result:
-    rs, contract = deal.ruleset, deal.contract
-    assert deal.declarer is not None and contract.declarer_wins is not None and contract.amount is not None
+    """The payments of a deal played (or claimed) by a declarer's side: the game, then each
+    contribution the ruleset has (bonuses, combinations in a hand, the pot, laid cards)."""
+    rs, contract, declarer = deal.ruleset, deal.contract, deal.declarer
+    assert declarer is not None
     env = _outcome_env(
         rs, declarer_cards, defender_cards, declarer_tricks, defender_tricks, len(deal.seats), len(deal.bidders)
     )
-    declarer = deal.declarer
-    reads = _settlement_reads(rs, contract)
-    if "last_trick_won_with" in reads:
-        env["last_trick_won_with"] = _last_won_with(deal, tricks)
-    if "tricks_won_with" in reads:
-        env["tricks_won_with"] = frozenset(
-            [t.cards[t.seats.index(declarer)] for t in tricks or () if t.winner == declarer and declarer in t.seats]
-        )
-    env["kontra"] = deal.kontra
-    won = bool(contract.declarer_wins(env))
-    declared = deal.declared
-    for declaration in declared:
-        won = bool(declaration.wins(env))
-    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
-    settlement = rs.settlement
-    drawn = not declared and settlement.drawn is not None and bool(settlement.drawn(env))
-    _add_value_env(contract, env, won, factor)
-    amount = 0 if drawn else int(contract.amount(env))
-    for declaration in declared:
-        if declaration.priced == "all_tricks":
-            everything = _outcome_env(
-                rs, declarer_cards + defender_cards, [], declarer_tricks + defender_tricks, 0, len(deal.seats), 0
-            )
-            amount = _value(contract, _value_env(contract, everything, True, factor))
-        if declaration.amount is not None:
-            amount = int(declaration.amount(env))
-        amount *= declaration.multiplier
-    players = deal.players
-    payments = [0] * players
-    team = deal.team
-    defenders = list(deal.seats)
-    for seat in team:
-        if seat in defenders:
-            defenders.remove(seat)
-    if deal.sitting_out is not None and settlement.sitting_out == "defender":
-        defenders.append(deal.sitting_out)
-    sign = 1 if won else -1
+    won, drawn, amount = _game(
+        deal, env, tricks, factor, (declarer_cards, defender_cards, declarer_tricks + defender_tricks)
+    )
+    payments = [0] * deal.players
+    team, defenders, settlement = deal.team, _defenders(deal), rs.settlement
     # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
     scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and rs.bonuses else []
-    replaced = False
-    if scored and any(_replaces_game(rs, item) for item in scored):
+    replaced = bool(scored) and any(_replaces_game(rs, item) for item in scored)
+    if replaced:
         # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
-        replaced = True
         scored = [item for item in scored if _replaces_game(rs, item)]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
-    split = settlement.split
-    side_receives(team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, split)
-    for item in scored:
-        value = item["value"] if item["side"] == "declarer" else -item["value"]
-        moved = [0] * players  # what this bonus moves, seat by seat (the log takes it apart)
-        side_receives(team, defenders, value, moved, split)
-        item["payments"] = moved
-        for seat, paid in enumerate(moved):
-            payments[seat] += paid
+    sign = 1 if won else -1
+    side_receives(
+        team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, settlement.split
+    )
     held = _seat_bonuses(deal, env) if tricks and not replaced and deal.hands is not None else []
-    for item in held:
-        # A combination in a hand: each other player at the table pays its holder.
-        item["payments"] = moved = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
-        for seat, paid in enumerate(moved):
-            payments[seat] += paid
-    pot_change = 0
-    if deal.pot is not None and contract.pot is not None and not drawn:
-        pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
-        # Nobody takes more out of the pot than it holds: it never falls below zero.
-        pot_change = max(pot_change, -deal.pot)
-        payments[declarer] -= pot_change
+    if scored or held:
+        _pay_bonuses(scored, held, team, defenders, payments, settlement.split)
+    pot_change = _pot_change(deal, env, amount) if deal.pot is not None and not drawn else 0
+    payments[declarer] -= pot_change
     announced = _announcements(deal, tricks or [], outcome) if deal.laid else []
     for item in announced:
-        value = item["value"] if item["won"] else -item["value"]
-        side_receives(team, defenders, value, payments, split)
+        side_receives(team, defenders, item["value"] if item["won"] else -item["value"], payments, settlement.split)
     return Result(
         outcome,
         contract.name,
@@ -448,6 +411,86 @@ def settle(
         (*scored, *held),
         deal.kontra,
     )
+
+
+def _defenders(deal: Deal) -> list[int]:
+    """The declarer's opponents, and a dealer who sits out where the settlement counts one among them."""
+    defenders = [seat for seat in deal.seats if seat not in deal.team]
+    if deal.sitting_out is not None and deal.ruleset.settlement.sitting_out == "defender":
+        defenders.append(deal.sitting_out)
+    return defenders
+
+
+def _pot_change(deal: Deal, env: dict[str, Any], amount: int) -> int:
+    """What the declarer pays into the pot (negative: takes from it); nobody takes more out of
+    the pot than it holds, so that it never falls below zero."""
+    rule, pot = deal.contract.pot, deal.pot
+    if rule is None or pot is None:
+        return 0
+    return max(int(rule({**env, "amount": amount, "pot": pot})), -pot)
+
+
+def _game(
+    deal: Deal,
+    env: dict[str, Any],
+    tricks: Sequence[Trick] | None,
+    factor: int | None,
+    cards: tuple[list[str], list[str], int],
+) -> tuple[bool, bool, int]:
+    """Whether the declarer won, whether the game is drawn, and its value (each opponent's
+    payment), by the contract's formulas and any declaration (Tout). `env` gains what the value
+    formulas read; `cards`: both piles and the tricks, for a declaration priced at all tricks."""
+    rs, contract, declarer = deal.ruleset, deal.contract, deal.declarer
+    assert contract.declarer_wins is not None and contract.amount is not None
+    reads = _settlement_reads(rs, contract)
+    if "last_trick_won_with" in reads:
+        env["last_trick_won_with"] = _last_won_with(deal, tricks)
+    if "tricks_won_with" in reads:
+        env["tricks_won_with"] = frozenset(
+            [t.cards[t.seats.index(declarer)] for t in tricks or () if t.winner == declarer and declarer in t.seats]
+        )
+    env["kontra"] = deal.kontra
+    won = bool(contract.declarer_wins(env))
+    declared = deal.declared
+    for declaration in declared:
+        won = bool(declaration.wins(env))
+    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
+    drawn = not declared and rs.settlement.drawn is not None and bool(rs.settlement.drawn(env))
+    _add_value_env(contract, env, won, factor)
+    amount = 0 if drawn else int(contract.amount(env))
+    for declaration in declared:
+        if declaration.priced == "all_tricks":
+            declarer_cards, defender_cards, tricks_played = cards
+            everything = _outcome_env(rs, declarer_cards + defender_cards, [], tricks_played, 0, len(deal.seats), 0)
+            amount = _value(contract, _value_env(contract, everything, True, factor))
+        if declaration.amount is not None:
+            amount = int(declaration.amount(env))
+        amount *= declaration.multiplier
+    return won, drawn, amount
+
+
+def _pay_bonuses(
+    scored: list[dict[str, Any]],
+    held: list[dict[str, Any]],
+    team: tuple[int, ...],
+    defenders: list[int],
+    payments: list[int],
+    split: tuple[int, int],
+) -> None:
+    """Into `payments`: each bonus scored, between the sides, and each combination in a hand,
+    paid to its holder by each other player at the table; each item keeps what it moved."""
+    players = len(payments)
+    for item in scored:
+        value = item["value"] if item["side"] == "declarer" else -item["value"]
+        moved = [0] * players  # what this bonus moves, seat by seat (the log takes it apart)
+        side_receives(team, defenders, value, moved, split)
+        item["payments"] = moved
+        for seat, paid in enumerate(moved):
+            payments[seat] += paid
+    for item in held:
+        item["payments"] = moved = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
+        for seat, paid in enumerate(moved):
+            payments[seat] += paid
 
 
 def _replaces_game(rs: Ruleset, item: dict[str, Any]) -> bool:
@@ -623,60 +666,62 @@ def _bonuses(
     plan = _bonus_plan(rs, contract)
     if not plan.bonuses:
         return []
-    reads = plan.reads
-    team = deal.team
-    # What the value formulas read, the same for both sides: each value worked out when first
-    # needed (where it was before), then kept for the other side.
-    values = {
-        "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if plan.reads_game else 0,
-        "players": len(deal.seats),
-    }
-    worth: dict[tuple[str, bool], int] = {}
-    kontra = dict(deal.bonus_kontra)
-    forfeit = deal.forfeit
-    owners = [t.winner for t in tricks] if forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
-    # From the tricks, only what the conditions read: the cards of each side's tricks, the cards
-    # the team played (each seat plays one card to every trick; the rest are the defenders'),
-    # and each trick's facts (its cards, the winning card, whether the declarer's side took it).
-    want_played = "side_played" in reads or "opponents_played" in reads
-    want_known = "played_tricks" in reads
-    want_won = "side_won" in reads
-    ours_each = [owner in team for owner in owners]  # whether the team owns each trick
-    team_tricks = sum(ours_each)
-    won_cards: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
-    by_team: list[str] = []
-    everything: list[str] = []
-    known: list[tuple[frozenset[str], str, bool]] = []
-    if want_won:
-        for trick, ours in zip(tricks, ours_each, strict=True):
-            won_cards[ours] += trick.cards
-    if want_played:
-        for trick in tricks:
-            cards, seats = trick.cards, trick.seats
-            everything += cards
-            for seat in team:
-                if seat in seats:
-                    by_team.append(cards[seats.index(seat)])
-    if want_known:
-        for trick, ours in zip(tricks, ours_each, strict=True):
-            cards = trick.cards
-            known.append((frozenset(cards), cards[trick.seats.index(trick.won_by)], ours))
-    played: dict[bool, frozenset[str]] = {}
-    if want_played:
-        played[True] = frozenset(by_team)
-        played[False] = frozenset(everything) - played[True]
+    facts = _TrickFacts(deal, tricks, plan.reads)
+    judge = _BonusJudge(deal, env, plan.reads_game)
     announced_by: dict[bool, set[str]] = {True: set(), False: set()}
     for name, by in deal.announced:
         announced_by[by == "declarer"].add(name)
-    bonus_factor = contract.bonus_factor
     result = []
     for side, mine in (("declarer", True), ("defenders", False)):
-        side_tricks = team_tricks if mine else len(tricks) - team_tricks
-        cards = declarer_cards if mine else defender_cards
+        scope = facts.scope(deal, mine, declarer_cards if mine else defender_cards, plan.reads)
+        said = announced_by[mine]
+        for name, bonus in plan.bonuses:
+            if bonus.whose != "either" and bonus.whose != side:
+                continue  # the other side's bonus (King ultimo is the declarer's side's)
+            item = judge.item(name, bonus, side, name in said, scope)
+            if item is not None:
+                result.append(item)
+    return result
+
+
+class _TrickFacts:
+    """From the tricks, only what the bonuses' conditions read: the cards of each side's tricks,
+    the cards the team played (each seat plays one card to every trick; the rest are the
+    defenders'), and each trick's facts (its cards, the winning card, whether the declarer's side
+    took it)."""
+
+    def __init__(self, deal: Deal, tricks: Sequence[Trick], reads: frozenset[str]):
+        team, forfeit = deal.team, deal.forfeit
+        owners = [t.winner for t in tricks] if forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
+        ours_each = [owner in team for owner in owners]  # whether the team owns each trick
+        self.tricks, self.team_tricks = len(tricks), sum(ours_each)
+        self.won: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
+        if "side_won" in reads:
+            for trick, ours in zip(tricks, ours_each, strict=True):
+                self.won[ours] += trick.cards
+        self.played: dict[bool, frozenset[str]] = {}
+        if "side_played" in reads or "opponents_played" in reads:
+            by_team: list[str] = []
+            everything: list[str] = []
+            for trick in tricks:
+                everything += trick.cards
+                by_team += [trick.cards[trick.seats.index(seat)] for seat in team if seat in trick.seats]
+            self.played[True] = frozenset(by_team)
+            self.played[False] = frozenset(everything) - self.played[True]
+        self.known: list[tuple[frozenset[str], str, bool]] = []
+        if "played_tricks" in reads:
+            for trick, ours in zip(tricks, ours_each, strict=True):
+                cards = trick.cards
+                self.known.append((frozenset(cards), cards[trick.seats.index(trick.won_by)], ours))
+
+    def scope(self, deal: Deal, mine: bool, cards: list[str], reads: frozenset[str]) -> dict[str, Any]:
+        """What the conditions of a bonus read for the declarer's side (`mine`) or the defenders."""
+        rs = deal.ruleset
+        side_tricks = self.team_tricks if mine else self.tricks - self.team_tricks
         scope: dict[str, Any] = {
             "side_tricks": side_tricks,
-            "opponent_tricks": len(tricks) - side_tricks,
-            "tricks": len(tricks),
+            "opponent_tricks": self.tricks - side_tricks,
+            "tricks": self.tricks,
             "called": deal.called,
             "is_declarer_side": mine,
             "players": len(deal.seats),
@@ -686,51 +731,58 @@ def _bonuses(
             scope["side_cards"] = frozenset(cards)
         if "side_points" in reads:
             scope["side_points"] = rs.counting.points(cards, rs.deck.points) if cards else 0
-        if want_won:
-            scope["side_won"] = frozenset(won_cards[mine])
-        if want_played:
-            scope["side_played"] = played[mine]
-            scope["opponents_played"] = played[not mine]
-        if want_known:
-            scope["played_tricks"] = (
-                tuple(known) if mine else tuple([(cards_, card, not our) for cards_, card, our in known])
-            )
-        said = announced_by[mine]
-        for name, bonus in plan.bonuses:
-            if bonus.whose != "either" and bonus.whose != side:
-                continue  # the other side's bonus (King ultimo is the declarer's side's)
-            announced = name in said
-            scope["announced"] = announced
-            # A card kept back for the bonus and forced out early loses it (Pfeife raus).
-            achieved = (forfeit is None or forfeit[0] != name) and bool(bonus.achieved(scope))
-            if announced and bonus.announced is not None:
-                value = worth.get((name, True))
-                if value is None:
-                    value = worth[name, True] = int(bonus.announced(values))
-                if not achieved:
-                    value = -value
-            elif bonus.value is None:
-                continue  # it counts only when announced
-            elif achieved or (bonus.attempted is not None and bonus.attempted(scope)):
-                value = worth.get((name, False))
-                if value is None:
-                    value = worth[name, False] = int(bonus.value(values))
-                if not achieved:
-                    value = -value
-            else:
-                continue
-            times = kontra.get(name, 0) if announced else 0
-            result.append(
-                {
-                    "name": name,
-                    "side": side,
-                    "announced": announced,
-                    "kontra": times,
-                    "achieved": achieved,
-                    "value": value * bonus_factor * 2**times,
-                }
-            )
-    return result
+        if "side_won" in reads:
+            scope["side_won"] = frozenset(self.won[mine])
+        if self.played:
+            scope["side_played"] = self.played[mine]
+            scope["opponents_played"] = self.played[not mine]
+        if "played_tricks" in reads:
+            known = self.known
+            scope["played_tricks"] = tuple(known) if mine else tuple([(c, card, not our) for c, card, our in known])
+        return scope
+
+
+class _BonusJudge:
+    """Judges a bonus for a side: achieved or not, and what it is worth (the values worked out
+    when first needed, then kept for the other side)."""
+
+    def __init__(self, deal: Deal, env: dict[str, Any], reads_game: bool):
+        contract = deal.contract
+        # What the value formulas read, the same for both sides.
+        game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if reads_game else 0
+        self.values = {"game": game, "players": len(deal.seats)}
+        self.worth: dict[tuple[str, bool], int] = {}
+        self.kontra = dict(deal.bonus_kontra)
+        self.forfeit = deal.forfeit
+        self.factor = contract.bonus_factor
+
+    def item(self, name: str, bonus: Bonus, side: str, announced: bool, scope: dict[str, Any]) -> dict[str, Any] | None:
+        scope["announced"] = announced
+        # A card kept back for the bonus and forced out early loses it (Pfeife raus).
+        achieved = (self.forfeit is None or self.forfeit[0] != name) and bool(bonus.achieved(scope))
+        if announced and bonus.announced is not None:
+            value = self._worth(name, True, bonus.announced)
+        elif bonus.value is None:
+            return None  # it counts only when announced
+        elif achieved or (bonus.attempted is not None and bonus.attempted(scope)):
+            value = self._worth(name, False, bonus.value)
+        else:
+            return None
+        times = self.kontra.get(name, 0) if announced else 0
+        return {
+            "name": name,
+            "side": side,
+            "announced": announced,
+            "kontra": times,
+            "achieved": achieved,
+            "value": (value if achieved else -value) * self.factor * 2**times,
+        }
+
+    def _worth(self, name: str, announced: bool, formula: Callable[[dict[str, Any]], Any]) -> int:
+        value = self.worth.get((name, announced))
+        if value is None:
+            value = self.worth[name, announced] = int(formula(self.values))
+        return value
 
 
 def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
@@ -877,6 +929,29 @@ def _pay_classes(
     """Several classes of payments (Trischaken): each names its payers and receivers per seat."""
     rule = deal.contract.individual
     assert rule is not None
+    env = _places(deal, points, tricks_of, vorhand)
+    seats = list(env)  # the players from Vorhand, then a dealer who sits out and takes part
+    for payment in rule.payments:
+        payers = [s for s in seats if payment.payers is None or payment.payers(env[s])]
+        receivers = [s for s in seats if payment.receivers is None or payment.receivers(env[s])]
+        if payment.payers is None:
+            # Everybody else pays each receiver, the amount as the receiver's case says.
+            for receiver in receivers:
+                amount = int(payment.amount(env[receiver]))
+                each_other_pays(receiver, seats, deal.players, -amount, payments)
+        elif payment.receivers is None:
+            for payer in payers:
+                each_other_pays(payer, seats, deal.players, int(payment.amount(env[payer])), payments)
+        else:
+            for payer, receiver in _pairs(payment.match, payers, receivers, env):
+                amount = int(payment.amount(env[payer]))
+                payments[payer] -= amount
+                payments[receiver] += amount
+
+
+def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorhand: int) -> dict[int, dict[str, Any]]:
+    """What a class of payments reads for each seat that takes part: its points, tricks, place
+    and rank; a dealer who sits out and takes part comes last (no points, no trick)."""
     players = list(deal.seats)  # in order from Vorhand
     env = {}
     for i, seat in enumerate(players):
@@ -893,10 +968,7 @@ def _pay_classes(
             "sitting_out": False,
             "kontra": deal.kontra,
         }
-    seats = list(players)
     if deal.sitting_out is not None and deal.ruleset.settlement.sitting_out == "defender":
-        # A dealer who sits out pays and receives, placed after every player (no points, no trick).
-        seats.append(deal.sitting_out)
         last = len(players) + 1
         env[deal.sitting_out] = {
             "points": 0,
@@ -909,30 +981,19 @@ def _pay_classes(
             "sitting_out": True,
             "kontra": deal.kontra,
         }
-    for payment in rule.payments:
-        payers = [s for s in seats if payment.payers is None or payment.payers(env[s])]
-        receivers = [s for s in seats if payment.receivers is None or payment.receivers(env[s])]
-        if payment.payers is None:
-            # Everybody else pays each receiver, the amount as the receiver's case says.
-            for receiver in receivers:
-                amount = int(payment.amount(env[receiver]))
-                each_other_pays(receiver, seats, deal.players, -amount, payments)
-            continue
-        if payment.receivers is None:
-            for payer in payers:
-                each_other_pays(payer, seats, deal.players, int(payment.amount(env[payer])), payments)
-            continue
-        if payment.match == "pairs":
-            # The payer with most points pays the receiver with least, and so on down.
-            ordered_payers = sorted(payers, key=lambda s: env[s]["rank"])
-            ordered_receivers = sorted(receivers, key=lambda s: -env[s]["rank"])
-            pairs = [(p, r) for p, r in zip(ordered_payers, ordered_receivers, strict=False) if p != r]
-        else:
-            pairs = [(p, r) for p in payers for r in receivers if p != r]
-        for payer, receiver in pairs:
-            amount = int(payment.amount(env[payer]))
-            payments[payer] -= amount
-            payments[receiver] += amount
+    return env
+
+
+def _pairs(
+    match: str, payers: list[int], receivers: list[int], env: dict[int, dict[str, Any]]
+) -> list[tuple[int, int]]:
+    """Who pays whom: each payer each receiver; or, matched in pairs, the payer with most points
+    the receiver with least, and so on down."""
+    if match == "pairs":
+        ordered_payers = sorted(payers, key=lambda s: env[s]["rank"])
+        ordered_receivers = sorted(receivers, key=lambda s: -env[s]["rank"])
+        return [(p, r) for p, r in zip(ordered_payers, ordered_receivers, strict=False) if p != r]
+    return [(p, r) for p in payers for r in receivers if p != r]
 
 
 def _shares(deal: Deal, env: dict[str, Any], amount: int, defenders: list[int]) -> dict[int, int] | None:

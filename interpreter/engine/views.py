@@ -48,22 +48,36 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
         view["hands"] = [sorted(game.hands[s], key=key) for s in range(game.players)]
     else:
         assert isinstance(seat, int)
-        view["hand"] = sorted(game.hands[seat], key=key)
-        contract = game.contract
-        if (
-            contract
-            and contract.open_hand
-            and contract.open_hand_who == "declarer"
-            and contract.open_hand_from <= 1
-            and game.trickplay is not None
-            and game.declarer != seat
-        ):
-            # Ouvert: the declarer's hand lies face up for everyone.
-            assert game.declarer is not None
-            view["open_hand"] = {"seat": game.declarer, "cards": sorted(game.hands[game.declarer], key=key)}
+        _own_hand(game, seat, view, key)
     _open_hands(game, view, key)
     _partnership(game, seat, view)
-    if umpire or (over and result is not None and result.points is not None):
+    _cards_aside(game, seat, view)
+    if over and result is not None:
+        view["result"] = result.as_dict()
+    return view
+
+
+def _own_hand(game: Game, seat: int, view: dict[str, Any], key: Any) -> None:
+    """A seat's own hand, and the declarer's where it lies face up (Ouvert)."""
+    view["hand"] = sorted(game.hands[seat], key=key)
+    contract = game.contract
+    if (
+        contract
+        and contract.open_hand
+        and contract.open_hand_who == "declarer"
+        and contract.open_hand_from <= 1
+        and game.trickplay is not None
+        and game.declarer != seat
+    ):
+        # Ouvert: the declarer's hand lies face up for everyone.
+        assert game.declarer is not None
+        view["open_hand"] = {"seat": game.declarer, "cards": sorted(game.hands[game.declarer], key=key)}
+
+
+def _cards_aside(game: Game, seat: int | str, view: dict[str, Any]) -> None:
+    """The talon and the discards where `seat` may see them, and the cards lying face up."""
+    result = game.result
+    if seat == "all" or (game.phase is Phase.OVER and result is not None and result.points is not None):
         # The talon and discards are shown when the cards are counted (not in a deal thrown in).
         view["talon"] = list(game.talon)
         view["aside"] = list(game.aside)
@@ -88,9 +102,6 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
         finished = sum(1 for t in game.tricks if t.winner is not None)
         if game.contract and game.contract.exchange and (until is None or finished < until):
             view["aside"] = list(game.aside)
-    if over and result is not None:
-        view["result"] = result.as_dict()
-    return view
 
 
 def _open_hands(game: Game, view: dict[str, Any], key: Any) -> None:
