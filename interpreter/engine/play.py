@@ -15,12 +15,11 @@ that removed it says why).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, FrozenAction, PlayCard, PlayStep
-from interpreter.engine.playrules import FOLLOW, PlayRule, RuleBook, has
+from interpreter.engine.playrules import PlayRule, RuleBook, Turn
 from interpreter.engine.table import Table
 from interpreter.engine.tricks import TrickRules
 from interpreter.language.model import TRUMP, Deck, OpeningLeads
@@ -38,30 +37,6 @@ class Trick:
         """The winner of a complete trick."""
         assert self.winner is not None, "the trick is not complete"
         return self.winner
-
-
-class Turn(NamedTuple):
-    """The rules in scope for a seat's turn, by the step each takes part in."""
-
-    base: tuple[PlayRule, ...]  # usable and led: what following means
-    decide: tuple[PlayRule, ...]
-    follow: tuple[PlayRule, ...]  # allow, on what following allowed
-    narrow: tuple[PlayRule, ...]  # allow, on the duty whatever decided it
-    react: tuple[PlayRule, ...]  # before_play, after_play
-
-
-def turn_of(rules: Iterable[PlayRule]) -> Turn | None:
-    """The rules sorted into a turn's steps; None when there are none (the quick way)."""
-    rules = tuple(rules)
-    if not rules:
-        return None
-    return Turn(
-        tuple(r for r in rules if has(r, "usable") or has(r, "led")),
-        tuple(r for r in rules if has(r, "decide")),
-        tuple(r for r in rules if has(r, "allow") and r.stage == FOLLOW),
-        tuple(r for r in rules if has(r, "allow") and r.stage != FOLLOW),
-        tuple(r for r in rules if has(r, "before_play") or has(r, "after_play")),
-    )
 
 
 class TrickPlay:
@@ -132,7 +107,7 @@ class TrickPlay:
         self.over = False
         self._env: tuple[tuple[int, int, int], dict[str, object]] | None = None
         # The rules, and the parts of them each step reads.
-        self.rules = book.rules
+        self.book, self.rules = book, book.rules
         self.turn_rules, self.judging, self.ending = book.turns, book.judging, book.ending
         self.leading, self.watched = book.leading, book.watched
         self.scoped: list[Turn | None] = [None] * len(table.cards.hands)  # by seat: the rules in scope for its turn
@@ -151,8 +126,17 @@ class TrickPlay:
     def rescope(self) -> None:
         """Work out the rules in scope for every seat's turn, and those judging the trick."""
         for seat in self.seats:
-            self.scoped[seat] = turn_of(r for r in self.turn_rules if r.applies(self, seat))
+            self.rescope_seat(seat)
         self.judges = tuple(r for r in self.judging if r.judges(self))
+
+    def rescope_seat(self, seat: int) -> None:
+        """Work out the rules in scope for `seat`'s turn."""
+        scope, bit = 0, 1
+        for rule in self.turn_rules:
+            if rule.applies(self, seat):
+                scope |= bit
+            bit <<= 1
+        self.scoped[seat] = self.book.turn(scope)
 
     def trick_number(self, number: int) -> int:
         """A trick's number counted from the end where below 0 (-1: the last)."""
@@ -180,7 +164,7 @@ class TrickPlay:
             for card in hand:
                 legal.append(plays[card])
             return legal
-        for card in self._ruled(seat, turn):
+        for card in self._allowed(seat, turn):
             legal.append(plays[card])
         return legal
 
@@ -197,7 +181,29 @@ class TrickPlay:
         return usable
 
     def _ruled(self, seat: int, turn: Turn) -> list[str]:
-        return self._steps(seat, turn)[-1][1]
+        return self._allowed(seat, turn)
+
+    def _allowed(self, seat: int, turn: Turn) -> list[str]:
+        """The cards `seat` may play by the rules in scope for its turn (the steps of `_steps`,
+        without writing each down)."""
+        usable = self.hands[seat]
+        for rule in turn.base:
+            usable = rule.usable(self, seat, usable)
+        allowed = None
+        for rule in turn.decide:
+            allowed = rule.decide(self, seat, usable)
+            if allowed is not None:
+                break
+        if allowed is None:
+            led = self.trick.cards
+            for rule in turn.base:
+                led = rule.led(self, seat, led, usable)
+            allowed = self.tables.legal(usable, led)
+            for rule in turn.follow:
+                allowed = rule.allow(self, seat, allowed, usable)
+        for rule in turn.narrow:
+            allowed = rule.allow(self, seat, allowed, usable)
+        return allowed
 
     def _steps(self, seat: int, turn: Turn, stop: PlayRule | None = None) -> list[tuple[PlayRule | None, list[str]]]:
         """The steps of `seat`'s turn by the rules in scope: (the rule, the cards allowed after
@@ -360,7 +366,7 @@ class TrickPlay:
         for rule in turn.react:
             rule.after_play(self, seat, card)
         if card in self.watched:
-            self.scoped[seat] = turn_of(r for r in self.turn_rules if r.applies(self, seat))
+            self.rescope_seat(seat)
         if self.together == 1:
             if len(trick.cards) < self.n_seats:
                 self.to_act = self.orders[trick.leader][len(trick.cards)]
@@ -404,8 +410,15 @@ class TrickPlay:
         tricks.append(trick)
         self.to_act, self.number = self.orders[winner][0], number + 1
         if self.rules:
-            self.rescope()
+            self._new_trick()
         return False
+
+    def _new_trick(self) -> None:
+        """At a trick's start: the scopes that may change from trick to trick, and its judges."""
+        if self.book.trick_bound:
+            self.rescope()
+        elif self.judging:
+            self.judges = tuple(r for r in self.judging if r.judges(self))
 
     def _leader_instead(self, leader: int) -> int:
         """Who leads the next trick: `leader`, the last trick's winner, unless a rule says otherwise."""
@@ -469,7 +482,7 @@ class TrickPlay:
         self.played_in_open = 0
         self.to_act, self.trick, self.number = self.orders[leader][0], trick, len(self.tricks)
         if self.rules:
-            self.rescope()
+            self._new_trick()
 
     def _next_leader(self, completed: list[Trick]) -> int:
         # Tricks played together: the winner with the higher card leads; equal cards go by suit.

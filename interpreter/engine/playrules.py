@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
 from interpreter.language.model import TRUMP, Duty, ScheduledTrick, TrickException, Withhold
 
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 FOLLOW, NARROW = 0, 1  # where a rule's `allow` acts: on what following allowed, or on the duty whatever decided it
 Seats = Literal["all", "declarer", "holders"]
-Turn = Literal["any", "lead", "follow"]
+Position = Literal["any", "lead", "follow"]  # the trick's leader, a follower, or either
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Scope:
     cards: frozenset[str] = frozenset()
     first: int = 1
     last: int = 0
-    turn: Turn = "any"
+    turn: Position = "any"
 
     def covers(self, play: TrickPlay, seat: int) -> bool:
         number = play.number
@@ -85,6 +85,14 @@ class PlayRule:
     def watched(self) -> frozenset[str]:
         """The cards whose playing may change whose turns it concerns: a scope of their holders'."""
         return self.scope.cards if self.scope.seats == "holders" else frozenset()
+
+    def trick_bound(self) -> bool:
+        """Whether whose turns it concerns may change from trick to trick (a scope of some tricks,
+        of the leader or the followers, or worked out by `applies` from the play): then it is
+        asked again at every trick's start; else only when a card it watches is played."""
+        scope = self.scope
+        own = type(self).applies is not PlayRule.applies
+        return own or scope.first > 1 or scope.last != 0 or scope.turn != "any"
 
     # -- a turn's cards, by the stage it belongs to ------------------------------------------------
     def usable(self, play: TrickPlay, seat: int, usable: list[str]) -> list[str]:
@@ -136,6 +144,16 @@ def has(rule: PlayRule, method: str) -> bool:
     return getattr(type(rule), method) is not getattr(PlayRule, method)
 
 
+class Turn(NamedTuple):
+    """The rules in scope for a seat's turn, by the step each takes part in (in the book's order)."""
+
+    base: tuple[PlayRule, ...]  # usable and led: what following means
+    decide: tuple[PlayRule, ...]
+    follow: tuple[PlayRule, ...]  # allow, on what following allowed
+    narrow: tuple[PlayRule, ...]  # allow, on the duty whatever decided it
+    react: tuple[PlayRule, ...]  # before_play, after_play
+
+
 @dataclass(frozen=True)
 class RuleBook:
     """A deal's rules of play, in the order they act, and the parts of them each step of trick
@@ -147,17 +165,36 @@ class RuleBook:
     ending: tuple[PlayRule, ...]  # those that act when a trick ends
     leading: tuple[PlayRule, ...]  # those that may say who leads next
     watched: frozenset[str]  # cards whose playing may change whose turns a rule concerns
+    trick_bound: bool  # whether a rule's scope may change from trick to trick
+    # Which rules of `turns` are in scope (a bit each) -> the Turn they make (None: none)
+    by_scope: dict[int, Turn | None] = field(default_factory=lambda: {0: None})
 
     @classmethod
     def of(cls, rules: tuple[PlayRule, ...]) -> RuleBook:
+        turns = tuple(r for r in rules if r.turns)
         return cls(
             rules,
-            tuple(r for r in rules if r.turns),
+            turns,
             tuple(r for r in rules if has(r, "judges")),
             tuple(r for r in rules if has(r, "trick_done")),
             tuple(r for r in rules if has(r, "next_leader")),
             frozenset().union(*(r.watched() for r in rules)),
+            any(r.trick_bound() for r in turns),
         )
+
+    def turn(self, scope: int) -> Turn | None:
+        """The Turn of the rules of `turns` whose bits are set in `scope` (made once each)."""
+        if scope in self.by_scope:
+            return self.by_scope[scope]
+        rules = [r for i, r in enumerate(self.turns) if scope >> i & 1]
+        found = self.by_scope[scope] = Turn(
+            tuple(r for r in rules if has(r, "usable") or has(r, "led")),
+            tuple(r for r in rules if has(r, "decide")),
+            tuple(r for r in rules if has(r, "allow") and r.stage == FOLLOW),
+            tuple(r for r in rules if has(r, "allow") and r.stage != FOLLOW),
+            tuple(r for r in rules if has(r, "before_play") or has(r, "after_play")),
+        )
+        return found
 
 
 # -- following ---------------------------------------------------------------------------------------
@@ -452,14 +489,6 @@ class KeepBack(PlayRule):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scope", Scope("holders", frozenset(self.due)))
-
-    def applies(self, play: TrickPlay, seat: int) -> bool:
-        number, due = play.number, self.due
-        for card in play.hands[seat]:
-            trick = due.get(card)
-            if trick is not None and play.trick_number(trick) >= number:
-                return True
-        return False
 
     def joined(self, other: KeepBack) -> KeepBack:
         """One rule for the cards of both (judged together: the highest kept card first)."""
