@@ -384,13 +384,15 @@ def test_the_play_after_an_undone_action_goes_on_normally(tmp_path: Path, monkey
     reference = Game("tapp", deal=game.record()["deal"])
     for seat, action in game.history:
         reference.apply(seat, action)
-    real = game.__class__._settle_played
+    import interpreter.engine.game as game_module
 
-    def once(self: Game) -> None:
-        monkeypatch.setattr(Game, "_settle_played", real)
+    real = game_module.settle
+
+    def once(*args: object, **kwargs: object) -> None:
+        monkeypatch.setattr(game_module, "settle", real)
         raise RuntimeError("once")
 
-    monkeypatch.setattr(Game, "_settle_played", once)
+    monkeypatch.setattr(game_module, "settle", once)
     last = game.legal_actions()[0]
     with pytest.raises(RuntimeError):
         game.apply(game.to_act, last)
