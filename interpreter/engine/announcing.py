@@ -346,7 +346,7 @@ class AnnouncementRound(Round):
             self._doubler[name] = doubler = "defenders" if side == "declarer" else "declarer"
             self._by_side[doubler] = [*self._by_side[doubler], name]  # (a new list: offers are read only)
         self._said(seat)
-        self.emit(type="announce", seat=seat, announcement=name, cards=[])
+        self.table.events.append({"type": "announce", "seat": seat, "announcement": name, "cards": []})
 
     def _kontra(self, seat: int, item: str) -> None:
         """An allowed doubling of `item` (the game or an announced bonus)."""
@@ -359,7 +359,7 @@ class AnnouncementRound(Round):
             self._doubler[item] = "defenders" if self._doubler[item] == "declarer" else "declarer"
         self._sort_doublers()
         title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
-        self.emit(type="kontra", seat=seat, item=item, level=level, title=title)
+        self.table.events.append({"type": "kontra", "seat": seat, "item": item, "level": level, "title": title})
 
     def _refuse_announce(self, seat: int, name: str, legal: list[str], must: tuple[str, ...]) -> str:
         if name not in self.ruleset.bonuses or self.ruleset.bonuses[name].announced is None:
@@ -406,7 +406,7 @@ class AnnouncementRound(Round):
 
     def _end_turn(self, seat: int) -> None:
         self._offer_announce = self._offer_kontra = self._offered = None
-        self.emit(type="call", seat=seat, call=self.rule.done, phase="announcing")
+        self.table.events.append({"type": "call", "seat": seat, "call": self.rule.done, "phase": "announcing"})
         self.spoken.add(seat)
         self.quiet = 0 if self.said else self.quiet + 1
         self.said = False

@@ -16,7 +16,7 @@ that removed it says why).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from interpreter.engine.actions import Action, ActionJson, FrozenAction, PlayCard, PlayStep
 from interpreter.engine.playrules import PlayRule, RuleBook, Turn
@@ -25,12 +25,19 @@ from interpreter.engine.tricks import TrickRules
 from interpreter.language.model import TRUMP, Deck, OpeningLeads
 
 
-@dataclass(eq=False, slots=True)  # compared by identity: `tricks.index(trick)` must not compare fields
+@dataclass(eq=False, slots=True, init=False)  # compared by identity: `tricks.index(trick)` must not compare fields
 class Trick:
     leader: int
-    seats: list[int] = field(default_factory=list)
-    cards: list[str] = field(default_factory=list)
-    winner: int | None = None
+    seats: list[int]
+    cards: list[str]
+    winner: int | None
+
+    def __init__(self, leader: int, seats: list[int] | None = None, cards: list[str] | None = None):
+        # (written out: made at every trick, and a dataclass's own __init__ tests its default factories)
+        self.leader = leader
+        self.seats = seats if seats is not None else []
+        self.cards = cards if cards is not None else []
+        self.winner = None
 
     @property
     def won_by(self) -> int:
@@ -92,6 +99,7 @@ class TrickPlay:
         # The cards exposed in the exchange (they never win), and the opening leads they make.
         exposed = table.cards.exposed
         self.exposed = frozenset(exposed)
+        self.exposed_live = bool(exposed)  # an exposed card is yet to be played, or lies in an open trick
         self.pending_leads = list(exposed) if opening is not None and exposed else []
         self.n_opening = len(self.pending_leads)
         self.together = self.n_opening if opening is not None and opening.together and self.n_opening > 1 else 1
@@ -125,6 +133,8 @@ class TrickPlay:
     # -- whose turns the rules concern -----------------------------------------------------------
     def rescope(self) -> None:
         """Work out the rules in scope for every seat's turn, and those judging the trick."""
+        if self.exposed:
+            self.exposed_live = self.exposed_in_play()
         for seat in self.seats:
             self.rescope_seat(seat)
         self.judges = tuple(r for r in self.judging if r.judges(self))

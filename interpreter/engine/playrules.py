@@ -342,7 +342,7 @@ class ExposedCards(PlayRule):
     origin: str = "exchange.keep.exposed"
 
     def applies(self, play: TrickPlay, seat: int) -> bool:
-        return play.exposed_in_play()
+        return play.exposed_live  # (worked out once at a trick's start, before the seats' scopes)
 
     def led(self, play: TrickPlay, seat: int, led: list[str], usable: list[str]) -> list[str]:
         if len(led) > 1 and led[0] in play.exposed:
@@ -353,7 +353,7 @@ class ExposedCards(PlayRule):
         return led
 
     def judges(self, play: TrickPlay) -> bool:
-        return play.exposed_in_play()
+        return play.exposed_live
 
 
 # -- deciding the duty ---------------------------------------------------------------------------------

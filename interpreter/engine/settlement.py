@@ -92,7 +92,7 @@ class Result:
         if self.partner is not None:
             result["partner"] = self.partner
         if self.bonuses:
-            result["bonuses"] = list(map(_copy, self.bonuses))
+            result["bonuses"] = list(map(_copy_bonus, self.bonuses))
         if self.kontra != 1:
             result["kontra"] = self.kontra
         return result
@@ -200,6 +200,13 @@ def side_receives(
 
 
 _NO_CARDS: frozenset[str] = frozenset()
+
+
+def _copy_bonus(item: dict[str, Any]) -> dict[str, Any]:
+    """A bonus scored, as a new mapping (its payments a new list)."""
+    copied = item.copy()
+    copied["payments"] = list(item["payments"])
+    return copied
 
 
 def _copy(table: dict[str, Any]) -> dict[str, Any]:
@@ -415,7 +422,8 @@ def settle(
 
 def _defenders(deal: Deal) -> list[int]:
     """The declarer's opponents, and a dealer who sits out where the settlement counts one among them."""
-    defenders = [seat for seat in deal.seats if seat not in deal.team]
+    team = deal.team
+    defenders = [seat for seat in deal.seats if seat not in team]
     if deal.sitting_out is not None and deal.ruleset.settlement.sitting_out == "defender":
         defenders.append(deal.sitting_out)
     return defenders
@@ -692,27 +700,34 @@ class _TrickFacts:
 
     def __init__(self, deal: Deal, tricks: Sequence[Trick], reads: frozenset[str]):
         team, forfeit = deal.team, deal.forfeit
-        owners = [t.winner for t in tricks] if forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
-        ours_each = [owner in team for owner in owners]  # whether the team owns each trick
-        self.tricks, self.team_tricks = len(tricks), sum(ours_each)
-        self.won: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
-        if "side_won" in reads:
-            for trick, ours in zip(tricks, ours_each, strict=True):
-                self.won[ours] += trick.cards
+        want_won = "side_won" in reads
+        want_played = "side_played" in reads or "opponents_played" in reads
+        want_known = "played_tricks" in reads
+        self.tricks, self.team_tricks = len(tricks), 0
+        won: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
+        by_team: list[str] = []
+        everything: list[str] = []
+        self.known: list[tuple[frozenset[str], str, bool]] = []
+        # One loop over the tricks, not a comprehension per trick (no function made and called each).
+        for index, trick in enumerate(tricks):
+            cards, seats, winner = trick.cards, trick.seats, trick.winner
+            owner = winner if forfeit is None else _owner(deal, index, trick)
+            ours = owner in team
+            self.team_tricks += ours
+            if want_won:
+                won[ours] += cards
+            if want_played:
+                everything += cards
+                for seat in team:
+                    if seat in seats:
+                        by_team.append(cards[seats.index(seat)])
+            if want_known and winner is not None:
+                self.known.append((frozenset(cards), cards[seats.index(winner)], ours))
+        self.won = won
         self.played: dict[bool, frozenset[str]] = {}
-        if "side_played" in reads or "opponents_played" in reads:
-            by_team: list[str] = []
-            everything: list[str] = []
-            for trick in tricks:
-                everything += trick.cards
-                by_team += [trick.cards[trick.seats.index(seat)] for seat in team if seat in trick.seats]
+        if want_played:
             self.played[True] = frozenset(by_team)
             self.played[False] = frozenset(everything) - self.played[True]
-        self.known: list[tuple[frozenset[str], str, bool]] = []
-        if "played_tricks" in reads:
-            for trick, ours in zip(tricks, ours_each, strict=True):
-                cards = trick.cards
-                self.known.append((frozenset(cards), cards[trick.seats.index(trick.won_by)], ours))
 
     def scope(self, deal: Deal, mine: bool, cards: list[str], reads: frozenset[str]) -> dict[str, Any]:
         """What the conditions of a bonus read for the declarer's side (`mine`) or the defenders."""

@@ -7,20 +7,30 @@ cycle and is freed, without Python's cycle collector, when it is dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.engine.actions import ActionJson
 
 
-@dataclass
 class Cards:
     """Where the cards of a deal are, shared by every stage of it."""
 
-    hands: dict[int, list[str]]  # by seat; [] for a dealer who sits out
-    talon: list[str]
-    aside: list[str] = field(default_factory=list)  # discarded (by the declarer, or forced)
-    exposed: list[str] = field(default_factory=list)  # kept face up by the declarer: they never win
+    __slots__ = ("aside", "exposed", "hands", "talon")
+
+    def __init__(
+        self,
+        hands: dict[int, list[str]],
+        talon: list[str],
+        aside: list[str] | None = None,
+        exposed: list[str] | None = None,
+    ):
+        self.hands = hands  # by seat; [] for a dealer who sits out
+        self.talon = talon
+        self.aside = aside if aside is not None else []  # discarded (by the declarer, or forced)
+        self.exposed = exposed if exposed is not None else []  # kept face up by the declarer: they never win
+
+    def __repr__(self) -> str:
+        return f"Cards(hands={self.hands!r}, talon={self.talon!r}, aside={self.aside!r}, exposed={self.exposed!r})"
 
 
 class Table:
