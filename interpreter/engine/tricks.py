@@ -102,16 +102,20 @@ class TrickRules:
         if not trick:
             return False
         follow, play = self.follow, self.play
-        led = follow[trick[0]]
-        if play.follow_suit and all(follow[c] == led for c in allowed):
-            return True
-        return play.must_trump and all(follow[c] == TRUMP for c in allowed)
+        suit = follow[allowed[0]]
+        for card in allowed:  # (a loop, not all() over a generator: no frame made per call)
+            if follow[card] != suit:
+                return False
+        return (play.follow_suit and suit == follow[trick[0]]) or (play.must_trump and suit == TRUMP)
 
     def beating(self, candidates: list[str], trick: list[str]) -> list[str]:
         """The cards of `candidates` that would head `trick`, or all of them when none would."""
         best = self.power[trick[self.winner_index(trick)]]
-        led = self.follow[trick[0]]
-        beating = [c for c in candidates if self.strength(c, led) > best]
+        strength = self.strengths[self.follow[trick[0]]]
+        beating = []
+        for card in candidates:
+            if strength[card] > best:
+                beating.append(card)
         return beating or candidates
 
     def strength(self, card: str, led: str) -> int:
