@@ -12,6 +12,7 @@ import asyncio
 import json
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -67,10 +68,13 @@ async def _join(http: ClientSession, server: TestServer, link: str, seat: int | 
     return client
 
 
-async def _settled(clients: list[Client], table: Table) -> None:
-    """Wait until every socket holds the table's newest state and no bot is about to move."""
+async def _settled(clients: list[Client], table: Table, after: int | None = None) -> None:
+    """Wait until every socket holds the table's newest state and no bot is about to move (and,
+    with `after`, the table has changed since that version: a message sent was handled)."""
     for _ in range(2000):
         await asyncio.sleep(0.002)
+        if after is not None and table.version <= after:
+            continue
         if table.bot_to_act() is None and all(c.state and c.state["version"] == table.version for c in clients):
             return
     raise AssertionError("the sockets did not receive the newest state")
@@ -85,9 +89,15 @@ def _choose(state: dict[str, Any], rng: random.Random) -> Any:
     return option["action"]
 
 
-async def play_table(body: dict[str, Any], seed: int, refusals: bool = True) -> tuple[list[Client], Table]:
+async def play_table(
+    body: dict[str, Any],
+    seed: int,
+    refusals: bool = True,
+    choose: Callable[[dict[str, Any], random.Random], Any] = _choose,
+) -> tuple[list[Client], Table]:
     """Open a table by the lobby's API, join every person's seat and a spectator, and play the
-    whole session from the sockets' own messages (now and then a card that is not legal)."""
+    whole session from the sockets' own messages (now and then a card that is not legal);
+    `choose` picks a seat's action from its state."""
     rng = random.Random(seed)
     server = TestServer(make_app(bot_delay=0))
     await server.start_server()
@@ -105,8 +115,9 @@ async def play_table(body: dict[str, Any], seed: int, refusals: bool = True) -> 
                 if state["session_over"]:
                     break
                 if state["view"]["phase"] == "over":
+                    dealt = table.version
                     await by_seat[min(by_seat)].send(type="next")
-                    await _settled(clients, table)
+                    await _settled(clients, table, after=dealt)
                     continue
                 seat = state["view"]["to_act"]
                 mine = by_seat[seat].state
@@ -127,8 +138,8 @@ async def play_table(body: dict[str, Any], seed: int, refusals: bool = True) -> 
                             break
                     assert by_seat[seat].messages[-1]["type"] == "refused"
                     assert table.version == before  # refused: nothing changed
-                await by_seat[seat].send(type="act", action=_choose(mine, rng))
-                await _settled(clients, table)
+                await by_seat[seat].send(type="act", action=choose(mine, rng))
+                await _settled(clients, table, after=before)
                 assert table.version > before
             for client in clients:
                 await client.ws.close()
