@@ -226,6 +226,14 @@ def check_messages(clients: list[Client], table: Table) -> int:
             known, game = cache[key]
             if client.seat is None:
                 allowed = set.intersection(*(known[s] for s in game.seats))
+                # Nor does a spectator learn whom the called card makes a partner before every seat knows.
+                for fact in ("partner", "called"):
+                    if fact in message["view"]:
+                        blind = [s for s in range(game.players) if fact not in game.view(s)]
+                        assert not blind, (
+                            f"the spectator was told the {fact} in deal {message['deal']} at step "
+                            f"{message['step']}, before seats {blind}"
+                        )
             else:
                 allowed = known[client.seat]
                 hand = set(game.hands[client.seat])
@@ -250,6 +258,8 @@ def check_messages(clients: list[Client], table: Table) -> int:
         ("cego", 5, [0, 2, 4], {}),  # the dealer sits out at five; bots play the rest
         ("tapp-modern", 4, [0, 1, 2, 3], {}),  # a King called, a card given
         ("tapp", 3, [0, 1, 2], {}),
+        ("koenigrufen", 4, [0, 1, 2, 3], {}),  # a King called: its holder is the secret partner
+        ("koenigrufen", 5, [2], {}),  # the dealer sits out; bots play the rest
     ],
 )
 def test_no_seat_receives_another_seats_hidden_cards(

@@ -576,10 +576,13 @@ class Session:
         return response
 
 
-def public_view(game: Game, seat: int | str) -> dict[str, Any]:
-    """`game.view(seat)`, less the talon and the discards when the deal ended without counting
-    them (thrown in, abandoned): nobody turns them over then."""
-    view = game.view(seat)
+def public_view(game: Game, seat: int | str | None) -> dict[str, Any]:
+    """What `seat` may see (None: a spectator, the public facts alone), less the talon and the
+    discards when the deal ended without counting them (thrown in, abandoned): nobody turns them
+    over then."""
+    from interpreter.engine.views import view_of
+
+    view = view_of(game, seat)
     if seat != "all" and game.is_over and game.result is not None and game.result.points is None:
         for key in ("talon", "aside"):
             if view.get(key) and not (key == "aside" and seat == game.declarer):

@@ -4,9 +4,10 @@ that play the empty seats, and what each seat is told.
 Everything a browser learns comes from `Table.state_for(seat)`: the seat's own `view` (the
 engine's information boundary, `game.view(seat)`), the public form of the events (the same
 filter as the JSON-lines protocol, `server.public_event`), the seat's own legal actions, and the
-table's public facts (names, scores, finished deals). A spectator (no seat) gets the view of a
-seat with its hand taken away. This module has no web framework in it: the app only carries its
-messages, and tests read them directly.
+table's public facts (names, scores, finished deals). A spectator (no seat) gets the engine's
+spectator view: what every seat at the table sees, and nothing one seat knows before the others.
+This module has no web framework in it: the app only carries its messages, and tests read them
+directly.
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ class Table:
         """Everything `seat` (None: a spectator) may know now, as one message."""
         game = self.game
         rs = game.ruleset
-        view = public_view(game, seat) if seat is not None else self._spectator_view()
+        view = public_view(game, seat)
         legal: list[dict[str, Any]] = []
         if seat is not None and not game.is_over:
             actions = game.legal_actions(seat)
@@ -257,19 +258,6 @@ class Table:
                 for d in self.finished
             ],
         }
-
-    def _spectator_view(self) -> dict[str, Any]:
-        """The public facts: a seat's view with its own cards taken away (a seat that is not the
-        lone player's, so that the discards stay hidden and an open hand is shown)."""
-        game = self.game
-        seat = next(s for s in game.seats if s != game.declarer)
-        view = public_view(game, seat)
-        view["seat"] = None
-        view["hand"] = []
-        if not (game.is_over and game.result is not None and game.result.points is not None):
-            view.pop("aside", None)
-            view.pop("talon", None)
-        return view
 
 
 def _template(action: Any) -> tuple[str, dict[str, Any]] | None:
