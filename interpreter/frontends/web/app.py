@@ -233,14 +233,16 @@ def _ints(value: object) -> bool:
 
 
 async def record(request: web.Request) -> web.Response:
-    """The record of a finished deal, for a seat of the table (its token in X-Seat-Token)."""
+    """The record of a finished deal, for a seat or a spectator of the table (its token in
+    X-Seat-Token), as that seat or spectator may have it (Table.download)."""
     table = request.app[TABLES].get(request.match_info["table"])
     if table is None:
         return _refuse("no such table", 404)
-    if table.seat_of(request.headers.get("X-Seat-Token")) is False:
+    who = table.seat_of(request.headers.get("X-Seat-Token"))
+    if who is False:
         return _refuse("this table's records are for its players: the token is missing or wrong", 403)
     number = request.match_info["number"]
-    text = table.record_text(int(number)) if number.isdigit() else None
+    text = table.download(int(number), who if isinstance(who, int) else None) if number.isdigit() else None
     if text is None:
         return _refuse(f"deal {number[:10]} is not finished", 404)
     return web.Response(

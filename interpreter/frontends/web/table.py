@@ -24,6 +24,7 @@ from interpreter.engine.session import Session
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
 from interpreter.frontends.log import describe_event
 from interpreter.frontends.server import public_event, public_view
+from interpreter.frontends.web.downloads import record_for
 from interpreter.frontends.words import action_label, choice_task, explain_result, legend
 from interpreter.language.model import TRUMP, Ruleset
 
@@ -44,6 +45,7 @@ class Finished:
     lines: list[str]
     payments: list[int]
     record: dict[str, Any] = field(repr=False)
+    downloads: dict[int | None, str] = field(default_factory=dict, repr=False)  # by requester (None: spectators)
 
 
 BOTS = ("rules", "search")  # the rule bot, or the search bot (tarock play --bot)
@@ -161,11 +163,28 @@ class Table:
             )
 
     def record_text(self, number: int) -> str | None:
-        """The record of finished deal `number` (from 1) as YAML, or None."""
+        """The full record of finished deal `number` (from 1) as YAML, or None: the umpire's,
+        with every hand as dealt."""
         for deal in self.finished:
             if deal.number == number:
                 return dump_record(deal.record)
         return None
+
+    def download(self, number: int, seat: int | None) -> str | None:
+        """The record of finished deal `number` as `seat` (None: a spectator) may have it, as
+        YAML, or None: a seat's full record once the session is over; until then, and for a
+        spectator always, the deal as it saw it (downloads.record_for)."""
+        deal = next((d for d in self.finished if d.number == number), None)
+        if deal is None:
+            return None
+        if seat is not None and self.session_over:
+            return dump_record(deal.record)
+        if seat not in deal.downloads:
+            by = "a spectator" if seat is None else f"seat {seat} ({self.names[seat]})"
+            known = record_for(self.ruleset, deal.record, seat, f"{by} at a table of tarock web")
+            deal.downloads[seat] = dump_record(known)
+        return deal.downloads[seat]
+
 
     def _name(self, seat: int) -> str:
         return self.names.get(seat, f"seat {seat}")
