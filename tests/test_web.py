@@ -316,7 +316,11 @@ async def _refusals() -> None:
                 assert "turn" in seat0.messages[-1]["reason"]
             await spectator.send(type="act", action="pass")
             await asyncio.sleep(0.05)
-            assert spectator.messages[-1] == {"type": "refused", "reason": "spectators watch; they do not play"}
+            assert spectator.messages[-1] == {
+                "type": "refused",
+                "reason": "spectators watch; they do not play",
+                "version": table.version,
+            }
             # Records: only for the table's tokens, and only of finished deals.
             url = server.make_url(f"/api/tables/{table_id}/records/1")
             async with http.get(url) as response:

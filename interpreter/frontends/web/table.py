@@ -12,7 +12,9 @@ directly.
 
 from __future__ import annotations
 
+import re
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,11 +31,26 @@ from interpreter.frontends.words import action_label, choice_task, explain_resul
 from interpreter.language.model import TRUMP, Ruleset
 
 MAX_NAME = 24  # characters of a player's name
+TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what new_token makes, with room: nothing else is compared
+# Characters a name may not hold: lone surrogates (no UTF-8 can carry them), control and format
+# characters (a bidi override would turn the names after it around), private and unassigned ones.
+_NOT_IN_NAMES = frozenset(("Cs", "Cc", "Cf", "Co", "Cn"))
 
 
 def new_token() -> str:
     """A seat's secret: 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+def clean_text(value: object, limit: int) -> str | None:
+    """Text from outside fit to show and store: `value` if it is text, without the characters
+    of _NOT_IN_NAMES, its runs of white space made one space, cut to `limit` characters; None
+    when nothing is left (or it is no text)."""
+    if not isinstance(value, str):
+        return None
+    kept = "".join(ch for ch in value[: limit * 4] if unicodedata.category(ch) not in _NOT_IN_NAMES)
+    text = " ".join(kept.split())[:limit].strip()
+    return text or None
 
 
 @dataclass
@@ -86,7 +103,8 @@ class Table:
         self.seat_tokens = {seat: token for token, seat in self.tokens.items()}
         self.spectator_token = new_token()
         self.names = {
-            s: (names or {}).get(s) or (f"Seat {s}" if s in self.people else f"Bot {s}") for s in range(players)
+            s: clean_text((names or {}).get(s), MAX_NAME) or (f"Seat {s}" if s in self.people else f"Bot {s}")
+            for s in range(players)
         }
         self.session = Session(ruleset, players=players, seed=seed)
         self.bot: RuleBot | SearchBot = RuleBot() if bots == "rules" else SearchBot(worlds=16, seconds=SEARCH_SECONDS)
@@ -97,8 +115,8 @@ class Table:
     # -- who is who ----------------------------------------------------------------------------
     def seat_of(self, token: object) -> int | bool | None:
         """The seat a token names, None for the spectators' token, False for no token of this table."""
-        if not isinstance(token, str):
-            return False
+        if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
+            return False  # (compare_digest takes ASCII text only)
         if token in self.tokens:
             return self.tokens[token]
         if secrets.compare_digest(token, self.spectator_token):
@@ -106,8 +124,10 @@ class Table:
         return False
 
     def rename(self, seat: int, name: object) -> None:
-        if isinstance(name, str) and name.strip():
-            self.names[seat] = " ".join(name.split())[:MAX_NAME]
+        """Name `seat` as its player asks (see clean_text); a name with nothing left is ignored."""
+        cleaned = clean_text(name, MAX_NAME)
+        if cleaned is not None and cleaned != self.names[seat]:
+            self.names[seat] = cleaned
             self.version += 1
 
     @property
@@ -184,7 +204,6 @@ class Table:
             known = record_for(self.ruleset, deal.record, seat, f"{by} at a table of tarock web")
             deal.downloads[seat] = dump_record(known)
         return deal.downloads[seat]
-
 
     def _name(self, seat: int) -> str:
         return self.names.get(seat, f"seat {seat}")
