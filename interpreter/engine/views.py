@@ -71,9 +71,11 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
     _open_hands(game, view, key)
     _partnership(game, seat, view)
     if umpire or (over and result is not None and result.points is not None):
-        # The talon and discards are shown when the cards are counted (not in a deal thrown in).
-        view["talon"] = list(game.talon)
-        view["aside"] = list(game.aside)
+        # The talon and discards are shown when the cards are counted (not in a deal thrown in);
+        # to a seat sorted, as hands are: their order is the deal's (which discard came from the
+        # talon taken up), which nobody saw.
+        view["talon"] = list(game.talon) if umpire else sorted(game.talon, key=key)
+        view["aside"] = list(game.aside) if umpire else sorted(game.aside, key=key)
     if game.laid:
         view["laid_out"] = [card for _, card in game.laid]  # Ulti cards lie face up
     if game.exposed:
@@ -87,14 +89,14 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
         and seat != game.partner
     ):
         # The talon left over after a partial draw, looked at by the defenders (never the declarer).
-        view["talon"] = list(game.talon)
+        view["talon"] = sorted(game.talon, key=key)
     if isinstance(seat, int) and seat == game.declarer:
         # The bidder may look at their own discards (the Legage) until the rules say so, also
         # in a game with cards laid face up.
         until = game.ruleset.play.discards_visible_until
         finished = sum(1 for t in game.tricks if t.winner is not None)
         if game.contract and game.contract.exchange and (until is None or finished < until):
-            view["aside"] = list(game.aside)
+            view["aside"] = sorted(game.aside, key=key)
     if over and result is not None:
         view["result"] = result.as_dict()
     return view
