@@ -137,7 +137,7 @@ def test_socket_messages_too_deep_long_binary_or_not_utf8_are_refused_and_the_ta
         await seat1.task
         assert seat1.ws.close_code == 1009
         spectator = clients[-1]
-        await spectator.ws._writer.send_frame(b'{"type": "next", "x": "\xff"}', WSMsgType.TEXT)  # type: ignore[union-attr]
+        await spectator.ws._writer.send_frame(b'{"type": "next", "x": "\xff"}', WSMsgType.TEXT)  # not UTF-8
         await spectator.task
         assert spectator.ws.close_code == 1007
         # The table goes on: seat 0 is told the state after its move as before.
