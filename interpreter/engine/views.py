@@ -88,8 +88,9 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
         and seat != game.declarer
         and seat != game.partner
     ):
-        # The talon left over after a partial draw, looked at by the defenders (never the declarer).
-        view["talon"] = sorted(game.talon, key=key)
+        # The talon left over after a partial draw, looked at by the defenders (never the declarer),
+        # as it lies.
+        view["talon"] = list(game.talon)
     if isinstance(seat, int) and seat == game.declarer:
         # The bidder may look at their own discards (the Legage) until the rules say so, also
         # in a game with cards laid face up.
