@@ -12,6 +12,7 @@ import asyncio
 import json
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -67,10 +68,13 @@ async def _join(http: ClientSession, server: TestServer, link: str, seat: int | 
     return client
 
 
-async def _settled(clients: list[Client], table: Table) -> None:
-    """Wait until every socket holds the table's newest state and no bot is about to move."""
+async def _settled(clients: list[Client], table: Table, after: int | None = None) -> None:
+    """Wait until every socket holds the table's newest state and no bot is about to move (and,
+    with `after`, the table has changed since that version: a message sent was handled)."""
     for _ in range(2000):
         await asyncio.sleep(0.002)
+        if after is not None and table.version <= after:
+            continue
         if table.bot_to_act() is None and all(c.state and c.state["version"] == table.version for c in clients):
             return
     raise AssertionError("the sockets did not receive the newest state")
@@ -85,9 +89,15 @@ def _choose(state: dict[str, Any], rng: random.Random) -> Any:
     return option["action"]
 
 
-async def play_table(body: dict[str, Any], seed: int, refusals: bool = True) -> tuple[list[Client], Table]:
+async def play_table(
+    body: dict[str, Any],
+    seed: int,
+    refusals: bool = True,
+    choose: Callable[[dict[str, Any], random.Random], Any] = _choose,
+) -> tuple[list[Client], Table]:
     """Open a table by the lobby's API, join every person's seat and a spectator, and play the
-    whole session from the sockets' own messages (now and then a card that is not legal)."""
+    whole session from the sockets' own messages (now and then a card that is not legal);
+    `choose` picks a seat's action from its state."""
     rng = random.Random(seed)
     server = TestServer(make_app(bot_delay=0))
     await server.start_server()
@@ -105,8 +115,9 @@ async def play_table(body: dict[str, Any], seed: int, refusals: bool = True) -> 
                 if state["session_over"]:
                     break
                 if state["view"]["phase"] == "over":
+                    dealt = table.version
                     await by_seat[min(by_seat)].send(type="next")
-                    await _settled(clients, table)
+                    await _settled(clients, table, after=dealt)
                     continue
                 seat = state["view"]["to_act"]
                 mine = by_seat[seat].state
@@ -127,8 +138,8 @@ async def play_table(body: dict[str, Any], seed: int, refusals: bool = True) -> 
                             break
                     assert by_seat[seat].messages[-1]["type"] == "refused"
                     assert table.version == before  # refused: nothing changed
-                await by_seat[seat].send(type="act", action=_choose(mine, rng))
-                await _settled(clients, table)
+                await by_seat[seat].send(type="act", action=choose(mine, rng))
+                await _settled(clients, table, after=before)
                 assert table.version > before
             for client in clients:
                 await client.ws.close()
@@ -215,6 +226,14 @@ def check_messages(clients: list[Client], table: Table) -> int:
             known, game = cache[key]
             if client.seat is None:
                 allowed = set.intersection(*(known[s] for s in game.seats))
+                # Nor does a spectator learn whom the called card makes a partner before every seat knows.
+                for fact in ("partner", "called"):
+                    if fact in message["view"]:
+                        blind = [s for s in range(game.players) if fact not in game.view(s)]
+                        assert not blind, (
+                            f"the spectator was told the {fact} in deal {message['deal']} at step "
+                            f"{message['step']}, before seats {blind}"
+                        )
             else:
                 allowed = known[client.seat]
                 hand = set(game.hands[client.seat])
@@ -239,6 +258,8 @@ def check_messages(clients: list[Client], table: Table) -> int:
         ("cego", 5, [0, 2, 4], {}),  # the dealer sits out at five; bots play the rest
         ("tapp-modern", 4, [0, 1, 2, 3], {}),  # a King called, a card given
         ("tapp", 3, [0, 1, 2], {}),
+        ("koenigrufen", 4, [0, 1, 2, 3], {}),  # a King called: its holder is the secret partner
+        ("koenigrufen", 5, [2], {}),  # the dealer sits out; bots play the rest
     ],
 )
 def test_no_seat_receives_another_seats_hidden_cards(
@@ -295,7 +316,11 @@ async def _refusals() -> None:
                 assert "turn" in seat0.messages[-1]["reason"]
             await spectator.send(type="act", action="pass")
             await asyncio.sleep(0.05)
-            assert spectator.messages[-1] == {"type": "refused", "reason": "spectators watch; they do not play"}
+            assert spectator.messages[-1] == {
+                "type": "refused",
+                "reason": "spectators watch; they do not play",
+                "version": table.version,
+            }
             # Records: only for the table's tokens, and only of finished deals.
             url = server.make_url(f"/api/tables/{table_id}/records/1")
             async with http.get(url) as response:

@@ -36,9 +36,9 @@ from interpreter.engine.actions import (
     play_steps,
     shown,
 )
-from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
+from interpreter.engine.announcements import DeclarerAnnouncement
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, kontra_actions
-from interpreter.engine.auction import Auction, AuctionTables, Outcome
+from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
@@ -519,6 +519,17 @@ class Game:
             self._history.append((seat, parsed.as_json()))
             self._after_exchange(exchange.advance())
         elif self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
+            if (
+                isinstance(parsed, PlayCard)
+                and isinstance(announcement, DeclarerAnnouncement)
+                and announcement.legal(seat) == [PASS]
+            ):
+                # Leading with nothing to announce announces nothing (records from before this
+                # turn was asked of every declarer lead at once): the pass is said for it.
+                announcement.apply(seat, Call(PASS))
+                self._start_play()
+                self._apply_play(seat, parsed)
+                return
             announcement.apply(seat, parsed)
             # A kontra goes into the history as the ruleset's read-only action for its item.
             done = self._kontras[parsed.item] if type(parsed) is Kontra else parsed.as_json()
@@ -730,15 +741,17 @@ class Game:
         self._called = None if holder is None else card
 
     def _declarer_announces(self) -> None:
+        # Asked whatever the hand holds: a turn only for a hand that may announce would tell the
+        # table what the declarer holds (design.md: a pass with no alternative is said all the same).
+        contract = self.contract
         if (
             self.declarer is not None
-            and self.contract is not None
-            and self.ruleset.announcements  # (most rulesets have none: no call for an empty list)
-            and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer])
+            and contract is not None
+            and any(a.contracts is None or contract.name in a.contracts for a in self.ruleset.announcements.values())
         ):
             self.phase = _ANNOUNCE
             self.announcement = DeclarerAnnouncement(
-                self.ruleset, self.contract, self.declarer, self.cards, self._stage_emit()
+                self.ruleset, contract, self.declarer, self.cards, self._stage_emit()
             )
             self._emit(type="phase", phase="announce", seat=self.declarer)
         else:

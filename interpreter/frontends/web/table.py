@@ -4,14 +4,17 @@ that play the empty seats, and what each seat is told.
 Everything a browser learns comes from `Table.state_for(seat)`: the seat's own `view` (the
 engine's information boundary, `game.view(seat)`), the public form of the events (the same
 filter as the JSON-lines protocol, `server.public_event`), the seat's own legal actions, and the
-table's public facts (names, scores, finished deals). A spectator (no seat) gets the view of a
-seat with its hand taken away. This module has no web framework in it: the app only carries its
-messages, and tests read them directly.
+table's public facts (names, scores, finished deals). A spectator (no seat) gets the engine's
+spectator view: what every seat at the table sees, and nothing one seat knows before the others.
+This module has no web framework in it: the app only carries its messages, and tests read them
+directly.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,15 +26,31 @@ from interpreter.engine.session import Session
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
 from interpreter.frontends.log import describe_event
 from interpreter.frontends.server import public_event, public_view
+from interpreter.frontends.web.downloads import record_for
 from interpreter.frontends.words import action_label, choice_task, explain_result, legend
 from interpreter.language.model import TRUMP, Ruleset
 
 MAX_NAME = 24  # characters of a player's name
+TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what new_token makes, with room: nothing else is compared
+# Characters a name may not hold: lone surrogates (no UTF-8 can carry them), control and format
+# characters (a bidi override would turn the names after it around), private and unassigned ones.
+_NOT_IN_NAMES = frozenset(("Cs", "Cc", "Cf", "Co", "Cn"))
 
 
 def new_token() -> str:
     """A seat's secret: 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+def clean_text(value: object, limit: int) -> str | None:
+    """Text from outside fit to show and store: `value` if it is text, without the characters
+    of _NOT_IN_NAMES, its runs of white space made one space, cut to `limit` characters; None
+    when nothing is left (or it is no text)."""
+    if not isinstance(value, str):
+        return None
+    kept = "".join(ch for ch in value[: limit * 4] if unicodedata.category(ch) not in _NOT_IN_NAMES)
+    text = " ".join(kept.split())[:limit].strip()
+    return text or None
 
 
 @dataclass
@@ -43,6 +62,7 @@ class Finished:
     lines: list[str]
     payments: list[int]
     record: dict[str, Any] = field(repr=False)
+    downloads: dict[int | None, str] = field(default_factory=dict, repr=False)  # by requester (None: spectators)
 
 
 BOTS = ("rules", "search")  # the rule bot, or the search bot (tarock play --bot)
@@ -83,7 +103,8 @@ class Table:
         self.seat_tokens = {seat: token for token, seat in self.tokens.items()}
         self.spectator_token = new_token()
         self.names = {
-            s: (names or {}).get(s) or (f"Seat {s}" if s in self.people else f"Bot {s}") for s in range(players)
+            s: clean_text((names or {}).get(s), MAX_NAME) or (f"Seat {s}" if s in self.people else f"Bot {s}")
+            for s in range(players)
         }
         self.session = Session(ruleset, players=players, seed=seed)
         self.bot: RuleBot | SearchBot = RuleBot() if bots == "rules" else SearchBot(worlds=16, seconds=SEARCH_SECONDS)
@@ -94,8 +115,8 @@ class Table:
     # -- who is who ----------------------------------------------------------------------------
     def seat_of(self, token: object) -> int | bool | None:
         """The seat a token names, None for the spectators' token, False for no token of this table."""
-        if not isinstance(token, str):
-            return False
+        if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
+            return False  # (compare_digest takes ASCII text only)
         if token in self.tokens:
             return self.tokens[token]
         if secrets.compare_digest(token, self.spectator_token):
@@ -103,8 +124,10 @@ class Table:
         return False
 
     def rename(self, seat: int, name: object) -> None:
-        if isinstance(name, str) and name.strip():
-            self.names[seat] = " ".join(name.split())[:MAX_NAME]
+        """Name `seat` as its player asks (see clean_text); a name with nothing left is ignored."""
+        cleaned = clean_text(name, MAX_NAME)
+        if cleaned is not None and cleaned != self.names[seat]:
+            self.names[seat] = cleaned
             self.version += 1
 
     @property
@@ -160,11 +183,27 @@ class Table:
             )
 
     def record_text(self, number: int) -> str | None:
-        """The record of finished deal `number` (from 1) as YAML, or None."""
+        """The full record of finished deal `number` (from 1) as YAML, or None: the umpire's,
+        with every hand as dealt."""
         for deal in self.finished:
             if deal.number == number:
                 return dump_record(deal.record)
         return None
+
+    def download(self, number: int, seat: int | None) -> str | None:
+        """The record of finished deal `number` as `seat` (None: a spectator) may have it, as
+        YAML, or None: a seat's full record once the session is over; until then, and for a
+        spectator always, the deal as it saw it (downloads.record_for)."""
+        deal = next((d for d in self.finished if d.number == number), None)
+        if deal is None:
+            return None
+        if seat is not None and self.session_over:
+            return dump_record(deal.record)
+        if seat not in deal.downloads:
+            by = "a spectator" if seat is None else f"seat {seat} ({self.names[seat]})"
+            known = record_for(self.ruleset, deal.record, seat, f"{by} at a table of tarock web")
+            deal.downloads[seat] = dump_record(known)
+        return deal.downloads[seat]
 
     def _name(self, seat: int) -> str:
         return self.names.get(seat, f"seat {seat}")
@@ -203,7 +242,7 @@ class Table:
         """Everything `seat` (None: a spectator) may know now, as one message."""
         game = self.game
         rs = game.ruleset
-        view = public_view(game, seat) if seat is not None else self._spectator_view()
+        view = public_view(game, seat)
         legal: list[dict[str, Any]] = []
         if seat is not None and not game.is_over:
             actions = game.legal_actions(seat)
@@ -257,19 +296,6 @@ class Table:
                 for d in self.finished
             ],
         }
-
-    def _spectator_view(self) -> dict[str, Any]:
-        """The public facts: a seat's view with its own cards taken away (a seat that is not the
-        lone player's, so that the discards stay hidden and an open hand is shown)."""
-        game = self.game
-        seat = next(s for s in game.seats if s != game.declarer)
-        view = public_view(game, seat)
-        view["seat"] = None
-        view["hand"] = []
-        if not (game.is_over and game.result is not None and game.result.points is not None):
-            view.pop("aside", None)
-            view.pop("talon", None)
-        return view
 
 
 def _template(action: Any) -> tuple[str, dict[str, Any]] | None:
