@@ -579,7 +579,7 @@ class Compiler:
                     tuple(leads.get("suit_order") or ()),
                     leads.get("declarer_leads_after", default("contracts.*.opening_leads.declarer_leads_after")),
                 )
-                if leads
+                if isinstance(leads, dict)  # `opening_leads: {}` is the rule with every default, not none
                 else None
             )
             schedule = self.compile_schedule(self.written_at(name, own, "schedule")) if "schedule" in data else None
@@ -596,7 +596,7 @@ class Compiler:
             )
             extras = self.contract_extras(name, data, own)
             individual = None
-            if data.get("individual"):
+            if isinstance(data.get("individual"), dict):
                 ind = data["individual"]
                 where = self.written_at(name, own, "individual")
                 pays = self.expression(where + ("pays_each",), INDIVIDUAL_NAMES, INT)
@@ -627,6 +627,13 @@ class Compiler:
                     **extras,
                 )
                 continue
+            if data.get("talon_to_last_trick", default("contracts.*.talon_to_last_trick")):
+                self.problem(
+                    self.written_at(name, own, "talon_to_last_trick"),
+                    "the talon goes to the last trick's winner in a game where everyone plays for themselves "
+                    "(`individual`); a lone player's talon and discards count as `counting.aside` or "
+                    "`out_of_play` says",
+                )
             wins = (
                 self.expression(self.written_at(name, own, "declarer_wins"), OUTCOME_NAMES, BOOL)
                 if "declarer_wins" in data
@@ -713,7 +720,7 @@ class Compiler:
                 out["concede"] = Concede(when, pays)
         if data.get("talon_to_tricks"):
             out["talon_to_tricks"] = int((data["talon_to_tricks"] or {}).get("first", 0))
-        if data.get("doubling"):
+        if isinstance(data.get("doubling"), dict):
             d = data["doubling"]
             if data.get("individual") is None:
                 self.problem(
@@ -835,7 +842,7 @@ class Compiler:
 
     def compile_announcing(self) -> Announcing | None:
         a = self.data.get("announcing")
-        if not a:
+        if not isinstance(a, dict):
             return None
         if self.data.get("announcements"):
             self.problem(
@@ -850,7 +857,7 @@ class Compiler:
         k = self.data.get("kontra")
         if not k:
             return None, None
-        if not self.data.get("announcing"):
+        if not isinstance(self.data.get("announcing"), dict):
             self.problem(("kontra",), "kontra is said in the round of announcements: add `announcing`")
 
         def rule(key: str) -> KontraRule | None:

@@ -135,6 +135,7 @@ ruleset = Rule(
         ),
         "base": Key(
             Boolean("A base (a pack, a family core) that is extended but not played."),
+            default=False,
             unsaid="marks a file that is only extended",
         ),
         "inherited_status": Key(
@@ -142,6 +143,7 @@ ruleset = Rule(
                 "The status of every rule this ruleset takes from its bases without restating it: a variant known only in part (Schollach) says `assumed`, so each inherited rule shows as an assumption here.",
                 STATUS,
             ),
+            default=Computed("each inherited rule's own status"),
             unsaid="provenance of inherited rules",
         ),
         "sources": Key(
