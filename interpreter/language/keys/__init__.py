@@ -67,9 +67,12 @@ def _by_place() -> dict[Place, Key]:
     return dict(places())
 
 
+_parsed = cache(parse_place)  # the compiler asks for the same few places at every compile
+
+
 def key(place: str | Place) -> Key:
     """The declaration at a place (`play.when_void`, `auction.phases.*.ladder[].holdable`)."""
-    wanted = parse_place(place) if isinstance(place, str) else place
+    wanted = _parsed(place) if isinstance(place, str) else place
     found = _by_place().get(wanted)
     if found is None:
         raise KeyError(f"no key of the language at {place_text(wanted)!r}")

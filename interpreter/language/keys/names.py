@@ -73,7 +73,7 @@ def _k(type_: Type, note: str = "", shown: str | None = None) -> Known:
     return Known(type_, note, shown)
 
 
-PLAYERS = _k(INT, "")
+PLAYERS = _k(INT)
 HAND = _k(CARDS)
 
 # -- the auction and the exchange -------------------------------------------------------------------
