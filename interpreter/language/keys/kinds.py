@@ -352,7 +352,7 @@ STATUS = ("attested", "reported", "reconstructed", "assumed")
 PROVENANCE: Schema = {
     "source": {
         "type": "string",
-        "description": 'Which text says so: a key of `sources`, a colon, and the section (e.g. "dappen-en: Breitnau version").',
+        "description": 'Which text says so: a key of `sources`, a colon, and the section (e.g. "dappen-de §10").',
     },
     "status": {
         "enum": list(STATUS),

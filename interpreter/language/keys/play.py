@@ -187,7 +187,7 @@ play = Rule(
         ),
         "schedule": Key(
             ListOf(
-                "Rules for particular tricks (the Gstieß, 21 and 1 in tricks 1–3 of Buchenbach).",
+                "Rules for particular tricks (the Gstieß, 21 and 1 in tricks 1–3 of a Dappen village).",
                 scheduled,
             ),
             said=Said("Rules for particular tricks", text="schedule", whole=True),

@@ -140,7 +140,7 @@ ruleset = Rule(
         ),
         "inherited_status": Key(
             Choice(
-                "The status of every rule this ruleset takes from its bases without restating it: a variant known only in part (Schollach) says `assumed`, so each inherited rule shows as an assumption here.",
+                "The status of every rule this ruleset takes from its bases without restating it: a variant known only in part says `assumed`, so each inherited rule shows as an assumption here.",
                 STATUS,
             ),
             default=Computed("each inherited rule's own status"),

@@ -105,7 +105,7 @@ settlement = Rule(
         ),
         "drawn": Key(
             condition(
-                "When the game is drawn: nobody scores and a pot is untouched (Württemberg Tarock at 60:60). Not applied once a declaration (Tout) has changed the aim.",
+                "When the game is drawn: nobody scores and a pot is untouched (60 to 60 where the declarer needs 61). Not applied once a declaration (Tout) has changed the aim.",
                 names.OUTCOME,
             ),
             said=Said("The game is drawn when", text="code", missing="never"),
