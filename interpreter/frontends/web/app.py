@@ -50,6 +50,7 @@ MAX_FRAME = 8 * 1024  # bytes in one WebSocket message from a browser (a move is
 MAX_FRAME_HARD = 64 * 1024  # beyond this aiohttp itself closes the socket (code 1009), unread
 MAX_DEPTH = 16  # arrays and objects nested in a body or message (the deepest a browser sends is 3)
 MAX_QUEUE = 64  # messages waiting for one socket to read them; beyond it the socket is closed
+SEND_TIMEOUT = 30.0  # seconds a message may wait for a browser to take it; then the socket is closed
 MAX_FIELD = 200  # characters of a text field of a form (an observer's name and place)
 MAX_DEALS = 1000  # deals in one session
 
@@ -57,6 +58,7 @@ TABLES: web.AppKey[dict[str, Table]] = web.AppKey("tables", dict)
 SCRIBES: web.AppKey[dict[str, WebScribe]] = web.AppKey("scribes", dict)
 SOCKETS: web.AppKey[dict[str, weakref.WeakSet[Any]]] = web.AppKey("sockets", dict)
 BOT_DELAY: web.AppKey[float] = web.AppKey("bot_delay", float)
+STALL: web.AppKey[float] = web.AppKey("stall", float)
 RUNNING: web.AppKey[set[str]] = web.AppKey("running", set)
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -68,9 +70,10 @@ class Seat:
     """One browser at a table: its socket, the seat its token names (None: a spectator), and the
     messages waiting to be written to it, in order, by its own writer task."""
 
-    def __init__(self, ws: web.WebSocketResponse, seat: int | None):
+    def __init__(self, ws: web.WebSocketResponse, seat: int | None, stall: float = SEND_TIMEOUT):
         self.ws = ws
         self.seat = seat
+        self.stall = stall
         self.queue: deque[tuple[str, str]] = deque()  # (type, text) of each message not yet written
         self.ready = asyncio.Event()
         self.closing = False
@@ -102,9 +105,14 @@ class Seat:
                 if self.ws.closed:
                     return
                 try:
-                    await self.ws.send_str(text)
+                    # A send waits while the connection's buffers are full: the browser does not
+                    # read (a tab in the background of a phone, or a client that never does).
+                    await asyncio.wait_for(self.ws.send_str(text), self.stall)
                 except (ConnectionError, RuntimeError):
                     return  # the browser went away: it gets the whole state again when it comes back
+                except TimeoutError:
+                    self.close(WSCloseCode.POLICY_VIOLATION, f"nothing was read for {self.stall:g} s: join again")
+                    return
 
     def close(self, code: int, reason: str) -> None:
         """Close the socket with `reason` (at most 123 bytes, as a close frame holds), without
@@ -123,14 +131,16 @@ async def _close(ws: web.WebSocketResponse, code: int, reason: str) -> None:
         await asyncio.wait_for(ws.close(code=code, message=reason.encode()[:123], drain=False), 1.0)
 
 
-def make_app(bot_delay: float = 0.6) -> web.Application:
+def make_app(bot_delay: float = 0.6, stall: float = SEND_TIMEOUT) -> web.Application:
     """The application; `bot_delay` seconds pass between two bots' moves, so that people can
-    follow the cards as they fall (0 in tests)."""
+    follow the cards as they fall (0 in tests); a socket whose browser takes no message for
+    `stall` seconds is closed."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_faults])
     app[TABLES] = {}
     app[SCRIBES] = {}
     app[SOCKETS] = {}
     app[BOT_DELAY] = bot_delay
+    app[STALL] = stall
     app[RUNNING] = set()
     app.router.add_get("/", _page("lobby.html"))
     app.router.add_get("/table/{table}", _page("table.html"))
@@ -468,7 +478,7 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
                 if len(sockets) >= MAX_SOCKETS:
                     await _refuse_socket(ws, f"{MAX_SOCKETS} browsers are at this table, the most it takes")
                     break
-                seat = Seat(ws, who if isinstance(who, int) and not isinstance(who, bool) else None)
+                seat = Seat(ws, who if isinstance(who, int) and not isinstance(who, bool) else None, request.app[STALL])
                 if seat.seat is not None:
                     table.rename(seat.seat, data.get("name"))
                 sockets.add(seat)
