@@ -502,3 +502,23 @@ def test_a_refused_action_changes_nothing_at_a_koenigrufen_table(players: int) -
             action = option["action"]
         assert table.act(to_act, action) is None
     assert tries > 500
+
+
+def test_finished_deals_are_asked_for_by_number_and_nothing_else() -> None:
+    """The `deals` and `deal` messages take a finished deal's number: anything else is refused
+    with the reason, and a number is never taken for a place in a list (0 or -1)."""
+    from interpreter import load_ruleset
+
+    table = Table(load_ruleset("cego"), 4, [], 2, seed=5)
+    while table.bot_step():
+        pass
+    assert len(table.finished) == 1
+    for bad in ("1", 1.0, True, None, 0, -1, 2, 10**100, [1], {"n": 1}):
+        assert isinstance(table.finished_deal(bad, 0), str), bad
+        assert isinstance(table.finished_deal(bad, None), str), bad
+    for bad in ("1", 1.0, True, None, 0, -1, 3, 10**100, [1]):
+        assert isinstance(table.deals_page(bad), str), bad
+    page = table.deals_page(2)
+    assert isinstance(page, dict) and page["deals"] == [] and page["next"] is None
+    deal = table.finished_deal(1, None)
+    assert isinstance(deal, dict) and deal["number"] == 1 and deal["view"]["hand"] == []

@@ -519,8 +519,23 @@ async def _refuse_socket(ws: web.WebSocketResponse, reason: str) -> None:
 
 
 def handle(app: web.Application, table: Table, seat: Seat, data: dict[str, Any]) -> None:
-    """One message of a joined socket: an action of its seat, or the next deal."""
+    """One message of a joined socket: an action of its seat, the next deal, or a question
+    about the finished deals (the score sheet's rows, one deal as this seat saw it)."""
     kind = data.get("type")
+    if kind in ("deals", "deal"):
+        try:
+            answer = (
+                table.deals_page(data.get("from"))
+                if kind == "deals"
+                else table.finished_deal(data.get("number"), seat.seat)
+            )
+        except Exception as exc:  # a fault of ours: said, and the table goes on
+            traceback.print_exc(file=sys.stderr)
+            answer = f"internal error ({type(exc).__name__}): please report it with what you sent"
+        seat.post(
+            answer if isinstance(answer, dict) else {"type": "refused", "reason": answer, "version": table.version}
+        )
+        return
     if seat.seat is None:
         seat.post({"type": "refused", "reason": "spectators watch; they do not play", "version": table.version})
         return
@@ -530,7 +545,7 @@ def handle(app: web.Application, table: Table, seat: Seat, data: dict[str, Any])
         elif kind == "next":
             reason = table.next_deal()
         else:
-            reason = f"no message type {_short(kind, 20)}: act or next"
+            reason = f"no message type {_short(kind, 20)}: act, next, deals or deal"
     except Exception as exc:  # a fault of ours: the table goes on as it was
         traceback.print_exc(file=sys.stderr)
         reason = f"internal error ({type(exc).__name__}): please report it with what you sent"

@@ -31,6 +31,7 @@ from interpreter.frontends.words import action_label, choice_task, explain_resul
 from interpreter.language.model import TRUMP, Ruleset
 
 MAX_NAME = 24  # characters of a player's name
+DEALS_PAGE = 50  # rows of the score sheet in one `deals` message
 TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what new_token makes, with room: nothing else is compared
 # Characters a name may not hold: lone surrogates (no UTF-8 can carry them), control and format
 # characters (a bidi override would turn the names after it around), private and unassigned ones.
@@ -59,10 +60,15 @@ class Finished:
 
     number: int
     dealer: int
-    lines: list[str]
+    lines: list[str]  # the settlement explained (public, as the settlement event is)
     payments: list[int]
+    log: list[str]  # what happened, in the public events' words
     record: dict[str, Any] = field(repr=False)
     downloads: dict[int | None, str] = field(default_factory=dict, repr=False)  # by requester (None: spectators)
+
+    def summary(self) -> dict[str, Any]:
+        """The deal in the score sheet: public, the same for every seat."""
+        return {"number": self.number, "dealer": self.dealer, "payments": self.payments, "lines": self.lines}
 
 
 BOTS = ("rules", "search")  # the rule bot, or the search bot (tarock play --bot)
@@ -179,7 +185,9 @@ class Table:
             self.session.finish_deal()
             lines = explain_result(game.result.as_dict(), game.ruleset, game.players, game.sitting_out, self._name)
             self.finished.append(
-                Finished(len(self.session.deals), game.dealer, lines, list(game.result.payments), game.record())
+                Finished(
+                    len(self.session.deals), game.dealer, lines, list(game.result.payments), _log(game), game.record()
+                )
             )
 
     def record_text(self, number: int) -> str | None:
@@ -207,6 +215,37 @@ class Table:
 
     def _name(self, seat: int) -> str:
         return self.names.get(seat, f"seat {seat}")
+
+    # -- finished deals, on request ------------------------------------------------------------
+    def deals_page(self, start: object) -> dict[str, Any] | str:
+        """The score sheet's rows from deal `start` on (at most DEALS_PAGE of them), as the
+        `deals` message; the reason when `start` is no deal's number."""
+        if type(start) is not int or not 1 <= start <= len(self.finished) + 1:
+            return f"from is the number of a finished deal, 1 to {len(self.finished)}, not {_short(start)}"
+        rows = self.finished[start - 1 : start - 1 + DEALS_PAGE]
+        following = start + len(rows)
+        return {
+            "type": "deals",
+            "from": start,
+            "deals": [deal.summary() for deal in rows],
+            "next": following if following <= len(self.finished) else None,
+        }
+
+    def finished_deal(self, number: object, seat: int | None) -> dict[str, Any] | str:
+        """Finished deal `number` as `seat` (None: a spectator) saw it at its end, as the
+        `deal` message: the settlement explained, the public log, and the seat's own view of
+        the table when the deal was over (rebuilt from the record: public_view, as the state
+        at that moment showed it); the reason when there is no such deal."""
+        deal = next((d for d in self.finished if d.number == number), None) if type(number) is int else None
+        if deal is None:
+            return f"no finished deal {_short(number)}: the deals finished are 1 to {len(self.finished)}"
+        record = deal.record
+        game = Game(
+            self.ruleset, players=record["players"], dealer=record["dealer"], deal=record["deal"], pot=record.get("pot")
+        )
+        for acting, action in record["actions"]:
+            game.apply(acting, action)
+        return {"type": "deal", "you": seat, **deal.summary(), "log": deal.log, "view": public_view(game, seat)}
 
     # -- what a seat is told ---------------------------------------------------------------------
     def welcome(self, seat: int | None) -> dict[str, Any]:
@@ -262,11 +301,6 @@ class Table:
                     )
                 else:
                     legal.append({"action": action, "label": action_label(action, rs, legal=actions)})
-        log = []
-        for event in game.events:
-            line = describe_event(public_event(event, game), game) if event["type"] != "settlement" else None
-            if line:
-                log.append(line)
         result = None
         if game.is_over and self.finished and self.finished[-1].number == len(self.session.deals):
             result = self.finished[-1].lines
@@ -289,13 +323,25 @@ class Table:
             ],
             "view": view,
             "legal": legal,
-            "log": log,
+            "log": _log(game),
             "result": result,
-            "finished": [
-                {"number": d.number, "dealer": d.dealer, "payments": d.payments, "lines": d.lines}
-                for d in self.finished
-            ],
+            "deals_finished": len(self.finished),  # their rows and logs: the `deals` and `deal` messages
         }
+
+
+def _log(game: Game) -> list[str]:
+    """What happened in the deal so far, line by line, from the public events."""
+    lines = []
+    for event in game.events:
+        line = describe_event(public_event(event, game), game) if event["type"] != "settlement" else None
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _short(value: object) -> str:
+    text = ascii(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    return text if len(text) <= 20 else text[:20] + "…"
 
 
 def _template(action: Any) -> tuple[str, dict[str, Any]] | None:
