@@ -21,10 +21,12 @@ import asyncio
 import contextlib
 import re
 import sys
+import time
 import traceback
 import weakref
-from collections import deque
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +35,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from interpreter.errors import RulesetError, TarockError, UsageError
 from interpreter.frontends.server import NotJson, encode, parse_line
 from interpreter.frontends.web.scribe import WebScribe
-from interpreter.frontends.web.table import Table, clean_text
+from interpreter.frontends.web.table import ClosedTable, Table, clean_text
 from interpreter.language.model import Ruleset
 
 STATIC = Path(__file__).with_name("static")
@@ -53,9 +55,31 @@ MAX_QUEUE = 64  # messages waiting for one socket to read them; beyond it the so
 SEND_TIMEOUT = 30.0  # seconds a message may wait for a browser to take it; then the socket is closed
 MAX_FIELD = 200  # characters of a text field of a form (an observer's name and place)
 MAX_DEALS = 1000  # deals in one session
+CLOSED_TABLES = 1000  # closed tables whose records are kept (the oldest closed is forgotten first)
+CLOSED_DEALS = 5000  # finished deals' records kept of closed tables (a few kB each)
+
+
+@dataclass(frozen=True)
+class Lifetimes:
+    """How long what nobody uses stays open, in seconds: then it is closed, and its place free
+    for another (a table's finished deals stay downloadable: ClosedTable)."""
+
+    table: float = 3600.0  # a table nobody is at (no socket joined), its session not over
+    finished: float = 600.0  # a table nobody is at, its session over
+    scribe: float = 3600.0  # an observed game without a new entry
+
+    @property
+    def sweep(self) -> float:
+        """How often the server looks for what to close."""
+        return min(60.0, max(0.01, min(self.table, self.finished, self.scribe) / 4))
+
 
 TABLES: web.AppKey[dict[str, Table]] = web.AppKey("tables", dict)
+CLOSED: web.AppKey[OrderedDict[str, ClosedTable]] = web.AppKey("closed", OrderedDict)
+QUIET: web.AppKey[dict[str, float]] = web.AppKey("quiet", dict)  # table → when its last socket left
 SCRIBES: web.AppKey[dict[str, WebScribe]] = web.AppKey("scribes", dict)
+WRITTEN: web.AppKey[dict[str, float]] = web.AppKey("written", dict)  # scribe → when it was last written to
+LIFETIMES: web.AppKey[Lifetimes] = web.AppKey("lifetimes", Lifetimes)
 SOCKETS: web.AppKey[dict[str, weakref.WeakSet[Any]]] = web.AppKey("sockets", dict)
 BOT_DELAY: web.AppKey[float] = web.AppKey("bot_delay", float)
 STALL: web.AppKey[float] = web.AppKey("stall", float)
@@ -131,13 +155,20 @@ async def _close(ws: web.WebSocketResponse, code: int, reason: str) -> None:
         await asyncio.wait_for(ws.close(code=code, message=reason.encode()[:123], drain=False), 1.0)
 
 
-def make_app(bot_delay: float = 0.6, stall: float = SEND_TIMEOUT) -> web.Application:
+def make_app(
+    bot_delay: float = 0.6, stall: float = SEND_TIMEOUT, lifetimes: Lifetimes | None = None
+) -> web.Application:
     """The application; `bot_delay` seconds pass between two bots' moves, so that people can
     follow the cards as they fall (0 in tests); a socket whose browser takes no message for
-    `stall` seconds is closed."""
+    `stall` seconds is closed; tables and scribes nobody uses are closed after `lifetimes`."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_faults])
     app[TABLES] = {}
+    app[CLOSED] = OrderedDict()
+    app[QUIET] = {}
     app[SCRIBES] = {}
+    app[WRITTEN] = {}
+    app[LIFETIMES] = lifetimes or Lifetimes()
+    app.cleanup_ctx.append(_sweeping)
     app[SOCKETS] = {}
     app[BOT_DELAY] = bot_delay
     app[STALL] = stall
@@ -153,6 +184,48 @@ def make_app(bot_delay: float = 0.6, stall: float = SEND_TIMEOUT) -> web.Applica
     app.router.add_post("/api/scribes/{scribe}", scribe_entry)
     app.router.add_get("/static/{name}", static)
     return app
+
+
+async def _sweeping(app: web.Application) -> AsyncIterator[None]:
+    """Close, now and then, the tables and scribes nobody has used for their lifetime."""
+
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(app[LIFETIMES].sweep)
+            try:
+                close_unused(app, time.monotonic())
+            except Exception:  # a fault of ours: said, and the server goes on (and sweeps again)
+                traceback.print_exc(file=sys.stderr)
+
+    task = asyncio.get_running_loop().create_task(sweep())
+    yield
+    task.cancel()
+
+
+def close_unused(app: web.Application, now: float) -> None:
+    """Close every table no socket has been at for its lifetime (shorter once its session is
+    over) and every scribe not written to for its: a closed table keeps its finished deals'
+    records for download (ClosedTable), the CLOSED_TABLES last closed and at most CLOSED_DEALS
+    deals of them; a scribe keeps nothing (the browser holds its record, sent with every entry)."""
+    lifetimes = app[LIFETIMES]
+    for table_id, table in list(app[TABLES].items()):
+        if app[SOCKETS].get(table_id):
+            continue
+        lifetime = lifetimes.finished if table.session_over else lifetimes.table
+        if now - app[QUIET].get(table_id, now) >= lifetime:
+            del app[TABLES][table_id]
+            app[SOCKETS].pop(table_id, None)
+            app[QUIET].pop(table_id, None)
+            app[CLOSED][table_id] = table.close()
+    closed = app[CLOSED]
+    deals = sum(len(t.records) for t in closed.values())
+    while closed and (len(closed) > CLOSED_TABLES or deals > CLOSED_DEALS):
+        _, forgotten = closed.popitem(last=False)
+        deals -= len(forgotten.records)
+    for scribe_id, written in list(app[WRITTEN].items()):
+        if now - written >= lifetimes.scribe:
+            app[SCRIBES].pop(scribe_id, None)
+            del app[WRITTEN][scribe_id]
 
 
 @web.middleware
@@ -227,6 +300,15 @@ async def rulesets(request: web.Request) -> web.Response:
 
 def _refuse(message: str, status: int = 400) -> web.Response:
     return web.json_response({"error": message}, status=status)
+
+
+def _duration(seconds: float) -> str:
+    """A lifetime in words: "an hour", "10 minutes", "0.5 s"."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return f"an {unit}" if count == 1 and unit == "hour" else f"a {unit}" if count == 1 else f"{count} {unit}s"
+    return f"{seconds:g} s"
 
 
 def _short(value: object, limit: int = 40) -> str:
@@ -326,7 +408,12 @@ async def create_table(request: web.Request) -> web.Response:
     → the join links."""
     tables = request.app[TABLES]
     if len(tables) >= MAX_TABLES:
-        return _refuse(f"{len(tables)} tables are open, the most this server holds", 503)
+        idle = _duration(request.app[LIFETIMES].finished)
+        return _refuse(
+            f"{len(tables)} tables are open, the most this server holds; a table nobody is at is closed"
+            f" after a while ({idle} once its session is over)",
+            503,
+        )
     try:
         body = await _body(request)
         name, _options, ruleset = _ruleset_asked(body)
@@ -351,6 +438,7 @@ async def create_table(request: web.Request) -> web.Response:
         return _refuse(str(exc)[:600])
     tables[table.id] = table
     request.app[SOCKETS][table.id] = weakref.WeakSet()
+    request.app[QUIET][table.id] = time.monotonic()  # nobody has joined yet
     base = f"/table/{table.id}"
     return web.json_response(
         {
@@ -406,6 +494,7 @@ async def create_scribe(request: web.Request) -> web.Response:
     except TarockError as exc:
         return _refuse(str(exc)[:600])
     scribes[scribe.id] = scribe
+    request.app[WRITTEN][scribe.id] = time.monotonic()
     return web.json_response(scribe.state())
 
 
@@ -414,7 +503,13 @@ async def scribe_entry(request: web.Request) -> web.Response:
     scribe's question ({answer}) → the scribe's state: what it said, its question, the record."""
     scribe = request.app[SCRIBES].get(request.match_info["scribe"])
     if scribe is None:
-        return _refuse("no such observed game: start a new one", 404)
+        return _refuse(
+            f"no such observed game: one is closed after {_duration(request.app[LIFETIMES].scribe)} without an"
+            " entry, or when the server restarts; the record on your page holds every entry taken: save it,"
+            " and start a new one",
+            404,
+        )
+    request.app[WRITTEN][scribe.id] = time.monotonic()
     try:
         body = await _body(request)
     except Refused as refused:
@@ -428,9 +523,10 @@ async def scribe_entry(request: web.Request) -> web.Response:
 async def record(request: web.Request) -> web.Response:
     """The record of a finished deal, for a seat or a spectator of the table (its token in
     X-Seat-Token), as that seat or spectator may have it (Table.download)."""
-    table = request.app[TABLES].get(request.match_info["table"])
+    table_id = request.match_info["table"]
+    table: Table | ClosedTable | None = request.app[TABLES].get(table_id) or request.app[CLOSED].get(table_id)
     if table is None:
-        return _refuse("no such table", 404)
+        return _refuse("no such table (or closed long ago: the records of the last tables closed are kept)", 404)
     who = table.seat_of(request.headers.get("X-Seat-Token"))
     if who is False:
         return _refuse("this table's records are for its players: the token is missing or wrong", 403)
@@ -450,7 +546,13 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
     await ws.prepare(request)
     table = request.app[TABLES].get(request.match_info["table"])
     if table is None:
-        await _refuse_socket(ws, "no such table: ask for a new link")
+        closed = request.match_info["table"] in request.app[CLOSED]
+        await _refuse_socket(
+            ws,
+            "this table was closed: nobody was at it for a while; its finished deals can still be downloaded"
+            if closed
+            else "no such table: ask for a new link",
+        )
         return ws
     sockets = request.app[SOCKETS][table.id]
     seat: Seat | None = None
@@ -475,6 +577,9 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
                 if who is False:
                     await _refuse_socket(ws, "this link's seat token is not one of this table's")
                     break
+                if table.id not in request.app[TABLES]:  # closed since the socket was opened
+                    await _refuse_socket(ws, "this table was closed: nobody was at it for a while")
+                    break
                 if len(sockets) >= MAX_SOCKETS:
                     await _refuse_socket(ws, f"{MAX_SOCKETS} browsers are at this table, the most it takes")
                     break
@@ -490,6 +595,7 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
     finally:
         if seat is not None:
             sockets.discard(seat)
+            request.app[QUIET][table.id] = time.monotonic()
             if seat.closed is not None:
                 await seat.closed  # the reason first: the socket is closed without one on return
             seat.closing = True
@@ -579,7 +685,7 @@ def _schedule_bots(app: web.Application, table: Table) -> None:
 
 async def _run_bots(app: web.Application, table: Table) -> None:
     delay = app[BOT_DELAY]
-    while table.bot_to_act() is not None:
+    while table.bot_to_act() is not None and table.id in app[TABLES]:
         if delay:
             await asyncio.sleep(delay)
         try:

@@ -12,6 +12,7 @@ directly.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import unicodedata
@@ -64,7 +65,8 @@ class Finished:
     payments: list[int]
     log: list[str]  # what happened, in the public events' words
     record: dict[str, Any] = field(repr=False)
-    downloads: dict[int | None, str] = field(default_factory=dict, repr=False)  # by requester (None: spectators)
+    # What was downloaded, by requester (None: the spectators; "full": the whole record).
+    downloads: dict[int | str | None, str] = field(default_factory=dict, repr=False)
 
     def summary(self) -> dict[str, Any]:
         """The deal in the score sheet: public, the same for every seat."""
@@ -121,13 +123,7 @@ class Table:
     # -- who is who ----------------------------------------------------------------------------
     def seat_of(self, token: object) -> int | bool | None:
         """The seat a token names, None for the spectators' token, False for no token of this table."""
-        if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
-            return False  # (compare_digest takes ASCII text only)
-        if token in self.tokens:
-            return self.tokens[token]
-        if secrets.compare_digest(token, self.spectator_token):
-            return None
-        return False
+        return _seat_of(token, self.tokens, self.spectator_token)
 
     def rename(self, seat: int, name: object) -> None:
         """Name `seat` as its player asks (see clean_text); a name with nothing left is ignored."""
@@ -205,13 +201,24 @@ class Table:
         deal = next((d for d in self.finished if d.number == number), None)
         if deal is None:
             return None
-        if seat is not None and self.session_over:
-            return dump_record(deal.record)
-        if seat not in deal.downloads:
-            by = "a spectator" if seat is None else f"seat {seat} ({self.names[seat]})"
-            known = record_for(self.ruleset, deal.record, seat, f"{by} at a table of tarock web")
-            deal.downloads[seat] = dump_record(known)
-        return deal.downloads[seat]
+        full = seat is not None and self.session_over
+        key = "full" if full else seat
+        if key not in deal.downloads:
+            deal.downloads[key] = _download(self.ruleset, deal.record, seat, full, self.names)
+        return deal.downloads[key]
+
+    def close(self) -> ClosedTable:
+        """What is kept of the table once it is closed: who may download which finished deal,
+        and each deal's record, as compact JSON (a few kB a deal)."""
+        return ClosedTable(
+            self.id,
+            self.ruleset,
+            dict(self.names),
+            dict(self.tokens),
+            self.spectator_token,
+            self.session_over,
+            {deal.number: json.dumps(deal.record, separators=(",", ":")) for deal in self.finished},
+        )
 
     def _name(self, seat: int) -> str:
         return self.names.get(seat, f"seat {seat}")
@@ -327,6 +334,50 @@ class Table:
             "result": result,
             "deals_finished": len(self.finished),  # their rows and logs: the `deals` and `deal` messages
         }
+
+
+@dataclass(frozen=True)
+class ClosedTable:
+    """A table closed after a time with nobody at it (app.Lifetimes): its finished deals stay
+    downloadable, each as its requester may have it (Table.download), and its links say that
+    it was closed."""
+
+    id: str
+    ruleset: Ruleset
+    names: dict[int, str]
+    tokens: dict[str, int]
+    spectator_token: str
+    session_over: bool
+    records: dict[int, str] = field(repr=False)  # by the deal's number: the full record, as JSON
+
+    def seat_of(self, token: object) -> int | bool | None:
+        return _seat_of(token, self.tokens, self.spectator_token)
+
+    def download(self, number: int, seat: int | None) -> str | None:
+        text = self.records.get(number)
+        if text is None:
+            return None
+        return _download(self.ruleset, json.loads(text), seat, seat is not None and self.session_over, self.names)
+
+
+def _seat_of(token: object, tokens: dict[str, int], spectators: str) -> int | bool | None:
+    """The seat `token` names among `tokens`, None for the spectators' token, False for none."""
+    if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
+        return False  # (compare_digest takes ASCII text only)
+    if token in tokens:
+        return tokens[token]
+    if secrets.compare_digest(token, spectators):
+        return None
+    return False
+
+
+def _download(ruleset: Ruleset, record: dict[str, Any], seat: int | None, full: bool, names: dict[int, str]) -> str:
+    """A finished deal's record for `seat` (None: a spectator) as YAML: the whole record where
+    `full`, else the deal as the requester saw it (downloads.record_for)."""
+    if full:
+        return dump_record(record)
+    by = "a spectator" if seat is None else f"seat {seat} ({names[seat]})"
+    return dump_record(record_for(ruleset, record, seat, f"{by} at a table of tarock web"))
 
 
 def _log(game: Game) -> list[str]:
