@@ -406,10 +406,8 @@ def test_a_finished_deal_is_explained_and_its_record_replays() -> None:
 
 
 def test_a_table_whose_bots_search() -> None:
-    from interpreter.bots.searchbot import SearchBot
-
     _clients, table = asyncio.run(play_table({"ruleset": "cego", "people": [0], "deals": 1, "bots": "search"}, 5))
-    assert isinstance(table.bot, SearchBot) and table.bot.searched > 0  # it searched some of its cards
+    assert table.searches > 0  # it searched some of its cards (in the server's worker processes)
     assert len(table.finished) == 1 and sum(table.finished[0].payments) == 0
 
 

@@ -24,7 +24,7 @@ from interpreter.frontends.web import app as web_app
 from interpreter.frontends.web.app import CLOSED, MAX_SCRIBES, MAX_TABLES, SCRIBES, TABLES, Lifetimes, make_app
 from interpreter.frontends.web.table import Table
 
-SHORT = Lifetimes(table=0.3, finished=0.1, scribe=0.1)
+SHORT = Lifetimes(table=0.5, finished=0.2, scribe=0.5)
 
 
 def run(test: Any, lifetimes: Lifetimes = SHORT) -> None:

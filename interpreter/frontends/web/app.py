@@ -35,7 +35,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from interpreter.errors import RulesetError, TarockError, UsageError
 from interpreter.frontends.server import NotJson, encode, parse_line
 from interpreter.frontends.web.scribe import WebScribe
-from interpreter.frontends.web.table import ClosedTable, Table, clean_text
+from interpreter.frontends.web.table import MAX_SECONDS, MIN_SECONDS, SEARCH_SECONDS, ClosedTable, Table, clean_text
+from interpreter.frontends.web.thinking import Thinkers
 from interpreter.language.model import Ruleset
 
 STATIC = Path(__file__).with_name("static")
@@ -80,11 +81,13 @@ QUIET: web.AppKey[dict[str, float]] = web.AppKey("quiet", dict)  # table → whe
 SCRIBES: web.AppKey[dict[str, WebScribe]] = web.AppKey("scribes", dict)
 WRITTEN: web.AppKey[dict[str, float]] = web.AppKey("written", dict)  # scribe → when it was last written to
 LIFETIMES: web.AppKey[Lifetimes] = web.AppKey("lifetimes", Lifetimes)
+THINKERS: web.AppKey[Thinkers] = web.AppKey("thinkers", Thinkers)
 SOCKETS: web.AppKey[dict[str, weakref.WeakSet[Any]]] = web.AppKey("sockets", dict)
 BOT_DELAY: web.AppKey[float] = web.AppKey("bot_delay", float)
 STALL: web.AppKey[float] = web.AppKey("stall", float)
 RUNNING: web.AppKey[set[str]] = web.AppKey("running", set)
 
+BOT_TASKS: set[asyncio.Task[None]] = set()  # the bots' tasks running (the loop keeps only weak references)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")
 _NUMBER = re.compile(r"[1-9][0-9]{0,5}")  # a deal's number in a URL
@@ -168,7 +171,9 @@ def make_app(
     app[SCRIBES] = {}
     app[WRITTEN] = {}
     app[LIFETIMES] = lifetimes or Lifetimes()
+    app[THINKERS] = Thinkers()
     app.cleanup_ctx.append(_sweeping)
+    app.on_cleanup.append(_stop_thinking)
     app[SOCKETS] = {}
     app[BOT_DELAY] = bot_delay
     app[STALL] = stall
@@ -184,6 +189,10 @@ def make_app(
     app.router.add_post("/api/scribes/{scribe}", scribe_entry)
     app.router.add_get("/static/{name}", static)
     return app
+
+
+async def _stop_thinking(app: web.Application) -> None:
+    app[THINKERS].close()
 
 
 async def _sweeping(app: web.Application) -> AsyncIterator[None]:
@@ -372,6 +381,18 @@ def _whole(body: dict[str, Any], name: str, default: int, low: int, high: int) -
     return value
 
 
+def _seconds(body: dict[str, Any], name: str, default: float, low: float, high: float) -> float:
+    """Field `name` of `body`, a number of seconds from `low` to `high` (`default` when left out)."""
+    value = body.get(name)
+    if value is None:
+        return default
+    if type(value) not in (int, float):
+        raise Refused(f"{name} is a number of seconds, not {_short(value)}")
+    if not low <= value <= high:
+        raise Refused(f"{name} is from {low:g} to {high:g} seconds, not {_short(value)}")
+    return float(value)
+
+
 def _ruleset_asked(body: dict[str, Any]) -> tuple[str, dict[str, str], Ruleset]:
     """The ruleset a request that opens a table or a scribe names, its options, and the ruleset
     loaded with them (Refused with the reason)."""
@@ -431,11 +452,14 @@ async def create_table(request: web.Request) -> web.Response:
         bots = body.get("bots", "rules")
         if not isinstance(bots, str):
             raise Refused(f"bots is rules or search, not {_short(bots)}")
-        table = Table(ruleset, players, people, deals, names=names, bots=bots)
+        seconds = _seconds(body, "bot_seconds", SEARCH_SECONDS, MIN_SECONDS, MAX_SECONDS)
+        table = Table(ruleset, players, people, deals, names=names, bots=bots, seconds=seconds)
     except Refused as refused:
         return _refuse(refused.reason, refused.status)
     except TarockError as exc:
         return _refuse(str(exc)[:600])
+    if bots == "search" and len(table.people) < players:
+        request.app[THINKERS].warm(ruleset, _options)
     tables[table.id] = table
     request.app[SOCKETS][table.id] = weakref.WeakSet()
     request.app[QUIET][table.id] = time.monotonic()  # nobody has joined yet
@@ -679,26 +703,30 @@ def _schedule_bots(app: web.Application, table: Table) -> None:
     if table.bot_to_act() is None or table.id in app[RUNNING]:
         return
     app[RUNNING].add(table.id)
-    task = asyncio.get_running_loop().create_task(_run_bots(app, table))
-    task.add_done_callback(lambda _: app[RUNNING].discard(table.id))
+    BOT_TASKS.add(task := asyncio.get_running_loop().create_task(_run_bots(app, table)))
+    task.add_done_callback(BOT_TASKS.discard)
 
 
 async def _run_bots(app: web.Application, table: Table) -> None:
+    """The bots' turns, one after another: each thought out away from the event loop (thinking.py)
+    while the pause between two bots' moves runs, and applied where the table still is."""
     delay = app[BOT_DELAY]
-    while table.bot_to_act() is not None and table.id in app[TABLES]:
-        if delay:
-            await asyncio.sleep(delay)
-        try:
-            moved = table.bot_step()
-        except Exception:  # a fault of ours: the bots stop, the people are told
-            traceback.print_exc(file=sys.stderr)
-            for seat in list(app[SOCKETS].get(table.id, ())):
-                seat.post({"type": "error", "message": "internal error: a bot could not move; please report it"})
-            return
-        if not moved:
-            break
-        broadcast(app, table)
-        await asyncio.sleep(0)  # let the people's messages in between
+    try:
+        while table.id in app[TABLES]:
+            decision = table.bot_decision()
+            if decision is None:
+                return
+            choice, _ = await asyncio.gather(app[THINKERS].choose(decision, table.ruleset), asyncio.sleep(delay))
+            if table.id in app[TABLES] and table.bot_move(decision, choice):
+                broadcast(app, table)
+    except Exception:  # a fault of ours: the bots stop, the people are told
+        traceback.print_exc(file=sys.stderr)
+        for seat in list(app[SOCKETS].get(table.id, ())):
+            seat.post({"type": "error", "message": "internal error: a bot could not move; please report it"})
+    finally:
+        # At once, not in a callback: a person's move handled in between would find the bots
+        # still at it, and leave them waiting.
+        app[RUNNING].discard(table.id)
 
 
 def run(args: Any) -> int:

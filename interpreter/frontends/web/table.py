@@ -19,15 +19,15 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.bots.rulebot import RuleBot
-from interpreter.bots.searchbot import SearchBot
 from interpreter.engine.game import Game
 from interpreter.engine.records import dump_record
+from interpreter.engine.seeds import bot_seed
 from interpreter.engine.session import Session
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
 from interpreter.frontends.log import describe_event
 from interpreter.frontends.server import public_event, public_view
 from interpreter.frontends.web.downloads import record_for
+from interpreter.frontends.web.thinking import Choice, Decision, choose
 from interpreter.frontends.words import action_label, choice_task, explain_result, legend
 from interpreter.language.model import TRUMP, Ruleset
 
@@ -74,13 +74,16 @@ class Finished:
 
 
 BOTS = ("rules", "search")  # the rule bot, or the search bot (tarock play --bot)
-SEARCH_SECONDS = 0.4  # a search bot's time for one card: the server answers no one while it thinks
+SEARCH_SECONDS = 0.4  # a search bot's time for one card, unless the table sets another
+MIN_SECONDS, MAX_SECONDS = 0.05, 5.0  # what a table may set
 
 
 class Table:
     """One table: `players` seats, `people` of them played by people holding a token each, the
-    others by bots (`bots`: the rule bot or the search bot); a session of `deals` deals (or the
-    ruleset's own end)."""
+    others by bots (`bots`: the rule bot or the search bot, which searches each card for
+    `seconds`); a session of `deals` deals (or the ruleset's own end). A seeded table deals
+    and plays alike every time (engine/seeds.py: the deals' and the bots' streams are drawn
+    from the seed apart); without a seed, from the operating system's randomness."""
 
     def __init__(
         self,
@@ -91,9 +94,14 @@ class Table:
         seed: int | None = None,
         names: dict[int, str] | None = None,
         bots: str = "rules",
+        seconds: float = SEARCH_SECONDS,
     ):
         if bots not in BOTS:
             raise InvalidActionError(f"the bots play by {' or '.join(BOTS)}, not {bots[:20]!r}")
+        if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            raise InvalidActionError(
+                f"a search bot thinks from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds a card, not {seconds:g}"
+            )
         if players not in ruleset.table_sizes:
             sizes = ", ".join(map(str, ruleset.table_sizes))
             raise InvalidActionError(f"{ruleset.title} is played by {sizes} at the table, not {players}")
@@ -114,10 +122,13 @@ class Table:
             s: clean_text((names or {}).get(s), MAX_NAME) or (f"Seat {s}" if s in self.people else f"Bot {s}")
             for s in range(players)
         }
+        self.seed = seed
         self.session = Session(ruleset, players=players, seed=seed)
-        self.bot: RuleBot | SearchBot = RuleBot() if bots == "rules" else SearchBot(worlds=16, seconds=SEARCH_SECONDS)
+        self.bots, self.seconds = bots, seconds
+        self.searches = 0  # the search bots' cards found by searching (not the rule bot's choice)
         self.finished: list[Finished] = []
         self.game: Game = self.session.next_deal()
+        self.step = 0  # actions of the deal so far
         self.version = 0  # counts every change, so that a client can tell a new state from an old one
 
     # -- who is who ----------------------------------------------------------------------------
@@ -155,14 +166,44 @@ class Table:
         seat = self.game.to_act
         return seat if seat is not None and seat not in self.people else None
 
-    def bot_step(self) -> bool:
-        """Let the bot play the seat whose turn it is, when that seat is a bot's; whether it did."""
+    def bot_decision(self) -> Decision | None:
+        """The turn of the bot to play now, as a job for thinking.choose (None: no bot's turn).
+        A search bot draws from a stream of its own for each choice, derived from the table's
+        seed, the deal and the step (engine/seeds.bot_seed): never the shuffle's."""
         seat = self.bot_to_act()
         if seat is None:
+            return None
+        deal = len(self.session.deals)
+        cheap = (
+            self.bots == "rules"
+            or self.game.view(seat)["phase"] != "play"  # it bids and exchanges as the rule bot
+            or len(self.game.legal_actions(seat)) == 1
+        )
+        return Decision(
+            self.game.record(),
+            seat,
+            self.bots,
+            self.seconds,
+            bot_seed(self.seed, self.bots, deal, self.step),
+            cheap,
+            (deal, self.step),
+        )
+
+    def bot_move(self, decision: Decision, choice: Choice) -> bool:
+        """Apply a bot's choice if the table is still where the bot thought it out (a person's
+        call out of turn may have come first); whether it did."""
+        if decision.at != (len(self.session.deals), self.step) or self.bot_to_act() != decision.seat:
             return False
-        self.game.apply(seat, self.bot.choose(self.game, seat))
+        self.game.apply(decision.seat, choice.action)
+        self.searches += choice.searched
         self._moved()
         return True
+
+    def bot_step(self) -> bool:
+        """Let the bot play the seat whose turn it is, when that seat is a bot's, thinking here
+        and now (the server thinks away from its event loop: thinking.Thinkers); whether it did."""
+        decision = self.bot_decision()
+        return decision is not None and self.bot_move(decision, choose(decision, self.ruleset))
 
     def next_deal(self) -> str | None:
         """Deal the next deal of the session; the reason when it cannot be dealt now."""
@@ -171,10 +212,12 @@ class Table:
         if self.session_over:
             return "the session is over"
         self.game = self.session.next_deal()
+        self.step = 0
         self.version += 1
         return None
 
     def _moved(self) -> None:
+        self.step += 1
         self.version += 1
         game = self.game
         if game.is_over and game.result is not None and len(self.finished) < len(self.session.deals):
@@ -316,7 +359,7 @@ class Table:
             "version": self.version,
             "you": seat,
             "deal": len(self.session.deals),
-            "step": len(game.history),
+            "step": self.step,
             "deals_planned": self.deals_planned,
             "session_over": self.session_over,
             "seats": [
