@@ -522,3 +522,40 @@ def test_finished_deals_are_asked_for_by_number_and_nothing_else() -> None:
     assert isinstance(page, dict) and page["deals"] == [] and page["next"] is None
     deal = table.finished_deal(1, None)
     assert isinstance(deal, dict) and deal["number"] == 1 and deal["view"]["hand"] == []
+
+
+def test_the_limits_stated_in_the_docs_are_the_servers() -> None:
+    """docs/protocol.md and the README state the web server's limits: the numbers they give are
+    the constants the server uses."""
+    from pathlib import Path
+
+    from interpreter.frontends.web import app, table, thinking
+
+    root = Path(__file__).resolve().parent.parent
+    protocol = " ".join((root / "docs" / "protocol.md").read_text(encoding="utf-8").split())
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    lifetimes = app.Lifetimes()
+    assert (lifetimes.table, lifetimes.finished, lifetimes.scribe) == (3600, 600, 3600)  # "an hour", "ten minutes"
+    for stated in (
+        f"holds at most {app.MAX_BODY // 1024} KiB",
+        f"at most {app.MAX_DEPTH} deep",
+        f"a socket message holds at most {app.MAX_FRAME // 1024} KiB",
+        f"at most {app.MAX_QUEUE} messages waiting",
+        f"waits at most {app.SEND_TIMEOUT:g} s",
+        f"at most {app.MAX_SOCKETS} sockets at one table, {app.MAX_TABLES} tables and {app.MAX_SCRIBES} scribes",
+        "for an hour (ten minutes once its session is over), and a scribe without an entry for an hour",
+        f"the last {app.CLOSED_TABLES} tables closed, at most {app.CLOSED_DEALS} deals",
+        f"at most {table.DEALS_PAGE} rows",
+        f"a number from {table.MIN_SECONDS:g} to {table.MAX_SECONDS:g}, {table.SEARCH_SECONDS:g} when left out",
+        f"silent for {thinking.WAIT:g} s",
+        f"cut to {table.MAX_NAME} characters",
+        f"at most {app.MAX_FIELD} characters",
+    ):
+        assert stated in protocol, stated
+    for stated in (
+        f"{app.MAX_QUEUE} messages unread, or whose browser takes no message for {app.SEND_TIMEOUT:g} s",
+        f"the last {app.CLOSED_TABLES:,} tables closed, at most {app.CLOSED_DEALS:,} deals",
+        f"{table.MIN_SECONDS:g} to {table.MAX_SECONDS:g} seconds, {table.SEARCH_SECONDS:g} by default",
+        f"{app.MAX_TABLES} tables and {app.MAX_SCRIBES} scribes open on a server",
+    ):
+        assert stated in readme, stated
