@@ -559,3 +559,26 @@ def test_the_limits_stated_in_the_docs_are_the_servers() -> None:
         f"{app.MAX_TABLES} tables and {app.MAX_SCRIBES} scribes open on a server",
     ):
         assert stated in readme, stated
+
+
+def test_a_browser_that_reads_is_answered_every_message_of_a_flood() -> None:
+    """A thousand wrong messages in a row from a socket that reads its answers: each is refused
+    and the socket stays open (its writer keeps up with its queue: a send that does not wait
+    costs the loop nothing more; with a task for each send, the queue filled after 32 and the
+    socket was closed as a reader too slow)."""
+
+    async def test(server: TestServer, http: ClientSession) -> None:
+        table, clients = await _joined(http, server, {"ruleset": "cego", "players": 4, "people": [0, 1], "deals": 1})
+        seat0 = clients[0]
+        for i in range(1000):
+            await seat0.ws.send_str(json.dumps({"type": "act", "action": {"play": "T99"}}) if i % 2 else "x")
+        for _ in range(2500):
+            if sum(m["type"] == "refused" for m in seat0.messages) == 1000:
+                break
+            await asyncio.sleep(0.002)
+        assert sum(m["type"] == "refused" for m in seat0.messages) == 1000
+        assert not seat0.ws.closed
+        for client in clients:
+            await client.ws.close()
+
+    run(test)

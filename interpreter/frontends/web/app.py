@@ -124,6 +124,7 @@ class Seat:
         self.ready.set()
 
     async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             await self.ready.wait()
             self.ready.clear()
@@ -131,15 +132,19 @@ class Seat:
                 _, text = self.queue.popleft()
                 if self.ws.closed:
                     return
+                # A send waits while the connection's buffers are full: the browser does not read
+                # (a tab in the background of a phone, or a client that never does). A timer, not
+                # wait_for: a send that does not wait must not cost the loop a task of its own.
+                stalled = loop.call_later(self.stall, self._stalled)
                 try:
-                    # A send waits while the connection's buffers are full: the browser does not
-                    # read (a tab in the background of a phone, or a client that never does).
-                    await asyncio.wait_for(self.ws.send_str(text), self.stall)
+                    await self.ws.send_str(text)
                 except (ConnectionError, RuntimeError):
                     return  # the browser went away: it gets the whole state again when it comes back
-                except TimeoutError:
-                    self.close(WSCloseCode.POLICY_VIOLATION, f"nothing was read for {self.stall:g} s: join again")
-                    return
+                finally:
+                    stalled.cancel()
+
+    def _stalled(self) -> None:
+        self.close(WSCloseCode.POLICY_VIOLATION, f"nothing was read for {self.stall:g} s: join again")
 
     def close(self, code: int, reason: str) -> None:
         """Close the socket with `reason` (at most 123 bytes, as a close frame holds), without
@@ -437,7 +442,7 @@ async def create_table(request: web.Request) -> web.Response:
         )
     try:
         body = await _body(request)
-        name, _options, ruleset = _ruleset_asked(body)
+        name, options, ruleset = _ruleset_asked(body)
         players = _players(body, ruleset)
         people = body.get("people", [0])
         if not isinstance(people, list) or len(people) > players or not all(type(s) is int for s in people):
@@ -459,7 +464,7 @@ async def create_table(request: web.Request) -> web.Response:
     except TarockError as exc:
         return _refuse(str(exc)[:600])
     if bots == "search" and len(table.people) < players:
-        request.app[THINKERS].warm(ruleset, _options)
+        request.app[THINKERS].warm(ruleset, options)
     tables[table.id] = table
     request.app[SOCKETS][table.id] = weakref.WeakSet()
     request.app[QUIET][table.id] = time.monotonic()  # nobody has joined yet
