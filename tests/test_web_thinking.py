@@ -159,3 +159,39 @@ def test_the_search_is_not_run_on_the_event_loop() -> None:
     # messages are read in the same loop.
     held = sum(lags)
     assert held < 3.0 and max(lags) < 1.0, (held, max(lags))
+
+
+def test_a_worker_killed_while_it_searches_is_replaced() -> None:
+    """The worker processes searching a card are killed (by their ids: the test's own pool):
+    the card is searched again by new ones, and the table gets its answer."""
+    import os
+    import signal
+
+    from interpreter.frontends.web.thinking import Thinkers
+
+    rs = load_ruleset("cego")
+    table = Table(rs, 4, [], 1, bots="search", seconds=1.5, seed=2)
+    while (decision := table.bot_decision()) is not None and decision.cheap:
+        assert table.bot_move(decision, choose(decision, rs))
+    assert decision is not None, "the deal ended before a card was searched"
+
+    async def main() -> Any:
+        thinkers = Thinkers(workers=1)
+        try:
+            thinking = asyncio.ensure_future(thinkers.choose(decision, rs))
+            started = time.monotonic()
+            pool = thinkers.pool()
+            while not pool._processes or not any(p.is_alive() for p in pool._processes.values()):
+                assert time.monotonic() - started < 60
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(1.0)  # the worker is searching (or still starting)
+            for process in list(pool._processes.values()):
+                assert process.pid is not None
+                os.kill(process.pid, signal.SIGKILL)
+            return await asyncio.wait_for(thinking, 120)
+        finally:
+            thinkers.close()
+
+    choice = asyncio.run(main())
+    assert choice.action in table.game.legal_actions(decision.seat)
+    assert table.bot_move(decision, choice)

@@ -82,8 +82,9 @@ class Table:
     """One table: `players` seats, `people` of them played by people holding a token each, the
     others by bots (`bots`: the rule bot or the search bot, which searches each card for
     `seconds`); a session of `deals` deals (or the ruleset's own end). A seeded table deals
-    and plays alike every time (engine/seeds.py: the deals' and the bots' streams are drawn
-    from the seed apart); without a seed, from the operating system's randomness."""
+    alike every time, and its bots draw from streams of their own (engine/seeds.py: derived
+    from the seed apart from the shuffle's); without a seed, both come from the operating
+    system's randomness."""
 
     def __init__(
         self,
