@@ -568,7 +568,7 @@ def test_a_browser_that_reads_is_answered_every_message_of_a_flood() -> None:
     socket was closed as a reader too slow)."""
 
     async def test(server: TestServer, http: ClientSession) -> None:
-        table, clients = await _joined(http, server, {"ruleset": "cego", "players": 4, "people": [0, 1], "deals": 1})
+        _table, clients = await _joined(http, server, {"ruleset": "cego", "players": 4, "people": [0, 1], "deals": 1})
         seat0 = clients[0]
         for i in range(1000):
             await seat0.ws.send_str(json.dumps({"type": "act", "action": {"play": "T99"}}) if i % 2 else "x")

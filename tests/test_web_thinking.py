@@ -18,16 +18,21 @@ from interpreter.frontends.web.thinking import choose
 
 
 @pytest.mark.parametrize("name", ruleset_names())
-def test_a_rule_bot_chooses_from_the_record_as_at_the_table(name: str) -> None:
+def test_a_rule_bot_chooses_from_the_decision_as_at_the_table(name: str) -> None:
     """Every bot move of a seeded session of two deals: the choice made from the decision (the
-    game rebuilt from its record) is the rule bot's choice in the table's own game."""
+    game rebuilt, afresh or as the thread kept it from the table's last choice) is the rule
+    bot's choice in the table's own game; the actions the table keeps are its game's record."""
+    from interpreter.frontends.web.thinking import Thinkers
+
     rs = load_ruleset(name)
     table = Table(rs, rs.usual_table, [], 2, seed=7)
     bot = RuleBot()
+    thinkers = Thinkers(workers=1)
     moves = 0
     while True:
         decision = table.bot_decision()
         if decision is None:
+            assert table.actions == table.game.record()["actions"]
             if table.session_over:
                 break
             assert table.next_deal() is None
@@ -35,9 +40,11 @@ def test_a_rule_bot_chooses_from_the_record_as_at_the_table(name: str) -> None:
         assert decision.cheap and decision.at == (len(table.finished) + 1, table.step)
         choice = choose(decision, rs)
         assert choice.action == bot.choose(table.game, decision.seat), (name, decision.at)
+        assert thinkers._rule_choice(decision, rs) == choice, (name, decision.at)
         assert table.bot_move(decision, choice)
         moves += 1
     assert moves > 10
+    thinkers.close()
 
 
 def test_a_search_bot_remembers_its_own_turns_from_the_record() -> None:
@@ -93,6 +100,14 @@ def test_a_stale_choice_is_not_applied() -> None:
     choice = choose(decision, rs)
     assert table.bot_move(decision, choice)
     assert not table.bot_move(decision, choice)  # the same point again: the table has moved on
+    # The thread's kept game is past an older decision: it is rebuilt for it, not reused.
+    from interpreter.frontends.web.thinking import Thinkers
+
+    thinkers = Thinkers(workers=1)
+    later = table.bot_decision()
+    assert later is not None and thinkers._rule_choice(later, rs) == choose(later, rs)
+    assert thinkers._rule_choice(decision, rs) == choice
+    thinkers.close()
 
 
 def test_the_search_is_not_run_on_the_event_loop() -> None:

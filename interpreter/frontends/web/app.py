@@ -231,6 +231,7 @@ def close_unused(app: web.Application, now: float) -> None:
             app[SOCKETS].pop(table_id, None)
             app[QUIET].pop(table_id, None)
             app[CLOSED][table_id] = table.close()
+            app[THINKERS].forget(table_id)
     closed = app[CLOSED]
     deals = sum(len(t.records) for t in closed.values())
     while closed and (len(closed) > CLOSED_TABLES or deals > CLOSED_DEALS):

@@ -129,7 +129,8 @@ class Table:
         self.searches = 0  # the search bots' cards found by searching (not the rule bot's choice)
         self.finished: list[Finished] = []
         self.game: Game = self.session.next_deal()
-        self.step = 0  # actions of the deal so far
+        self.start = self.game.record()  # the deal as dealt, for the bots to rebuild it
+        self.actions: list[list[Any]] = []  # the deal's actions so far, [seat, action]
         self.version = 0  # counts every change, so that a client can tell a new state from an old one
 
     # -- who is who ----------------------------------------------------------------------------
@@ -159,7 +160,7 @@ class Table:
             return str(exc)
         except TarockError as exc:  # a rule of the ruleset failed: the action was undone
             return f"the action was not applied: {exc}"
-        self._moved()
+        self._moved(seat, action)
         return None
 
     def bot_to_act(self) -> int | None:
@@ -181,13 +182,15 @@ class Table:
             or len(self.game.legal_actions(seat)) == 1
         )
         return Decision(
-            self.game.record(),
+            self.id,
+            deal,
+            self.start,
+            list(self.actions),
             seat,
             self.bots,
             self.seconds,
             bot_seed(self.seed, self.bots, deal, self.step),
             cheap,
-            (deal, self.step),
         )
 
     def bot_move(self, decision: Decision, choice: Choice) -> bool:
@@ -197,7 +200,7 @@ class Table:
             return False
         self.game.apply(decision.seat, choice.action)
         self.searches += choice.searched
-        self._moved()
+        self._moved(decision.seat, choice.action)
         return True
 
     def bot_step(self) -> bool:
@@ -213,12 +216,18 @@ class Table:
         if self.session_over:
             return "the session is over"
         self.game = self.session.next_deal()
-        self.step = 0
+        self.start = self.game.record()
+        self.actions = []
         self.version += 1
         return None
 
-    def _moved(self) -> None:
-        self.step += 1
+    @property
+    def step(self) -> int:
+        """The actions of the deal so far."""
+        return len(self.actions)
+
+    def _moved(self, seat: int, action: Any) -> None:
+        self.actions.append([seat, action])
         self.version += 1
         game = self.game
         if game.is_over and game.result is not None and len(self.finished) < len(self.session.deals):
