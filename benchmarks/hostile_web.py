@@ -7,7 +7,8 @@ mischievous player and bad luck would, its memory (RSS) measured before and afte
                                                      # reading and option, every table size, with
                                                      # people in every seat (many minutes)
 
-Two servers are started, since tables are never closed (issue 33) and one server holds 200:
+Two servers are started, since one server holds 200 tables open at once (a table nobody is at is
+closed only after an hour, issue 33):
 - the crowd: 199 tables of bots at once (a spectator joined to each sets them going; bots play a
   whole session each with no pause) and one table of people whose moves are timed meanwhile;
 - the rest: malformed, huge, deep, binary and non-UTF-8 bodies, paths and socket messages; floods

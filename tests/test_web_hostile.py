@@ -1,14 +1,18 @@
 """The web server under hostile input and bad luck (issue 27, items 4 to 7 and 9): every request
 or message is bounded before it is parsed and checked before it is used, answered with a reason,
 and no table is corrupted or stopped by it; each browser is told things in order, and one that
-does not read is dropped without holding up its table. The heavier run (floods of 10,000
-messages, 200 tables of bots at once, memory measured) is benchmarks/hostile_web.py.
+does not read is dropped without holding up its table (issue 33 item 1, over a real TCP
+connection too). The heavier run (floods of 10,000 messages, 200 tables of bots at once, memory
+measured) is benchmarks/hostile_web.py.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import socket
 import time
 from typing import Any
 
@@ -360,6 +364,90 @@ def test_a_browser_that_sends_without_reading_is_closed_with_a_reason_and_the_ta
     run(test)
 
 
+def _frame(text: str) -> bytes:
+    """A browser's WebSocket text frame (masked, as a client's must be)."""
+    data = text.encode()
+    mask = os.urandom(4)
+    size = bytes([0x80 | len(data)]) if len(data) < 126 else bytes([0x80 | 126]) + len(data).to_bytes(2, "big")
+    return bytes([0x81]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+async def _deaf(server: TestServer, table: str, token: str) -> socket.socket:
+    """A browser over TCP that joins `table` and then reads nothing, its receive buffer small."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await loop.sock_connect(sock, (server.host, server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    await loop.sock_sendall(
+        sock,
+        f"GET /ws/{table} HTTP/1.1\r\nHost: {server.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode(),
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += await loop.sock_recv(sock, 1)  # the answer's head only: the first message stays unread
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    await loop.sock_sendall(sock, _frame(json.dumps({"type": "join", "token": token})))
+    return sock
+
+
+def test_a_socket_that_stops_reading_is_closed_and_its_table_plays_on() -> None:
+    """Issue 33 item 1 over a real connection: a spectator's browser joins over TCP and never
+    reads again. The server's writes to it wait once the connection's buffers are full (the
+    server's send buffer is set to 4 KiB, as a crowded connection's would be, so that a few
+    states fill it instead of the megabytes a loopback connection buffers); after the send
+    timeout (half a second here, 30 s by default) it is closed, while the people play their
+    deals and every state reaches them in order."""
+    from interpreter.frontends.web.app import SOCKETS
+
+    async def main() -> None:
+        server = TestServer(make_app(bot_delay=0, stall=0.5))
+        await server.start_server()
+        try:
+            async with ClientSession() as http:
+                body = {"ruleset": "koenigrufen", "players": 4, "people": [0, 1, 2, 3], "deals": 3}
+                answer = await _open(http, server, body)
+                table = server.app[TABLES][answer["table"]]
+                deaf = await _deaf(server, table.id, answer["spectators"].split("#")[1])
+                clients = [await _join(http, server, link["url"], link["seat"]) for link in answer["links"]]
+                await _settled(clients, table)
+                (joined,) = [s for s in server.app[SOCKETS][table.id] if s.seat is None]
+                joined.ws.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+                dropped_at = None
+                started = time.monotonic()
+                while not table.session_over and time.monotonic() - started < 60:
+                    if table.game.is_over:
+                        dealt = table.version
+                        await clients[0].send(type="next")
+                        await _settled(clients, table, after=dealt)
+                    else:
+                        seat, before = table.game.to_act, table.version
+                        assert seat is not None and clients[seat].state is not None
+                        await clients[seat].send(type="act", action=_first(clients[seat].state))
+                        await _settled(clients, table, after=before)
+                    if dropped_at is None and joined not in server.app[SOCKETS][table.id]:
+                        dropped_at = table.version
+                assert table.session_over, "the table stopped: a browser that does not read held it up"
+                for _ in range(100):
+                    if joined not in server.app[SOCKETS][table.id]:
+                        break
+                    await asyncio.sleep(0.05)
+                assert joined not in server.app[SOCKETS][table.id], "the socket that reads nothing is still open"
+                assert joined.closing and not joined.queue
+                assert dropped_at is not None, "it was closed only once the session was over"
+                for client in clients:
+                    versions = [m["version"] for m in client.messages if m["type"] == "state"]
+                    assert versions == sorted(versions) and versions[-1] == table.version
+                    await client.ws.close()
+                deaf.close()
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
 def _first(state: dict[str, Any]) -> Any:
     """The first action offered that is not a pass (so that deals are bid and played out)."""
     option = next((o for o in state["legal"] if o.get("action") != "pass"), state["legal"][0])
@@ -414,3 +502,83 @@ def test_a_refused_action_changes_nothing_at_a_koenigrufen_table(players: int) -
             action = option["action"]
         assert table.act(to_act, action) is None
     assert tries > 500
+
+
+def test_finished_deals_are_asked_for_by_number_and_nothing_else() -> None:
+    """The `deals` and `deal` messages take a finished deal's number: anything else is refused
+    with the reason, and a number is never taken for a place in a list (0 or -1)."""
+    from interpreter import load_ruleset
+
+    table = Table(load_ruleset("cego"), 4, [], 2, seed=5)
+    while table.bot_step():
+        pass
+    assert len(table.finished) == 1
+    for bad in ("1", 1.0, True, None, 0, -1, 2, 10**100, [1], {"n": 1}):
+        assert isinstance(table.finished_deal(bad, 0), str), bad
+        assert isinstance(table.finished_deal(bad, None), str), bad
+    for bad in ("1", 1.0, True, None, 0, -1, 3, 10**100, [1]):
+        assert isinstance(table.deals_page(bad), str), bad
+    page = table.deals_page(2)
+    assert isinstance(page, dict) and page["deals"] == [] and page["next"] is None
+    deal = table.finished_deal(1, None)
+    assert isinstance(deal, dict) and deal["number"] == 1 and deal["view"]["hand"] == []
+
+
+def test_the_limits_stated_in_the_docs_are_the_servers() -> None:
+    """docs/protocol.md and the README state the web server's limits: the numbers they give are
+    the constants the server uses."""
+    from pathlib import Path
+
+    from interpreter.frontends.web import app, table, thinking
+
+    root = Path(__file__).resolve().parent.parent
+    protocol = " ".join((root / "docs" / "protocol.md").read_text(encoding="utf-8").split())
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    lifetimes = app.Lifetimes()
+    assert (lifetimes.table, lifetimes.finished, lifetimes.scribe) == (3600, 600, 3600)  # "an hour", "ten minutes"
+    for stated in (
+        f"holds at most {app.MAX_BODY // 1024} KiB",
+        f"at most {app.MAX_DEPTH} deep",
+        f"a socket message holds at most {app.MAX_FRAME // 1024} KiB",
+        f"at most {app.MAX_QUEUE} messages waiting",
+        f"waits at most {app.SEND_TIMEOUT:g} s",
+        f"at most {app.MAX_SOCKETS} sockets at one table, {app.MAX_TABLES} tables and {app.MAX_SCRIBES} scribes",
+        "for an hour (ten minutes once its session is over), and a scribe without an entry for an hour",
+        f"the last {app.CLOSED_TABLES} tables closed, at most {app.CLOSED_DEALS} deals",
+        f"at most {table.DEALS_PAGE} rows",
+        f"a number from {table.MIN_SECONDS:g} to {table.MAX_SECONDS:g}, {table.SEARCH_SECONDS:g} when left out",
+        f"silent for {thinking.WAIT:g} s",
+        f"cut to {table.MAX_NAME} characters",
+        f"at most {app.MAX_FIELD} characters",
+    ):
+        assert stated in protocol, stated
+    for stated in (
+        f"{app.MAX_QUEUE} messages unread, or whose browser takes no message for {app.SEND_TIMEOUT:g} s",
+        f"the last {app.CLOSED_TABLES:,} tables closed, at most {app.CLOSED_DEALS:,} deals",
+        f"{table.MIN_SECONDS:g} to {table.MAX_SECONDS:g} seconds, {table.SEARCH_SECONDS:g} by default",
+        f"{app.MAX_TABLES} tables and {app.MAX_SCRIBES} scribes open on a server",
+    ):
+        assert stated in readme, stated
+
+
+def test_a_browser_that_reads_is_answered_every_message_of_a_flood() -> None:
+    """A thousand wrong messages in a row from a socket that reads its answers: each is refused
+    and the socket stays open (its writer keeps up with its queue: a send that does not wait
+    costs the loop nothing more; with a task for each send, the queue filled after 32 and the
+    socket was closed as a reader too slow)."""
+
+    async def test(server: TestServer, http: ClientSession) -> None:
+        _table, clients = await _joined(http, server, {"ruleset": "cego", "players": 4, "people": [0, 1], "deals": 1})
+        seat0 = clients[0]
+        for i in range(1000):
+            await seat0.ws.send_str(json.dumps({"type": "act", "action": {"play": "T99"}}) if i % 2 else "x")
+        for _ in range(2500):
+            if sum(m["type"] == "refused" for m in seat0.messages) == 1000:
+                break
+            await asyncio.sleep(0.002)
+        assert sum(m["type"] == "refused" for m in seat0.messages) == 1000
+        assert not seat0.ws.closed
+        for client in clients:
+            await client.ws.close()
+
+    run(test)

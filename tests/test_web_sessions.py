@@ -146,6 +146,36 @@ def test_a_session_of_every_ruleset_with_people_in_every_seat(name: str) -> None
     clients, table = asyncio.run(play_table(body, seed=len(name)))
     assert len(table.finished) == 2 and table.session_over
     assert check_messages(clients, table) > 2 * len(clients)
-    assert [s["score"] for s in clients[0].messages[-1]["seats"]] == [
+    assert clients[0].state is not None
+    assert [s["score"] for s in clients[0].state["seats"]] == [
         sum(d.payments[s] for d in table.finished) for s in range(usual)
     ]
+
+
+def _state_sizes(name: str, players: int, deals: int) -> list[int]:
+    """The longest state message (in bytes, as sent) of any seat or the spectators at the end of
+    each deal of a session of bots."""
+    from interpreter.frontends.server import encode
+    from interpreter.frontends.web.table import Table
+
+    table = Table(load_ruleset(name), players, [], deals, seed=34)
+    sizes = []
+    while True:
+        while table.bot_step():
+            pass
+        sizes.append(max(len(encode(table.state_for(s)).encode()) for s in [*range(players), None]))
+        if table.session_over:
+            return sizes
+        assert table.next_deal() is None
+
+
+@pytest.mark.parametrize(("name", "players"), [("cego", 4), ("breitnau", 6)])
+def test_a_state_message_does_not_grow_with_the_session(name: str, players: int) -> None:
+    """Issue 34 item 2: a state carries the current deal and the running score; the finished
+    deals are asked for (the `deals` and `deal` messages). Over a session of 30 deals the last
+    ten deals' states are no longer than the first ten's, give or take the deals themselves
+    (they carried every finished deal's explained settlement: 3.0 kB at the first deal's end,
+    10.9 kB at the thirtieth's in Cego, 3.3 and 12.2 kB in Breitnau; now 2.7 to 3.1 kB)."""
+    sizes = _state_sizes(name, players, 30)
+    assert len(sizes) == 30
+    assert max(sizes[20:]) <= 1.15 * max(sizes[:10]), sizes

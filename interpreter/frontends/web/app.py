@@ -21,10 +21,12 @@ import asyncio
 import contextlib
 import re
 import sys
+import time
 import traceback
 import weakref
-from collections import deque
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +35,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from interpreter.errors import RulesetError, TarockError, UsageError
 from interpreter.frontends.server import NotJson, encode, parse_line
 from interpreter.frontends.web.scribe import WebScribe
-from interpreter.frontends.web.table import Table, clean_text
+from interpreter.frontends.web.table import MAX_SECONDS, MIN_SECONDS, SEARCH_SECONDS, ClosedTable, Table, clean_text
+from interpreter.frontends.web.thinking import Thinkers
 from interpreter.language.model import Ruleset
 
 STATIC = Path(__file__).with_name("static")
@@ -50,15 +53,41 @@ MAX_FRAME = 8 * 1024  # bytes in one WebSocket message from a browser (a move is
 MAX_FRAME_HARD = 64 * 1024  # beyond this aiohttp itself closes the socket (code 1009), unread
 MAX_DEPTH = 16  # arrays and objects nested in a body or message (the deepest a browser sends is 3)
 MAX_QUEUE = 64  # messages waiting for one socket to read them; beyond it the socket is closed
+SEND_TIMEOUT = 30.0  # seconds a message may wait for a browser to take it; then the socket is closed
 MAX_FIELD = 200  # characters of a text field of a form (an observer's name and place)
 MAX_DEALS = 1000  # deals in one session
+CLOSED_TABLES = 1000  # closed tables whose records are kept (the oldest closed is forgotten first)
+CLOSED_DEALS = 5000  # finished deals' records kept of closed tables (a few kB each)
+
+
+@dataclass(frozen=True)
+class Lifetimes:
+    """How long what nobody uses stays open, in seconds: then it is closed, and its place free
+    for another (a table's finished deals stay downloadable: ClosedTable)."""
+
+    table: float = 3600.0  # a table nobody is at (no socket joined), its session not over
+    finished: float = 600.0  # a table nobody is at, its session over
+    scribe: float = 3600.0  # an observed game without a new entry
+
+    @property
+    def sweep(self) -> float:
+        """How often the server looks for what to close."""
+        return min(60.0, max(0.01, min(self.table, self.finished, self.scribe) / 4))
+
 
 TABLES: web.AppKey[dict[str, Table]] = web.AppKey("tables", dict)
+CLOSED: web.AppKey[OrderedDict[str, ClosedTable]] = web.AppKey("closed", OrderedDict)
+QUIET: web.AppKey[dict[str, float]] = web.AppKey("quiet", dict)  # table → when its last socket left
 SCRIBES: web.AppKey[dict[str, WebScribe]] = web.AppKey("scribes", dict)
+WRITTEN: web.AppKey[dict[str, float]] = web.AppKey("written", dict)  # scribe → when it was last written to
+LIFETIMES: web.AppKey[Lifetimes] = web.AppKey("lifetimes", Lifetimes)
+THINKERS: web.AppKey[Thinkers] = web.AppKey("thinkers", Thinkers)
 SOCKETS: web.AppKey[dict[str, weakref.WeakSet[Any]]] = web.AppKey("sockets", dict)
 BOT_DELAY: web.AppKey[float] = web.AppKey("bot_delay", float)
+STALL: web.AppKey[float] = web.AppKey("stall", float)
 RUNNING: web.AppKey[set[str]] = web.AppKey("running", set)
 
+BOT_TASKS: set[asyncio.Task[None]] = set()  # the bots' tasks running (the loop keeps only weak references)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")
 _NUMBER = re.compile(r"[1-9][0-9]{0,5}")  # a deal's number in a URL
@@ -68,9 +97,10 @@ class Seat:
     """One browser at a table: its socket, the seat its token names (None: a spectator), and the
     messages waiting to be written to it, in order, by its own writer task."""
 
-    def __init__(self, ws: web.WebSocketResponse, seat: int | None):
+    def __init__(self, ws: web.WebSocketResponse, seat: int | None, stall: float = SEND_TIMEOUT):
         self.ws = ws
         self.seat = seat
+        self.stall = stall
         self.queue: deque[tuple[str, str]] = deque()  # (type, text) of each message not yet written
         self.ready = asyncio.Event()
         self.closing = False
@@ -94,6 +124,7 @@ class Seat:
         self.ready.set()
 
     async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             await self.ready.wait()
             self.ready.clear()
@@ -101,10 +132,19 @@ class Seat:
                 _, text = self.queue.popleft()
                 if self.ws.closed:
                     return
+                # A send waits while the connection's buffers are full: the browser does not read
+                # (a tab in the background of a phone, or a client that never does). A timer, not
+                # wait_for: a send that does not wait must not cost the loop a task of its own.
+                stalled = loop.call_later(self.stall, self._stalled)
                 try:
                     await self.ws.send_str(text)
                 except (ConnectionError, RuntimeError):
                     return  # the browser went away: it gets the whole state again when it comes back
+                finally:
+                    stalled.cancel()
+
+    def _stalled(self) -> None:
+        self.close(WSCloseCode.POLICY_VIOLATION, f"nothing was read for {self.stall:g} s: join again")
 
     def close(self, code: int, reason: str) -> None:
         """Close the socket with `reason` (at most 123 bytes, as a close frame holds), without
@@ -123,14 +163,25 @@ async def _close(ws: web.WebSocketResponse, code: int, reason: str) -> None:
         await asyncio.wait_for(ws.close(code=code, message=reason.encode()[:123], drain=False), 1.0)
 
 
-def make_app(bot_delay: float = 0.6) -> web.Application:
+def make_app(
+    bot_delay: float = 0.6, stall: float = SEND_TIMEOUT, lifetimes: Lifetimes | None = None
+) -> web.Application:
     """The application; `bot_delay` seconds pass between two bots' moves, so that people can
-    follow the cards as they fall (0 in tests)."""
+    follow the cards as they fall (0 in tests); a socket whose browser takes no message for
+    `stall` seconds is closed; tables and scribes nobody uses are closed after `lifetimes`."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_faults])
     app[TABLES] = {}
+    app[CLOSED] = OrderedDict()
+    app[QUIET] = {}
     app[SCRIBES] = {}
+    app[WRITTEN] = {}
+    app[LIFETIMES] = lifetimes or Lifetimes()
+    app[THINKERS] = Thinkers()
+    app.cleanup_ctx.append(_sweeping)
+    app.on_cleanup.append(_stop_thinking)
     app[SOCKETS] = {}
     app[BOT_DELAY] = bot_delay
+    app[STALL] = stall
     app[RUNNING] = set()
     app.router.add_get("/", _page("lobby.html"))
     app.router.add_get("/table/{table}", _page("table.html"))
@@ -143,6 +194,53 @@ def make_app(bot_delay: float = 0.6) -> web.Application:
     app.router.add_post("/api/scribes/{scribe}", scribe_entry)
     app.router.add_get("/static/{name}", static)
     return app
+
+
+async def _stop_thinking(app: web.Application) -> None:
+    app[THINKERS].close()
+
+
+async def _sweeping(app: web.Application) -> AsyncIterator[None]:
+    """Close, now and then, the tables and scribes nobody has used for their lifetime."""
+
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(app[LIFETIMES].sweep)
+            try:
+                close_unused(app, time.monotonic())
+            except Exception:  # a fault of ours: said, and the server goes on (and sweeps again)
+                traceback.print_exc(file=sys.stderr)
+
+    task = asyncio.get_running_loop().create_task(sweep())
+    yield
+    task.cancel()
+
+
+def close_unused(app: web.Application, now: float) -> None:
+    """Close every table no socket has been at for its lifetime (shorter once its session is
+    over) and every scribe not written to for its: a closed table keeps its finished deals'
+    records for download (ClosedTable), the CLOSED_TABLES last closed and at most CLOSED_DEALS
+    deals of them; a scribe keeps nothing (the browser holds its record, sent with every entry)."""
+    lifetimes = app[LIFETIMES]
+    for table_id, table in list(app[TABLES].items()):
+        if app[SOCKETS].get(table_id):
+            continue
+        lifetime = lifetimes.finished if table.session_over else lifetimes.table
+        if now - app[QUIET].get(table_id, now) >= lifetime:
+            del app[TABLES][table_id]
+            app[SOCKETS].pop(table_id, None)
+            app[QUIET].pop(table_id, None)
+            app[CLOSED][table_id] = table.close()
+            app[THINKERS].forget(table_id)
+    closed = app[CLOSED]
+    deals = sum(len(t.records) for t in closed.values())
+    while closed and (len(closed) > CLOSED_TABLES or deals > CLOSED_DEALS):
+        _, forgotten = closed.popitem(last=False)
+        deals -= len(forgotten.records)
+    for scribe_id, written in list(app[WRITTEN].items()):
+        if now - written >= lifetimes.scribe:
+            app[SCRIBES].pop(scribe_id, None)
+            del app[WRITTEN][scribe_id]
 
 
 @web.middleware
@@ -219,6 +317,15 @@ def _refuse(message: str, status: int = 400) -> web.Response:
     return web.json_response({"error": message}, status=status)
 
 
+def _duration(seconds: float) -> str:
+    """A lifetime in words: "an hour", "10 minutes", "0.5 s"."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return f"an {unit}" if count == 1 and unit == "hour" else f"a {unit}" if count == 1 else f"{count} {unit}s"
+    return f"{seconds:g} s"
+
+
 def _short(value: object, limit: int = 40) -> str:
     """A value from outside, quoted in a message: short, and in ASCII (whatever it holds)."""
     text = ascii(value) if not isinstance(value, (dict, list)) else type(value).__name__
@@ -280,6 +387,18 @@ def _whole(body: dict[str, Any], name: str, default: int, low: int, high: int) -
     return value
 
 
+def _seconds(body: dict[str, Any], name: str, default: float, low: float, high: float) -> float:
+    """Field `name` of `body`, a number of seconds from `low` to `high` (`default` when left out)."""
+    value = body.get(name)
+    if value is None:
+        return default
+    if type(value) not in (int, float):
+        raise Refused(f"{name} is a number of seconds, not {_short(value)}")
+    if not low <= value <= high:
+        raise Refused(f"{name} is from {low:g} to {high:g} seconds, not {_short(value)}")
+    return float(value)
+
+
 def _ruleset_asked(body: dict[str, Any]) -> tuple[str, dict[str, str], Ruleset]:
     """The ruleset a request that opens a table or a scribe names, its options, and the ruleset
     loaded with them (Refused with the reason)."""
@@ -316,10 +435,15 @@ async def create_table(request: web.Request) -> web.Response:
     → the join links."""
     tables = request.app[TABLES]
     if len(tables) >= MAX_TABLES:
-        return _refuse(f"{len(tables)} tables are open, the most this server holds", 503)
+        idle = _duration(request.app[LIFETIMES].finished)
+        return _refuse(
+            f"{len(tables)} tables are open, the most this server holds; a table nobody is at is closed"
+            f" after a while ({idle} once its session is over)",
+            503,
+        )
     try:
         body = await _body(request)
-        name, _options, ruleset = _ruleset_asked(body)
+        name, options, ruleset = _ruleset_asked(body)
         players = _players(body, ruleset)
         people = body.get("people", [0])
         if not isinstance(people, list) or len(people) > players or not all(type(s) is int for s in people):
@@ -334,13 +458,17 @@ async def create_table(request: web.Request) -> web.Response:
         bots = body.get("bots", "rules")
         if not isinstance(bots, str):
             raise Refused(f"bots is rules or search, not {_short(bots)}")
-        table = Table(ruleset, players, people, deals, names=names, bots=bots)
+        seconds = _seconds(body, "bot_seconds", SEARCH_SECONDS, MIN_SECONDS, MAX_SECONDS)
+        table = Table(ruleset, players, people, deals, names=names, bots=bots, seconds=seconds)
     except Refused as refused:
         return _refuse(refused.reason, refused.status)
     except TarockError as exc:
         return _refuse(str(exc)[:600])
+    if bots == "search" and len(table.people) < players:
+        request.app[THINKERS].warm(ruleset, options)
     tables[table.id] = table
     request.app[SOCKETS][table.id] = weakref.WeakSet()
+    request.app[QUIET][table.id] = time.monotonic()  # nobody has joined yet
     base = f"/table/{table.id}"
     return web.json_response(
         {
@@ -396,6 +524,7 @@ async def create_scribe(request: web.Request) -> web.Response:
     except TarockError as exc:
         return _refuse(str(exc)[:600])
     scribes[scribe.id] = scribe
+    request.app[WRITTEN][scribe.id] = time.monotonic()
     return web.json_response(scribe.state())
 
 
@@ -404,7 +533,13 @@ async def scribe_entry(request: web.Request) -> web.Response:
     scribe's question ({answer}) → the scribe's state: what it said, its question, the record."""
     scribe = request.app[SCRIBES].get(request.match_info["scribe"])
     if scribe is None:
-        return _refuse("no such observed game: start a new one", 404)
+        return _refuse(
+            f"no such observed game: one is closed after {_duration(request.app[LIFETIMES].scribe)} without an"
+            " entry, or when the server restarts; the record on your page holds every entry taken: save it,"
+            " and start a new one",
+            404,
+        )
+    request.app[WRITTEN][scribe.id] = time.monotonic()
     try:
         body = await _body(request)
     except Refused as refused:
@@ -418,9 +553,10 @@ async def scribe_entry(request: web.Request) -> web.Response:
 async def record(request: web.Request) -> web.Response:
     """The record of a finished deal, for a seat or a spectator of the table (its token in
     X-Seat-Token), as that seat or spectator may have it (Table.download)."""
-    table = request.app[TABLES].get(request.match_info["table"])
+    table_id = request.match_info["table"]
+    table: Table | ClosedTable | None = request.app[TABLES].get(table_id) or request.app[CLOSED].get(table_id)
     if table is None:
-        return _refuse("no such table", 404)
+        return _refuse("no such table (or closed long ago: the records of the last tables closed are kept)", 404)
     who = table.seat_of(request.headers.get("X-Seat-Token"))
     if who is False:
         return _refuse("this table's records are for its players: the token is missing or wrong", 403)
@@ -440,7 +576,13 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
     await ws.prepare(request)
     table = request.app[TABLES].get(request.match_info["table"])
     if table is None:
-        await _refuse_socket(ws, "no such table: ask for a new link")
+        closed = request.match_info["table"] in request.app[CLOSED]
+        await _refuse_socket(
+            ws,
+            "this table was closed: nobody was at it for a while; its finished deals can still be downloaded"
+            if closed
+            else "no such table: ask for a new link",
+        )
         return ws
     sockets = request.app[SOCKETS][table.id]
     seat: Seat | None = None
@@ -465,10 +607,13 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
                 if who is False:
                     await _refuse_socket(ws, "this link's seat token is not one of this table's")
                     break
+                if table.id not in request.app[TABLES]:  # closed since the socket was opened
+                    await _refuse_socket(ws, "this table was closed: nobody was at it for a while")
+                    break
                 if len(sockets) >= MAX_SOCKETS:
                     await _refuse_socket(ws, f"{MAX_SOCKETS} browsers are at this table, the most it takes")
                     break
-                seat = Seat(ws, who if isinstance(who, int) and not isinstance(who, bool) else None)
+                seat = Seat(ws, who if isinstance(who, int) and not isinstance(who, bool) else None, request.app[STALL])
                 if seat.seat is not None:
                     table.rename(seat.seat, data.get("name"))
                 sockets.add(seat)
@@ -480,6 +625,7 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
     finally:
         if seat is not None:
             sockets.discard(seat)
+            request.app[QUIET][table.id] = time.monotonic()
             if seat.closed is not None:
                 await seat.closed  # the reason first: the socket is closed without one on return
             seat.closing = True
@@ -509,8 +655,23 @@ async def _refuse_socket(ws: web.WebSocketResponse, reason: str) -> None:
 
 
 def handle(app: web.Application, table: Table, seat: Seat, data: dict[str, Any]) -> None:
-    """One message of a joined socket: an action of its seat, or the next deal."""
+    """One message of a joined socket: an action of its seat, the next deal, or a question
+    about the finished deals (the score sheet's rows, one deal as this seat saw it)."""
     kind = data.get("type")
+    if kind in ("deals", "deal"):
+        try:
+            answer = (
+                table.deals_page(data.get("from"))
+                if kind == "deals"
+                else table.finished_deal(data.get("number"), seat.seat)
+            )
+        except Exception as exc:  # a fault of ours: said, and the table goes on
+            traceback.print_exc(file=sys.stderr)
+            answer = f"internal error ({type(exc).__name__}): please report it with what you sent"
+        seat.post(
+            answer if isinstance(answer, dict) else {"type": "refused", "reason": answer, "version": table.version}
+        )
+        return
     if seat.seat is None:
         seat.post({"type": "refused", "reason": "spectators watch; they do not play", "version": table.version})
         return
@@ -520,7 +681,7 @@ def handle(app: web.Application, table: Table, seat: Seat, data: dict[str, Any])
         elif kind == "next":
             reason = table.next_deal()
         else:
-            reason = f"no message type {_short(kind, 20)}: act or next"
+            reason = f"no message type {_short(kind, 20)}: act, next, deals or deal"
     except Exception as exc:  # a fault of ours: the table goes on as it was
         traceback.print_exc(file=sys.stderr)
         reason = f"internal error ({type(exc).__name__}): please report it with what you sent"
@@ -548,26 +709,30 @@ def _schedule_bots(app: web.Application, table: Table) -> None:
     if table.bot_to_act() is None or table.id in app[RUNNING]:
         return
     app[RUNNING].add(table.id)
-    task = asyncio.get_running_loop().create_task(_run_bots(app, table))
-    task.add_done_callback(lambda _: app[RUNNING].discard(table.id))
+    BOT_TASKS.add(task := asyncio.get_running_loop().create_task(_run_bots(app, table)))
+    task.add_done_callback(BOT_TASKS.discard)
 
 
 async def _run_bots(app: web.Application, table: Table) -> None:
+    """The bots' turns, one after another: each thought out away from the event loop (thinking.py)
+    while the pause between two bots' moves runs, and applied where the table still is."""
     delay = app[BOT_DELAY]
-    while table.bot_to_act() is not None:
-        if delay:
-            await asyncio.sleep(delay)
-        try:
-            moved = table.bot_step()
-        except Exception:  # a fault of ours: the bots stop, the people are told
-            traceback.print_exc(file=sys.stderr)
-            for seat in list(app[SOCKETS].get(table.id, ())):
-                seat.post({"type": "error", "message": "internal error: a bot could not move; please report it"})
-            return
-        if not moved:
-            break
-        broadcast(app, table)
-        await asyncio.sleep(0)  # let the people's messages in between
+    try:
+        while table.id in app[TABLES]:
+            decision = table.bot_decision()
+            if decision is None:
+                return
+            choice, _ = await asyncio.gather(app[THINKERS].choose(decision, table.ruleset), asyncio.sleep(delay))
+            if table.id in app[TABLES] and table.bot_move(decision, choice):
+                broadcast(app, table)
+    except Exception:  # a fault of ours: the bots stop, the people are told
+        traceback.print_exc(file=sys.stderr)
+        for seat in list(app[SOCKETS].get(table.id, ())):
+            seat.post({"type": "error", "message": "internal error: a bot could not move; please report it"})
+    finally:
+        # At once, not in a callback: a person's move handled in between would find the bots
+        # still at it, and leave them waiting.
+        app[RUNNING].discard(table.id)
 
 
 def run(args: Any) -> int:
