@@ -5,6 +5,7 @@ send a contributor to a place that has moved."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -55,10 +56,16 @@ def test_every_file_and_name_the_guide_gives_exists() -> None:
 
 
 def test_the_play_rule_recipe_is_the_way_the_fixture_was_added() -> None:
-    """The steps of "How to add a play rule" are those play.keep_back took: its key in the schema,
-    a field of the model, the compiler reading it, one rule object, made by the plan."""
-    schema = (ROOT / "schema" / "build_schema.py").read_text(encoding="utf-8")
-    assert '"keep_back"' in schema
+    """The steps of "How to add a play rule" are those play.keep_back took: its declaration (and
+    so the schema), a field of the model, the compiler reading it, one rule object, made by the
+    plan, and its sentence."""
+    from interpreter.ethnography.diff import TEXTS
+    from interpreter.language.keys import default, key
+
+    assert key("play.keep_back").said is not None and default("play.keep_back[].until") == -1
+    schema = json.loads((ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    assert "keep_back" in schema["properties"]["play"]["properties"]
+    assert "keep_back" in TEXTS
     assert "keep_back" in _defined_fields(ROOT / "interpreter" / "language" / "model.py", "PlayRules")
     assert "KeepBackCards(" in (ROOT / "interpreter" / "language" / "compiler.py").read_text(encoding="utf-8")
     assert "KeepBack(" in (ROOT / "interpreter" / "engine" / "plan.py").read_text(encoding="utf-8")

@@ -14,6 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
+# The command module takes docgen's functions by name when first imported: imported here, before a
+# test below replaces docgen.expected_files for a while, so that it never keeps the replacement (a
+# later `doc --all` in this process would render the shipped rulesets only, and miss a user's own).
+import interpreter.frontends.ethnography_commands  # noqa: F401
 from interpreter import Game, load_ruleset
 from interpreter.bots.randombot import RandomBot
 from interpreter.engine.records import replay

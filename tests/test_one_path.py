@@ -312,3 +312,26 @@ def test_the_called_kings_holder_has_a_rule_in_scope_until_it_is_played() -> Non
         assert game.partner_public == (card == "CK" or "CK" not in game.hands[3])
         assert card != "CK" or events[0] == {"type": "play", "seat": 3, "card": "CK"}
     assert game.is_over
+
+
+def test_a_declarer_leading_with_nothing_to_announce_says_the_pass_with_the_lead() -> None:
+    """A record from before every declarer was asked for an announcement leads at once: the lead
+    says the pass. A card the leader may not play is refused, and the pass is not said either."""
+    game = Game(load_ruleset("furtwangen"), players=6, seed=0)
+    bot = RandomBot(0)
+    while game.phase is not Phase.ANNOUNCE:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, bot.choose(game, seat))
+    declarer = game.to_act
+    assert declarer == game.declarer and game.legal_actions() == ["pass"]
+    before = (game.record(), list(game.events))
+    other = next(card for card in game.hands[(declarer + 1) % 6])
+    with pytest.raises(IllegalActionError):
+        game.apply(declarer, {"play": other})
+    assert (game.record(), game.events) == before and game.phase is Phase.ANNOUNCE
+    card = game.hands[declarer][0]
+    events = game.apply(declarer, {"play": card})
+    assert [e["type"] for e in events][:1] == ["call"] and events[0]["call"] == "pass"
+    assert events[-1] == {"type": "play", "seat": declarer, "card": card}
+    assert game.phase is Phase.PLAY and card not in game.hands[declarer]

@@ -35,14 +35,15 @@ from interpreter.engine.actions import (
     ActionJson,
     Call,
     FrozenAction,
+    PlayCard,
     parse_action,
     play_actions,
     play_steps,
     shown,
 )
-from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
+from interpreter.engine.announcements import DeclarerAnnouncement
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
-from interpreter.engine.auction import Auction, AuctionTables, Outcome
+from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
@@ -383,6 +384,8 @@ class Game:
             return self._take(stage, seat, canonical)
         if seat != self.to_act:
             raise IllegalActionError(self._not_your_turn(seat, parsed), seat)
+        if isinstance(parsed, PlayCard) and isinstance(stage, DeclarerAnnouncement) and stage.offer(seat) == [PASS]:
+            return self._lead_for_pass(stage, seat, action)
         offence = offences.offence(self, seat, parsed)
         if offence is None:
             raise IllegalActionError(stage.refusal(seat, parsed), seat)
@@ -393,6 +396,17 @@ class Game:
             self._sync()
         except BaseException as exc:
             raise self._undo(exc, done, start, seat, action)  # noqa: B904
+        return self.events[start:]
+
+    def _lead_for_pass(self, stage: DeclarerAnnouncement, seat: int, action: object) -> list[dict[str, Any]]:
+        """Leading with nothing to announce announces nothing (records from before this turn was
+        asked of every declarer): the pass is said for it, then the card is judged as played."""
+        start, done = len(self.events), len(self._history)
+        self._take(stage, seat, PASS)
+        try:
+            self.apply(seat, action)
+        except BaseException as exc:
+            raise self._undo(exc, done, start, seat, action)  # noqa: B904 (the pass is undone too)
         return self.events[start:]
 
     def _undo(self, exc: BaseException, done: int, events: int, seat: int, action: object) -> BaseException:
@@ -538,11 +552,12 @@ class Game:
                 card_called=self.called_card is not None,
             )
             self.events.append({"type": "phase", "phase": "announce", "seat": self.declarer})
-        elif (
-            self.declarer is not None
-            and self.ruleset.announcements  # (most rulesets have none: no call for an empty list)
-            and announcement_choices(self.ruleset, contract, self.hands[self.declarer])
+        elif self.declarer is not None and any(
+            a.contracts is None or contract.name in a.contracts for a in self.ruleset.announcements.values()
         ):
+            # Asked whatever the hand holds: a turn only for a hand that may announce would tell
+            # the table what the declarer holds (design.md: a pass with no alternative is said
+            # all the same).
             self.phase = _ANNOUNCE
             self.announcement = self._stage = DeclarerAnnouncement(self.ruleset, contract, self.declarer, self.table)
             self.events.append({"type": "phase", "phase": "announce", "seat": self.declarer})
