@@ -253,6 +253,8 @@ class AnnouncementRound(Round):
             # (the bonuses' answer is the same for each)
             may = self._may[key] = (self._may_double(seat, game), self._may_double(seat, bonuses))
         may_game, may_bonus = may
+        if may_game and may_bonus:
+            return items  # (read only: a kontra makes new lists)
         return [item for item in items if (may_game if item == GAME else may_bonus)]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:

@@ -131,6 +131,11 @@ class Encoding:
             self.layout[name] = slice(at, at + size)
             at += size
         self.observation_size = at
+        self._start = {name: block.start for name, block in self.layout.items()}
+        self._phase_index = {phase: i for i, phase in enumerate(PHASES)}
+        self._contract_index = {name: i for i, name in enumerate(self.contracts)}
+        self._partner_blocks = partner_calls
+        self._talon_shown_block = talon_shown
         active = players - 1 if players in ruleset.dealer_sits_out else players
         plan = ruleset.deal_plans.get(active, ())
         self._tricks_per_deal = max(1, sum(packet.count for packet in plan if packet.to == "each"))
@@ -171,64 +176,71 @@ class Encoding:
         if not isinstance(seat, int):
             raise InvalidActionError("an observation is of a seat's view, not the umpire's (\"all\")")
         p, n = self.players, len(self.cards)
-        index, layout = self.card_index, self.layout
+        index, start = self.card_index, self._start
         out = [0.0] * self.observation_size
-
-        def mark(block: str, cards: Iterable[str], offset: int = 0) -> None:
-            base = layout[block].start + offset
-            for card in cards:
-                out[base + index[card]] = 1.0
-
-        def one(block: str, position: int) -> None:
-            out[layout[block].start + position] = 1.0
-
-        def rel(s: int) -> int:
-            return (s - seat) % p
-
-        mark("hand", view["hand"])
+        # (loops over local names, not helper functions: a step of a learner observes every turn)
+        at = start["hand"]
+        for card in view["hand"]:
+            out[at + index[card]] = 1.0
+        played, open_trick = start["played"], start["trick"]
         won = [0] * p
         for trick in view["tricks"]:
+            winner = trick["winner"]
             for s, card in zip(trick["seats"], trick["cards"], strict=False):
-                mark("played", (card,), rel(s) * n)
-                if trick["winner"] is None:
-                    mark("trick", (card,), rel(s) * n)
-            if trick["winner"] is not None:
-                won[rel(trick["winner"])] += 1
-        face_up = list(view.get("exposed", ())) + list(view.get("laid_out", ()))
+                offset = (s - seat) % p * n + index[card]
+                out[played + offset] = 1.0
+                if winner is None:
+                    out[open_trick + offset] = 1.0
+            if winner is not None:
+                won[(winner - seat) % p] += 1
+        face_up = [*view.get("exposed", ()), *view.get("laid_out", ())]
         if "open_hand" in view:
             face_up += view["open_hand"]["cards"]
-        mark("face_up", face_up)
-        mark("aside", view.get("aside", ()))
-        mark("talon", view.get("talon", ()))
-        mark("choosing", choosing)
-        calls_base = layout["calls"].start
+        for block, cards in (
+            ("face_up", face_up),
+            ("aside", view.get("aside", ())),
+            ("talon", view.get("talon", ())),
+            ("choosing", choosing),
+        ):
+            at = start[block]
+            for card in cards:
+                out[at + index[card]] = 1.0
+        at, calls, call_index = start["calls"], len(self.calls), self.call_index
         for s, call in view["calls"]:
-            out[calls_base + rel(s) * len(self.calls) + self.call_index[call]] = 1.0
-        one("phase", PHASES.index(view["phase"]))
+            out[at + (s - seat) % p * calls + call_index[call]] = 1.0
+        out[start["phase"] + self._phase_index[view["phase"]]] = 1.0
         if view["to_act"] is not None:
-            one("to_act", rel(view["to_act"]))
-        one("dealer", rel(view["dealer"]))
+            out[start["to_act"] + (view["to_act"] - seat) % p] = 1.0
+        out[start["dealer"] + (view["dealer"] - seat) % p] = 1.0
         if view["declarer"] is not None:
-            one("declarer", rel(view["declarer"]))
+            out[start["declarer"] + (view["declarer"] - seat) % p] = 1.0
         if view["contract"] is not None:
-            one("contract", self.contracts.index(view["contract"]))
-        tricks = layout["tricks_won"].start
-        sizes = layout["hand_sizes"].start
+            out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
+        tricks, sizes, per_deal, hand_sizes = (
+            start["tricks_won"],
+            start["hand_sizes"],
+            self._tricks_per_deal,
+            view["hand_sizes"],
+        )
         for s in range(p):
-            out[tricks + rel(s)] = won[rel(s)] / self._tricks_per_deal
-            out[sizes + rel(s)] = view["hand_sizes"][s] / n
-        if layout["called"].stop > layout["called"].start:
-            mark("called", (view["called"],) if view.get("called") else ())
+            r = (s - seat) % p
+            out[tricks + r] = won[r] / per_deal
+            out[sizes + r] = hand_sizes[s] / n
+        if self._partner_blocks:
+            if view.get("called"):
+                out[start["called"] + index[view["called"]]] = 1.0
             if view.get("partner") is not None:
-                one("partner", rel(view["partner"]))
-        announced = layout["announced"].start
+                out[start["partner"] + (view["partner"] - seat) % p] = 1.0
+        announced = start["announced"]
         for name, side in view.get("announced", {}).items():
             out[announced + 2 * self.bonuses.index(name) + (side != "declarer")] = 1.0
-        kontra = layout["kontra"].start
+        kontra = start["kontra"]
         for item, level in view.get("kontra", {}).items():
             out[kontra + self.kontra_items.index(item)] = level / self._kontra_most[item]
-        if layout["talon_shown"].stop > layout["talon_shown"].start:
-            mark("talon_shown", view.get("talon_shown", ()))
+        if self._talon_shown_block:
+            at = start["talon_shown"]
+            for card in view.get("talon_shown", ()):
+                out[at + index[card]] = 1.0
         return out
 
 
@@ -286,30 +298,26 @@ class EncodedGame:
         seat = self.game.to_act
         if seat is None:
             raise IllegalActionError("the deal is over", 0)
-        if action_id not in self.legal_actions():
-            kind, what = self.encoding.step(action_id)
+        kind, what = self.encoding.step(action_id)  # (InvalidActionError for no id at all)
+        if self.pending is None and kind not in ("discard", "keep"):
+            # A whole action in one id: the game judges it (refused with its reason, and nothing
+            # changed, where it is not legal now).
+            self.game.apply(seat, self.encoding.action_table.action((action_id,)))
+            return
+        if action_id not in self.legal_actions():  # (a discard's card: only the discard is legal meanwhile)
             raise IllegalActionError(f"{kind} {what!r} (id {action_id}) is not legal now", seat)
-        kind, what = self.encoding.steps[action_id]
-        if kind in ("discard", "keep"):
-            if self.pending is None:
-                self.pending = Pending(kind, self._count(seat, kind))
-            self.pending.chosen.append(what)
-            if len(self.pending.chosen) < self.pending.count:
-                return
-            pending, self.pending = self.pending, None
-            try:
-                self.game.apply(seat, {kind: list(pending.chosen)})
-            except (IllegalActionError, InvalidActionError):
-                pending.chosen.pop()  # refused (a combination a template could not tell): nothing changed
-                self.pending = pending if pending.chosen else None
-                raise
-        elif kind == "call":
-            self.game.apply(seat, what)
-        elif kind == "announce":
-            name, cards = what
-            self.game.apply(seat, {"announce": name, "cards": list(cards)})
-        else:
-            self.game.apply(seat, {kind: what})
+        if self.pending is None:
+            self.pending = Pending(kind, self._count(seat, kind))
+        self.pending.chosen.append(what)
+        if len(self.pending.chosen) < self.pending.count:
+            return
+        pending, self.pending = self.pending, None
+        try:
+            self.game.apply(seat, {kind: list(pending.chosen)})
+        except (IllegalActionError, InvalidActionError):
+            pending.chosen.pop()  # refused (a combination a template could not tell): nothing changed
+            self.pending = pending if pending.chosen else None
+            raise
 
     def _count(self, seat: int, kind: str) -> int:
         for action in self.game.legal_actions(seat):

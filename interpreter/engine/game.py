@@ -122,6 +122,8 @@ class Game:
         # its actions are read-only or immutable (trick play, calls, the rounds), so that no
         # caller can change what `apply` compares with.
         self._offer: Sequence[ActionJson] | None = None
+        self._calls: list[tuple[int, str]] = []  # the calls in the history up to _calls_seen
+        self._calls_seen = 0
 
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
@@ -268,7 +270,13 @@ class Game:
     @property
     def calls(self) -> list[tuple[int, str]]:
         """The calls of the auction (and passes after it), as (seat, call), in order."""
-        return [(seat, action) for seat, action in self._history if isinstance(action, str)]
+        history, calls = self._history, self._calls
+        # (every view asks: the history is read from where the last look left it)
+        for seat, action in history[self._calls_seen :]:
+            if isinstance(action, str):
+                calls.append((seat, action))
+        self._calls_seen = len(history)
+        return calls[:]
 
     # -- whose turn, what may be done ----------------------------------------------------------
     def _sync(self) -> None:

@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from interpreter.engine.actions import ActionJson, announce_actions, known_calls, play_actions
+from interpreter.engine.actions import ActionJson, FrozenAction, announce_actions, known_calls, play_actions
 from interpreter.engine.announcing import kontra_actions
 from interpreter.errors import InvalidActionError
 from interpreter.language.model import (
@@ -152,6 +152,10 @@ class ActionIds:
     def legal(self, actions: Iterable[ActionJson], chosen: Sequence[str] = ()) -> list[int]:
         """The ids of `actions` (a seat's legal actions), ascending; a discard or keep as the ids
         of each card that can still complete one of them after the cards `chosen` so far."""
+        if not chosen:
+            found = self._plain_ids(actions)
+            if found is not None:
+                return found
         ids: set[int] = set()
         for action in actions:
             if isinstance(action, dict) and ("discard" in action or "keep" in action):
@@ -164,6 +168,21 @@ class ActionIds:
             elif not chosen:
                 ids.update(self.action_ids(action))
         return sorted(ids)
+
+    def _plain_ids(self, actions: Iterable[ActionJson]) -> list[int] | None:
+        """The ids of `actions`, ascending, where each is one step the game hands out as it is
+        (a call, or a shared action of one key: a card played, a kontra); None where one is not."""
+        ids, found = self.ids, []
+        for action in actions:
+            if type(action) is str:
+                found.append(ids["call", action])
+            elif type(action) is FrozenAction and len(action) == 1:
+                for step in action.items():
+                    found.append(ids[step])
+            else:
+                return None
+        found.sort()
+        return found
 
 
 def _members(ruleset: Ruleset, cards: tuple[str, ...], calls: tuple[str, ...]) -> dict[str, list[Any]]:

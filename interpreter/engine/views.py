@@ -31,9 +31,9 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
         and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players)
     ):
         raise InvalidActionError(f'no seat {seat!r}: seats are 0 to {game.players - 1}, or "all"')
-    key = game.ruleset.deck.sort_key
+    key = game.ruleset.deck.shown_order.__getitem__  # (sort_key's order, a lookup per card)
     over = game.phase is Phase.OVER
-    result = game.result
+    result, hands = game.result, game.hands
     view: dict[str, Any] = {
         "ruleset": game.ruleset.name,
         "players": game.players,
@@ -42,7 +42,7 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
         "seat": seat,
         "phase": game.phase.value,
         "to_act": game.to_act,
-        "hand_sizes": [len(game.hands[s]) for s in range(game.players)],
+        "hand_sizes": [len(hands[s]) for s in range(game.players)],
         "calls": [[s, call] for s, call in game.calls],
         "contract": game.contract.name if game.contract else None,
         "declarer": game.declarer,
@@ -53,7 +53,7 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
         ],
     }
     if umpire:
-        view["hands"] = [sorted(game.hands[s], key=key) for s in range(game.players)]
+        view["hands"] = [sorted(hands[s], key=key) for s in range(game.players)]
     else:
         assert not isinstance(seat, str)
         _own_hand(game, seat, view, key)

@@ -43,6 +43,11 @@ class Deck:
         return (self._suit_order[self.suit[card]], -self.rank[card])
 
     @cached_property
+    def shown_order(self) -> dict[str, int]:
+        """Each card's place in the order of `sort_key`: a view sorts its hands by a lookup."""
+        return {card: i for i, card in enumerate(sorted(self.suit, key=self.sort_key))}
+
+    @cached_property
     def _suit_order(self) -> dict[str, int]:
         return {suit: index for index, suit in enumerate(self.suit_names)}
 

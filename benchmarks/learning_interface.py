@@ -1,0 +1,143 @@
+"""The learning interface against the plain API: CPU time per action of the same random deals.
+
+    python benchmarks/learning_interface.py                       # the five tables
+    python benchmarks/learning_interface.py --ruleset breitnau --players 6 --deals 1000
+
+A learner's step (`learning_deal`), as an OpenSpiel loop takes it: the seat to act, its legal
+action ids, its observation vector, one id chosen at random and applied (`EncodedGame`, engine/
+encoding.py). The plain API's (`bench_random_deals.public_deal`): the seat to act, its legal
+actions, one chosen at random, applied. Both play the deals of the same seeds to the end; a discard
+of twelve cards is one action of the game and twelve steps of the learner (one id per card), so
+the figure compared is the time a deal takes, divided by the game's actions: what the learner's
+observations and ids cost on top of playing the game.
+
+Timed as bench_random_deals.py times: slices of `--slice` deals taking turns, each slice's best of
+`--repeat` rounds, CPU seconds of this process (so the load of a shared machine weighs on both
+alike). `--instructions` counts instructions instead, under valgrind's callgrind (as
+instructions.py does: a run with the deals and one without, after the same warm-up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from bench_random_deals import TABLES, Runner, measure, public_deal  # noqa: E402
+
+from interpreter import Game, load_ruleset  # noqa: E402
+from interpreter.engine.encoding import EncodedGame, Encoding  # noqa: E402
+
+
+def learning_deal(ruleset: Any, players: int, seed: int, encoding: Encoding) -> int:
+    """One deal by uniform random choices among the legal ids, with the observation of the seat
+    to act at every step; returns the number of the game's actions (a discard counts once)."""
+    game = Game(ruleset, players=players, seed=seed)
+    state = EncodedGame(game, encoding)
+    choice = random.Random(seed).choice
+    legal, observe, apply = state.legal_actions, state.observation, state.apply_action
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        observe(seat)
+        apply(choice(legal()))
+    return len(game.history)
+
+
+def learning_runner(name: str, players: int) -> Runner:
+    ruleset = load_ruleset(name)
+    encoding = Encoding.of(ruleset, players)
+    for seed in range(10**6, 10**6 + 200):  # warm-up, as the plain API's runner has
+        learning_deal(ruleset, players, seed, encoding)
+    return lambda seeds: sum(learning_deal(ruleset, players, seed, encoding) for seed in seeds)
+
+
+def plain_runner(name: str, players: int) -> Runner:
+    ruleset = load_ruleset(name)
+    for seed in range(10**6, 10**6 + 200):
+        public_deal(ruleset, players, seed)
+    return lambda seeds: sum(public_deal(ruleset, players, seed) for seed in seeds)
+
+
+DRIVER = """
+import sys
+sys.path.insert(0, {here!r})
+import learning_interface as bench
+name, players, deals, learning = {name!r}, {players!r}, {deals!r}, {learning!r}
+run = bench.learning_runner(name, players) if learning else bench.plain_runner(name, players)
+run(range(deals))
+"""
+
+
+def instructions(name: str, players: int, deals: int, learning: bool) -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        script = DRIVER.format(here=str(HERE), name=name, players=players, deals=deals, learning=learning)
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"callgrind said no count:\n{done.stderr[-2000:]}")
+        return int(found.group(1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ruleset", help="only this ruleset (default: the five tables of bench_random_deals)")
+    parser.add_argument("--players", type=int, help="with --ruleset: at the table (default: the smallest allowed)")
+    parser.add_argument("--deals", type=int, default=500, help="deals per measurement (default 500)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed rounds; each slice's best counts (default 5)")
+    parser.add_argument("--slice", type=int, default=50, help="deals timed together (default 50)")
+    parser.add_argument("--instructions", action="store_true", help="count instructions under callgrind instead")
+    args = parser.parse_args(argv)
+    if args.ruleset:
+        players = args.players or load_ruleset(args.ruleset).table_sizes[0]
+        tables: tuple[tuple[str, int], ...] = ((args.ruleset, players),)
+    else:
+        tables = TABLES
+    if args.instructions:
+        for name, players in tables:
+            plain, learner = (
+                (instructions(name, players, args.deals, learn) - instructions(name, players, 0, learn)) / args.deals
+                for learn in (False, True)
+            )
+            print(
+                f"{name} ({players}): plain {plain:,.0f}, learning {learner:,.0f} instructions a deal: "
+                f"{learner / plain:.2f}×",
+                flush=True,
+            )
+        return 0
+    runners: dict[str, Runner] = {}
+    for name, players in tables:
+        runners[f"{name} ({players}) plain"] = plain_runner(name, players)
+        runners[f"{name} ({players}) learning"] = learning_runner(name, players)
+    best = measure(runners, args.deals, args.repeat, args.slice)
+    print(f"{args.deals:,} random deals each, in slices of {args.slice}, each slice's best of {args.repeat} rounds")
+    print(f"{'':<24}{'µs/action plain':>17}{'µs/action learning':>20}{'learning/plain':>16}")
+    for name, players in tables:
+        plain, learner = best[f"{name} ({players}) plain"], best[f"{name} ({players}) learning"]
+        per_plain, per_learner = plain[0] / plain[2] * 1e6, learner[0] / learner[2] * 1e6
+        print(f"{f'{name} ({players})':<24}{per_plain:>17.2f}{per_learner:>20.2f}{per_learner / per_plain:>15.2f}×")
+    busy = max(wall / cpu for cpu, wall, _ in best.values() if cpu > 0)
+    if busy > 1.2:
+        print(f"the machine is busy: wall time up to {busy:.1f}× the CPU time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
