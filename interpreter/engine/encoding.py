@@ -135,6 +135,15 @@ class Encoding:
         self._phase_index = {phase: i for i, phase in enumerate(PHASES)}
         self._contract_index = {name: i for i, name in enumerate(self.contracts)}
         self._partner_blocks = partner_calls
+        # For each observer, for each seat: card -> its place in the "played" block.
+        played = self._start["played"]
+        self._played_rows = [
+            [
+                {card: played + (s - observer) % players * len(self.cards) + i for card, i in self.card_index.items()}
+                for s in range(players)
+            ]
+            for observer in range(players)
+        ]
         self._talon_shown_block = talon_shown
         active = players - 1 if players in ruleset.dealer_sits_out else players
         plan = ruleset.deal_plans.get(active, ())
@@ -182,17 +191,19 @@ class Encoding:
         at = start["hand"]
         for card in view["hand"]:
             out[at + index[card]] = 1.0
-        played, open_trick = start["played"], start["trick"]
+        # Where each seat's card lands in "played" for this observer (a lookup per card played).
+        rows, shift = self._played_rows[seat], start["trick"] - start["played"]
         won = [0] * p
         for trick in view["tricks"]:
             winner = trick["winner"]
-            for s, card in zip(trick["seats"], trick["cards"], strict=False):
-                offset = (s - seat) % p * n + index[card]
-                out[played + offset] = 1.0
-                if winner is None:
-                    out[open_trick + offset] = 1.0
             if winner is not None:
+                for s, card in zip(trick["seats"], trick["cards"], strict=False):
+                    out[rows[s][card]] = 1.0
                 won[(winner - seat) % p] += 1
+                continue
+            for s, card in zip(trick["seats"], trick["cards"], strict=False):
+                at = rows[s][card]
+                out[at] = out[at + shift] = 1.0  # played, and in the trick now being played
         face_up = [*view.get("exposed", ()), *view.get("laid_out", ())]
         if "open_hand" in view:
             face_up += view["open_hand"]["cards"]
