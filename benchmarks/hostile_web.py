@@ -147,8 +147,11 @@ async def join(http: ClientSession, server: Server, link: str, seat: int | None,
 def choose(state: dict[str, Any], rng: random.Random) -> Any:
     option = rng.choice(state["legal"])
     if "choice" in option:
-        allowed = [c for c in option["from"] if c not in option["forbidden"]]
-        return {option["choice"]: rng.sample(allowed, option["count"])}
+        if option.get("sets"):  # the rules list every set of cards that may be chosen
+            return {option["choice"]: rng.choice(option["sets"])}
+        must = list(option.get("including") or [])
+        allowed = [c for c in option["from"] if c not in option["forbidden"] and c not in must]
+        return {option["choice"]: must + rng.sample(allowed, option["count"] - len(must))}
     return option["action"]
 
 
@@ -167,7 +170,8 @@ async def play_out(browsers: list[Browser], rng: random.Random, limit: float = 1
             return waits
         if state["view"]["phase"] == "over":
             first = by_seat[min(by_seat)]
-            await first.send({"type": "next"})
+            for browser in by_seat.values():  # the next deal comes once everybody is ready
+                await browser.send({"type": "next"})
             await _newer(first, state["version"])
             continue
         seat = state["view"]["to_act"]

@@ -112,15 +112,16 @@ class Seat:
         if state is None or state["session_over"]:
             return False
         if state["view"]["phase"] == "over":
-            if self.seat == 0:
+            if not state["seats"][self.seat]["ready"]:  # the next deal comes once everybody is ready
                 await self.ws.send_str(json.dumps({"type": "next"}))
             return False
         if state["view"]["to_act"] != self.seat or not state["legal"]:
             return False
         option = state["legal"][0]
         if "choice" in option:
+            # One of the listed sets, or the first cards allowed (those every choice holds come first).
             allowed = [c for c in option["from"] if c not in option["forbidden"]]
-            action: Any = {option["choice"]: allowed[: option["count"]]}
+            action: Any = {option["choice"]: option["sets"][0] if option.get("sets") else allowed[: option["count"]]}
         else:
             action = option["action"]
         await self.ws.send_str(json.dumps({"type": "act", "action": action}))

@@ -182,10 +182,15 @@ STEP = """
   if (cards.length) { const card = cards[Math.floor(pick * cards.length)]; card.click(); return "play " + card.dataset.card; }
   const template = st.legal.find((l) => l.choice);
   if (template) {
-    const allowed = template.from.filter((c) => !template.forbidden.includes(c));
-    for (const card of allowed.slice(0, template.count)) document.querySelector(`#hand [data-card="${card}"]`).click();
+    // One of the sets the rules list, or the cards that must go and then the first allowed.
+    const allowed = template.from.filter((c) => !template.forbidden.includes(c) && !template.including.includes(c));
+    const wanted = template.sets ? template.sets[Math.floor(pick * template.sets.length)]
+      : [...template.including, ...allowed].slice(0, template.count);
+    for (const card of wanted) {
+      if (!window.tarock.selected.includes(card)) document.querySelector(`#hand [data-card="${card}"]`).click();
+    }
     document.getElementById("confirm").click();
-    return template.choice + " " + allowed.slice(0, template.count).join(" ");
+    return template.choice + " " + wanted.join(" ");
   }
   const buttons = [...document.querySelectorAll('#actions button[data-action]')];
   if (!buttons.length) return "nothing";
@@ -252,8 +257,7 @@ async def play(
             if shots is not None and not seen.get("settlement_shot"):
                 await watcher.screenshot(shots / "settlement.png")
                 seen["settlement_shot"] = True
-            await watcher.js("document.getElementById('next-deal').click()")
-            await watcher.until(f"window.tarock.state.deal > {state['deal']}")
+            await ready_for_next(pages, state["deal"])
             continue
         seat = state["to_act"]
         if seat not in pages:
@@ -287,6 +291,24 @@ async def play(
         )
         message = await page.js("document.getElementById('message').textContent")
         assert not message, f"seat {seat}'s {done} was refused: {message}"
+
+
+async def ready_for_next(pages: dict[int, Page], deal: int) -> None:
+    """Everybody at the table presses "Ready for the next deal": the settlement stays on every
+    screen until the last has, and then the next deal is dealt."""
+    order = sorted(pages)
+    for number, seat in enumerate(order):
+        page = pages[seat]
+        await page.until("document.getElementById('next-deal') && !document.getElementById('next-deal').disabled")
+        await page.js("document.getElementById('next-deal').click()")
+        if number < len(order) - 1:
+            await page.until("document.getElementById('next-deal').disabled")
+            for other in pages.values():  # the deal is still over on every screen
+                assert await other.js(
+                    f"window.tarock.state.deal === {deal} && !document.getElementById('result').hidden"
+                )
+    for page in pages.values():
+        await page.until(f"window.tarock.state.deal > {deal}")
 
 
 async def _session(

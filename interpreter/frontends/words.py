@@ -382,8 +382,9 @@ def seat_hints(
             ]
         return [f"Your partner holds {called}; you learn who when it is played."]
     if held or (known and partner == seat):
+        had = "hold" if held else "held"
         return [
-            f"You hold {called}, the card {name(declarer)} called: you are {name(declarer)}'s partner."
+            f"You {had} {called}, the card {name(declarer)} called: you are {name(declarer)}'s partner."
             + ("" if everybody else " The others do not know it yet.")
         ]
     if known:
@@ -428,7 +429,8 @@ def tally(view: dict[str, Any], ruleset: Ruleset, name: Callable[[int], str]) ->
         cards = [c for t in won for c in t["cards"]]
         text = f"{label}: {len(won)} trick{'' if len(won) == 1 else 's'}"
         if show_points and won:
-            text += f", {ruleset.counting.points(cards, ruleset.deck.points)} points"
+            points = ruleset.counting.points(cards, ruleset.deck.points)
+            text += f", {points} point{'' if points == 1 else 's'}"
         parts.append(text)
     return [f"Taken so far: {'; '.join(parts)}."]
 
