@@ -112,6 +112,7 @@ class Browser:
         target = (await self.send("Target.createTarget", url="about:blank", browserContextId=context))["targetId"]
         session = (await self.send("Target.attachToTarget", targetId=target, flatten=True))["sessionId"]
         page = Page(self, session)
+        page.context = context
         await self.send(
             "Emulation.setDeviceMetricsOverride",
             session,
@@ -142,6 +143,7 @@ class Page:
     def __init__(self, browser: Browser, session: str):
         self.browser = browser
         self.session = session
+        self.context = ""  # the browser context it lives in
 
     async def go(self, url: str) -> None:
         await self.browser.send("Page.navigate", self.session, url=url)
@@ -199,6 +201,7 @@ STEP = """
   return "press " + button.textContent;
 })
 """
+NAMES = ["Anna", "Bert", "Cora", "Dora", "Emil", "Fritz"]  # what each person types on joining
 STATE = "(() => { const s = window.tarock.state; return s && {version: s.version, deal: s.deal, phase: s.view.phase, to_act: s.view.to_act, over: s.session_over, you: s.you}; })()"
 
 
@@ -329,6 +332,18 @@ async def _session(
             pages[seat] = page
         for seat, page in pages.items():
             assert await page.until(f"window.tarock.state && window.tarock.state.you === {seat}")
+            # The page asks the person's name on joining.
+            await page.until("document.getElementById('naming').getClientRects().length > 0")
+            await page.js(
+                f"(() => {{ document.getElementById('name').value = {json.dumps(NAMES[seat])};"
+                " document.querySelector('#naming button').click(); })()"
+            )
+        for page in pages.values():
+            names = await page.until(
+                f"(() => {{ const n = window.tarock.state.seats.map((s) => s.name);"
+                f" return n.includes({json.dumps(NAMES[people[-1]])}) && n; }})()"
+            )
+            assert [names[s] for s in people] == [NAMES[s] for s in people]
         seen = await play(browser, server, pages, seed, refuse_once, shots)
         table = next(iter(server.app[TABLES].values()))
         seen["table"] = table

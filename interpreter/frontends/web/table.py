@@ -479,6 +479,7 @@ class Table:
             "you": seat,
             "title": rs.title,
             "cards": cards,
+            "order": sorted(deck.cards, key=deck.sort_key),  # as a hand is sorted
             "legend": legend(deck),
             "calls": dict(rs.call_titles),
             "contracts": {name: c.title for name, c in rs.contracts.items()},

@@ -181,7 +181,7 @@ function drawSeats(st, view, you) {
     box.append(el("div", {}, `${view.hand_sizes[s.seat]} cards · score ${s.score}`));
     if (marks.length) box.append(el("div", { class: "marks-line" }, marks.join(" · ")));
     if (lastCall[s.seat] !== undefined && view.phase !== "play") box.append(el("div", { class: "call" }, `said: ${tarock.welcome.calls[lastCall[s.seat]] || lastCall[s.seat]}`));
-    if (view.phase === "over" && s.person && !st.session_over) box.append(el("div", { class: "ready" }, s.ready ? "✓ ready" : "…"));
+    if (view.phase === "over" && s.ready && !st.session_over) box.append(el("div", { class: "ready" }, "✓ ready for the next deal"));
     return box;
   }));
 }
@@ -197,8 +197,8 @@ function drawTalonParts(st) {
 }
 
 function sortCards(cards) {
-  // As the server sorts a hand: the pack's order (trumps high to low, then suit by suit).
-  const order = Object.keys(tarock.welcome.cards);
+  // As the server sorts a hand (trumps high to low, then suit by suit, each high to low).
+  const order = tarock.welcome.order;
   const rank = (c) => order.indexOf(c);
   return [...cards].sort((a, b) => rank(a) - rank(b));
 }
