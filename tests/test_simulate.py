@@ -151,7 +151,10 @@ def kill_a_worker_process(spare: frozenset[int] = frozenset()) -> bool:
     children = [child for child in multiprocessing.active_children() if child.pid not in spare]
     if not children or children[0].pid is None:
         return False
-    os.kill(children[0].pid, signal.SIGKILL)
+    try:
+        os.kill(children[0].pid, signal.SIGKILL)
+    except ProcessLookupError:  # it ended (or was killed) between the listing and the kill
+        return False
     return True
 
 
