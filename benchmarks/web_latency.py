@@ -27,6 +27,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,10 @@ class Server:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        env = {**os.environ, "PYTHONPATH": str(root)}
+        # Its tables go to a database file of its own (the default lies in the user's data
+        # folder, where one server at a time may use it), removed when it stops.
+        self.data = tempfile.TemporaryDirectory(prefix="tarock-bench-")
+        env = {**os.environ, "PYTHONPATH": str(root), "XDG_DATA_HOME": self.data.name}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "interpreter", "web", "--port", str(self.port), "--bot-delay", "0"],
             cwd=root,
@@ -68,6 +72,7 @@ class Server:
     def stop(self) -> str:
         self.process.terminate()
         _, err = self.process.communicate(timeout=30)
+        self.data.cleanup()
         return err
 
 
