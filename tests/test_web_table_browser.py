@@ -355,31 +355,56 @@ def test_cards_are_chosen_by_tapping_them_however_many_the_ways() -> None:
         assert at.table.actions[-1 if at.table.actions[-1][0] == chooser else -2][1] == {
             "keep": [first, second]
         } or any(a == [chooser, {"keep": [first, second]}] for a in at.table.actions)
-        # A template's cards that every choice must hold are chosen already, and stay chosen.
-        sent = await page.js(
-            """(() => {
-              const sent = [];
-              window.send = (m) => sent.push(m);
-              const st = JSON.parse(JSON.stringify(window.tarock.state));
-              const hand = st.view.hand.length >= 4 ? st.view.hand.slice(0, 4) : ["T1", "T2", "T3", "T4"];
-              st.view.hand = hand; st.view.to_act = st.you; st.view.phase = "exchange"; st.step += 1000;
-              st.legal = [{choice: "discard", count: 3, from: hand, forbidden: [], including: [hand[0]], sets: null,
-                           label: "put 3 cards aside"}];
-              window.receive(st);
-              const chosen = [...window.tarock.selected];
-              document.querySelector(`#hand [data-card="${hand[0]}"]`).click();  // may not be dropped
-              document.querySelector(`#hand [data-card="${hand[1]}"]`).click();
-              const early = document.getElementById('confirm').disabled;
-              document.querySelector(`#hand [data-card="${hand[2]}"]`).click();
-              document.getElementById('confirm').click();
-              return {chosen, early, sent, hand, must: document.querySelector(`#hand [data-card="${hand[0]}"]`).className};
-            })()"""
-        )
-        hand = sent["hand"]
-        assert sent["chosen"] == [hand[0]] and sent["early"] and "must" in sent["must"]
-        assert sent["sent"] == [{"type": "act", "action": {"discard": hand[:3]}}]
 
     run(test, "cego", 4, [chooser], seed=seed)
+
+
+def test_a_discard_that_must_hold_some_cards_has_them_chosen_already() -> None:
+    """Seed 10980 deals Bert (seat 1) a Königrufen hand that with the talon holds only three
+    cards neither trumps nor Kings (SJ, CJ, HQ). In a Sechserdreier Bert puts six aside: Kings
+    and the Trull never, other trumps only when there is no other choice, so every discard holds
+    those three and three of his twelve other trumps, 220 ways: the engine sends a template whose
+    `including` names the three (tests/test_koenigrufen_by_hand.py checks the rule itself)."""
+
+    async def test(at: Setting) -> None:
+        for seat in range(4):
+            await at.sit(seat)
+        while at.table.game.view(0)["phase"] == "auction":
+            seat = at.table.game.to_act
+            assert seat is not None
+            legal = at.table.game.legal_actions(seat)
+            await at.act(seat, ("sechserdreier" if "sechserdreier" in legal else "mein_spiel") if seat == 1 else "pass")
+        [template] = at.table.game.legal_actions(1)
+        must = ["SJ", "CJ", "HQ"]
+        assert template["discard"]["including"] == must and template["discard"]["count"] == 6
+        page = at.pages[1]
+        await page.until(f"window.tarock.state.version === {at.table.version}")
+        assert await page.js("document.getElementById('prompt').textContent") == "Your turn: put 6 cards aside."
+        assert await page.js("window.tarock.selected") == must  # chosen already
+        marked = await page.js("[...document.querySelectorAll('#hand .card.must.selected')].map((c) => c.dataset.card)")
+        assert sorted(marked) == sorted(must)
+        task = await page.js("document.querySelector('#actions .task').textContent")
+        assert task == (
+            "put 6 cards aside: 3 of 6 chosen · not allowed: CK (König ♣), DK (König ♦), SK (König ♠)"
+            " · must be among them: SJ (Bube ♠), CJ (Bube ♣), HQ (Dame ♥). Tap the cards."
+        )
+        tap = '(c) => document.querySelector(`#hand [data-card="${c}"]`).click()'
+        await page.js(f"['SJ', 'CK'].forEach({tap})")  # a card that must go stays; a King may not go
+        assert await page.js("window.tarock.selected") == must
+        await page.js(f"['T2', 'T3'].forEach({tap})")
+        assert await page.js("document.getElementById('confirm').disabled")
+        await page.js("document.getElementById('clear').click()")  # start again: the three stay
+        assert await page.js("window.tarock.selected") == must
+        await page.js(f"['T2', 'T3', 'T4'].forEach({tap})")
+        assert not await page.js("document.getElementById('confirm').disabled")
+        await _fits_the_phone(page)
+        version = at.table.version
+        await page.js("document.getElementById('confirm').click()")
+        await at.changed(version)
+        assert [1, {"discard": [*must, "T2", "T3", "T4"]}] in at.table.actions
+        assert sorted(at.table.game.view(1)["aside"]) == sorted([*must, "T2", "T3", "T4"])
+
+    run(test, "koenigrufen", 4, [0, 1, 2, 3], seed=10980)
 
 
 # -- item 6: phones ----------------------------------------------------------------------------------------
@@ -508,5 +533,43 @@ def test_people_come_and_go() -> None:
         await back.until("window.tarock.state && window.tarock.state.you === 0")
         await bert.until("document.querySelector('.seat[data-seat=\"0\"] .stand-in') === null")
         assert await bert.js("document.querySelector('.seat[data-seat=\"0\"] .presence').textContent") == "●"
+        at.pages[0] = back
+        # The settlement stays on every screen until everybody at the table is ready.
+        await at.play_as_the_rule_bot(lambda: at.table.game.is_over)
+        for page in (back, bert):
+            await page.until(f"window.tarock.state.version === {at.table.version}")
+            assert await _shown(page, "#result") and await _shown(page, "#next-deal")
+            assert await page.js("document.getElementById('next-deal').textContent") == "Ready for the next deal"
+            assert await page.js("document.querySelector('#after .waiting-for').textContent") == (
+                "The next deal is dealt when everybody at the table is ready; waiting for Annemarie, Bert."
+            )
+            await _fits_the_phone(page)
+            sheet = await page.js(
+                "(() => { const s = document.querySelector('#result .scroll'); return [s.scrollWidth, s.clientWidth]; })()"
+            )
+            assert sheet[0] <= sheet[1], f"a table of four's score sheet is {sheet[0]} px wide in {sheet[1]}"
+        version = at.table.version
+        await bert.js("document.getElementById('next-deal').click()")
+        await at.changed(version)
+        assert len(at.table.session.deals) == 1
+        for page in (back, bert):
+            assert await page.js("window.tarock.state.deal") == 1 and await _shown(page, "#result")
+            ready = await page.js("document.querySelector('.seat[data-seat=\"1\"] .ready').textContent")
+            assert ready == "✓ ready for the next deal"
+            waiting = await page.js("document.querySelector('#after .waiting-for').textContent")
+            assert waiting.endswith("waiting for Annemarie.")
+        assert await bert.js("document.getElementById('next-deal').disabled")
+        assert await bert.js("document.getElementById('next-deal').textContent") == "Ready ✓ (waiting for the others)"
+        shots = _shots()
+        if shots is not None:
+            await back.js("document.getElementById('result').scrollIntoView()")
+            await back.screenshot(shots / "web-ready-phone.png")
+        version = at.table.version
+        await back.js("document.getElementById('next-deal').click()")
+        await at.changed(version)
+        assert len(at.table.session.deals) == 2
+        for page in (back, bert):
+            await page.until("window.tarock.state.deal === 2 && !window.tarock.state.result")
+            assert not await _shown(page, "#result")
 
     run(test, "cego", 4, [0, 1], seed=5)

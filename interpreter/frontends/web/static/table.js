@@ -336,9 +336,13 @@ function drawTurn(st, view, you) {
   const actions = $("actions");
   actions.replaceChildren();
   if (template && kind === "turn") {
-    const must = template.including.length ? ` · must be among them: ${template.including.join(", ")}` : "";
+    const names = (cards) => cards.map((c) => {  // as the server labels cards: T21 (Mond), SJ (Bube ♠)
+      const name = (tarock.welcome.cards[c] || { name: c.slice(1) }).name;
+      return name === c.slice(1) ? c : `${c} (${name})`;
+    }).join(", ");
+    const must = template.including.length ? ` · must be among them: ${names(template.including)}` : "";
     const task = el("p", { class: "task" }, `${template.label}: ${tarock.selected.length} of ${template.count} chosen`
-      + (template.forbidden.length ? ` · not allowed: ${template.forbidden.join(", ")}` : "") + must + ". Tap the cards.");
+      + (template.forbidden.length ? ` · not allowed: ${names(template.forbidden)}` : "") + must + ". Tap the cards.");
     const done = el("button", { type: "button", id: "confirm" }, template.choice === "keep" ? "Keep these" : "Put these aside");
     done.disabled = !complete(template);
     done.onclick = () => act({ [template.choice]: tarock.selected.slice() });
