@@ -452,6 +452,22 @@ def test_the_lobby_and_the_score_sheet_fit_a_phone() -> None:
             if shots is not None:
                 await lobby.js("document.getElementById('links').scrollIntoView()")
                 await lobby.screenshot(shots / "web-lobby-phone.png")
+            # Where the phone offers to share (navigator.share: not in a headless Chromium, so
+            # the test gives the page one), each link has a Share button beside Copy.
+            await lobby.js(
+                "(() => { window.shared = []; navigator.share = (d) => { window.shared.push(d); return Promise.resolve(); };"
+                " document.getElementById('open').click(); })()"
+            )
+            again = await lobby.until(
+                "(() => { const a = [...document.querySelectorAll('[data-seat-link]')].map((x) => x.href);"
+                f" return a.length && a[0] !== {json.dumps(links[0])} && a; }})()"
+            )
+            shares = await lobby.js("[...document.querySelectorAll('button[data-share]')].map((b) => b.dataset.share)")
+            assert shares[:6] == again and len(shares) == 7  # the six seats' and the spectators'
+            await _fits_the_phone(lobby)
+            await lobby.js("document.querySelector('#link-list button[data-share]').click()")
+            shared = await lobby.until("window.shared.length && window.shared")
+            assert shared == [{"title": "Seat 0 at Dappen (Breitnau)", "url": again[0]}], shared
             # A table of six after three deals: the score sheet scrolls within itself, not the page.
             table = Table(load_ruleset("breitnau"), 6, [], 3, seed=4, names=dict(enumerate(NAMES)), store=app[STORE])
             while not table.session_over:

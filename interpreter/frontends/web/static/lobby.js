@@ -71,7 +71,7 @@ async function openTable(event) {
     const url = new URL(link.url, location.href).href;
     const item = el("li", {}, `${link.name}: `);
     item.append(el("a", { href: url, target: "_blank", "data-seat-link": link.seat }, url));
-    item.append(...shareButtons(url, `${link.name}'s seat at ${chosen().title}`));
+    item.append(...shareButtons(url, `${link.name} at ${chosen().title}`));  // Anna at Cego, Seat 2 at Cego
     list.append(item);
   }
   const spectators = new URL(answer.spectators, location.href).href;
