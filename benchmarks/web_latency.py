@@ -159,9 +159,11 @@ async def people_play(seats: list[Seat], seconds: float) -> list[float]:
         if state["session_over"]:
             break
         if state["view"]["phase"] == "over":
-            version = state["version"]
-            await seats[0].play()
-            while seats[0].state is not None and seats[0].state["version"] == version:
+            # The next deal is dealt once everybody at the table is ready: each says so.
+            deal = state["deal"]
+            for seat in seats:
+                await seat.play()
+            while seats[0].state is not None and seats[0].state["deal"] == deal:
                 seats[0].changed.clear()
                 await asyncio.wait_for(seats[0].changed.wait(), 30)
             continue
