@@ -106,8 +106,9 @@ class Session:
 
     # -- the deals -----------------------------------------------------------------------------
 
-    def next_deal(self, deal: Mapping[str, Any] | None = None) -> Game:
-        """Start the next deal (the previous one must be over)."""
+    def next_deal(self, deal: Mapping[str, Any] | None = None, seed: int | None = None) -> Game:
+        """Start the next deal (the previous one must be over): with the cards `deal`, shuffled
+        from `seed`, or from the session's own seed."""
         if self.game is not None and not self.game.is_over:
             raise IllegalActionError("finish the current deal first")
         if self.game is not None and self.finished < len(self.deals):
@@ -124,7 +125,7 @@ class Session:
             ruleset,
             players=self.players,
             dealer=self.dealer,
-            seed=None if deal or self.seed is None else deal_seed(self.seed, len(self.deals)),
+            seed=seed if seed is not None or deal or self.seed is None else deal_seed(self.seed, len(self.deals)),
             deal=deal,
             pot=self.pot,
         )

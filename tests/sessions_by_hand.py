@@ -1,0 +1,109 @@
+"""Records of whole sessions, put together from deals already worked out by hand, without the
+interpreter. Nothing here imports the engine.
+
+A session record is a list of deals; the ruleset's `session` rule says who deals each. The deals
+here are single-deal records of tests/records/ whose outcomes were computed by hand from the
+source, each dealt by seat 0. Played with another dealer, a deal is the same deal turned round
+the table: the seat `k` places further on holds the hand and makes the moves, and receives the
+payment, of the original seat. So a deal dealt by seat `k` is the record turned by `k`, and what
+the session must come to (who deals, the scores, the score sheet and its settlement) is reckoned
+here from the records' own expected outcomes.
+
+Run it to write the session records again: `python tests/sessions_by_hand.py`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).parent
+RECORDS = HERE / "records"
+
+
+def load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((RECORDS / f"{name}.yaml").read_text(encoding="utf-8"))
+    return data
+
+
+def turned(record: dict[str, Any], k: int) -> dict[str, Any]:
+    """The deal of `record` (dealt by seat 0) dealt by seat `k`: every seat moved on by `k`."""
+    n = record["players"]
+    assert record.get("dealer", 0) == 0
+    hands = record["deal"]["hands"]
+    moved = [hands[(s - k) % n] for s in range(n)]  # seat s holds what seat s - k held
+    expect = dict(record["expect"])
+    if "declarer" in expect:
+        expect["declarer"] = (expect["declarer"] + k) % n
+    if "payments" in expect:
+        expect["payments"] = [expect["payments"][(s - k) % n] for s in range(n)]
+    return {
+        "title": record["title"] + (f" (turned {k} seat{'s' if k > 1 else ''} on: seat {k} deals)" if k else ""),
+        "deal": {"hands": moved, "talon": record["deal"]["talon"]},
+        "actions": [[(seat + k) % n, action] for seat, action in record["actions"]],
+        "expect": expect,
+    }
+
+
+def tapp_session() -> dict[str, Any]:
+    """Württemberg Tarock for three, one round, the same dealer again after a throw-in, and a
+    score sheet on which only the declarer writes the game's value per opponent, settled as
+    differences (tests/rulesets/tapp-session.yaml)."""
+    n = 3
+    plan = [  # (record, dealer): a throw-in, then one turn of dealing for each seat
+        ("tapp-wuerttemberg-thrown-in", 0),
+        ("tapp-wuerttemberg-frage-won", 0),
+        ("tapp-wuerttemberg-solo-any-suit-spades", 1),
+        ("tapp-wuerttemberg-frage-lost", 2),
+    ]
+    deals = [turned(load(name), dealer) for name, dealer in plan]
+    scores, sheet = [0] * n, [0] * n
+    for deal in deals:
+        expect = deal["expect"]
+        payments = expect["payments"]
+        scores = [a + b for a, b in zip(scores, payments, strict=True)]
+        if expect.get("declarer") is not None:
+            d = expect["declarer"]
+            sheet[d] += payments[d] // (n - 1)  # the declarer's game, per opponent
+    total = sum(sheet)
+    totals = [n * s - total for s in sheet]  # every two players settle their difference, at 1 a point
+    return {
+        "title": "A session of Württemberg Tarock: one round, a throw-in dealt again, a score sheet",
+        "source": "the deals' own records (tapp-late: Württemberg Tarock); the session's rule is tests/rulesets/tapp-session.yaml",
+        "note": (
+            "Seat 0 deals and everybody passes: the cards are thrown in and, by this table's rule, seat 0 "
+            "deals again; that turn of dealing ends with a Frage won by seat 1. Seats 1 and 2 deal next "
+            "(a Solo won by seat 0, a Frage lost by seat 1), and with that every seat has had its turn: the "
+            "round, and the session, is over. Only the declarer writes on the sheet, the game's value per "
+            "opponent (+18, +62, -15); settled as differences between every two players, the sheet pays "
+            "what the deals paid one by one."
+        ),
+        "ruleset": "../rulesets/tapp-session.yaml",
+        "players": n,
+        "dealer": 0,
+        "session": deals,
+        "expect": {
+            "dealers": [dealer for _, dealer in plan],
+            "scores": scores,
+            "sheet": sheet,
+            "totals": totals,
+            "over": True,
+        },
+    }
+
+
+def write(name: str, record: dict[str, Any]) -> None:
+    text = yaml.safe_dump(record, sort_keys=False, allow_unicode=True, default_flow_style=None, width=110)
+    (RECORDS / f"{name}.yaml").write_text(
+        "# Written by tests/sessions_by_hand.py from the deals' own records; do not edit by hand.\n" + text,
+        encoding="utf-8",
+    )
+
+
+SESSIONS = {"session-tapp-wuerttemberg-round": tapp_session}
+
+if __name__ == "__main__":
+    for name, make in SESSIONS.items():
+        write(name, make())
