@@ -94,6 +94,37 @@ def tapp_session() -> dict[str, Any]:
     }
 
 
+def tapp_declarer_deals() -> dict[str, Any]:
+    """Württemberg Tarock where the last declarer deals next, until somebody is 100 ahead
+    (tests/rulesets/tapp-declarer-deals.yaml)."""
+    n = 3
+    scores = [0] * n
+    deals, dealers = [], []
+    dealer = 0
+    names = ["tapp-wuerttemberg-frage-won", "tapp-wuerttemberg-solo-any-suit-spades", "tapp-wuerttemberg-frage-lost"]
+    for name in names:
+        deal = turned(load(name), dealer)
+        deals.append(deal)
+        dealers.append(dealer)
+        scores = [a + b for a, b in zip(scores, deal["expect"]["payments"], strict=True)]
+        if max(scores) >= 100:  # `until: highest_score >= 100`, after the deal
+            break
+        dealer = deal["expect"]["declarer"]  # the declarer deals next
+    return {
+        "title": "A session of Württemberg Tarock: the declarer deals next, until somebody has 100",
+        "source": "the deals' own records (tapp-late: Württemberg Tarock); the session's rule is tests/rulesets/tapp-declarer-deals.yaml",
+        "note": (
+            "Seat 0 deals; seat 1 wins a Frage (+36) and so deals the next deal, in which seat 0 wins a Solo "
+            "(+124, -18 before: 106). With 100 reached, the session is over after two deals."
+        ),
+        "ruleset": "../rulesets/tapp-declarer-deals.yaml",
+        "players": n,
+        "dealer": 0,
+        "session": deals,
+        "expect": {"dealers": dealers, "scores": scores, "totals": list(scores), "over": True},
+    }
+
+
 def write(name: str, record: dict[str, Any]) -> None:
     text = yaml.safe_dump(record, sort_keys=False, allow_unicode=True, default_flow_style=None, width=110)
     (RECORDS / f"{name}.yaml").write_text(
@@ -102,7 +133,10 @@ def write(name: str, record: dict[str, Any]) -> None:
     )
 
 
-SESSIONS = {"session-tapp-wuerttemberg-round": tapp_session}
+SESSIONS = {
+    "session-tapp-wuerttemberg-round": tapp_session,
+    "session-tapp-wuerttemberg-declarer-deals": tapp_declarer_deals,
+}
 
 if __name__ == "__main__":
     for name, make in SESSIONS.items():
