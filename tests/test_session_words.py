@@ -182,3 +182,63 @@ def test_a_signal_the_session_has_no_round_for_fails_at_its_deal(tmp_path: Path)
     assert report.failures[0].endswith(
         "s.yaml:4:3: deal 0 cannot start: Württemberg Tarock has no round played at a signal named 'zehnfach'"
     )
+
+
+# -- the command line follows the session ---------------------------------------------------------
+
+
+def test_play_deals_follows_the_session_and_its_end() -> None:
+    from clirun import tarock
+
+    ran = tarock("play", "tests/rulesets/tapp-session.yaml", "--players", "3", "--deals", "20", "--seed", "3")
+    assert ran.returncode == 0, ran.stderr
+    scores = [line for line in ran.stdout.splitlines() if line.startswith("Score after")]
+    over = [line for line in ran.stdout.splitlines() if line.startswith("The session is over")]
+    # One round of three turns of dealing: at least three deals, and the session ends itself.
+    assert len(over) == 1 and len(scores) >= 3
+    assert over[0].startswith(f"The session is over after {len(scores)} deals")
+    assert "Score sheet:" in ran.stdout
+
+
+def test_play_gives_a_signal_and_refuses_one_the_ruleset_has_not() -> None:
+    from clirun import tarock
+
+    ran = tarock("play", "cego", "--deals", "6", "--seed", "2", "--signal", "pflicht_raeuber@2")
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.count("Contract: Pflicht-Räuber") == 4  # deals 2 to 5: one by each of the four
+    bad = tarock("play", "cego", "--deals", "3", "--signal", "pflicht@2")
+    assert bad.returncode == 2
+    assert "no round played at a signal named 'pflicht'; it has: pflicht_raeuber" in bad.stderr
+
+
+def test_simulate_sessions_reports_each_seats_totals() -> None:
+    import json
+
+    from clirun import tarock
+
+    # Dreierles for three, a player asking to stop after deal 4: the round under way ends with
+    # deal 6, and the closing round adds three: nine deals, three of them Räuber or Solo.
+    ran = tarock("simulate", "dreierles", "--sessions", "4", "--session-deals", "4", "--json")
+    assert ran.returncode == 0, ran.stderr
+    stats = json.loads(ran.stdout)
+    assert stats["deals"] == {"total": 36, "min": 9, "max": 9, "mean": 9.0}
+    assert stats["rounds_of_their_own"] == {"last_round": 12}
+    assert stats["cut_short"] == 0
+    assert sum(s["total"] for s in stats["seats"]) == 0  # what the deals paid, between the players
+    ran = tarock(
+        "simulate",
+        "cego",
+        "--players",
+        "4",
+        "--sessions",
+        "3",
+        "--session-deals",
+        "8",
+        "--json",
+        "--signal",
+        "pflicht_raeuber@3",
+    )
+    stats = json.loads(ran.stdout)
+    assert stats["rounds_of_their_own"] == {"pflicht_raeuber": 12}
+    refused = tarock("simulate", "dreierles", "--sessions", "2")
+    assert refused.returncode == 2 and "give --session-deals N" in refused.stderr
