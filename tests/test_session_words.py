@@ -242,3 +242,22 @@ def test_simulate_sessions_reports_each_seats_totals() -> None:
     assert stats["rounds_of_their_own"] == {"pflicht_raeuber": 12}
     refused = tarock("simulate", "dreierles", "--sessions", "2")
     assert refused.returncode == 2 and "give --session-deals N" in refused.stderr
+
+
+def test_the_guide_shows_the_session_example_as_it_is_and_it_plays() -> None:
+    import json
+    import re
+
+    from clirun import tarock
+
+    guide = (HERE.parent / "docs" / "encoding-a-variant.md").read_text(encoding="utf-8")
+    example = HERE.parent / "docs" / "examples" / "example-session.yaml"
+    found = re.search(r"```yaml\n(# A made-up table.*?)```", guide, re.S)
+    assert found is not None and found.group(1) == example.read_text(encoding="utf-8")
+    ran = tarock("simulate", "docs/examples/example-session.yaml", "--sessions", "2", "--json")
+    stats = json.loads(ran.stdout)
+    # Four rounds of three deals and the closing round of three, as the guide says.
+    assert stats["deals"]["min"] == stats["deals"]["max"] == 15
+    assert stats["rounds_of_their_own"] == {"last_round": 6}
+    assert stats["sheet"] and sum(s["total"] for s in stats["seats"]) == 0
+    assert all(s["total"] % 10 == 0 for s in stats["seats"])  # 10 a point
