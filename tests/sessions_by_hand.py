@@ -125,6 +125,56 @@ def tapp_declarer_deals() -> dict[str, Any]:
     }
 
 
+def tapp_pot_session() -> dict[str, Any]:
+    """Württemberg Tarock with the pot kept, three deals, each player paying 5 into the pot when
+    the session starts and what is left shared at the end (tests/rulesets/tapp-pot-session.yaml).
+    The pot's rules in a deal (option pot: kept): the dealer antes 2; a lost Frage pays the pot as
+    much as each defender; a won Solo takes the pot."""
+    n, ante = 3, 5
+    pot = n * ante
+    scores = [0] * n
+    deals = []
+    # A won Solo dealt by seat 0: the deal's record had 10 in the pot; this one has 15.
+    solo = turned(load("tapp-wuerttemberg-pot-solo-won"), 0)
+    record_pot = load("tapp-wuerttemberg-pot-solo-won")["pot"]
+    d = solo["expect"]["declarer"]
+    solo["expect"]["payments"][d] += (pot + 2) - (record_pot + 2)  # the declarer takes the pot and the ante
+    solo["expect"]["pot"] = -pot  # the ante in, the whole pot out
+    # A won Frage dealt by seat 1 (its record kept no pot): the dealer's ante is all the pot sees.
+    frage = turned(load("tapp-wuerttemberg-frage-won"), 1)
+    frage["expect"]["payments"][1] -= 2
+    frage["expect"]["pot"] = 2
+    # A lost Frage dealt by seat 2: 12 to each defender and the pot, and the ante.
+    lost = turned(load("tapp-wuerttemberg-pot-frage-lost"), 2)
+    for deal in (solo, frage, lost):
+        deals.append(deal)
+        scores = [a + b for a, b in zip(scores, deal["expect"]["payments"], strict=True)]
+        pot += deal["expect"]["pot"]
+    share = pot // n  # shared equally at the end; what does not divide stays
+    return {
+        "title": "A session of Württemberg Tarock with a pot: antes at the start, what is left shared at the end",
+        "source": "the deals' own records (tapp-late: Württemberg Tarock, Scoring: the pot); the session's rule is tests/rulesets/tapp-pot-session.yaml",
+        "note": (
+            "Each player pays 5 into the pot as the session starts: 15. Seat 0 deals and seat 2 wins a Solo, "
+            "taking the pot with seat 0's ante (17): the pot is empty. Seat 1 deals (ante 2) and seat 2 wins a "
+            "Frage; seat 2 deals (ante 2) and loses a Frage, paying the pot 12: 16. After three deals the "
+            "session is over and the 16 are shared: 5 each, 1 stays in the pot."
+        ),
+        "ruleset": "../rulesets/tapp-pot-session.yaml",
+        "options": {"solo_trumps": "hearts", "pot": "kept"},
+        "players": n,
+        "dealer": 0,
+        "session": deals,
+        "expect": {
+            "dealers": [0, 1, 2],
+            "scores": scores,
+            "totals": [s - ante + share for s in scores],
+            "pot": pot - n * share,
+            "over": True,
+        },
+    }
+
+
 def write(name: str, record: dict[str, Any]) -> None:
     text = yaml.safe_dump(record, sort_keys=False, allow_unicode=True, default_flow_style=None, width=110)
     (RECORDS / f"{name}.yaml").write_text(
@@ -136,6 +186,7 @@ def write(name: str, record: dict[str, Any]) -> None:
 SESSIONS = {
     "session-tapp-wuerttemberg-round": tapp_session,
     "session-tapp-wuerttemberg-declarer-deals": tapp_declarer_deals,
+    "session-tapp-wuerttemberg-pot": tapp_pot_session,
 }
 
 if __name__ == "__main__":

@@ -313,6 +313,7 @@ def _compare_session(expect: dict[str, Any], session: Any, report: Replay, doc: 
         "sheet": list(session.sheet) if session.sheet is not None else None,
         "totals": session.totals(),
         "over": session.over,
+        "pot": session.pot_left(),
     }
     for key, wanted in expect.items():
         got = actual.get(key)

@@ -55,7 +55,13 @@ class Session:
         self.ending_requested_by: int | None = None
         self.last_dealer: int | None = None  # who deals the last deal, once known
         self.game: Game | None = None
-        self.pot: int | None = 0 if ruleset.pot_ante is not None else None  # carried from deal to deal
+        self.pot: int | None = 0 if ruleset.pot_ante is not None or self.rule.pot is not None else None
+        # What each seat paid into the pot when the session started.
+        self.paid_in = [0] * self.players
+        if self.rule.pot is not None and self.rule.pot.ante is not None:
+            ante = int(self.rule.pot.ante({"players": self.players}))
+            self.paid_in = [ante] * self.players
+            self.pot = (self.pot or 0) + ante * self.players
         self.turns = 0  # complete turns of dealing, the closing rounds' left out
         self.finished = 0  # deals added up by finish_deal
         self.next_dealer: int = dealer
@@ -84,15 +90,34 @@ class Session:
 
     def totals(self) -> list[int]:
         """What each seat wins (or pays) over the session so far: the score sheet settled, if the
-        session keeps one, else the deals' payments added up."""
+        session keeps one, else the deals' payments added up; less what it paid into the pot when
+        the session started, and with its share of what is left there once the session is over,
+        where the pot is shared."""
         sheet, rule = self.sheet, self.rule.sheet
         if sheet is None or rule is None:
-            return list(self.scores)
-        if rule.settle == "differences":
+            money = list(self.scores)
+        elif rule.settle == "differences":
             # Every two players settle the difference of their scores.
             total = sum(sheet)
-            return [rule.stake * (self.players * s - total) for s in sheet]
-        return [rule.stake * (s - rule.start) for s in sheet]
+            money = [rule.stake * (self.players * s - total) for s in sheet]
+        else:
+            money = [rule.stake * (s - rule.start) for s in sheet]
+        share = self.pot_share()
+        return [m - paid + share for m, paid in zip(money, self.paid_in, strict=True)]
+
+    def pot_left(self) -> int | None:
+        """What the pot holds: at the end, what stays after the shares are taken out."""
+        if self.pot is None:
+            return None
+        return self.pot - self.pot_share() * self.players
+
+    def pot_share(self) -> int:
+        """What each seat takes out of the pot at the end: its equal share once the session is
+        over, where what is left is shared; else nothing."""
+        pot = self.rule.pot
+        if pot is None or pot.left != "shared" or not self.over or not self.pot:
+            return 0
+        return self.pot // self.players
 
     def choices(self) -> dict[str, str]:
         """The readings and options the next deal is played with, beyond the ruleset's own."""

@@ -765,6 +765,18 @@ def sheet_text(sheet: Any) -> str:
     )
 
 
+def session_pot_text(pot: Any) -> str:
+    """The pot over a session: the antes at its start, and what is left at its end."""
+    if not isinstance(pot, dict):
+        return generic_text(pot)
+    left = {
+        "kept": "what is left at the end stays in the pot",
+        "shared": "what is left at the end is shared equally (what does not divide stays in the pot)",
+    }
+    ante = f"each player pays {code(pot['ante'])} in when the session starts; " if pot.get("ante") else ""
+    return ante + left.get(str(pot.get("left", "kept")), str(pot.get("left")))
+
+
 def split_text(split: Any) -> str:
     if not isinstance(split, dict):
         return generic_text(split)
@@ -1037,6 +1049,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "session": session_text,
     "dealer_when": dealer_when_text,
     "sheet": sheet_text,
+    "session_pot": session_pot_text,
     "special_round": special_round_text,
     "sits_out": sits_out_text,
     "split": split_text,

@@ -421,7 +421,7 @@ HANDLED: dict[type, frozenset[str]] = {
         {"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake", "split"}
     ),
     SessionRule: frozenset(
-        {"deals", "holder_of", "dealer", "dealer_when", "rounds", "until", "special_rounds", "sheet"}
+        {"deals", "holder_of", "dealer", "dealer_when", "rounds", "until", "special_rounds", "sheet", "pot"}
     ),
 }
 
@@ -497,6 +497,10 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
             "settle": sheet.settle,
             "stake": sheet.stake,
         }
+    if srule.pot is not None:
+        session_pot: dict[str, Any] = {"left": srule.pot.left}
+        _put(session_pot, "ante", Expr(srule.pot.ante.source) if srule.pot.ante is not None else None)
+        session["pot"] = session_pot
     session.update(_extra(srule, deck))
     _put(tree, "session", session)
     for key, value in _extra(rs, deck).items():

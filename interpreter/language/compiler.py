@@ -62,6 +62,7 @@ from interpreter.language.model import (
     Ruleset,
     ScheduledTrick,
     ScoreSheet,
+    SessionPot,
     SessionRule,
     Settlement,
     SpecialRound,
@@ -1526,6 +1527,12 @@ class Compiler:
                     written.get("settle", default("session.sheet.settle")),
                     written.get("stake", default("session.sheet.stake")),
                 )
+        pot = None
+        if "pot" in rule and rule["pot"] is not None:
+            pot = SessionPot(
+                self.expression(("session", "pot", "ante"), BREACH_NAMES, INT),
+                (rule["pot"] or {}).get("left", default("session.pot.left")),
+            )
         return SessionRule(
             rule.get("deals"),
             card,
@@ -1535,6 +1542,7 @@ class Compiler:
             until=self.expression(("session", "until"), SESSION_END_NAMES, BOOL),
             special_rounds=tuple(rounds),
             sheet=sheet,
+            pot=pot,
         )
 
     def session_choices(self, path: Path, chosen: dict[str, Any]) -> dict[str, str]:

@@ -603,6 +603,15 @@ class ScoreSheet:
 
 
 @dataclass(frozen=True)
+class SessionPot:
+    """The pot over a session: `ante` from each player when it starts; what is `left` at its end
+    is kept or shared."""
+
+    ante: Formula | None
+    left: Literal["kept", "shared"]
+
+
+@dataclass(frozen=True)
 class SessionRule:
     """The session: who deals next (`dealer`, unless one of `dealer_when` holds), its end (after
     `deals`, after `rounds` complete rounds, once `until` holds, or on request once the holder of
@@ -617,6 +626,7 @@ class SessionRule:
     until: Condition | None = None
     special_rounds: tuple[SpecialRound, ...] = ()
     sheet: ScoreSheet | None = None
+    pot: SessionPot | None = None
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,24 @@ sheet = Rule(
     ("score",),
 )
 
+pot = Rule(
+    "The pot over the whole session: what each player pays in when it starts, and what becomes of what is "
+    "left in it when it ends. What the pot takes and pays in each deal is the deal's own rule (`pot_ante`, "
+    "a contract's `pot`); the session carries the pot from deal to deal, and `until` may read it.",
+    {
+        "ante": formula("What each player pays into the pot when the session starts.", names.BREACH),
+        "left": Key(
+            Choice(
+                "What becomes of what is left in the pot when the session ends: kept (it stays for the next "
+                "session, nobody's), or shared (it is shared equally among the players; what does not divide "
+                "evenly stays in the pot).",
+                ("kept", "shared"),
+            ),
+            default="kept",
+        ),
+    },
+)
+
 SESSION = Key(
     Rule(
         "The session: deals one after another. Who deals next, how many deals or rounds are played and what "
@@ -161,6 +179,7 @@ SESSION = Key(
             "sheet": Key(
                 sheet, said=Said("The score sheet", text="sheet", missing="none: each deal is paid", whole=True)
             ),
+            "pot": Key(pot, said=Said("The pot over the session", text="session_pot", missing="none", whole=True)),
         },
     ),
     said=Said("Sessions", text="session"),
