@@ -1,7 +1,8 @@
 """Game records (docs/design.md): load, replay, compare with `expect`, and write.
 
-A record holds one deal, so it is small: a file far larger than any deal is refused before it
-is parsed, and a record with more actions than its deal could have before any is applied.
+A record holds one deal, or a whole session of deals (`session:`, each deal as a record of one
+would hold it), so it is small: a file far larger than any evening's deals is refused before it
+is parsed, and a deal with more actions than it could have before any is applied.
 """
 
 from __future__ import annotations
