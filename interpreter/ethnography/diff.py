@@ -713,9 +713,7 @@ def session_text(session: Any) -> str:
         return generic_text(session)
     parts = []
     for key, value in session.items():
-        if key == "special_rounds" and isinstance(value, dict):
-            parts += [f"{name}: {special_round_text(entry)}" for name, entry in value.items()]
-        elif key == "dealer":
+        if key == "dealer":
             parts.append(f"dealt by {value_text(('session', key), value)}")
         else:
             parts.append(value_text(("session", key), value))
@@ -752,6 +750,13 @@ def special_round_text(entry: Any) -> str:
     if entry.get("after"):
         text += f"; every deal after it with {session_choices_text(entry['after'])}"
     return text
+
+
+def special_rounds_text(rounds: Any) -> str:
+    """Every round of its own, by name."""
+    if not isinstance(rounds, dict):
+        return generic_text(rounds)
+    return "; ".join(f"{name}: {special_round_text(entry)}" for name, entry in rounds.items()) or "none"
 
 
 def sheet_text(sheet: Any) -> str:
@@ -1051,6 +1056,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "sheet": sheet_text,
     "session_pot": session_pot_text,
     "special_round": special_round_text,
+    "special_rounds": special_rounds_text,
     "sits_out": sits_out_text,
     "split": split_text,
     "talon_to_tricks": talon_to_tricks_text,

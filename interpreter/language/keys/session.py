@@ -175,6 +175,7 @@ SESSION = Key(
                         ),
                     ),
                 ),
+                said=Said("Rounds of their own", text="special_rounds", missing="none"),
             ),
             "sheet": Key(
                 sheet, said=Said("The score sheet", text="sheet", missing="none: each deal is paid", whole=True)
