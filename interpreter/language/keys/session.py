@@ -162,7 +162,7 @@ SESSION = Key(
                 said=Said(
                     "A player may end the session",
                     "on request, once the holder of {value} in the next deal has dealt",
-                    missing="no",
+                    missing="on request, once the round under way is complete (where nothing else ends it)",
                 ),
             ),
             "special_rounds": Key(
