@@ -261,3 +261,21 @@ def test_the_guide_shows_the_session_example_as_it_is_and_it_plays() -> None:
     assert stats["rounds_of_their_own"] == {"last_round": 6}
     assert stats["sheet"] and sum(s["total"] for s in stats["seats"]) == 0
     assert all(s["total"] % 10 == 0 for s in stats["seats"])  # 10 a point
+
+
+def test_antes_at_the_start_and_before_each_deal_and_the_pot_shared(tmp_path: Path) -> None:
+    """Three players pay 5 each as the session starts and 1 each before each of four deals; the
+    deals themselves keep no pot (Württemberg without the option), so the pot holds 15 + 4 × 3 =
+    27 at the end, shared 9 each: the totals are the deals' payments."""
+    file = _ruleset(tmp_path, '  deals: 4\n  pot: {ante: "5", each_deal: "1", left: shared}\n')
+    session = Session(load_ruleset(str(file)), players=3, seed=6)
+    while not session.over:
+        play_deal(session)
+        assert session.pot == 15 + 3 * len(session.deals)
+    assert session.pot_share() == 9 and session.pot_left() == 0
+    assert session.totals() == session.scores
+    # Kept instead: the 27 stay, and each seat is 9 short of its payments.
+    kept = Session(load_ruleset(str(_ruleset(tmp_path, '  deals: 4\n  pot: {ante: "5", each_deal: "1"}\n'))), players=3)
+    while not kept.over:
+        play_deal(kept)
+    assert kept.pot_left() == 27 and kept.totals() == [s - 9 for s in kept.scores]

@@ -56,7 +56,7 @@ class Session:
         self.last_dealer: int | None = None  # who deals the last deal, once known
         self.game: Game | None = None
         self.pot: int | None = 0 if ruleset.pot_ante is not None or self.rule.pot is not None else None
-        # What each seat paid into the pot when the session started.
+        # What each seat paid into the pot as the session's own antes (at its start, before each deal).
         self.paid_in = [0] * self.players
         if self.rule.pot is not None and self.rule.pot.ante is not None:
             ante = int(self.rule.pot.ante({"players": self.players}))
@@ -145,6 +145,12 @@ class Session:
         if self.pending is not None:
             self.current, self.turns_left, self.pending = self.pending, self.pending.rounds * self.players, None
         self.dealer = self.next_dealer
+        pot_rule = self.rule.pot
+        if pot_rule is not None and pot_rule.each_deal is not None:
+            # Every player antes before the deal; the deal starts with the pot so filled.
+            ante = int(pot_rule.each_deal({"players": self.players}))
+            self.paid_in = [paid + ante for paid in self.paid_in]
+            self.pot = (self.pot or 0) + ante * self.players
         ruleset = self.ruleset.with_choices(self.choices()) if self.choices() else self.ruleset
         self.game = Game(
             ruleset,

@@ -779,7 +779,8 @@ def session_pot_text(pot: Any) -> str:
         "shared": "what is left at the end is shared equally (what does not divide stays in the pot)",
     }
     ante = f"each player pays {code(pot['ante'])} in when the session starts; " if pot.get("ante") else ""
-    return ante + left.get(str(pot.get("left", "kept")), str(pot.get("left")))
+    each = f"each player pays {code(pot['each_deal'])} in before every deal; " if pot.get("each_deal") else ""
+    return ante + each + left.get(str(pot.get("left", "kept")), str(pot.get("left")))
 
 
 def split_text(split: Any) -> str:

@@ -500,6 +500,7 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
     if srule.pot is not None:
         session_pot: dict[str, Any] = {"left": srule.pot.left}
         _put(session_pot, "ante", Expr(srule.pot.ante.source) if srule.pot.ante is not None else None)
+        _put(session_pot, "each_deal", Expr(srule.pot.each_deal.source) if srule.pot.each_deal is not None else None)
         session["pot"] = session_pot
     session.update(_extra(srule, deck))
     _put(tree, "session", session)

@@ -1532,6 +1532,7 @@ class Compiler:
             pot = SessionPot(
                 self.expression(("session", "pot", "ante"), BREACH_NAMES, INT),
                 (rule["pot"] or {}).get("left", default("session.pot.left")),
+                self.expression(("session", "pot", "each_deal"), BREACH_NAMES, INT),
             )
         return SessionRule(
             rule.get("deals"),

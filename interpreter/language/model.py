@@ -604,11 +604,12 @@ class ScoreSheet:
 
 @dataclass(frozen=True)
 class SessionPot:
-    """The pot over a session: `ante` from each player when it starts; what is `left` at its end
-    is kept or shared."""
+    """The pot over a session: `ante` from each player when it starts, `each_deal` from each
+    player before every deal; what is `left` at its end is kept or shared."""
 
     ante: Formula | None
     left: Literal["kept", "shared"]
+    each_deal: Formula | None = None
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,10 @@ pot = Rule(
     "a contract's `pot`); the session carries the pot from deal to deal, and `until` may read it.",
     {
         "ante": formula("What each player pays into the pot when the session starts.", names.BREACH),
+        "each_deal": formula(
+            "What each player pays into the pot before every deal (the dealer's own ante is the deal's `pot_ante`).",
+            names.BREACH,
+        ),
         "left": Key(
             Choice(
                 "What becomes of what is left in the pot when the session ends: kept (it stays for the next "
