@@ -279,3 +279,27 @@ def test_antes_at_the_start_and_before_each_deal_and_the_pot_shared(tmp_path: Pa
     while not kept.over:
         play_deal(kept)
     assert kept.pot_left() == 27 and kept.totals() == [s - 9 for s in kept.scores]
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ("session: []", "3:10: session: a record of a session holds at least one deal"),
+        (
+            "players: 7\nsession: [{seed: 1, actions: []}]",
+            "players: tapp-wuerttemberg is played by 3 at the table, not 7",
+        ),
+        ("session: [{seed: 1, actions: [], request_end: 7}]", "deal 0 cannot start: seat 7 is not at this table"),
+        ("session: [{seed: 1, actions: []}]\nexpect: {contract: solo}", "`contract` is said of a deal"),
+        ("session: [{seed: 1, actions: [[1, pass]]}, {seed: 2, actions: []}]", "deal 0 is not over"),
+    ],
+)
+def test_a_faulty_session_record_is_told_where(tmp_path: Path, body: str, said: str) -> None:
+    record = tmp_path / "s.yaml"
+    players = "" if body.startswith("players") else "players: 3\n"
+    record.write_text(f"ruleset: tapp-wuerttemberg\n{players}{body}\n", encoding="utf-8")
+    try:
+        failures = replay(record).failures
+    except RecordError as exc:
+        failures = [str(p) for p in exc.problems]
+    assert any(said in f for f in failures), failures

@@ -89,6 +89,8 @@ def check_record(doc: Document) -> None:
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
         # Before the schema, which would check every one of them.
         raise RecordError([doc.problem(("actions",), _too_many(len(actions), MAX_ACTIONS))])
+    if isinstance(data, dict) and data.get("session") == []:
+        raise RecordError([doc.problem(("session",), "a record of a session holds at least one deal")])
     if isinstance(data, dict) and "session" in data:
         # A record of a whole session holds its deals' cards and actions under `session`.
         misplaced = [k for k in ("actions", "deal", "seed", "observed", "departures", "pot") if k in data]
@@ -286,7 +288,9 @@ def replay_session(doc: Document, base_dir: Path | None = None) -> Replay:
         except DealError as exc:
             raise RecordError([doc.problem((*at, "deal", *p), message) for p, message in exc.places]) from None
         except TableError as exc:
-            raise RecordError([doc.problem((*at, exc.key), str(exc))]) from None
+            # The table (players, dealer) is the record's own; a seed or a deal is the deal's.
+            table_at: tuple[str | int, ...] = (exc.key,) if exc.key in ("players", "dealer") else (*at, exc.key)
+            raise RecordError([doc.problem(table_at, str(exc))]) from None
         except TarockError as exc:  # the session is over, a signal it has no round for, a rule failing
             report.failures.append(f"{place}: deal {number} cannot start: {exc}")
             return report
@@ -300,7 +304,8 @@ def replay_session(doc: Document, base_dir: Path | None = None) -> Replay:
         if not game.is_over:
             if number + 1 < len(data["session"]):
                 report.failures.append(f"{place}: deal {number} is not over, so the next deal cannot start")
-            return report
+                return report
+            break  # the record stops in its last deal: the session stands as it is there
         session.finish_deal()
     _compare_session(data.get("expect") or {}, session, report, doc)
     return report

@@ -203,6 +203,8 @@ class Session:
         next deal deals the last one ("der Gstieß gibt ab"); otherwise the session ends once the
         round under way is complete."""
         rule = self.rule
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise IllegalActionError(f"seat {seat} is not at this table: the seats are 0 to {self.players - 1}")
         if rule.holder_of is None and not self.closing and (rule.deals or rule.rounds or rule.until):
             ends = (
                 f"after {rule.deals} deals"
