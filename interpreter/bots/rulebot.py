@@ -446,12 +446,23 @@ def facts_of(ruleset: Ruleset) -> RulesetFacts:
     return facts
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """The card points a hand would take as the lone player of a kind of contract (one value per
+    talon drawn), and the chances of winning worked out from them so far, by what a contract
+    needs: (points needed, scale, table size where a partner takes a share)."""
+
+    values: tuple[float, ...]
+    chances: dict[tuple[int, float, int], float]
+
+
 class RuleBot:
     """Chooses an action for `seat` from the seat's view, the legal actions and the ruleset."""
 
     def __init__(self, caution: float = CAUTION):
         self.caution = caution
-        self._estimates: dict[tuple[Any, ...], tuple[float, ...]] = {}
+        # The estimates of the hands met, for each kind of contract (`_estimate`).
+        self._estimates: dict[tuple[RulesetFacts, int, int, int], Estimate] = {}
 
     def choose(self, game: Game, seat: int) -> ActionJson:
         legal = game.legal_actions(seat)
@@ -623,6 +634,9 @@ class RuleBot:
             return "pass"
         active = len(facts.seats(view))
         held = self._held_contract(view, facts)
+        # Every other seat that bid has a hand it thought worth playing, and will defend with it.
+        seat = view["seat"]
+        rivals = len({s for s, call in view["calls"] if s != seat and call != "pass"})
         worth = []
         for call in bids:
             contract = facts.call_contract.get(call, held)
@@ -632,8 +646,10 @@ class RuleBot:
                 # A call that only opens a later round (an intent to play): worth it if a
                 # contract of that round is.
                 candidates = [c for c in facts.leads_to.get(call, ()) if c in facts.ruleset.contracts]
-            if any(self._worth_it(view, facts, facts.contract(c, active)) for c in candidates):
-                worth.append(call)
+            for name in candidates:
+                if self._worth_it(view, facts, facts.contract(name, active), rivals):
+                    worth.append(call)
+                    break
         if worth:
             return min(worth, key=lambda c: (facts.call_rank.get(c, 0), bids.index(c)))
         if "pass" in legal:
@@ -649,30 +665,36 @@ class RuleBot:
                 return facts.call_contract[call]
         return None
 
-    def _worth_it(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> bool:
+    def _worth_it(self, view: View, facts: RulesetFacts, contract: ContractFacts, rivals: int) -> bool:
+        """Whether the chance of winning `contract`, less a little for each of the `rivals` that
+        bid, is worth its factors (a game lost dear needs more)."""
         if contract.needs_points is None or contract.factor_won + contract.factor_lost == 0:
             return False
         if contract.must_announce:
             return False  # it would have to announce a bonus its view cannot make certain
         break_even = contract.factor_lost / (contract.factor_won + contract.factor_lost)
         caution = self.caution * max(contract.factor_won, contract.factor_lost, 1)
-        # Every other seat that bid has a hand it thought worth playing, and will defend with it.
-        rivals = {s for s, call in view["calls"] if s != view["seat"] and call != "pass"}
-        return self.chance(view, facts, contract) - RIVAL * len(rivals) > break_even + caution
+        return self.chance(view, facts, contract) - RIVAL * rivals > break_even + caution
 
     def chance(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> float:
         """The estimated chance that this seat wins `contract` as the lone player."""
-        if contract.needs_points is None:
+        needs = contract.needs_points
+        if needs is None:
             return 0.0
         # An estimate after an unseen talon is less sure than one of the hand as dealt.
         scale = SCALE * (TALON_DOUBT if contract.takes_talon and view["talon_size"] else 1)
-        estimates = self.estimates(view, facts, contract)
-        if contract.partner:
-            # A called partner takes its share of what the lone player would leave to the others.
-            active = len(facts.seats(view))
-            total = facts.total(active)
-            estimates = tuple(p + PARTNER * (total - p) / max(active - 1, 1) for p in estimates)
-        return sum(_logistic((p - contract.needs_points) / scale) for p in estimates) / SAMPLES
+        estimate = self._estimate(view, facts, contract)
+        active = len(facts.seats(view)) if contract.partner else 0
+        key = (needs, scale, active)
+        chance = estimate.chances.get(key)
+        if chance is None:
+            estimates = estimate.values
+            if contract.partner:
+                # A called partner takes its share of what the lone player would leave to the others.
+                total = facts.total(active)
+                estimates = tuple(p + PARTNER * (total - p) / max(active - 1, 1) for p in estimates)
+            chance = estimate.chances[key] = _mean_logistic(estimates, needs, scale)
+        return chance
 
     def estimate(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> float:
         """The card points this seat would expect to take as the lone player of `contract`."""
@@ -681,13 +703,21 @@ class RuleBot:
     def estimates(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> tuple[float, ...]:
         """`SAMPLES` estimates of the card points this seat would take as the lone player of
         `contract`: one per talon drawn from the unseen cards where the contract takes it up."""
-        hand = sorted(view["hand"], key=facts.order.__getitem__)
+        return self._estimate(view, facts, contract).values
+
+    def _estimate(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> Estimate:
+        """The estimates of this hand for contracts estimated alike, made once while kept."""
+        bit = facts.bit
+        held = 0
+        for card in view["hand"]:
+            held |= bit[card]
         active = len(facts.seats(view))
         kind = contract.kind if contract.kind >= 0 else facts.kind_of(contract)
-        key = (facts, tuple(hand), kind, active)
-        cached = self._estimates.get(key)
-        if cached is not None:
-            return cached
+        key = (facts, held, kind, active)
+        known = self._estimates.get(key)
+        if known is not None:
+            return known
+        hand = sorted(view["hand"], key=facts.order.__getitem__)
         seen = self._seen(view, facts)
         pack = facts.table(active)
         unseen = pack.mask & ~seen
@@ -699,7 +729,7 @@ class RuleBot:
             mean = unseen_points / max(n_unseen, 1)
             points = _lone_points(
                 facts,
-                facts.mask(hand),
+                held,
                 len(hand),
                 unseen,
                 n_unseen,
@@ -711,14 +741,14 @@ class RuleBot:
                 contract.out_talon,
                 contract.trumps_win,
             )
-            result = (points,) * SAMPLES
+            values = (points,) * SAMPLES
         else:
             unseen_cards = [c for c, b in zip(pack.cards, pack.bits, strict=True) if not b & seen]
-            result = self._talon_estimates(facts, hand, unseen_cards, unseen_points, active, talon, contract)
+            values = self._talon_estimates(facts, hand, unseen_cards, unseen_points, active, talon, contract)
         if len(self._estimates) > 4096:
             self._estimates.clear()
-        self._estimates[key] = result
-        return result
+        known = self._estimates[key] = Estimate(values, {})
+        return known
 
     def _talon_estimates(
         self,
@@ -739,9 +769,9 @@ class RuleBot:
         n_drawn = min(taken, len(unseen))
         n_rest, n_full = len(unseen) - n_drawn, len(hand) + n_drawn
         in_play = n_rest - (talon - taken)
-        held, unseen_mask = facts.mask(hand), facts.mask(unseen)
-        points = facts.points
-        hand_points = sum(points[c] for c in hand)
+        held, unseen_bits = facts.mask(hand), [facts.bit[c] for c in unseen]
+        unseen_mask = sum(unseen_bits)
+        hand_points = facts.points_of(held)
         step = contract.discard
         count = step.how_many(taken) if step is not None else 0
         forbidden: int | None = 0  # None: the rule reads the hand too, and is asked card by card
@@ -749,20 +779,18 @@ class RuleBot:
             cards = facts.forbidden(step)
             forbidden = facts.mask(cards) if cards is not None else None
         found = []
-        for _ in range(SAMPLES):
-            drawn = _sample(rng, unseen, n_drawn)
-            drawn_mask = facts.mask(drawn)
-            drawn_points = sum(map(points.__getitem__, drawn))
-            rest = unseen_mask ^ drawn_mask
-            full = held | drawn_mask
+        for drawn in _draws(rng, unseen_bits, n_drawn, SAMPLES):
+            drawn_points = facts.points_of(drawn)
+            rest = unseen_mask ^ drawn
+            full = held | drawn
             kept, n_aside, aside_points = full, 0, 0
             if step is not None:
                 if forbidden is None:
-                    allowed = facts.mask(self._allowed(hand + drawn, step, facts, active))
+                    allowed = facts.mask(self._allowed(hand + facts.cards_of(drawn), step, facts, active))
                 else:
                     allowed = full & ~forbidden
                 n_allowed = allowed.bit_count()
-                n_aside = min(count, n_allowed)
+                n_aside = count if count < n_allowed else n_allowed
                 kept = full & ~allowed | facts.most_worth_keeping(allowed, n_allowed - n_aside, full, rest)
                 aside_points = hand_points + drawn_points - facts.points_of(kept)
             found.append(
@@ -937,30 +965,14 @@ def _lone_points(
     """Card points a lone player with the cards `hand` (bits, `n_hand` cards) would count, against
     `opponents` holding `in_play` of the `n_unseen` cards `unseen` (worth `unseen_points`), with
     `out_count` cards worth `out_points` out of play (the talon nobody took, the discards), counted
-    where `routes` (the contract's own) or else the counting rules send them."""
-    won_points, tricks = _winners(facts, hand, unseen, n_unseen, opponents, in_play, trumps_win)
-    mean = unseen_points / max(n_unseen, 1)
-    raw = won_points + tricks * opponents * mean * FOLLOWERS
-    n_cards = tricks * (opponents + 1)
-    counting = facts.ruleset.counting
-    if facts.routed_mine(routes, tricks, n_hand) if routes is not None else facts.aside_mine(tricks, n_hand):
-        raw += out_points
-        n_cards += out_count
-    full, rest = divmod(n_cards, counting.packet)
-    return raw - full * counting.packet_deduct - (counting.remainder_deduct if rest else 0)
+    where `routes` (the contract's own) or else the counting rules send them.
 
-
-def _winners(
-    facts: RulesetFacts, hand: int, unseen: int, n_unseen: int, opponents: int, in_play: int, trumps_win: bool
-) -> tuple[int, int]:
-    """The points and number of the cards of `hand` (bits) expected to win a trick against
-    `opponents` holding `in_play` of the `n_unseen` cards `unseen`: the trumps drawn from the top,
-    then the stops (above every unseen card of their suit) once trumps are out. Where trumps do not
-    win (Farben games), only the stops, which no trump can take."""
-    won_points = tricks = 0
+    Its winners: the trumps drawn from the top, then the stops (above every unseen card of their
+    suit) once trumps are out. Where trumps do not win (Farben games), only the stops, which no
+    trump can take. The opponents follow to them with cheaper cards than the mean."""
+    won = 0  # the bits of the winners
     their_left = 0.0
     if trumps_win:
-        points = facts.points_at
         share = in_play / max(n_unseen, 1)  # chance an unseen card is in play
         theirs = unseen & facts.trump_mask
         their_left = theirs.bit_count() * share
@@ -968,25 +980,30 @@ def _winners(
         mine = hand & facts.trump_mask
         while mine and their_left >= 0.5:  # from the highest trump down
             top = mine.bit_length() - 1
-            mine ^= 1 << top
+            card = 1 << top
+            mine ^= card
             # Their trumps above this one: the trumps' bits run from the weakest up.
             if (theirs >> (top + 1)).bit_count() * share - beaten_by < 0.5:
-                won_points += points[top]
-                tricks += 1
+                won |= card
             else:
                 beaten_by += 1
             their_left -= opponents if opponents < their_left else their_left
-        if mine:  # their trumps are out: the rest win
-            won_points += facts.points_of(mine)
-            tricks += mine.bit_count()
-    if their_left < 0.5:
+        won |= mine  # their trumps are out: the rest win
+    if their_left < 0.5 and (plain := hand & ~facts.trump_mask):
         for suit in facts.plain_masks:
-            # A suit's cards above its highest unseen card (all of them when none is unseen).
-            stops = hand & suit & -(1 << (unseen & suit).bit_length())
-            if stops:
-                won_points += facts.points_of(stops)
-                tricks += stops.bit_count()
-    return won_points, tricks
+            if plain & suit:
+                # The suit's cards above its highest unseen card (all of them when none is unseen).
+                won |= plain & suit & -(1 << (unseen & suit).bit_length())
+    tricks = won.bit_count()
+    mean = unseen_points / max(n_unseen, 1)
+    raw = facts.points_of(won) + tricks * opponents * mean * FOLLOWERS
+    n_cards = tricks * (opponents + 1)
+    counting = facts.ruleset.counting
+    if facts.routed_mine(routes, tricks, n_hand) if routes is not None else facts.aside_mine(tricks, n_hand):
+        raw += out_points
+        n_cards += out_count
+    full, rest = divmod(n_cards, counting.packet)
+    return raw - full * counting.packet_deduct - (counting.remainder_deduct if rest else 0)
 
 
 def _out_of_play_mine(counting: Counting, tricks: int, n_tricks: int) -> bool:
@@ -1021,39 +1038,61 @@ def _routed_to_declarer(routes: tuple[Route, ...], tricks: int, n_tricks: int) -
     return False
 
 
-def _sample(rng: random.Random, population: list[str], k: int) -> list[str]:
-    """`rng.sample(population, k)`: the same cards in the same order, by the same steps as
-    CPython's (3.11; a test holds the two together), without a Python call for every card drawn.
-    Owning them also keeps the bot's talons the same if another Python version draws otherwise."""
+def _draws(rng: random.Random, population: list[int], k: int, times: int) -> list[int]:
+    """`times` successive `rng.sample(population, k)`, each as the sum of its members (each
+    member a card's bit): the same cards, by the same steps as CPython's random.sample (3.11; a
+    test holds the two together), without a Python call for every card drawn. Owning the steps
+    also keeps the bot's talons the same if another Python version samples otherwise."""
     n = len(population)
     getrandbits = rng.getrandbits
-    drawn = []
+    found = []
     setsize = 21  # as random.sample: an n-length list against a k-length set
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
     if n <= setsize:
-        pool = list(population)
-        for left in range(n, n - k, -1):
-            bits = left.bit_length()
-            j = getrandbits(bits)
-            while j >= left:
+        steps = [(left, left.bit_length()) for left in range(n, n - k, -1)]
+        for _ in range(times):
+            pool = population[:]
+            drawn = 0
+            for left, bits in steps:
                 j = getrandbits(bits)
-            drawn.append(pool[j])
-            pool[j] = pool[left - 1]  # the card not drawn moves into the gap
+                while j >= left:
+                    j = getrandbits(bits)
+                drawn += pool[j]
+                pool[j] = pool[left - 1]  # the card not drawn moves into the gap
+            found.append(drawn)
     else:
-        chosen: set[int] = set()
         bits = n.bit_length()
-        for _ in range(k):
-            j = getrandbits(bits)
-            while j >= n or j in chosen:
+        for _ in range(times):
+            chosen: set[int] = set()
+            drawn = 0
+            for _ in range(k):
                 j = getrandbits(bits)
-            chosen.add(j)
-            drawn.append(population[j])
-    return drawn
+                while j >= n or j in chosen:
+                    j = getrandbits(bits)
+                chosen.add(j)
+                drawn += population[j]
+            found.append(drawn)
+    return found
+
+
+def _mean_logistic(estimates: tuple[float, ...], needs: int, scale: float) -> float:
+    """The mean chance of winning over `estimates`, each `_logistic((p - needs) / scale)`."""
+    total: float = 0
+    last, value = None, 0.0
+    for p in estimates:
+        if p != last:  # the hand as dealt gives SAMPLES equal estimates
+            last, value = p, _logistic((p - needs) / scale)
+        total += value
+    return total / SAMPLES
 
 
 def _logistic(x: float) -> float:
-    return 1 / (1 + math.exp(-max(-50.0, min(50.0, x))))
+    if x > 50.0:
+        x = 50.0
+    elif x < -50.0:
+        x = -50.0
+    return 1 / (1 + math.exp(-x))
 
 
 def _cards_to_play(legal: list[ActionJson]) -> list[str] | None:
