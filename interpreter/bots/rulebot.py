@@ -154,6 +154,8 @@ class RulesetFacts:
         self._contracts: dict[tuple[str, int], ContractFacts] = {}
         self._kinds: dict[tuple[Any, ...], int] = {}
         self._seats: dict[tuple[int, int | None], tuple[int, ...]] = {}
+        # (contract, players, sitting out) of a view -> the contract's facts (RuleBot._contract_facts)
+        self.playing: dict[tuple[str | None, int, int | None], ContractFacts] = {}
         self._aside_mine: dict[tuple[int, int], bool] = {}
         self._strengths: dict[tuple[str, bool], dict[str, int]] = {}
         self._routed: dict[tuple[int, int, int], tuple[tuple[Route, ...], bool]] = {}
@@ -461,6 +463,7 @@ class RuleBot:
 
     def __init__(self, caution: float = CAUTION):
         self.caution = caution
+        self._tricks: tuple[tuple[list[str], int], ...] = ()  # see `_played`
         # The estimates of the hands met, for each kind of contract (`_estimate`).
         self._estimates: dict[tuple[RulesetFacts, int, int, int], Estimate] = {}
 
@@ -587,10 +590,16 @@ class RuleBot:
 
     @staticmethod
     def _contract_facts(view: View, facts: RulesetFacts) -> ContractFacts:
-        contract = view.get("contract")
-        if not contract or contract not in facts.ruleset.contracts:
-            return NO_CONTRACT
-        return facts.contract(contract, len(facts.seats(view)))
+        """The facts of the contract being played (`NO_CONTRACT` before there is one)."""
+        key = (view.get("contract"), view["players"], view["sitting_out"])
+        found = facts.playing.get(key)
+        if found is None:
+            name = key[0]
+            found = NO_CONTRACT
+            if name and name in facts.ruleset.contracts:
+                found = facts.contract(name, len(facts.seats(view)))
+            facts.playing[key] = found
+        return found
 
     @staticmethod
     def _sides(view: View, own: ContractFacts, active: tuple[int, ...]) -> set[int]:
@@ -606,22 +615,42 @@ class RuleBot:
         return team if seat in team else set(active) - team
 
     # -- what the seat knows ---------------------------------------------------------------
-    @staticmethod
-    def _seen(view: View, facts: RulesetFacts) -> int:
+    def _seen(self, view: View, facts: RulesetFacts) -> int:
         """The bits of the cards this seat has seen: its hand, the tricks, and the talon or
         discards it was shown."""
         bit = facts.bit
-        seen = 0
+        seen = self._played(view["tricks"], facts)
         for card in view["hand"]:
             seen |= bit[card]
-        for trick in view["tricks"]:
-            for card in trick["cards"]:
-                seen |= bit[card]
         for card in view.get("aside") or ():
             seen |= bit[card]
         for card in view.get("talon") or ():
             seen |= bit[card]
         return seen
+
+    def _played(self, tricks: list[dict[str, Any]], facts: RulesetFacts) -> int:
+        """The bits of the cards played to `tricks`. The bot keeps the tricks before the last
+        as it last met them, each with the bits of the cards played up to it: the tricks of a
+        deal grow from turn to turn, so a turn mostly finds them kept (compared card by card).
+        What is kept is replaced, never changed, so that threads sharing a bot agree."""
+        kept = self._tricks
+        done = len(tricks) - 1  # the tricks before the last, which may still be under way
+        same = 0
+        while same < done and same < len(kept) and kept[same][0] == tricks[same]["cards"]:
+            same += 1
+        played = kept[same - 1][1] if same else 0
+        if same == done:
+            for card in tricks[done]["cards"] if tricks else ():
+                played |= facts.bit[card]
+            return played
+        grown = list(kept[:same])
+        for trick in tricks[same:]:
+            for card in trick["cards"]:
+                played |= facts.bit[card]
+            if len(grown) < done:
+                grown.append((list(trick["cards"]), played))
+        self._tricks = tuple(grown)
+        return played
 
     def _unseen(self, view: View, facts: RulesetFacts) -> int:
         """The bits of the cards this seat has not seen: in other hands, in the talon or face down."""
@@ -905,13 +934,8 @@ class RuleBot:
         start = active.index(trick["leader"])
         order = active[start:] + active[:start]
         opponents_after = [s for s in order[len(played) + 1 :] if s not in partners]
-        # The strongest unseen card in this trick: of the suit led, or a trump where trumps win.
-        unseen = self._unseen(view, facts)
-        top_unseen = -1
-        for suit in (led, TRUMP) if trumps_win else (led,):
-            if within := unseen & facts.suit_mask.get(suit, 0):
-                top_unseen = max(top_unseen, power[facts.card_at[within.bit_length() - 1]])
         if winner in partners:
+            top_unseen = self._top_unseen(view, facts, led, trumps_win)
             if opponents_after and best <= top_unseen:
                 return min(cards, key=facts.low_rank.__getitem__)  # fewest points, then weakest
             # The trick is ours: smear the most points, keeping sure winners for later.
@@ -922,14 +946,25 @@ class RuleBot:
 
             return max(cards, key=smear)
         winners = [c for c in cards if strength[c] > best]
-        if winners:
-            if not opponents_after:
-                return min(winners, key=lambda c: (power[c], points[c]))
-            safe = [c for c in winners if strength[c] > top_unseen]
-            if safe:
-                return min(safe, key=lambda c: (power[c], points[c]))
-            return min(winners, key=lambda c: (points[c], power[c]))
-        return min(cards, key=facts.low_rank.__getitem__)
+        if not winners:
+            return min(cards, key=facts.low_rank.__getitem__)
+        if not opponents_after:
+            return min(winners, key=lambda c: (power[c], points[c]))
+        top_unseen = self._top_unseen(view, facts, led, trumps_win)
+        safe = [c for c in winners if strength[c] > top_unseen]
+        if safe:
+            return min(safe, key=lambda c: (power[c], points[c]))
+        return min(winners, key=lambda c: (points[c], power[c]))
+
+    def _top_unseen(self, view: View, facts: RulesetFacts, led: str, trumps_win: bool) -> int:
+        """The strength of the strongest card this seat has not seen in a trick led in `led`: of
+        that suit, or a trump where trumps win; -1 if none."""
+        unseen = self._unseen(view, facts)
+        top = -1
+        for suit in (led, TRUMP) if trumps_win else (led,):
+            if within := unseen & facts.suit_mask.get(suit, 0):
+                top = max(top, facts.power[facts.card_at[within.bit_length() - 1]])
+        return top
 
     @staticmethod
     def _lead(cards: list[str], unseen: int, facts: RulesetFacts, lone: bool) -> str | None:
