@@ -182,11 +182,11 @@ class RulesetFacts:
         self.trump_mask = self.suit_mask.get(TRUMP, 0)
         self.plain_suits = [(suit, mask) for suit, mask in self.suit_mask.items() if suit != TRUMP]
         self.plain_masks = [mask for _, mask in self.plain_suits]
-        valued: dict[int, int] = {}  # points -> the cards worth them
-        for c in deck.cards:
-            if self.points[c]:
-                valued[self.points[c]] = valued.get(self.points[c], 0) | self.bit[c]
-        self.valued = list(valued.items())
+        # For each binary digit of the cards' points (1, 2, 4, …), the cards whose points have it.
+        digits = max(self.points.values(), default=0).bit_length()
+        self.point_digits = [
+            (digit, sum(self.bit[c] for c in deck.cards if self.points[c] >> digit & 1)) for digit in range(digits)
+        ]
         # card -> the card and the cards of its suit that beat it
         self.at_least = {c: self.suit_mask[follow[c]] & -self.bit[c] for c in deck.cards}
         # The exchange's rule of thumb (see `keep_keys`) as one number per card, its value times
@@ -288,10 +288,10 @@ class RulesetFacts:
         return cards
 
     def points_of(self, mask: int) -> int:
-        """The points of the cards of the bits `mask`, each at its value."""
+        """The points of the cards of the bits `mask`, each at its value (digit by binary digit)."""
         points = 0
-        for value, cards in self.valued:
-            points += value * (mask & cards).bit_count()
+        for digit, cards in self.point_digits:
+            points += (mask & cards).bit_count() << digit
         return points
 
     def strengths(self, led: str, trumps_win: bool) -> dict[str, int]:
