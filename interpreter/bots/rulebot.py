@@ -448,14 +448,16 @@ def facts_of(ruleset: Ruleset) -> RulesetFacts:
     return facts
 
 
-@dataclass(frozen=True)
 class Estimate:
     """The card points a hand would take as the lone player of a kind of contract (one value per
     talon drawn), and the chances of winning worked out from them so far, by what a contract
     needs: (points needed, scale, table size where a partner takes a share)."""
 
-    values: tuple[float, ...]
-    chances: dict[tuple[int, float, int], float]
+    __slots__ = ("chances", "values")
+
+    def __init__(self, values: tuple[float, ...]):
+        self.values = values
+        self.chances: dict[tuple[int, float, int], float] = {}
 
 
 class RuleBot:
@@ -619,14 +621,19 @@ class RuleBot:
         """The bits of the cards this seat has seen: its hand, the tricks, and the talon or
         discards it was shown."""
         bit = facts.bit
-        seen = self._played(view["tricks"], facts)
+        seen = self._shown(view, facts)
         for card in view["hand"]:
             seen |= bit[card]
-        for card in view.get("aside") or ():
-            seen |= bit[card]
-        for card in view.get("talon") or ():
-            seen |= bit[card]
         return seen
+
+    def _shown(self, view: View, facts: RulesetFacts) -> int:
+        """The bits of the cards this seat has seen besides its hand."""
+        shown = self._played(view["tricks"], facts) if view["tricks"] else 0
+        for card in view.get("aside") or ():
+            shown |= facts.bit[card]
+        for card in view.get("talon") or ():
+            shown |= facts.bit[card]
+        return shown
 
     def _played(self, tricks: list[dict[str, Any]], facts: RulesetFacts) -> int:
         """The bits of the cards played to `tricks`. The bot keeps the tricks before the last
@@ -746,8 +753,7 @@ class RuleBot:
         known = self._estimates.get(key)
         if known is not None:
             return known
-        hand = sorted(view["hand"], key=facts.order.__getitem__)
-        seen = self._seen(view, facts)
+        seen = held | self._shown(view, facts)
         pack = facts.table(active)
         unseen = pack.mask & ~seen
         n_unseen = unseen.bit_count()
@@ -759,7 +765,7 @@ class RuleBot:
             points = _lone_points(
                 facts,
                 held,
-                len(hand),
+                len(view["hand"]),
                 unseen,
                 n_unseen,
                 unseen_points,
@@ -772,18 +778,23 @@ class RuleBot:
             )
             values = (points,) * SAMPLES
         else:
-            unseen_cards = [c for c, b in zip(pack.cards, pack.bits, strict=True) if not b & seen]
-            values = self._talon_estimates(facts, hand, unseen_cards, unseen_points, active, talon, contract)
+            hand = sorted(view["hand"], key=facts.order.__getitem__)
+            unseen_bits = [b for b in pack.bits if not b & seen]  # in the pack's order
+            values = self._talon_estimates(
+                facts, hand, held, unseen_bits, unseen, unseen_points, active, talon, contract
+            )
         if len(self._estimates) > 4096:
             self._estimates.clear()
-        known = self._estimates[key] = Estimate(values, {})
+        known = self._estimates[key] = Estimate(values)
         return known
 
     def _talon_estimates(
         self,
         facts: RulesetFacts,
         hand: list[str],
-        unseen: list[str],
+        held: int,
+        unseen_bits: list[int],
+        unseen: int,
         unseen_points: int,
         active: int,
         talon: int,
@@ -791,15 +802,15 @@ class RuleBot:
     ) -> tuple[float, ...]:
         """The estimates of a contract that takes up the talon: for each of `SAMPLES` talons
         drawn from the unseen cards (with a seed of the hand's own: the bot is deterministic),
-        the hand with that talon, less the cards it would discard, played as the lone player."""
+        the hand with that talon, less the cards it would discard, played as the lone player.
+        `hand` is in the pack's order, `held` its bits, `unseen_bits` the bits of the unseen cards
+        in the pack's order, `unseen` their sum."""
         rng = random.Random(zlib.crc32(" ".join(hand).encode()))
         # A talon in parts: the declarer takes one; a count: that many cards.
         taken = min(contract.count, talon) if contract.count is not None else talon // max(contract.parts, 1)
-        n_drawn = min(taken, len(unseen))
-        n_rest, n_full = len(unseen) - n_drawn, len(hand) + n_drawn
+        n_drawn = min(taken, len(unseen_bits))
+        n_rest, n_full = len(unseen_bits) - n_drawn, len(hand) + n_drawn
         in_play = n_rest - (talon - taken)
-        held, unseen_bits = facts.mask(hand), [facts.bit[c] for c in unseen]
-        unseen_mask = sum(unseen_bits)
         hand_points = facts.points_of(held)
         step = contract.discard
         count = step.how_many(taken) if step is not None else 0
@@ -810,7 +821,7 @@ class RuleBot:
         found = []
         for drawn in _draws(rng, unseen_bits, n_drawn, SAMPLES):
             drawn_points = facts.points_of(drawn)
-            rest = unseen_mask ^ drawn
+            rest = unseen ^ drawn
             full = held | drawn
             kept, n_aside, aside_points = full, 0, 0
             if step is not None:
