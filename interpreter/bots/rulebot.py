@@ -113,8 +113,57 @@ class Pack:
     points: int  # their points as printed, each card at its value (not counted in packets)
 
 
+class Seating:
+    """What the bot reads off a view's table once: the seats that play, the cards in play, the
+    contract's facts, and for each seat that leads a trick the order the seats play it in."""
+
+    __slots__ = ("contract", "orders", "pack", "seats")
+
+    def __init__(self, seats: tuple[int, ...], pack: Pack, contract: ContractFacts):
+        self.seats, self.pack, self.contract = seats, pack, contract
+        self.orders = {seat: seats[i:] + seats[:i] for i, seat in enumerate(seats)}
+
+
 class RulesetFacts:
     """What the bot derives once from a ruleset: trick power, points, the contracts' needs."""
+
+    # (Slots: past 30 attributes a Python 3.11 instance keeps them in a dictionary.)
+    __slots__ = (
+        "_aside_mine",
+        "_contracts",
+        "_forbidden",
+        "_kinds",
+        "_packs",
+        "_routed",
+        "_seatings",
+        "_seats",
+        "_strengths",
+        "_totals",
+        "aside_to",
+        "at_least",
+        "bit",
+        "call_contract",
+        "call_rank",
+        "card_at",
+        "duck_rank",
+        "follow",
+        "leads_to",
+        "low_rank",
+        "order",
+        "plain_key",
+        "plain_masks",
+        "plain_suits",
+        "point_digits",
+        "points",
+        "power",
+        "ruleset",
+        "stop_key",
+        "suit_mask",
+        "tricks",
+        "trump_key",
+        "trump_mask",
+        "trumps_first",
+    )
 
     def __init__(self, ruleset: Ruleset):
         deck = ruleset.deck
@@ -154,8 +203,7 @@ class RulesetFacts:
         self._contracts: dict[tuple[str, int], ContractFacts] = {}
         self._kinds: dict[tuple[Any, ...], int] = {}
         self._seats: dict[tuple[int, int | None], tuple[int, ...]] = {}
-        # (contract, players, sitting out) of a view -> the contract's facts (RuleBot._contract_facts)
-        self.playing: dict[tuple[str | None, int, int | None], ContractFacts] = {}
+        self._seatings: dict[tuple[str | None, int, int | None], Seating] = {}  # see `seating`
         self._aside_mine: dict[tuple[int, int], bool] = {}
         self._strengths: dict[tuple[str, bool], dict[str, int]] = {}
         self._routed: dict[tuple[int, int, int], tuple[tuple[Route, ...], bool]] = {}
@@ -176,7 +224,6 @@ class RulesetFacts:
             if len(set(strengths)) < len(strengths) or min(strengths) < 0:
                 raise ValueError(f"the rule bot needs distinct positive strengths within a suit ({suit})")
         self.card_at: list[str] = layout  # bit number -> card
-        self.points_at = [self.points[c] for c in layout]  # bit number -> the card's points
         self.bit = {c: 1 << i for i, c in enumerate(layout)}
         self.suit_mask = {suit: sum(self.bit[c] for c in deck.cards if follow[c] == suit) for suit in suits}
         self.trump_mask = self.suit_mask.get(TRUMP, 0)
@@ -227,6 +274,18 @@ class RulesetFacts:
         if total is None:
             total = self._totals[active] = self.ruleset.counting.points(list(self.pack(active)), self.points)
         return total
+
+    def seating(self, view: View) -> Seating:
+        """The seats, cards and contract of the table `view` shows (`NO_CONTRACT` before there
+        is a contract)."""
+        key = (view.get("contract"), view["players"], view["sitting_out"])
+        found = self._seatings.get(key)
+        if found is None:
+            seats = self.seats(view)
+            name = key[0]
+            contract = self.contract(name, len(seats)) if name and name in self.ruleset.contracts else NO_CONTRACT
+            found = self._seatings[key] = Seating(seats, self.table(len(seats)), contract)
+        return found
 
     def seats(self, view: View) -> tuple[int, ...]:
         """The seats that play (the dealer sitting out left out)."""
@@ -593,15 +652,7 @@ class RuleBot:
     @staticmethod
     def _contract_facts(view: View, facts: RulesetFacts) -> ContractFacts:
         """The facts of the contract being played (`NO_CONTRACT` before there is one)."""
-        key = (view.get("contract"), view["players"], view["sitting_out"])
-        found = facts.playing.get(key)
-        if found is None:
-            name = key[0]
-            found = NO_CONTRACT
-            if name and name in facts.ruleset.contracts:
-                found = facts.contract(name, len(facts.seats(view)))
-            facts.playing[key] = found
-        return found
+        return facts.seating(view).contract
 
     @staticmethod
     def _sides(view: View, own: ContractFacts, active: tuple[int, ...]) -> set[int]:
@@ -661,7 +712,7 @@ class RuleBot:
 
     def _unseen(self, view: View, facts: RulesetFacts) -> int:
         """The bits of the cards this seat has not seen: in other hands, in the talon or face down."""
-        return facts.table(len(facts.seats(view))).mask & ~self._seen(view, facts)
+        return facts.seating(view).pack.mask & ~self._seen(view, facts)
 
     # -- bidding ---------------------------------------------------------------------------
     def _bid(self, view: View, legal: list[str], facts: RulesetFacts) -> str:
@@ -915,7 +966,8 @@ class RuleBot:
         tricks = view["tricks"]
         trick = tricks[-1] if tricks else {"cards": [], "seats": [], "leader": seat}
         played = trick["cards"]
-        own = self._contract_facts(view, facts)
+        seating = facts.seating(view)
+        own = seating.contract
         # Taking tricks is bad for the lone player of a misère, and for everyone when nobody
         # plays alone against the others (each for themselves, fewest points best).
         avoid = (declarer is None and bool(view.get("contract"))) or (own.misere and seat == declarer)
@@ -940,11 +992,9 @@ class RuleBot:
             return min(cards, key=lambda c: (points[c], -power[c]))
         if own.misere and winner == declarer:
             return min(cards, key=facts.low_rank.__getitem__)  # let the lone player keep the trick
-        active = facts.seats(view)
-        partners = self._sides(view, own, active)
-        start = active.index(trick["leader"])
-        order = active[start:] + active[:start]
-        opponents_after = [s for s in order[len(played) + 1 :] if s not in partners]
+        partners = self._sides(view, own, seating.seats)
+        after = seating.orders[trick["leader"]][len(played) + 1 :]
+        opponents_after = [s for s in after if s not in partners]
         if winner in partners:
             top_unseen = self._top_unseen(view, facts, led, trumps_win)
             if opponents_after and best <= top_unseen:
