@@ -672,21 +672,16 @@ class RuleBot:
         """The bits of the cards this seat has seen: its hand, the tricks, and the talon or
         discards it was shown."""
         bit = facts.bit
-        seen = self._shown(view, facts)
+        seen = self._played(view["tricks"], bit) if view["tricks"] else 0
         for card in view["hand"]:
+            seen |= bit[card]
+        for card in view.get("aside") or ():
+            seen |= bit[card]
+        for card in view.get("talon") or ():
             seen |= bit[card]
         return seen
 
-    def _shown(self, view: View, facts: RulesetFacts) -> int:
-        """The bits of the cards this seat has seen besides its hand."""
-        shown = self._played(view["tricks"], facts) if view["tricks"] else 0
-        for card in view.get("aside") or ():
-            shown |= facts.bit[card]
-        for card in view.get("talon") or ():
-            shown |= facts.bit[card]
-        return shown
-
-    def _played(self, tricks: list[dict[str, Any]], facts: RulesetFacts) -> int:
+    def _played(self, tricks: list[dict[str, Any]], bit: dict[str, int]) -> int:
         """The bits of the cards played to `tricks`. The bot keeps the tricks before the last
         as it last met them, each with the bits of the cards played up to it: the tricks of a
         deal grow from turn to turn, so a turn mostly finds them kept (compared card by card).
@@ -699,20 +694,20 @@ class RuleBot:
         played = kept[same - 1][1] if same else 0
         if same == done:
             for card in tricks[done]["cards"] if tricks else ():
-                played |= facts.bit[card]
+                played |= bit[card]
             return played
         grown = list(kept[:same])
         for trick in tricks[same:]:
             for card in trick["cards"]:
-                played |= facts.bit[card]
+                played |= bit[card]
             if len(grown) < done:
                 grown.append((list(trick["cards"]), played))
         self._tricks = tuple(grown)
         return played
 
-    def _unseen(self, view: View, facts: RulesetFacts) -> int:
+    def _unseen(self, view: View, facts: RulesetFacts, seating: Seating) -> int:
         """The bits of the cards this seat has not seen: in other hands, in the talon or face down."""
-        return facts.seating(view).pack.mask & ~self._seen(view, facts)
+        return seating.pack.mask & ~self._seen(view, facts)
 
     # -- bidding ---------------------------------------------------------------------------
     def _bid(self, view: View, legal: list[str], facts: RulesetFacts) -> str:
@@ -804,7 +799,7 @@ class RuleBot:
         known = self._estimates.get(key)
         if known is not None:
             return known
-        seen = held | self._shown(view, facts)
+        seen = self._seen(view, facts)
         pack = facts.table(active)
         unseen = pack.mask & ~seen
         n_unseen = unseen.bit_count()
@@ -933,7 +928,7 @@ class RuleBot:
     # -- the exchange ----------------------------------------------------------------------
     def _discard(self, view: View, legal: list[Any], facts: RulesetFacts) -> dict[str, Any]:
         hand = list(view["hand"])
-        unseen = self._unseen(view, facts)
+        unseen = self._unseen(view, facts, facts.seating(view))
         if len(legal) == 1 and isinstance(legal[0]["discard"], dict):
             template = legal[0]["discard"]
             return {"discard": self._choose_discard(hand, list(template["from"]), template["count"], unseen, facts)}
@@ -950,7 +945,7 @@ class RuleBot:
     def _keep(self, view: View, legal: list[Any], facts: RulesetFacts) -> dict[str, Any]:
         """Keep the cards most worth keeping (the strongest)."""
         hand = list(view["hand"])
-        value = self._keep_values(hand, self._unseen(view, facts), facts)
+        value = self._keep_values(hand, self._unseen(view, facts, facts.seating(view)), facts)
 
         def worth(c: str) -> tuple[float, int]:
             return (value.get(c, 0), -facts.order[c])
@@ -992,7 +987,7 @@ class RuleBot:
         if not played:
             if avoid:
                 return min(cards, key=facts.duck_rank.__getitem__)
-            lead = self._lead(cards, self._unseen(view, facts), facts, seat == declarer)
+            lead = self._lead(cards, self._unseen(view, facts, seating), facts, seat == declarer)
             return lead or min(cards, key=facts.low_rank.__getitem__)
         led = facts.follow[played[0]]
         trumps_win = own.trumps_win or led == TRUMP
@@ -1014,7 +1009,7 @@ class RuleBot:
         after = seating.orders[trick["leader"]][len(played) + 1 :]
         opponents_after = [s for s in after if s not in partners]
         if winner in partners:
-            top_unseen = self._top_unseen(view, facts, led, trumps_win)
+            top_unseen = self._top_unseen(view, facts, seating, led, trumps_win)
             if opponents_after and best <= top_unseen:
                 return min(cards, key=facts.low_rank.__getitem__)  # fewest points, then weakest
             # The trick is ours: smear the most points, keeping sure winners for later.
@@ -1029,16 +1024,16 @@ class RuleBot:
             return min(cards, key=facts.low_rank.__getitem__)
         if not opponents_after:
             return min(winners, key=lambda c: (power[c], points[c]))
-        top_unseen = self._top_unseen(view, facts, led, trumps_win)
+        top_unseen = self._top_unseen(view, facts, seating, led, trumps_win)
         safe = [c for c in winners if strength[c] > top_unseen]
         if safe:
             return min(safe, key=lambda c: (power[c], points[c]))
         return min(winners, key=lambda c: (points[c], power[c]))
 
-    def _top_unseen(self, view: View, facts: RulesetFacts, led: str, trumps_win: bool) -> int:
+    def _top_unseen(self, view: View, facts: RulesetFacts, seating: Seating, led: str, trumps_win: bool) -> int:
         """The strength of the strongest card this seat has not seen in a trick led in `led`: of
         that suit, or a trump where trumps win; -1 if none."""
-        unseen = self._unseen(view, facts)
+        unseen = self._unseen(view, facts, seating)
         top = -1
         for suit in (led, TRUMP) if trumps_win else (led,):
             if within := unseen & facts.suit_mask.get(suit, 0):
