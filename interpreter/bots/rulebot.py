@@ -201,7 +201,7 @@ class RulesetFacts:
         self._totals: dict[int, int] = {}
         self._forbidden: dict[int, frozenset[str]] = {}
         self._contracts: dict[tuple[str, int], ContractFacts] = {}
-        self._kinds: dict[tuple[Any, ...], int] = {}
+        self._kinds: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self._seats: dict[tuple[int, int | None], tuple[int, ...]] = {}
         self._seatings: dict[tuple[str | None, int, int | None], Seating] = {}  # see `seating`
         self._aside_mine: dict[tuple[int, int], bool] = {}
@@ -432,7 +432,8 @@ class RulesetFacts:
         out of play, trumps that win only when led)."""
         own_rules = contract.parts > 1 or contract.out_talon is not None or not contract.trumps_win
         key = (contract.takes_talon, contract.discard, contract.name if own_rules else None)
-        return self._kinds.setdefault(key, len(self._kinds))
+        # The number of the first such key kept: one for all, whichever thread meets it first.
+        return id(self._kinds.setdefault(key, key))
 
     def _misere(self, contract: Contract, active: int) -> bool:
         """Whether the lone player wins with no trick and no point, and loses with them all."""
