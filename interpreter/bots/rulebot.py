@@ -42,6 +42,13 @@ holds on its hand before any trick: the Trull or the four Kings in hand); where 
 (the Besserrufer's bird) it names a bonus whose card it holds, else the first offered, but it
 never bids such a contract of its own accord. It never doubles (kontra): its estimates
 are too rough to double on. Other choices: it passes when it may.
+
+Speed (it plays most deals of a simulation, and a search bot's play-outs): it holds sets of
+cards (a hand, the cards it has not seen, a drawn talon) as bits of an int, each suit a run of
+bits from its weakest card up, with tables worked out once per ruleset (`RulesetFacts`), and
+keeps the estimates of the hands it met and the cards played to the tricks before the last.
+None of it changes a choice: tests/test_rulebot.py holds the tables to the rules of thumb worked
+out card by card, and `benchmarks/bench_rulebot.py` times it.
 """
 
 from __future__ import annotations
@@ -683,7 +690,7 @@ class RuleBot:
         return seen
 
     def _played(self, tricks: list[dict[str, Any]], bit: dict[str, int]) -> int:
-        """The bits of the cards played to `tricks`. The bot keeps the tricks before the last
+        """The bits of the cards played to `tricks` (at least one). The bot keeps the tricks before the last
         as it last met them, each with the bits of the cards played up to it: the tricks of a
         deal grow from turn to turn, so a turn mostly finds them kept (compared card by card).
         What is kept is replaced, never changed, so that threads sharing a bot agree."""
@@ -694,7 +701,7 @@ class RuleBot:
             same += 1
         played = kept[same - 1][1] if same else 0
         if same == done:
-            for card in tricks[done]["cards"] if tricks else ():
+            for card in tricks[done]["cards"]:
                 played |= bit[card]
             return played
         grown = list(kept[:same])
