@@ -12,6 +12,8 @@ The package is layered; each layer imports only those before it:
 import importlib as _importlib
 import sys as _sys
 
+__version__ = "0.1.0"  # the distribution's version too (pyproject.toml reads it from here)
+
 from interpreter.bots import RandomBot, RuleBot
 from interpreter.engine.game import Game, Phase
 from interpreter.engine.records import dump_record, replay

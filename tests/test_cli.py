@@ -285,3 +285,16 @@ def test_a_closed_descriptor_is_seen_as_a_closed_input() -> None:
     )
     assert out.returncode == 2
     assert one_line(out.stderr) == "tarock: standard input is closed: `tarock serve` reads its requests there"
+
+
+def test_version_names_the_version_and_where_the_package_is() -> None:
+    import interpreter
+
+    out = tarock("--version")
+    package = Path(interpreter.__file__).resolve().parent
+    assert out.returncode == 0 and out.stderr == ""
+    assert out.stdout.startswith(f"tarock {interpreter.__version__} from {package} (Python 3.")
+    # pyproject.toml takes the distribution's version from the package: one place to change it.
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "interpreter.__version__"}

@@ -14,6 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
+# The command module takes docgen's functions by name when first imported: imported here, before a
+# test below replaces docgen.expected_files for a while, so that it never keeps the replacement (a
+# later `doc --all` in this process would render the shipped rulesets only, and miss a user's own).
+import interpreter.frontends.ethnography_commands  # noqa: F401
 from interpreter import Game, load_ruleset
 from interpreter.bots.randombot import RandomBot
 from interpreter.engine.records import replay
@@ -554,3 +558,18 @@ def test_the_design_names_every_ruleset_and_its_calls() -> None:
         own = set(rs.announcements) | {b for b, bonus in rs.bonuses.items() if bonus.announced is not None}
         assert own <= announced.get(name, set()), f"docs/design.md#announcements-bonuses-and-kontra, {name}"
         assert bool(own) == (name in announced), name
+
+
+def test_the_pack_s_worth_is_that_of_the_cards_dealt() -> None:
+    """Issue 28, item 12: a table that plays without some cards is told what the cards dealt are
+    worth, not the whole pack: three-player Cego plays without C7, S7 and D4, 51 cards worth 103
+    before counting (the 54 of the pack are worth 106)."""
+    from interpreter.ethnography.docgen import _pack_worth
+
+    rs = load_ruleset("cego")
+    assert sum(rs.deck.points.values()) == 106 and len(rs.pack(3)) == 51
+    assert _pack_worth(rs) == (
+        "With 3 players the 51 cards dealt are worth 103 points; with 4 players the 54 cards dealt are worth 106 "
+        "points before counting."
+    )
+    assert _pack_worth(load_ruleset("breitnau")) == "All cards together are worth 106 points before counting."

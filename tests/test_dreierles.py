@@ -6,12 +6,17 @@ blind's order, what each seat sees of it, who may knock, and the scoring table c
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import dreierles_by_hand as by_hand
 import pytest
+import yaml
 
 from interpreter import Game, load_ruleset
+from interpreter.errors import IllegalActionError
+
+RECORDS = Path(__file__).parent / "records"
 
 TALON = ["C7", "T13", "HN", "H2", "SJ", "T8"]  # from the top, as dealt
 
@@ -352,3 +357,31 @@ def test_a_misused_word_is_refused_with_its_place(tmp_path: Any, rules: str, pla
     assert any(p.path.startswith(place) and message in p.message and p.line for p in problems), [
         str(p) for p in problems
     ]
+
+
+def test_an_incorrect_discard_ends_the_play_and_the_declarer_pays_four_times_the_multiplier() -> None:
+    """§11: an incorrect discard ends the play at once; the offender pays 4 × the bid multiplier
+    (Zweier: 2), doubled per knock (none yet). Recorded under rule_breaches: penalize; by default
+    it is refused. The offence is told without the cards, which lie face down."""
+    record = yaml.safe_load((RECORDS / "dreierles-incorrect-discard-penalized.yaml").read_text(encoding="utf-8"))
+    amount = 4 * by_hand.MULTIPLIER["zweier"]
+    assert record["expect"]["payments"] == [amount, amount, -2 * amount]
+
+    def at_discard(options: dict[str, str]) -> Game:
+        game = Game(load_ruleset("dreierles", options), players=3, deal=record["deal"])
+        for seat, action in record["actions"][:3]:
+            game.apply(seat, action)
+        return game
+
+    game = at_discard({"rule_breaches": "penalize"})
+    # A discard that is no discard at all (three cards, a card not held) is still refused.
+    for wrong in (["C7", "CK", "SK"], ["C7", "HK"]):
+        with pytest.raises(IllegalActionError):
+            game.apply(2, {"discard": wrong})
+    events = game.apply(2, {"discard": ["C7", "CK"]})
+    offence = next(e for e in events if e["type"] == "offence")
+    assert offence["offence"] == "discard" and "CK" not in str(offence)
+    assert game.result is not None and game.result.payments == [amount, amount, -2 * amount]
+    refusing = at_discard({})
+    with pytest.raises(IllegalActionError, match="Kings and trumps may not be discarded: CK"):
+        refusing.apply(2, {"discard": ["C7", "CK"]})

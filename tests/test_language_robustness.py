@@ -69,7 +69,9 @@ def test_a_tagged_key_is_a_placed_problem(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["a: " + "[" * 2000 + "]" * 2000, "".join(f"{' ' * i}k{i}:\n" for i in range(2000)) + " " * 2000 + "v"],
+    # Block style nests deeper by indenting, two thousand mappings so take 2 MB, more than a
+    # ruleset file may have (paths.MAX_RULESET_BYTES): sequences nest on one line.
+    ["a: " + "[" * 2000 + "]" * 2000, "a:\n  " + "- " * 2000 + "v\n"],
     ids=["flow", "block"],
 )
 def test_yaml_nested_two_thousand_deep_is_a_placed_problem(tmp_path: Path, text: str) -> None:

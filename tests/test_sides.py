@@ -77,7 +77,8 @@ def test_a_partner_found_by_a_called_trump(tmp_path) -> None:
         '      - call_partner: {from: "{T20}"}\n'
         "      - take_talon: {parts: 2, shown: true}\n"
         "      - discard:\n          count: talon\n"
-        '          forbid: {when: "card in kings or card in trull or card in trumps", reason: no trumps}\n',
+        '          forbid: {when: "card in kings or card in trull or card in trumps", reason: no trumps}\n'
+        "readings:\n  discard: null\n",  # the reading of Königrufen's own discard does not arise
         encoding="utf-8",
     )
     rs = load_ruleset(str(file))

@@ -144,22 +144,33 @@ def test_the_readme_shows_what_the_command_prints() -> None:
     assert shown.rstrip("\n") == printed.rstrip("\n")
 
 
-def kill_a_worker_process() -> bool:
-    """Kill one worker process of this process's pool, as an out-of-memory killer would."""
-    children = multiprocessing.active_children()
-    if not children:
+def kill_a_worker_process(spare: frozenset[int] = frozenset()) -> bool:
+    """Kill one worker process of this process's pool, as an out-of-memory killer would; never
+    one of `spare` (children that were there before the run: another test's processes, when the
+    tests share a process)."""
+    children = [child for child in multiprocessing.active_children() if child.pid not in spare]
+    if not children or children[0].pid is None:
         return False
-    os.kill(children[0].pid, signal.SIGKILL)
+    try:
+        os.kill(children[0].pid, signal.SIGKILL)
+    except ProcessLookupError:  # it ended (or was killed) between the listing and the kill
+        return False
     return True
+
+
+def children_now() -> frozenset[int]:
+    return frozenset(child.pid for child in multiprocessing.active_children() if child.pid is not None)
 
 
 def test_a_killed_worker_process_costs_time_only() -> None:
     notes: list[str] = []
     killed: list[bool] = []
 
+    spare = children_now()
+
     def progress(n: int) -> None:
         if not killed:
-            killed.append(kill_a_worker_process())
+            killed.append(kill_a_worker_process(spare))
 
     stats = simulate(NAME, 120, seed=5, workers=2, progress=progress, notice=notes.append)
     assert killed == [True]
@@ -170,10 +181,11 @@ def test_a_killed_worker_process_costs_time_only() -> None:
 
 def test_worker_processes_killed_again_and_again_end_the_run_clearly() -> None:
     stop = threading.Event()
+    spare = children_now()
 
     def killer() -> None:  # a machine that kills every worker process as soon as it starts
         while not stop.is_set():
-            kill_a_worker_process()
+            kill_a_worker_process(spare)
             time.sleep(0.005)
 
     thread = threading.Thread(target=killer)

@@ -315,6 +315,19 @@ async def _session(
         for page in pages.values():
             scores = await page.js("window.tarock.state.seats.map((s) => s.score)")
             assert scores == [sum(d.payments[s] for d in table.finished) for s in range(players)]
+        # The score sheet has a row for every deal, each asked for once; a row shows its deal.
+        first = pages[people[0]]
+        rows = await first.until(
+            f"document.querySelectorAll('#deals tr').length === {len(table.finished) + 2}"
+            " && document.querySelectorAll('#deals tr').length"
+        )
+        assert rows == len(table.finished) + 2  # the head and the total besides
+        await first.js("document.querySelector('#deals button.review[data-deal=\"1\"]').click()")
+        title = await first.until(
+            "!document.getElementById('review').hidden && document.getElementById('review-title').textContent"
+        )
+        assert title.startswith("Deal 1 ")
+        assert await first.js("document.getElementById('review-log').children.length") > 0
         # The record of the first deal, downloaded by a seat's page with its own token.
         record = await pages[people[0]].js(
             "fetch(`/api/tables/${location.pathname.split('/').pop()}/records/1`, {headers: {'X-Seat-Token': decodeURIComponent(location.hash.slice(1))}}).then((r) => r.text())"

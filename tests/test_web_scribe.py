@@ -95,3 +95,61 @@ def test_the_scribe_writes_down_an_observed_game_and_asks_about_its_revoke(tmp_p
     )
     assert seen["bad_table"][0] == 400 and "not 2" in seen["bad_table"][1]["error"]
     assert 'src="/static/scribe.js"' in seen["page"]
+
+
+# Entries that made the scribe answer 500 (issue 33 item 4): YAML that does not parse, Python
+# tags, complex keys, nesting deep enough to exhaust the parser, aliases. Each is 'not taken'
+# with its column and reason, as the terminal's `tarock observe` says it.
+HOSTILE_ENTRIES = [
+    ("{play: [}", "column 9"),
+    ("{play: T21", "column 11"),
+    ("{: }", "column 2"),
+    ("{? [a, b] : c}", "a key must be a plain name"),
+    ("{{}: 1}", "a key must be a plain name"),
+    ("{play: !!python/object/apply:os.system [ls]}", "not an action"),
+    ("{play: !!python/name:os.system ''}", "column 8"),
+    ("{play: " + "[" * 200 + "]" * 200 + "}", "nested more than"),
+    ("{" * 1000 + "}" * 1000, "column"),
+    ("{a: &x [1, 2], b: *x}", "not an action"),
+    ('{play: "\\ud800"}', "lone surrogate"),
+    ("3 {play: " + "[" * 200 + "]" * 200 + "}", "nested more than"),
+]
+
+
+def _terminal_says(line: str) -> list[str]:
+    """What `tarock observe` prints for `line` as the first entry of the same table."""
+    from interpreter.frontends.observe import Scribe
+    from interpreter.language.loader import load_ruleset
+
+    said: list[str] = []
+    scribe = Scribe("cego", load_ruleset("cego"), 4, 0, {}, lambda question: "s", said.append)
+    try:
+        if scribe.command(line) is None:
+            scribe.enter(*scribe.parse(line))
+    except ValueError as exc:
+        said.append(f"not taken: {exc}")
+    return said
+
+
+def test_an_entry_the_yaml_reader_refuses_is_not_taken_with_its_place_as_in_the_terminal() -> None:
+    async def main() -> list[tuple[int, dict[str, Any]]]:
+        server = TestServer(make_app(bot_delay=0))
+        await server.start_server()
+        answers = []
+        try:
+            async with ClientSession() as http:
+                async with http.post(server.make_url("/api/scribes"), json={"ruleset": "cego", "players": 4}) as r:
+                    url = server.make_url(f"/api/scribes/{(await r.json())['scribe']}")
+                for line, _ in HOSTILE_ENTRIES:
+                    async with http.post(url, json={"line": line}) as response:
+                        answers.append((response.status, await response.json()))
+        finally:
+            await server.close()
+        return answers
+
+    for (line, expected), (status, state) in zip(HOSTILE_ENTRIES, asyncio.run(main()), strict=True):
+        assert status == 200, (line[:30], state)
+        assert state["said"] == _terminal_says(line), line[:30]
+        assert len(state["said"]) == 1 and state["said"][0].startswith("not taken: "), (line[:30], state["said"])
+        assert expected in state["said"][0], (line[:30], state["said"])
+        assert state["entries"] == 0

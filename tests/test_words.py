@@ -1,13 +1,10 @@
-"""Words for the scholar's tools: every rule the language can say has a sentence of its own in
+"""Words for the scholar's tools: every rule of every ruleset has a sentence of its own in
 `tarock diff`, `doc` and `matrix` (diff.TEMPLATES), so that no rule shows as a raw mapping or
 list; Königrufen, which brought most of the newer words, read in full."""
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,77 +12,11 @@ import pytest
 from interpreter.ethnography.diff import compare, label_of, report, template_for, value_text
 from interpreter.ethnography.docgen import _rule_paths, render
 from interpreter.ethnography.matrix import build, markdown
-from interpreter.ethnography.semantic import Path as RulePath
-from interpreter.ethnography.semantic import is_atomic, read
+from interpreter.ethnography.semantic import read
 from interpreter.language.loader import ruleset_names
 
-SCHEMA = json.loads((Path(__file__).parent.parent / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"))
-
-# Keys of a rule that are not rules: its provenance and display names.
-NOT_RULES = {"source", "status", "note", "assumed", "title", "question", "reason"}
-# Keys the schema allows that have no sentence of their own, and why.
-EXEMPT: dict[RulePath, str] = {
-    ("extends",): "inheritance: resolved before the rules are compared",
-    ("base",): "marks a file that is only extended",
-    ("inherited_status",): "provenance of inherited rules",
-    ("sources",): "the bibliography, listed under Sources",
-    ("deck",): "the pack: shown as a table by `doc`, compared card by card (suits, points, sets)",
-    ("contracts", "*", "like"): "resolved by the compiler: the rules it takes are compared",
-    ("contracts", "*", "allowed"): "a contract not allowed is not in the rules at all",
-    ("settlement", "score"): "written out into the value formulas that read it",
-    ("by_players", "*", "rules"): "described by the places it changes, in their words",
-    ("readings",): "described by the places each choice changes, in their words",
-    ("options",): "described by the places each choice changes, in their words",
-}
-
-
-def _objects(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    for key in ("oneOf", "anyOf"):
-        if key in node:
-            for branch in node[key]:
-                yield from _objects(branch)
-            return
-    if node.get("type") == "object" or "properties" in node or "additionalProperties" in node:
-        yield node
-
-
-def _unworded(node: dict[str, Any], path: RulePath) -> Iterator[RulePath]:
-    """Keys under `path` that neither have a sentence nor stand in a rule described whole."""
-    if any(path[: len(p)] == p for p in EXEMPT):
-        return
-    objects = list(_objects(node))
-    if template_for(path) is not None and (is_atomic(path) or not objects):
-        return  # described whole
-    children = False
-    for obj in objects:
-        for key, sub in (obj.get("properties") or {}).items():
-            if key not in NOT_RULES:
-                children = True
-                yield from _unworded(sub, path + (key,))
-        named = obj.get("additionalProperties")
-        if isinstance(named, dict):
-            children = True
-            yield from _unworded(named, path + ("*",))
-    if not children and template_for(path) is None:
-        yield path
-
-
-def test_every_key_the_schema_allows_has_words() -> None:
-    missing = [".".join(p) for p in _unworded(SCHEMA, ())]
-    assert missing == [], f"give these rules a sentence in diff.TEMPLATES (or say why not in EXEMPT): {missing}"
-
-
-def test_the_exemptions_are_keys_of_the_schema() -> None:
-    def exists(node: dict[str, Any], path: RulePath) -> bool:
-        if not path:
-            return True
-        for obj in _objects(node):
-            sub = (obj.get("properties") or {}).get(path[0]) if path[0] != "*" else obj.get("additionalProperties")
-            if isinstance(sub, dict) and exists(sub, path[1:]):
-                return True
-        return False
-
-    assert [p for p in EXEMPT if not exists(SCHEMA, p)] == []
+# Every key the language has has a sentence, or says why it has none, in its declaration:
+# tests/test_keys.py checks that.
 
 
 @pytest.mark.parametrize("name", ruleset_names())

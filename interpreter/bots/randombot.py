@@ -15,7 +15,10 @@ def expand(action: Any, rng: random.Random) -> Any:
     for kind in ("discard", "keep"):
         if isinstance(action, dict) and isinstance(action.get(kind), dict):
             template = action[kind]
-            return {kind: rng.sample(template["from"], template["count"])}
+            # Every choice holds the cards the template says it must include; the rest at random.
+            including = list(template.get("including", ()))
+            rest = [c for c in template["from"] if c not in including]
+            return {kind: including + rng.sample(rest, template["count"] - len(including))}
     return action
 
 

@@ -939,7 +939,10 @@ class RuleBot:
         unseen = self._unseen(view, facts, facts.seating(view))
         if len(legal) == 1 and isinstance(legal[0]["discard"], dict):
             template = legal[0]["discard"]
-            return {"discard": self._choose_discard(hand, list(template["from"]), template["count"], unseen, facts)}
+            including = list(template.get("including", ()))  # every discard holds these
+            rest = [c for c in template["from"] if c not in including]
+            chosen = self._choose_discard(hand, rest, template["count"] - len(including), unseen, facts)
+            return {"discard": including + chosen}
         options = [a["discard"] for a in legal]
         count = len(options[0])
         allowed = sorted({c for option in options for c in option}, key=facts.order.__getitem__)

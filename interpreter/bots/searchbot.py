@@ -327,13 +327,14 @@ def _towards(legal: list[ActionJson], keep: set[str], hand: list[str], rng: rand
         template = templates[0]
         kind = "discard" if "discard" in template else "keep"
         spec = template[kind]
-        pool = list(spec["from"])
-        if kind == "discard" and sum(c not in keep for c in pool) < spec["count"]:
-            raise Misdrawn([c for c in spec.get("forbidden", ()) if c not in keep], pool)
+        including = list(spec.get("including", ()))  # every choice holds these
+        pool = [c for c in spec["from"] if c not in including]
+        if kind == "discard" and sum(c not in keep for c in [*including, *pool]) < spec["count"]:
+            raise Misdrawn([c for c in spec.get("forbidden", ()) if c not in keep], [*including, *pool])
         rng.shuffle(pool)
         # Discard the cards it is not to hold first; keep those it is to hold first.
         pool.sort(key=lambda c: (c in keep) == (kind == "discard"))
-        return {kind: pool[: spec["count"]]}
+        return {kind: including + pool[: spec["count"] - len(including)]}
     best = max(score(a) for a in legal)
     discards = [found[1] for a in legal if (found := cards(a)) is not None and found[0] == "discard"]
     if discards and best < 0:

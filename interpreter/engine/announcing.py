@@ -63,6 +63,7 @@ class AnnouncementRound:
         emit: Callable[..., None],
         vorhand: int,
         seat_facts: Mapping[int, Mapping[str, bool]] | None = None,
+        card_called: bool = False,
     ):
         rule = ruleset.announcing
         assert rule is not None
@@ -89,6 +90,7 @@ class AnnouncementRound:
         self.declared: list[str] = []
         self.declarations: tuple[Declaration, ...] = ()
         self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
+        self.card_called = card_called  # a card was called for a partner (named or not)
         # What the seat to act may announce and double, until something is said or its turn
         # ends (asked by the player, then again to check what was said); None: not worked out.
         self._offer_announce: list[str] | None = None
@@ -116,12 +118,13 @@ class AnnouncementRound:
         # (None: none): the rest of what _eligible_now asks depends on the seat.
         allowed = contract.bonuses
         self._candidates = [
-            (name, bonus.requires)
+            (name, bonus.requires, bonus.whose)
             for name, bonus in ruleset.bonuses.items()
             if bonus.announced is not None and (allowed is None or name in allowed)
         ]
-        # Without conditions of their own, what a seat may announce is these or nothing.
-        free = [name for name, requires in self._candidates if requires is None]
+        # Without conditions of their own and for either side, what a seat may announce is these
+        # or nothing.
+        free = [name for name, requires, whose in self._candidates if requires is None and whose == "either"]
         self._unconditional = free if len(free) == len(self._candidates) else None
         # Most contracts oblige nobody to announce: no duty to look up at every action.
         self._duty = contract.must_announce is not None
@@ -137,6 +140,7 @@ class AnnouncementRound:
             "is_partner": seat == self.partner,
             "revealed": seat in self.revealed or self.partner_revealed,
             "spoken": seat in self.spoken,
+            "card_called": self.card_called,
         }
 
     def _may_double(self, seat: int, rule: KontraRule | None) -> bool:
@@ -177,7 +181,12 @@ class AnnouncementRound:
             return []
         if self._unconditional is not None:
             return self._unconditional  # (read only, as every offer)
-        return [name for name, requires in self._candidates if requires is None or requires(env)]
+        side = self.side_of(seat)
+        return [
+            name
+            for name, requires, whose in self._candidates
+            if (whose == "either" or whose == side) and (requires is None or requires(env))
+        ]
 
     def _doublable(self, seat: int) -> list[str]:
         if seat != self.to_act:
@@ -339,9 +348,19 @@ class AnnouncementRound:
             return f"{name} has already been announced"
         if self.contract.bonuses is not None and name not in self.contract.bonuses:
             return f"{name} does not count in {self.contract.title}"
+        whose = self.ruleset.bonuses[name].whose
+        if whose != "either" and whose != self.side_of(seat):
+            owner = "the declarer's side" if whose == "declarer" else "the declarer's opponents"
+            return f"{name} is a bonus of {owner} only; you may announce: {', '.join(legal) or 'nothing'}"
         env = self._seat_env(seat)
         if self.rule.may_announce is not None and not self.rule.may_announce(env):
             return f"you may not announce yet ({self.rule.may_announce.source}): your side is not known"
+        requires = self.ruleset.bonuses[name].requires
+        if requires is not None and not requires(env):
+            return (
+                f"you may not announce {name} here (it needs `{requires.source}`); "
+                f"you may announce: {', '.join(legal) or 'nothing'}"
+            )
         return f"you may not announce {name}; you may announce: {', '.join(legal) or 'nothing'}"
 
     def _refuse_kontra(self, seat: int, item: str, items: list[str]) -> str:

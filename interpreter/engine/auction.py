@@ -270,8 +270,8 @@ class Auction:
             calls.insert(1, ladder[st.level].call)  # the same game again, by a player of higher priority
         if st.phase.side_bids:
             calls += self._side_bids_open_to(seat)
-        if st.phase.compulsory and self._compelled(seat, calls[1:]):
-            calls.remove(PASS)
+        if st.phase.compulsory and (rule := self._compulsion(seat, calls[1:])) is not None:
+            return self._as_compelled(rule, calls)
         return calls
 
     def _side_bids_open_to(self, seat: int) -> list[str]:
@@ -371,8 +371,8 @@ class Auction:
         calls = [PASS, *bids]
         if interrupts:
             calls += [c for c in interrupts if c not in bids]
-        if st.awaiting == "entrant" and st.phase.compulsory and self._compelled(seat, bids):
-            calls.remove(PASS)
+        if st.awaiting == "entrant" and st.phase.compulsory and (rule := self._compulsion(seat, bids)) is not None:
+            return self._as_compelled(rule, calls)
         return calls
 
     def breach(self, seat: int, call: str) -> Compulsion | None:
@@ -387,14 +387,34 @@ class Auction:
         return None
 
     def _compelled(self, seat: int, bids: list[str]) -> str | None:
-        """The reason a pass is refused, when a compulsion holds. A compulsion with a penalty
-        for breaking it is not enforced when breaches are penalised (records of real games)."""
+        """The reason a pass is refused, when a compulsion holds."""
+        rule = self._compulsion(seat, bids)
+        return rule.reason if rule is not None else None
+
+    def _compulsion(self, seat: int, bids: list[str]) -> Compulsion | None:
+        """The compulsion that holds for `seat`, whose bids are `bids`: the first whose call is
+        one of them and whose condition holds. One with a penalty for breaking it is not enforced
+        when breaches are penalised (records of real games)."""
         for rule in self.state.phase.compulsory:
             if not self.enforce and rule.breach_pays_each is not None:
                 continue
             if rule.call in bids and rule.when(self._env(seat)):
-                return rule.reason
+                return rule
         return None
+
+    def _as_compelled(self, rule: Compulsion, calls: list[str]) -> list[str]:
+        """`calls` as a compulsion leaves them: the call it names, and the special games the
+        phase lets anyone say out of turn (Cego's Vorhand must open with Cego, Piccolo or Bettel)."""
+        return [c for c in calls if self._compulsion_allows(rule, c)]
+
+    def _compulsion_allows(self, rule: Compulsion, call: str) -> bool:
+        """Whether `call` is one a compulsion leaves open: its own call (or a higher bid, where it
+        says `or_higher`), or a special game anyone may say out of turn."""
+        phase = self.state.phase
+        if call == rule.call or any(lv.call == call for lv in phase.interrupts):
+            return True
+        lowest, index = phase.level_of(rule.call), phase.level_of(call)
+        return rule.or_higher and lowest is not None and index is not None and index >= lowest
 
     def refusal(self, seat: int, call: str) -> str:
         """Why `call` is not legal for `seat` now, in words for the player."""
@@ -417,6 +437,13 @@ class Auction:
         if call == PASS:
             bids = [c for c in legal if c != PASS]
             return f"you may not pass: {self._compelled(seat, bids)}"
+        if (
+            PASS not in legal
+            and (rule := self._compulsion(seat, legal)) is not None
+            and not self._compulsion_allows(rule, call)
+        ):
+            must = f"{rule.call} or a higher bid" if rule.or_higher else rule.call
+            return f"you must say {must}: {rule.reason}; you may say: {options}"
         if call == st.phase.hold:
             if st.phase.style == "rounds" and st.holder is not None and not self._may_hold_over(seat):
                 if st.phase.hold_by == "first" and seat != st.order[0]:
@@ -606,8 +633,9 @@ class Auction:
         if st.holder is None:
             return Outcome(None, None, None, ends_auction)
         level = st.phase.ladder[st.level]
-        if level.call in st.phase.choose and st.bidders == {st.holder}:
-            # Nobody bid against it: its bidder now chooses the game (a call of the game's name).
+        if level.call in st.phase.choose and (st.bidders == {st.holder} or level.contract is None):
+            # Nobody bid against it, or it names no game to play (Mein Spiel): its bidder now
+            # chooses the game (a call of the game's name).
             st.awaiting, st.choices = "choice", st.phase.choose[level.call]
             return None
         return Outcome(st.holder, level.call, level.contract, ends_auction)

@@ -13,6 +13,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from interpreter.engine.actions import Action, ActionJson, Call, CardAction, Choose, DiscardAction, KeepAction
 from interpreter.engine.auction import PASS
@@ -144,6 +145,53 @@ class Exchange:
         players = len(self.seats)
         return [c for c in hand if c not in exposed and not forbid({"card": c, "hand": held, "players": players})]
 
+    def discard_choice(self, step: Discard, hand: list[str]) -> tuple[list[str], list[str], int]:
+        """The legal discards of `step`, judged as whole sets by its preferences: the cards every
+        one of them holds (all of a preferred class that has fewer cards than are still wanted),
+        the cards the rest is chosen from, and how many of them (each in the hand's order).
+        Without preferences: none required, any `count` of the cards allowed."""
+        pool = self.allowed(step, hand)
+        need = step.how_many(self.talon_size)
+        if not step.prefer:
+            return [], pool, need
+        required: list[str] = []
+        env = {"hand": frozenset(hand), "players": len(self.seats)}
+        for preference in step.prefer:
+            preferred = [c for c in pool if preference.when({**env, "card": c})]
+            if len(preferred) >= need:
+                return required, preferred, need  # the rest of the discard comes from this class
+            required += preferred
+            need -= len(preferred)
+            pool = [c for c in pool if c not in preferred]
+        return required, pool, need
+
+    def _preference_broken(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:
+        """Why `cards` (allowed, the right number) is not a discard the preferences allow: the
+        reason of the first class it takes fewer cards of than it could, and what it could be."""
+        required, pool, need = self.discard_choice(step, hand)
+        chosen = set(cards)
+        if chosen.issuperset(required) and all(c in pool for c in chosen.difference(required)):
+            return None
+        reason = self._preference_reason(step, hand, chosen)
+        if required:
+            could = f"discard {', '.join(required)}" + (f" and {need} of {', '.join(pool)}" if need else "")
+        else:
+            could = f"discard {need} of {', '.join(pool)}"
+        return f"{reason}: {could}"
+
+    def _preference_reason(self, step: Discard, hand: list[str], chosen: set[str]) -> str:
+        """The reason of the first preferred class the discard `chosen` takes fewer cards of than
+        it could."""
+        env = {"hand": frozenset(hand), "players": len(self.seats)}
+        left, wanted = self.allowed(step, hand), step.how_many(self.talon_size)
+        for preference in step.prefer:
+            preferred = [c for c in left if preference.when({**env, "card": c})]
+            if len(chosen.intersection(preferred)) < min(len(preferred), wanted):
+                return preference.reason
+            wanted -= min(len(preferred), wanted)
+            left = [c for c in left if c not in preferred]
+        return step.prefer[0].reason
+
     def keep_choices(self, step: Keep, hand: list[str]) -> list[tuple[str, ...]]:
         """The choices of cards `step` lets the hand keep, each in the order of the hand."""
         suit = self.ruleset.deck.suit
@@ -193,11 +241,24 @@ class Exchange:
                 {"keep": {"count": step.count, "from": sorted({c for combo in choices for c in combo}, key=hand.index)}}
             ]
         assert isinstance(step, Discard)
-        allowed = self.allowed(step, hand)
-        count = step.how_many(self.talon_size)
-        if math.comb(len(allowed), count) <= LISTABLE:
-            return [{"discard": list(combo)} for combo in itertools.combinations(allowed, count)]
-        return [{"discard": {"count": count, "from": allowed, "forbidden": [c for c in hand if c not in allowed]}}]
+        required, pool, need = self.discard_choice(step, hand)
+        if math.comb(len(pool), need) <= LISTABLE:
+            if not required:
+                return [{"discard": list(combo)} for combo in itertools.combinations(pool, need)]
+            return [
+                {"discard": sorted([*required, *combo], key=hand.index)} for combo in itertools.combinations(pool, need)
+            ]
+        chosen = set(required).union(pool)
+        template: dict[str, Any] = {
+            "count": need + len(required),
+            # The cards every discard holds first: a client that takes the first `count` of
+            # `from` sends a legal discard.
+            "from": [*required, *pool],
+            "forbidden": [c for c in hand if c not in chosen],
+        }
+        if required:
+            template["including"] = required  # every discard holds these (a preferred class, whole)
+        return [{"discard": template}]
 
     # -- applying the declarer's action --------------------------------------------------------
     def apply(self, seat: int, parsed: Action) -> None:
@@ -425,29 +486,63 @@ class Exchange:
             raise IllegalActionError(f"it is time for {self._wanted()}, not to discard", seat)
         hand = self.cards.hands[seat]
         cards = list(parsed.cards)
-        count = step.how_many(self.talon_size)
-        if len(cards) != count:
-            raise IllegalActionError(f"discard exactly {count} cards, not {len(cards)}", seat)
-        doubled = sorted({c for c in cards if cards.count(c) > 1})
-        if doubled:
-            raise IllegalActionError(f"a card is named twice: {', '.join(doubled)}", seat)
-        missing = [c for c in cards if c not in hand]
-        if missing:
-            raise IllegalActionError(f"you do not hold {', '.join(missing)}", seat)
-        exposed = [c for c in cards if c in self.cards.exposed]
-        if exposed:
-            raise IllegalActionError(
-                f"cards laid face up stay in the game and may not be discarded: {', '.join(exposed)}", seat
-            )
-        may = set(self.allowed(step, hand))
-        forbidden = [c for c in cards if c not in may]
-        if forbidden:
-            raise IllegalActionError(f"{step.reason}: {', '.join(forbidden)}", seat)
+        problem = self._discard_form(step, hand, cards) or self._discard_rule(step, hand, cards)
+        if problem is not None:
+            raise IllegalActionError(problem, seat)
         for card in cards:
             hand.remove(card)
         self.cards.aside.extend(cards)
         self.emit(type="discard", seat=seat, count=len(cards))
         self.step += 1
+
+    def _discard_form(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:
+        """What makes `cards` no discard at all: not the number the step asks for, a card named
+        twice, one not held or one laid face up (None: a discard, if maybe not an allowed one)."""
+        count = step.how_many(self.talon_size)
+        if len(cards) != count:
+            return f"discard exactly {count} cards, not {len(cards)}"
+        doubled = sorted({c for c in cards if cards.count(c) > 1})
+        if doubled:
+            return f"a card is named twice: {', '.join(doubled)}"
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            return f"you do not hold {', '.join(missing)}"
+        exposed = [c for c in cards if c in self.cards.exposed]
+        if exposed:
+            return f"cards laid face up stay in the game and may not be discarded: {', '.join(exposed)}"
+        return None
+
+    def _discard_rule(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:
+        """Why the discard `cards` breaks the step's rules of what may go aside (a card it forbids,
+        fewer cards of a preferred class than it could hold); None when it does not."""
+        may = set(self.allowed(step, hand))
+        forbidden = [c for c in cards if c not in may]
+        if forbidden:
+            return f"{step.reason}: {', '.join(forbidden)}"
+        if step.prefer:
+            return self._preference_broken(step, hand, cards)
+        return None
+
+    def breach(self, seat: int, parsed: DiscardAction) -> str | None:
+        """Which rule of what may go aside the declarer's discard, a proper one of the right
+        number of held cards, breaks (an incorrect discard, which a table recording its games may
+        penalise rather than refuse), in words that name no card (the discard lies face down);
+        None when it is allowed, or not a discard the step could take."""
+        if seat != self.to_act or self.accusing or self.conceding or self.parts is not None or self.choosing_trumps():
+            return None
+        if self.step >= len(self.contract.exchange):
+            return None
+        step = self.current_step()
+        if not isinstance(step, Discard):
+            return None
+        hand = self.cards.hands[seat]
+        cards = list(parsed.cards)
+        if self._discard_form(step, hand, cards) is not None or self._discard_rule(step, hand, cards) is None:
+            return None
+        may = set(self.allowed(step, hand))
+        if any(c not in may for c in cards):
+            return step.reason
+        return self._preference_reason(step, hand, set(cards))
 
     # -- the engine's steps ----------------------------------------------------------------------
     def advance(self) -> Ending | None:

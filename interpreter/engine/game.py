@@ -21,13 +21,13 @@ import functools
 import weakref
 from collections import Counter
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from interpreter.engine.actions import (
     Action,
     ActionJson,
     Call,
+    DiscardAction,
     FrozenAction,
     Kontra,
     PlayCard,
@@ -36,9 +36,9 @@ from interpreter.engine.actions import (
     play_steps,
     shown,
 )
-from interpreter.engine.announcements import DeclarerAnnouncement, announcement_choices
+from interpreter.engine.announcements import DeclarerAnnouncement
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, kontra_actions
-from interpreter.engine.auction import Auction, AuctionTables, Outcome
+from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Cards, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
@@ -57,7 +57,7 @@ from interpreter.engine.settlement import (
 from interpreter.engine.tricks import TrickRules
 from interpreter.engine.views import view_of
 from interpreter.errors import IllegalActionError, InvalidActionError
-from interpreter.language.model import Compulsion, Contract, Ruleset
+from interpreter.language.model import CALLED, Bonus, Compulsion, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
 
@@ -105,6 +105,10 @@ class Game:
             from interpreter.language.loader import load_ruleset
 
             ruleset = load_ruleset(ruleset, options)
+        elif options:
+            # Readings and options given with a ruleset: chosen on it (an unknown name or choice
+            # is refused, UsageError), never ignored.
+            ruleset = ruleset.with_choices(options)
         self.table_ruleset = ruleset  # as loaded, before the rules for a number of players
         self.players = players = players if players is not None else ruleset.table_sizes[0]
         if type(players) is not int or players not in ruleset.table_sizes:
@@ -220,11 +224,11 @@ class Game:
     def ruleset_ref(self) -> str:
         """How a record names the ruleset: its name where that finds the same file (a ruleset
         under rulesets/), else the path of its file."""
-        from interpreter.language.loader import find_ruleset_file
+        from interpreter.language.loader import find_ruleset_file, source_file
 
         rs = self.table_ruleset
         bundled = find_ruleset_file(rs.name)
-        here = Path(rs.file).resolve()
+        here = source_file(rs.file).resolve()  # a built-in file is named short outside the checkout
         return rs.name if bundled is not None and bundled.resolve() == here else str(here)
 
     # -- the cards, as the stages share them ---------------------------------------------------
@@ -506,7 +510,7 @@ class Game:
         return self.events[start:]
 
     def _apply(self, seat: int, parsed: Action) -> None:
-        if isinstance(parsed, PlayCard) and (offence := self._offence(seat, parsed)) is not None:
+        if isinstance(parsed, (PlayCard, DiscardAction)) and (offence := self._offence(seat, parsed)) is not None:
             self._penalize_offence(seat, parsed, offence)
         elif self.phase is _AUCTION:
             self._apply_call(seat, parsed)
@@ -515,6 +519,17 @@ class Game:
             self._history.append((seat, parsed.as_json()))
             self._after_exchange(exchange.advance())
         elif self.phase is _ANNOUNCE and (announcement := self.announcement) is not None:
+            if (
+                isinstance(parsed, PlayCard)
+                and isinstance(announcement, DeclarerAnnouncement)
+                and announcement.legal(seat) == [PASS]
+            ):
+                # Leading with nothing to announce announces nothing (records from before this
+                # turn was asked of every declarer lead at once): the pass is said for it.
+                announcement.apply(seat, Call(PASS))
+                self._start_play()
+                self._apply_play(seat, parsed)
+                return
             announcement.apply(seat, parsed)
             # A kontra goes into the history as the ruleset's read-only action for its item.
             done = self._kontras[parsed.item] if type(parsed) is Kontra else parsed.as_json()
@@ -690,6 +705,7 @@ class Game:
                     self._stage_emit(),
                     self.vorhand,
                     seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
+                    card_called=self.called_card is not None,
                 )
                 self._emit(type="phase", phase="announce", seat=self.declarer)
             else:
@@ -725,15 +741,17 @@ class Game:
         self._called = None if holder is None else card
 
     def _declarer_announces(self) -> None:
+        # Asked whatever the hand holds: a turn only for a hand that may announce would tell the
+        # table what the declarer holds (design.md: a pass with no alternative is said all the same).
+        contract = self.contract
         if (
             self.declarer is not None
-            and self.contract is not None
-            and self.ruleset.announcements  # (most rulesets have none: no call for an empty list)
-            and announcement_choices(self.ruleset, self.contract, self.hands[self.declarer])
+            and contract is not None
+            and any(a.contracts is None or contract.name in a.contracts for a in self.ruleset.announcements.values())
         ):
             self.phase = _ANNOUNCE
             self.announcement = DeclarerAnnouncement(
-                self.ruleset, self.contract, self.declarer, self.cards, self._stage_emit()
+                self.ruleset, contract, self.declarer, self.cards, self._stage_emit()
             )
             self._emit(type="phase", phase="announce", seat=self.declarer)
         else:
@@ -804,20 +822,26 @@ class Game:
         kept = {}
         for name, side in round_.announced.items():
             bonus = self.ruleset.bonuses[name]
-            if bonus.card is None or bonus.trick is None:
+            card = self._bonus_card(bonus)
+            if card is None or bonus.trick is None:
                 continue
-            holders = [s for s in self.seats if bonus.card in self.hands[s] and round_.side_of(s) == side]
+            holders = [s for s in self.seats if card in self.hands[s] and round_.side_of(s) == side]
             if holders:
-                kept[bonus.card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
+                kept[card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
         return kept
+
+    def _bonus_card(self, bonus: Bonus) -> str | None:
+        """The card an announced bonus keeps back: its own, or the card called for a partner."""
+        return self.called_card if bonus.card == CALLED else bonus.card
 
     def _forfeits(self, round_: AnnouncementRound, kept: dict[str, int]) -> dict[str, tuple[str, int, str]]:
         """The kept-back cards whose bonus forfeits the rest of the play when forced out early."""
         found = {}
         for name, side in round_.announced.items():
             bonus = self.ruleset.bonuses[name]
-            if bonus.forced_early == "forfeit" and bonus.card in kept:
-                found[bonus.card] = (name, kept[bonus.card], side)
+            card = self._bonus_card(bonus)
+            if bonus.forced_early == "forfeit" and card is not None and card in kept:
+                found[card] = (name, kept[card], side)
         return found
 
     def _check_cards(self) -> int:
@@ -1047,10 +1071,17 @@ class Game:
         self.events.append(result.written_into({"type": "settlement"}))
 
     # -- games recorded in the field: offences and their penalties -------------------------------
-    def _offence(self, seat: int, parsed: PlayCard) -> str | None:
+    def _offence(self, seat: int, parsed: PlayCard | DiscardAction) -> str | None:
         """The offence `parsed` would be, when the ruleset penalises it instead of refusing it."""
         rule = self.ruleset.penalties
         if rule is None or rule.mode != "penalize":
+            return None
+        if isinstance(parsed, DiscardAction):
+            # An incorrect discard (a King laid away in a Dreierles Zweier): a proper discard of
+            # the declarer's, which the rules of what may go aside do not allow.
+            exchange = self.exchange
+            if self.phase is Phase.EXCHANGE and "discard" in rule.offences and exchange is not None:
+                return "discard" if exchange.breach(seat, parsed) is not None else None
             return None
         if parsed.card not in self.hands[seat]:
             return None
@@ -1098,15 +1129,22 @@ class Game:
             )
         )
 
-    def _penalize_offence(self, offender: int, parsed: PlayCard, offence: str) -> None:
+    def _penalize_offence(self, offender: int, parsed: PlayCard | DiscardAction, offence: str) -> None:
         amount = self._penalty()
-        what = {
-            "revoke": f"played {parsed.card} against the duty to follow suit or trump",
-            "discard": f"led {parsed.card} before finishing the discard",
-        }[offence]
+        if isinstance(parsed, DiscardAction):
+            assert self.exchange is not None
+            # The discard lies face down: the offence is told, not which cards it was.
+            what = f"discarded against the rules ({self.exchange.breach(offender, parsed)})"
+            cards: dict[str, str] = {}
+        else:
+            what = {
+                "revoke": f"played {parsed.card} against the duty to follow suit or trump",
+                "discard": f"led {parsed.card} before finishing the discard",
+            }[offence]
+            cards = {"card": parsed.card}
         reason = f"seat {offender} {what}; the deal is abandoned and seat {offender} pays each other player {amount}"
         self._history.append((offender, parsed.as_json()))
-        self._emit(type="offence", seat=offender, offence=offence, card=parsed.card, reason=reason)
+        self._emit(type="offence", seat=offender, offence=offence, **cards, reason=reason)
         self._finish(
             Result(
                 "abandoned",

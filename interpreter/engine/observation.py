@@ -283,14 +283,21 @@ class ObservedGame:
         legal: list[Any] = game.legal_actions()
         template = legal[0]["discard"]
         if isinstance(template, dict):
-            count, allowed = int(template["count"]), [str(c) for c in template["from"]]
+            # Every discard holds the template's `including` (listed first in `from`).
+            including = [str(c) for c in template.get("including", ())]
+            count = int(template["count"]) - len(including)
+            candidates = [str(c) for c in template["from"] if c not in keeps and c not in including]
+            if keeps.intersection(including) or len(candidates) < count:
+                raise _Retry(seat, set())
+            chosen = including + candidates[:count]
         else:
-            listed = {str(c) for a in legal for c in a["discard"]}
-            count, allowed = len(template), [c for c in game.hands[seat] if c in listed]
-        candidates = [c for c in allowed if c not in keeps]
-        if len(candidates) < count:
-            raise _Retry(seat, set())
-        game.apply(seat, {"discard": candidates[:count]})
+            # A legal discard of none of the cards the seat plays later (the rules may judge the
+            # discard as a whole, so not any cards of the discards listed).
+            fitting = [list(a["discard"]) for a in legal if not keeps.intersection(a["discard"])]
+            if not fitting:
+                raise _Retry(seat, set())
+            chosen = fitting[0]
+        game.apply(seat, {"discard": chosen})
         found.discards_filled_in.append(seat)
 
     def _refused(

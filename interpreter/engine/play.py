@@ -390,13 +390,17 @@ class TrickPlay:
                 self.plain_hands[seat] = None
 
     def _kept_back(self, seat: int, allowed: list[str]) -> list[str]:
+        """`allowed` less the cards kept back for a later trick: a card due in this trick must be
+        played; one whose trick has passed (it could not be played there) is free again, for the
+        duty is to keep it until its trick."""
         kept, number = self.kept, self.number
         due = []  # (loops, not comprehensions: see TrickRules.legal)
         free = []
         for c in allowed:
-            if c not in kept:
+            trick = kept.get(c)
+            if trick is None or trick < number:
                 free.append(c)
-            elif kept[c] == number:
+            elif trick == number:
                 due.append(c)
         if due:
             return due

@@ -21,6 +21,7 @@ from interpreter.engine.observation import Observation, is_observed, observed_ga
 from interpreter.errors import IllegalActionError, InvalidActionError, Problem, RecordError, RulesetError, TarockError
 from interpreter.language.loader import display_path, find_ruleset_file, load_ruleset
 from interpreter.language.model import Ruleset
+from interpreter.language.paths import read_file
 from interpreter.language.source import Document, load_yaml
 from interpreter.language.validation import schema_problems
 
@@ -48,9 +49,11 @@ class Replay:
 def read_record(file: str | Path) -> Document:
     path = Path(file)
     try:
-        text = path.read_text(encoding="utf-8")
+        # Only a regular file, not a FIFO or a device; UTF-8 takes at most four bytes a character.
+        text = read_file(path, 4 * MAX_RECORD_CHARS).decode("utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise RecordError([Problem(str(file), None, None, "", f"cannot read the record: {exc}")]) from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise RecordError([Problem(str(file), None, None, "", f"cannot read the record: {reason}")]) from None
     return parse_record(text, display_path(path))
 
 
@@ -263,9 +266,16 @@ def _compare(expect: dict[str, Any], game: Game, report: Replay, doc: Document) 
             continue
         got = actual.get(key)
         if got is None and key in ("points", "tricks", "payments", "outcome", "declarer_won", "pot"):
+            # Where the replay stopped, and why: the refused action, or the record's end.
+            stop = report.refused_at
+            why = (
+                f"the replay stopped at action {stop}, which was refused"
+                if stop is not None
+                else f"the record ends after its {len(doc.data['actions'])} actions"
+            )
             report.failures.append(
-                f"{_place(doc, key)}: expected {key} {wanted}, but the deal is not over "
-                f"after {len(doc.data['actions'])} actions (phase: {game.phase.value}, to act: seat {game.to_act})"
+                f"{_place(doc, key)}: expected {key} {wanted}, but the deal is not over: {why} "
+                f"(phase: {game.phase.value}, to act: seat {game.to_act})"
             )
             continue
         if isinstance(wanted, dict) and isinstance(got, dict):

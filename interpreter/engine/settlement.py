@@ -402,10 +402,10 @@ def settle(
     # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
     scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and rs.bonuses else []
     replaced = False
-    if scored and any(rs.bonuses[item["name"]].replaces_game and item["value"] for item in scored):
+    if scored and any(_replaces_game(rs, item) for item in scored):
         # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
         replaced = True
-        scored = [item for item in scored if rs.bonuses[item["name"]].replaces_game and item["value"]]
+        scored = [item for item in scored if _replaces_game(rs, item)]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
     split = settlement.split
@@ -426,6 +426,8 @@ def settle(
     pot_change = 0
     if deal.pot is not None and contract.pot is not None and not drawn:
         pot_change = int(contract.pot({**env, "amount": amount, "pot": deal.pot}))
+        # Nobody takes more out of the pot than it holds: it never falls below zero.
+        pot_change = max(pot_change, -deal.pot)
         payments[declarer] -= pot_change
     announced = _announcements(deal, tricks or [], outcome) if deal.laid else []
     for item in announced:
@@ -446,6 +448,12 @@ def settle(
         (*scored, *held),
         deal.kontra,
     )
+
+
+def _replaces_game(rs: Ruleset, item: dict[str, Any]) -> bool:
+    """Whether a bonus scored stands alone: the game and the other bonuses do not count."""
+    mode = rs.bonuses[item["name"]].replaces_game
+    return mode != "never" and bool(item["value"]) and (mode == "scored" or bool(item["achieved"]))
 
 
 def reads_hands(rs: Ruleset) -> bool:
@@ -689,6 +697,8 @@ def _bonuses(
             )
         said = announced_by[mine]
         for name, bonus in plan.bonuses:
+            if bonus.whose != "either" and bonus.whose != side:
+                continue  # the other side's bonus (King ultimo is the declarer's side's)
             announced = name in said
             scope["announced"] = announced
             # A card kept back for the bonus and forced out early loses it (Pfeife raus).
@@ -740,10 +750,13 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
         if bonus.scope != "seat" or (contract.bonuses is not None and name not in contract.bonuses):
             continue
         for seat in deal.seats:
+            if not bonus.belongs_to("declarer" if seat in deal.team else "defenders"):
+                continue
             hand = deal.hands.get(seat, frozenset())
             announced = (name, seat) in deal.announced_seats
             who = {"hand": hand, "is_declarer": seat == deal.declarer, "is_partner": seat == deal.partner}
-            if bonus.requires is not None and not bonus.requires({**who, "revealed": True, "spoken": True}):
+            facts = {**who, "revealed": True, "spoken": True, "card_called": bool(deal.called)}
+            if bonus.requires is not None and not bonus.requires(facts):
                 continue
             achieved = bool(bonus.achieved({**who, "players": len(deal.seats), "announced": announced}))
             if announced and bonus.announced is not None:

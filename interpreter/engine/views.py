@@ -2,8 +2,10 @@
 
 A seat sees its own hand and the public facts: calls, cards played and tricks, cards laid or
 exposed face up, an open hand (Ouvert), the talon and the discards only where the rules turn
-them over, and the settlement when the deal is over. The umpire's view ("all") sees everything.
-Every frontend and bot reads a seat's view, so this is the one place that decides.
+them over, and the settlement when the deal is over. The umpire's view ("all") sees everything;
+a spectator's (None) only what every seat at the table sees: no hand, and no fact that one seat
+knows before the others (the called King's holder, the declarer's discards). Every frontend and
+bot reads a seat's view, so this is the one place that decides.
 """
 
 from __future__ import annotations
@@ -18,10 +20,16 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
 
 
-def view_of(game: Game, seat: int | str) -> dict[str, Any]:
-    """What `seat` may see; `"all"` is the umpire's full view. Never another seat's hidden cards."""
+def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
+    """What `seat` may see; `"all"` is the umpire's full view, None a spectator's (the public
+    facts alone). Never another seat's hidden cards."""
     umpire = seat == "all"
-    if not umpire and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players):
+    spectator = seat is None
+    if (
+        not umpire
+        and not spectator
+        and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players)
+    ):
         raise InvalidActionError(f'no seat {seat!r}: seats are 0 to {game.players - 1}, or "all"')
     key = game.ruleset.deck.sort_key
     over = game.phase is Phase.OVER
@@ -47,8 +55,7 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
     if umpire:
         view["hands"] = [sorted(game.hands[s], key=key) for s in range(game.players)]
     else:
-        assert isinstance(seat, int)
-        view["hand"] = sorted(game.hands[seat], key=key)
+        view["hand"] = sorted(game.hands[seat], key=key) if isinstance(seat, int) else []
         contract = game.contract
         if (
             contract
@@ -64,9 +71,11 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
     _open_hands(game, view, key)
     _partnership(game, seat, view)
     if umpire or (over and result is not None and result.points is not None):
-        # The talon and discards are shown when the cards are counted (not in a deal thrown in).
-        view["talon"] = list(game.talon)
-        view["aside"] = list(game.aside)
+        # The talon and discards are shown when the cards are counted (not in a deal thrown in);
+        # to a seat sorted, as hands are: their order is the deal's (which discard came from the
+        # talon taken up), which nobody saw.
+        view["talon"] = list(game.talon) if umpire else sorted(game.talon, key=key)
+        view["aside"] = list(game.aside) if umpire else sorted(game.aside, key=key)
     if game.laid:
         view["laid_out"] = [card for _, card in game.laid]  # Ulti cards lie face up
     if game.exposed:
@@ -79,15 +88,16 @@ def view_of(game: Game, seat: int | str) -> dict[str, Any]:
         and seat != game.declarer
         and seat != game.partner
     ):
-        # The talon left over after a partial draw, looked at by the defenders (never the declarer).
+        # The talon left over after a partial draw, looked at by the defenders (never the declarer),
+        # as it lies.
         view["talon"] = list(game.talon)
-    if seat == game.declarer:
+    if isinstance(seat, int) and seat == game.declarer:
         # The bidder may look at their own discards (the Legage) until the rules say so, also
         # in a game with cards laid face up.
         until = game.ruleset.play.discards_visible_until
         finished = sum(1 for t in game.tricks if t.winner is not None)
         if game.contract and game.contract.exchange and (until is None or finished < until):
-            view["aside"] = list(game.aside)
+            view["aside"] = sorted(game.aside, key=key)
     if over and result is not None:
         view["result"] = result.as_dict()
     return view
@@ -103,7 +113,7 @@ def _open_hands(game: Game, view: dict[str, Any], key: Any) -> None:
         view["open_hands"] = {s: sorted(game.hands[s], key=key) for s in game.seats}
 
 
-def _partnership(game: Game, seat: int | str, view: dict[str, Any]) -> None:
+def _partnership(game: Game, seat: int | str | None, view: dict[str, Any]) -> None:
     """The called card and the partner, each only where `seat` can know it for certain: the
     umpire; the holder of the called card; the declarer holding it (alone); everybody once the
     card was seen or the partner spoke. Also the talon laid out face up, the talon cards added to
@@ -115,7 +125,8 @@ def _partnership(game: Game, seat: int | str, view: dict[str, Any]) -> None:
         return
     named = (game.called_card is not None and game.called_named) or (exchange is not None and exchange.partner_named)
     holds = isinstance(seat, int) and card in game.hands[seat]
-    if seat == "all" or named or seat == game.declarer or holds or game.partner_public:
+    declarer = isinstance(seat, int) and seat == game.declarer
+    if seat == "all" or named or declarer or holds or game.partner_public:
         view["called"] = card
     settled = game.phase in (Phase.ANNOUNCE, Phase.PLAY, Phase.OVER) and game.called_card is not None
     if settled and (seat == "all" or game.partner_public or holds or game.phase is Phase.OVER):

@@ -17,12 +17,15 @@ Exit status: 0 the same, 1 they differ, 2 bad usage or a ruleset that does not l
 
 from __future__ import annotations
 
+import inspect
+import string
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from interpreter.ethnography.semantic import MISSING, Cards, Expr, Path, Provenance, Side, differences, matches
+from interpreter.language.keys import ENTRY, ITEM, Said, places
 
 # -- values in words -----------------------------------------------------------------------------
 
@@ -189,7 +192,11 @@ def step_text(step: Any) -> str:
         forbid = d.get("forbid")
         if isinstance(forbid, dict) and forbid.get("when") is not None:
             text += f", not a card for which {code(forbid['when'])}"
-        return text + _rest(d, ("count", "forbid"))
+        prefer = d.get("prefer")
+        if isinstance(prefer, list) and prefer:
+            classes = [code(p.get("when")) if isinstance(p, dict) else generic_text(p) for p in prefer]
+            text += ", as many cards for which " + ", then for which ".join(classes) + " as it can"
+        return text + _rest(d, ("count", "forbid", "prefer"))
     if isinstance(step.get("keep"), dict):
         k = step["keep"]
         text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"
@@ -293,7 +300,7 @@ def compulsory_text(rules: Any) -> str:
         if not isinstance(rule, dict):
             parts.append(generic_text(rule))
             continue
-        text = f"{rule.get('call')} when {code(rule.get('when'))}"
+        text = f"{rule.get('call')}{' or higher' if rule.get('or_higher') else ''} when {code(rule.get('when'))}"
         breach = rule.get("breach")
         if isinstance(breach, dict) and breach.get("pays_each") is not None:
             text += f" (who passes anyway pays {code(breach['pays_each'])} to each player)"
@@ -517,14 +524,11 @@ def exceptions_text(exceptions: Any, titles: Titles | None = None) -> str:
     return "; ".join(parts)
 
 
+# The rules of following in a contract's own rules of play, each value in words inside a sentence.
 PLAY_PHRASES: dict[str, dict[Any, str]] = {
-    "first_lead": {"declarer": "the declarer leads to the first trick", "vorhand": "Vorhand leads to the first trick"},
-    "follow_suit": {True: "players must follow suit", False: "players need not follow suit"},
-    "when_void": {"trump": "a player void in the suit led must trump", "any": "a player void may play any card"},
-    "must_beat": {
-        True: "each player must beat the highest card so far if able",
-        False: "no duty to beat the cards played",
-    },
+    str(place[1]): dict(key.said.phrase)
+    for place, key in places()
+    if len(place) == 2 and place[0] == "play" and key.said is not None and key.said.phrase is not None
 }
 
 
@@ -600,6 +604,11 @@ def bonus_text(b: Any) -> str:
     if not isinstance(b, dict):
         return generic_text(b)
     parts = [f"made when {code(b.get('achieved'))}"]
+    whose = b.get("whose")
+    if whose == "declarer":
+        parts.insert(0, "the declarer's side's only")
+    elif whose == "defenders":
+        parts.insert(0, "the defenders' only")
     if b.get("value") is not None:
         parts.append(f"worth {code(b['value'])} unannounced")
     else:
@@ -611,8 +620,11 @@ def bonus_text(b: Any) -> str:
     if b.get("attempted") is not None:
         parts.append(f"minus its value when {code(b['attempted'])} and it was not made (a silent attempt)")
     if b.get("card") is not None:
-        parts.append(f"announced, {b['card']} must be kept back for {trick_words(b.get('trick'))}")
-    if b.get("replaces_game"):
+        card = "the called card" if b["card"] == "called" else b["card"]
+        parts.append(f"announced, {card} must be kept back for {trick_words(b.get('trick'))}")
+    if b.get("replaces_game") == "made":
+        parts.append("when made, the game and the other bonuses do not score (a lost announcement counts beside them)")
+    elif b.get("replaces_game"):
         parts.append("when it scores, the game and the other bonuses do not")
     if b.get("requires") is not None:
         parts.append(f"only a player for whom {code(b['requires'])} may announce it")
@@ -640,6 +652,7 @@ def bonus_text(b: Any) -> str:
             "requires",
             "scope",
             "forced_early",
+            "whose",
         )
     }
     if rest:
@@ -880,14 +893,6 @@ def _t(
     return Template(pattern, rule, label, text, missing, titled)
 
 
-def _phase(suffix: str) -> Label:
-    return lambda path, t: f"{t.phase(str(path[2]))}: {suffix}"
-
-
-def _contract(suffix: str) -> Label:
-    return lambda path, t: f"{t.contract(str(path[1]))} {suffix}".rstrip()
-
-
 def choice_text(effects: Any, titles: Titles | None = None) -> str:
     """What a choice of a reading or option makes the rules say."""
     if not isinstance(effects, dict):
@@ -897,16 +902,153 @@ def choice_text(effects: Any, titles: Titles | None = None) -> str:
     return "; ".join(f"{label}: {value}" for label, value in describe_effects(effects, titles))
 
 
-def _yes_no(yes: str, no: str) -> Callable[[Any], str]:
-    return mapping({True: yes, False: no})
+def removed_text(value: Any) -> str:
+    """The cards taken out of the pack, by number of players."""
+    if not isinstance(value, dict):
+        return generic_text(value)
+    return "; ".join(f"with {n} players {cards_text(c)}" for n, c in value.items())
 
 
-TEMPLATES: list[Template] = [
-    _t(("family",), "family", "Family", missing="not stated"),
-    _t(("players", "active"), "players.active", "Active players", players_text),
-    _t(("players", "dealer_sits_out"), "players.dealer_sits_out", "The dealer sits out", sits_out_text, "never"),
-    _t(("players", "usual"), "players.usual", "Players at a usual table", missing="not stated"),
-    _t(("direction",), "direction", "Direction of play", missing="not stated"),
+def phase_title_text(value: Any, titles: Titles) -> str:
+    return the(titles.phase(value))
+
+
+def contract_title_text(value: Any, titles: Titles) -> str:
+    return titles.contract(value)
+
+
+def pass_out_text(value: Any, titles: Titles) -> str:
+    if value == "throw_in":
+        return "the deal is thrown in"
+    if value == "play":
+        return "a contract is played without a lone player"
+    return f"{the(titles.phase(value))} follows"
+
+
+def payment_text(value: Any, titles: Titles) -> str:
+    if value != "each_defender":
+        return generic_text(value)
+    declarer = titles.declarer()
+    shared = " (declarer and partner share it)" if declarer != "the lone player" else ""
+    return f"each opponent pays {declarer}, or is paid{shared}"
+
+
+# The sentences a key's declaration names (`Said.text`): each takes the value, or the value and
+# the titles of the rulesets compared.
+TEXTS: dict[str, Callable[..., str]] = {
+    "accusation": accusation_text,
+    "after": after_text,
+    "announcement": announcement_text,
+    "announcing": announcing_text,
+    "aside": aside_text,
+    "bonus": bonus_text,
+    "bonus_factor": bonus_factor_text,
+    "calls": calls_text,
+    "cards": cards_text,
+    "choose": choose_text,
+    "claim": claim_text,
+    "code": code,
+    "compulsory": compulsory_text,
+    "concede": concede_text,
+    "contract": contract_text,
+    "contract_bonuses": contract_bonuses_text,
+    "contract_title": contract_title_text,
+    "doubling": doubling_text,
+    "duties": duties_text,
+    "exceptions": exceptions_text,
+    "exchange": exchange_text,
+    "factor": factor_text,
+    "hold": hold_text,
+    "individual": individual_text,
+    "kontra": kontra_text,
+    "kontra_section": kontra_section_text,
+    "ladder": ladder_text,
+    "last_of_suit": last_of_suit_text,
+    "leads": leads_text,
+    "liable": liable_text,
+    "must_announce": must_announce_text,
+    "open_hand": open_hand_text,
+    "out_of_play": out_of_play_text,
+    "packet": packet_text,
+    "pass_out": pass_out_text,
+    "payment": payment_text,
+    "penalties": penalties_text,
+    "phase": phase_text,
+    "phase_title": phase_title_text,
+    "plan": plan_text,
+    "play_rules": play_rules_text,
+    "play_trumps": play_trumps_text,
+    "players": players_text,
+    "removed": removed_text,
+    "routes": routes_text,
+    "schedule": schedule_text,
+    "session": session_text,
+    "sits_out": sits_out_text,
+    "split": split_text,
+    "talon_to_tricks": talon_to_tricks_text,
+    "trumps": trumps_text,
+    "withhold": withhold_text,
+}
+
+# Where the titles in a label come from: the entry of which mapping, read how.
+_TITLED_ENTRIES: dict[str, tuple[str, Callable[[Titles, str], str]]] = {
+    "phase": ("phases", lambda t, name: t.phase(name)),
+    "contract": ("contracts", lambda t, name: t.contract(name)),
+    "call": ("calls", lambda t, name: t.call(name)),
+    "bonus": ("bonuses", lambda t, name: t.bonus(name)),
+    "announcement": ("announcements", lambda t, name: t.entry("announcements", name)),
+}
+
+
+def _label(place: Path, label: str) -> Label:
+    """A declared label, its fields filled in from the place and the titles."""
+    fields = {name for _, name, _, _ in string.Formatter().parse(label) if name}
+
+    def fill(path: Path, titles: Titles) -> str:
+        values: dict[str, str] = {}
+        for name in fields:
+            if name in _TITLED_ENTRIES:
+                mapping_name, title = _TITLED_ENTRIES[name]
+                at = next(i for i in range(1, len(place)) if place[i] == ENTRY and place[i - 1] == mapping_name)
+                values[name] = title(titles, str(path[at]))
+            elif name == "entry":
+                values[name] = str(path[max(i for i, part in enumerate(place) if part == ENTRY)])
+            elif name in ("declarer", "Declarer"):
+                who = titles.declarer()
+                values[name] = who[:1].upper() + who[1:] if name == "Declarer" else who
+        return label.format(**values)
+
+    return fill
+
+
+def _said_text(said: Said) -> tuple[Callable[..., str], bool]:
+    """The words of a declared sentence, and whether they take the titles."""
+    if said.text is not None:
+        text = TEXTS[said.text]
+        return text, len(inspect.signature(text).parameters) > 1
+    pattern = said.words
+    if isinstance(pattern, str):
+        return (lambda value: pattern.format(value=value, code=code(value))), False
+    if pattern is not None:
+        return mapping(dict(pattern)), False
+    return generic_text, False
+
+
+def key_templates() -> list[Template]:
+    """The template of every key whose declaration has a sentence."""
+    templates = []
+    for place, key in places():
+        said = key.said
+        if said is None:
+            continue
+        text, titled = _said_text(said)
+        rule = said.rule or ".".join(part for part in place if part not in (ENTRY, ITEM))
+        templates.append(Template(place, rule, _label(place, said.label), text, said.missing, titled))
+    return templates
+
+
+# Places of the compared tree that are no key of the language: the pack, compared card by card.
+TREE_TEMPLATES: list[Template] = [
     _t(
         ("deck", "suits", "*"),
         "deck.suit",
@@ -917,384 +1059,6 @@ TEMPLATES: list[Template] = [
     _t(("deck", "suit_names", "*"), "deck.suit_name", lambda p, t: f"Name of suit {p[2]} in rules", missing="none"),
     _t(("deck", "points"), "deck.points", "Card points"),
     _t(("deck", "sets", "*"), "deck.set", lambda p, t: f"Card set {p[2]}", cards_text, "no such set"),
-    _t(("deal", "plans", "*"), "deal.plan", lambda p, t: f"Deal with {p[2]} players", plan_text),
-    _t(
-        ("deal", "remove"),
-        "deal.removed",
-        "Cards taken out of the pack",
-        lambda v: (
-            "; ".join(f"with {n} players {cards_text(c)}" for n, c in v.items())
-            if isinstance(v, dict)
-            else generic_text(v)
-        ),
-        "none",
-    ),
-    _t(("deal", "remove", "*"), "deal.remove", lambda p, t: f"Cards removed with {p[2]} players", cards_text),
-    _t(("calls", "*"), "call", lambda p, t: f"Call {t.call(str(p[1]))}", lambda v: "a call", "no such call"),
-    _t(
-        ("auction", "first"),
-        "auction.first",
-        "The auction opens with",
-        lambda v, t: the(t.phase(v)),
-        titled=True,
-    ),
-    _t(
-        ("auction", "breaches"),
-        "auction.breaches",
-        "A pass where a bid is compulsory",
-        mapping({"refuse": "is refused", "penalize": "is accepted and penalised"}),
-    ),
-    _t(
-        ("auction", "phases", "*"),
-        "auction.phase",
-        lambda p, t: f"Auction phase {t.phase(str(p[2]))}",
-        phase_text,
-        "no such phase",
-    ),
-    _t(("auction", "phases", "*", "ladder"), "auction.ladder", _phase("bids, lowest first"), ladder_text),
-    _t(
-        ("auction", "phases", "*", "hold"),
-        "auction.hold",
-        _phase("holding a later, higher bid"),
-        hold_text,
-        "not allowed",
-    ),
-    _t(
-        ("auction", "phases", "*", "raise"),
-        "auction.raise",
-        _phase("raising"),
-        mapping({"next": "to the next bid only", "any": "to any higher bid"}),
-    ),
-    _t(
-        ("auction", "phases", "*", "max_bidders"),
-        "auction.max_bidders",
-        _phase("bidders"),
-        lambda v: f"at most {v}",
-        "no limit",
-    ),
-    _t(("auction", "phases", "*", "compulsory"), "auction.compulsory", _phase("compulsory bids"), compulsory_text),
-    _t(
-        ("auction", "phases", "*", "interrupts"),
-        "auction.interrupts",
-        _phase("calls anyone may make until their own turn"),
-        calls_text,
-    ),
-    _t(("auction", "phases", "*", "side_bids"), "auction.side_bids", _phase("side bids"), calls_text),
-    _t(
-        ("auction", "phases", "*", "then", "pass_out"),
-        "auction.pass_out",
-        _phase("when everybody passes"),
-        lambda v, t: (
-            "the deal is thrown in"
-            if v == "throw_in"
-            else "a contract is played without a lone player"
-            if v == "play"
-            else f"{the(t.phase(v))} follows"
-        ),
-        titled=True,
-    ),
-    _t(
-        ("auction", "phases", "*", "then", "play"),
-        "auction.pass_out_play",
-        _phase("the game when everybody passes"),
-        lambda v, t: t.contract(v),
-        titled=True,
-    ),
-    _t(
-        ("auction", "phases", "*", "then", "after"),
-        "auction.after",
-        _phase("after the winning bid"),
-        after_text,
-        "the auction ends",
-        titled=True,
-    ),
-    _t(
-        ("auction", "phases", "*", "then", "choose"),
-        "auction.choose",
-        _phase("the uncontested bidder's choice"),
-        choose_text,
-    ),
-    _t(
-        ("auction", "phases", "*", "carried_may_hold"),
-        "auction.carried_may_hold",
-        _phase("a bid carried in from the phase before"),
-        _yes_no("may hold", "drops out when outbid"),
-    ),
-    _t(
-        ("auction", "phases", "*", "style"),
-        "auction.style",
-        _phase("how the turn goes"),
-        mapping(
-            {
-                "duel": "the holder answers at once",
-                "rounds": "in rounds, each in turn",
-                "declare": 'first "ich spiele" or "weg", then the game',
-            }
-        ),
-    ),
-    _t(
-        ("auction", "phases", "*", "speakers"),
-        "auction.speakers",
-        _phase("who speaks"),
-        mapping({"all": "everybody", "previous_bidders": "only those who bid before"}),
-    ),
-    _t(
-        ("auction", "phases", "*", "start"),
-        "auction.start",
-        _phase("who speaks first"),
-        mapping(
-            {
-                "vorhand": "Vorhand",
-                "after_vorhand": "the player after Vorhand",
-                "after_holder": "the player after the holder",
-            }
-        ),
-    ),
-    _t(
-        ("auction", "phases", "*", "hold_by"),
-        "auction.hold_by",
-        _phase("who may hold"),
-        mapping({"earlier": "any player before the bidder", "first": "only the player who spoke first"}),
-    ),
-    _t(
-        ("auction", "phases", "*", "interrupt_priority"),
-        "auction.interrupt_priority",
-        _phase("when several want an interrupting game"),
-        mapping(
-            {
-                "first_call": "the first to call it has it",
-                "earlier_turn": "the player whose turn comes earlier has priority",
-            }
-        ),
-    ),
-    _t(("contracts", "*"), "contract", lambda p, t: t.contract(str(p[1])), contract_text, "no such contract"),
-    _t(("contracts", "*", "factor"), "contract.factor", _contract("factor"), factor_text),
-    _t(
-        ("contracts", "*", "exchange"),
-        "contract.exchange",
-        _contract("exchange"),
-        exchange_text,
-        "none (the talon stays aside)",
-    ),
-    _t(
-        ("contracts", "*", "declarer_wins"),
-        "contract.declarer_wins",
-        _contract("is won when"),
-        code,
-        "as the settlement says",
-    ),
-    _t(
-        ("contracts", "*", "amount"),
-        "contract.amount",
-        _contract("amount per opponent"),
-        code,
-        "as the settlement says",
-    ),
-    _t(("contracts", "*", "trumps"), "contract.trumps", _contract("trumps"), trumps_text, trumps_text(None)),
-    _t(("contracts", "*", "opening_leads"), "contract.opening_leads", _contract("opening leads"), leads_text),
-    _t(("contracts", "*", "individual"), "contract.individual", _contract("scoring"), individual_text),
-    _t(("contracts", "*", "pot"), "contract.pot", _contract("payment into the pot"), code),
-    _t(
-        ("contracts", "*", "schedule"),
-        "contract.schedule",
-        _contract("rules for particular tricks"),
-        schedule_text,
-        "as in play",
-    ),
-    _t(
-        ("contracts", "*", "talon_counts"),
-        "contract.talon_counts",
-        _contract("talon and discards"),
-        _yes_no("count as counting says", "count for nobody"),
-    ),
-    _t(("contracts", "*", "open_hand"), "contract.open_hand", _contract("hands"), open_hand_text, "hidden"),
-    _t(("contracts", "*", "play"), "contract.play", _contract("rules of play"), play_rules_text, "as in play", True),
-    _t(
-        ("contracts", "*", "out_of_play"),
-        "contract.out_of_play",
-        _contract("cards out of play"),
-        out_of_play_text,
-        "as counting says",
-    ),
-    _t(
-        ("contracts", "*", "out_of_play", "talon"),
-        "contract.out_of_play.talon",
-        _contract("talon not taken counts for"),
-        routes_text,
-        "as counting says",
-    ),
-    _t(
-        ("contracts", "*", "out_of_play", "discards"),
-        "contract.out_of_play.discards",
-        _contract("discards count for"),
-        routes_text,
-        "as counting says",
-    ),
-    _t(
-        ("contracts", "*", "bonus_factor"),
-        "contract.bonus_factor",
-        _contract("bonuses count"),
-        bonus_factor_text,
-        "once",
-    ),
-    _t(
-        ("contracts", "*", "bonuses"),
-        "contract.bonuses",
-        _contract("bonuses that count"),
-        contract_bonuses_text,
-        "all",
-        True,
-    ),
-    _t(
-        ("contracts", "*", "must_announce"),
-        "contract.must_announce",
-        _contract("compulsory announcement"),
-        must_announce_text,
-        "none",
-        True,
-    ),
-    _t(("contracts", "*", "concede"), "contract.concede", _contract("giving up"), concede_text, "not allowed"),
-    _t(
-        ("contracts", "*", "talon_to_tricks"),
-        "contract.talon_to_tricks",
-        _contract("talon during play"),
-        talon_to_tricks_text,
-        "as counting says",
-    ),
-    _t(
-        ("contracts", "*", "talon_to_last_trick"),
-        "contract.talon_to_last_trick",
-        _contract("talon at the end"),
-        _yes_no("goes to the winner of the last trick", "as counting says"),
-    ),
-    _t(("claim",), "claim", "Showing the hand instead of playing it", claim_text, "not allowed"),
-    _t(
-        ("announcements", "*"),
-        "announcement",
-        lambda p, t: f"Announcement {t.entry('announcements', str(p[1]))}",
-        announcement_text,
-        "no such announcement",
-    ),
-    _t(
-        ("play", "first_lead"),
-        "play.first_lead",
-        "First lead",
-        mapping({"declarer": "by the lone player", "vorhand": "by Vorhand"}),
-    ),
-    _t(("play", "follow_suit"), "play.follow_suit", "Following suit", _yes_no("compulsory", "not required")),
-    _t(
-        ("play", "when_void"),
-        "play.when_void",
-        "A player void in the suit led",
-        mapping({"trump": "must trump", "any": "may play any card"}),
-    ),
-    _t(("play", "must_beat"), "play.must_beat", "Duty to head the trick", _yes_no("yes", "no")),
-    _t(
-        ("play", "withhold"),
-        "play.withhold",
-        "Withholding the only trump one could play (Gstiesieren)",
-        withhold_text,
-        "not allowed",
-    ),
-    _t(("play", "trump_suit"), "play.trump_suit", "A suit that is always trumps", missing="none"),
-    _t(("play", "last_of_suit"), "play.last_of_suit", "Cards kept to the last", last_of_suit_text, "none", True),
-    _t(("play", "trumps"), "play.trumps", "Trumps", play_trumps_text, "as in any suit game: they win"),
-    _t(("play", "exceptions"), "play.exceptions", "Tricks won against the ranks", exceptions_text, "none", True),
-    _t(("play", "schedule"), "play.schedule", "Rules for particular tricks", schedule_text),
-    _t(
-        ("play", "discards_visible_until"),
-        "play.discards_visible_until",
-        "The lone player may look at the discards",
-        lambda v: f"until the end of trick {v}",
-        "no",
-    ),
-    _t(("counting", "packet"), "counting.packet", "Counting", packet_text),
-    _t(("counting", "packet_deduct"), "counting.packet_deduct", "Points taken off each packet"),
-    _t(("counting", "remainder_deduct"), "counting.remainder_deduct", "Points taken off the cards left over"),
-    _t(("counting", "aside"), "counting.aside", "The talon and discards count for", aside_text),
-    _t(("counting", "declarer_bonus"), "counting.declarer_bonus", "Points added to the lone player's", code),
-    _t(("settlement", "unit"), "settlement.unit", "Unit of payment"),
-    _t(
-        ("settlement", "declarer_wins"),
-        "settlement.declarer_wins",
-        lambda p, t: f"{t.declarer()[:1].upper()}{t.declarer()[1:]} wins when",
-        code,
-        "not stated",
-    ),
-    _t(("settlement", "amount"), "settlement.amount", "Amount per opponent", code, "not stated"),
-    _t(("settlement", "drawn"), "settlement.drawn", "The game is drawn when", code, "never"),
-    _t(
-        ("settlement", "stake"),
-        "settlement.stake",
-        "Every payment is multiplied by",
-        lambda v: "1 (paid as reckoned)" if v == 1 else str(v),
-    ),
-    _t(
-        ("settlement", "payment"),
-        "settlement.payment",
-        "Payment",
-        lambda v, t: (
-            f"each opponent pays {t.declarer()}, or is paid"
-            + (" (declarer and partner share it)" if t.declarer() != "the lone player" else "")
-            if v == "each_defender"
-            else generic_text(v)
-        ),
-        titled=True,
-    ),
-    _t(
-        ("settlement", "sitting_out"),
-        "settlement.sitting_out",
-        "A dealer who sits out",
-        mapping({"no_part": "takes no part in the settlement", "defender": "pays and receives like an opponent"}),
-    ),
-    _t(("settlement", "liable"), "settlement.liable", "Opponents who pay for the whole team", liable_text),
-    _t(("settlement", "split"), "settlement.split", "A declarer and partner share", split_text, "equally"),
-    _t(("bonuses", "*"), "bonus", lambda p, t: t.bonus(str(p[1])), bonus_text, "no such bonus"),
-    _t(("announcing",), "announcing", "Announcements after the exchange", announcing_text, "none"),
-    _t(("kontra",), "kontra", "Kontra", kontra_section_text, "none"),
-    _t(
-        ("announcing", "start"),
-        "announcing.start",
-        "The round of announcements begins with",
-        mapping({"declarer": "the declarer", "vorhand": "Vorhand"}),
-        "no round of announcements",
-    ),
-    _t(
-        ("announcing", "done"),
-        "announcing.done",
-        "A turn of announcements ends with the call",
-        lambda v: f"“{v}”",
-        "no round of announcements",
-    ),
-    _t(
-        ("announcing", "may_announce"),
-        "announcing.may_announce",
-        "Who may announce a bonus",
-        lambda v: f"a player for whom {code(v)}",
-        "anyone",
-    ),
-    _t(("kontra", "game"), "kontra.game", "Doubling the game", kontra_text, "not allowed"),
-    _t(("kontra", "bonuses"), "kontra.bonuses", "Doubling an announced bonus", kontra_text, "not allowed"),
-    _t(("play", "duties"), "play.duties", "Duties over the tricks played so far", duties_text, "none"),
-    _t(
-        ("contracts", "*", "doubling"),
-        "contract.doubling",
-        _contract("doubling, everyone for themselves"),
-        doubling_text,
-        "none",
-    ),
-    _t(("pot_ante",), "pot_ante", "The dealer pays into the pot", code),
-    _t(("accusation",), "accusation", "Accusing a skinned Solo", accusation_text, "not allowed"),
-    _t(("penalties",), "penalties", "Offences at the table", penalties_text, "refused"),
-    _t(("session",), "session", "Sessions", session_text, "none"),
-    _t(("session", "deals"), "session.deals", "A session ends after", lambda v: f"{v} deals", "not stated"),
-    _t(
-        ("session", "holder_of"),
-        "session.holder_of",
-        "A player may end the session",
-        lambda v: f"on request, once the holder of {v} in the next deal has dealt",
-        "no",
-    ),
 ]
 
 
@@ -1318,9 +1082,10 @@ def _effect_label(kind: str) -> Label:
     return lambda p, t: f"{kind} {p[1]}, choice {p[3]}: {label_of(p[4], t)}"
 
 
+# Readings, options and the rules for a number of players: described by the places they change.
 for _section in ("readings", "options"):
     _kind = _section[:-1].capitalize()
-    TEMPLATES += [
+    TREE_TEMPLATES += [
         _t((_section, "*"), _section[:-1], _choices_label(_kind), _choices_text, f"no such {_section[:-1]}"),
         _t((_section, "*", "default"), f"{_section[:-1]}.default", _default_label(_kind)),
         _t(
@@ -1335,7 +1100,7 @@ for _section in ("readings", "options"):
     ]
 
 
-TEMPLATES += [
+TREE_TEMPLATES += [
     _t(
         ("by_players", "*"),
         "by_players",
@@ -1359,6 +1124,8 @@ TEMPLATES += [
         missing="as with other numbers",
     ),
 ]
+TEMPLATES: list[Template] = key_templates() + TREE_TEMPLATES
+
 # A place inside a choice's effects: the rule it changes, in that rule's words.
 EFFECTS = (
     ("readings", "*", "choices", "*", "*"),

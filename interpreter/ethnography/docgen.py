@@ -17,7 +17,6 @@ from the rules.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path as FilePath
@@ -39,7 +38,8 @@ from interpreter.ethnography.diff import (
     words,
 )
 from interpreter.ethnography.semantic import MISSING, Path, Provenance, Side, get_path, is_atomic, read
-from interpreter.language.model import AuctionPhase, CallPartner, Contract, Ruleset
+from interpreter.language.keys import key_of_path
+from interpreter.language.model import CallPartner, Contract, Ruleset
 
 DEFAULT_OUT = "docs/rules"
 
@@ -225,6 +225,24 @@ def _players_and_deal(w: Writer, side: Side) -> None:
     w.end()
 
 
+def _pack_worth(ruleset: Ruleset) -> str:
+    """What the cards in play are worth, from the cards dealt at each number of players (some
+    tables play without a few cards)."""
+    deck = ruleset.deck
+    worth: dict[tuple[int, int], list[int]] = {}
+    for n in ruleset.active_players:
+        pack = ruleset.for_players(n).pack(n)
+        worth.setdefault((len(pack), sum(deck.points[c] for c in pack)), []).append(n)
+    if len(worth) == 1 and next(iter(worth))[0] == len(deck.cards):
+        return f"All cards together are worth {deck.total_points} points before counting."
+    parts = [
+        f"with {words([str(n) for n in counts], 'or')} players the {size} cards dealt are worth {raw} points"
+        for (size, raw), counts in worth.items()
+    ]
+    text = "; ".join(parts)
+    return f"{text[0].upper()}{text[1:]} before counting."
+
+
 def _pack(w: Writer, side: Side) -> None:
     deck = side.ruleset.deck
     w.heading(2, "The pack", ("deck",))
@@ -254,7 +272,7 @@ def _pack(w: Writer, side: Side) -> None:
     for value in sorted(by_value, reverse=True):
         w.out(f"| {value} | {' '.join(by_value[value])} |")
     w.out()
-    w.out(f"All cards together are worth {deck.total_points} points before counting.")
+    w.out(_pack_worth(side.ruleset))
     sets = get_path(side.tree, ("deck", "sets")) or {}
     if sets:
         w.out()
@@ -324,7 +342,7 @@ def _auction(w: Writer, side: Side) -> None:
         for key in ("pass_out", "after"):
             w.rule(base + ("then", key), label=_capital(label_of(base + ("then", key), w.titles).split(": ", 1)[-1]))
         for path in _rule_paths(phase, base):
-            if path[3] in ("carried_may_hold", "style", "speakers", "start") and _is_default(path, side, AuctionPhase):
+            if path[3] in ("carried_may_hold", "style", "speakers", "start") and _is_default(path, side):
                 w.used.add(path)
             elif not any(path[: len(u)] == u for u in w.used) and template_for(path) is not None:
                 w.rule(path, label=_capital(label_of(path, w.titles).split(": ", 1)[-1]))
@@ -350,7 +368,7 @@ def _contracts(w: Writer, side: Side) -> None:
             if (key in ("factor", "exchange") and "individual" not in contracts[name]) or key in contracts[name]:
                 w.rule(base + (key,), label=_capital(label_of(base + (key,), w.titles)[len(title) + 1 :]))
         for path in _rule_paths(contracts[name], base):
-            if path[2] in ("talon_counts", "open_hand", "talon_to_last_trick") and _is_default(path, side, Contract):
+            if path[2] in ("talon_counts", "open_hand", "talon_to_last_trick") and _is_default(path, side):
                 w.used.add(path)  # what every contract does unless it says otherwise
             elif not any(path[: len(u)] == u for u in w.used) and template_for(path) is not None:
                 w.rule(path, label=_capital(label_of(path, w.titles)[len(title) + 1 :]))
@@ -359,11 +377,11 @@ def _contracts(w: Writer, side: Side) -> None:
     w.end()
 
 
-def _is_default(path: Path, side: Side, model: type) -> bool:
-    """Whether a rule is as the compiled model has it unless a ruleset says otherwise: such rules
-    of every contract or phase are shown only where one differs."""
-    defaults = {f.name: f.default for f in dataclasses.fields(model)}
-    return bool(get_path(side.tree, path) == defaults.get(str(path[-1]), MISSING))
+def _is_default(path: Path, side: Side) -> bool:
+    """Whether a rule is as the language has it unless a ruleset says otherwise (its declared
+    default): such rules of every contract or phase are shown only where one differs."""
+    found = key_of_path(path)
+    return found is not None and found[1].literal_default and get_path(side.tree, path) == found[1].default
 
 
 def _bids(side: Side) -> dict[str, list[str]]:

@@ -49,10 +49,12 @@ class CheckReport:
 
 
 def record_files(folder: Path) -> list[Path]:
-    """The records in `folder` (and its subfolders), in order."""
-    if folder.is_file():
+    """The records in `folder` (and its subfolders), in order; `folder` itself if it is no
+    folder. Whatever is named like a record and is not a folder is taken: one that is no regular
+    file (a FIFO, a device) is then reported as a game that could not be read, never waited on."""
+    if not folder.is_dir():
         return [folder]
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in RECORD_SUFFIXES)
+    return sorted(p for p in folder.rglob("*") if p.suffix in RECORD_SUFFIXES and not p.is_dir())
 
 
 def check_games(name: str, folders: list[Path], options: Mapping[str, str] | None = None) -> CheckReport:

@@ -29,6 +29,7 @@ from typing import Any, cast
 
 from interpreter.errors import RulesetError
 from interpreter.language.dsl import Expression
+from interpreter.language.keys import default, places
 from interpreter.language.loader import compile_document, find_ruleset_file, resolve
 from interpreter.language.model import (
     TRUMP,
@@ -332,6 +333,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "by_players",
             "player_rules",
             "derived",
+            "rechoose",
             "direction",
             "usual_players",
             "bonuses",
@@ -506,8 +508,8 @@ def _level(level: Level) -> dict[str, Any]:
     _put(out, "requires", _expr(level.requires))
     out["holdable"] = level.holdable
     _put(out, "ends", level.ends)
-    if level.jump:
-        out["jump"] = True
+    if level.jump != default("auction.phases.*.ladder[].jump"):
+        out["jump"] = level.jump
     return out
 
 
@@ -521,6 +523,8 @@ def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     rules = []
     for rule in phase.compulsory:
         entry: dict[str, Any] = {"call": rule.call, "when": Expr(rule.when.source)}
+        if rule.or_higher != default("auction.phases.*.compulsory.*.or_higher"):
+            entry["or_higher"] = rule.or_higher
         if rule.breach_pays_each is not None:
             entry["breach"] = {"pays_each": Expr(rule.breach_pays_each.source)}
         rules.append(entry)
@@ -555,13 +559,13 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
     # `object`: a kind of step the language gains later still shows, under its own name
     if isinstance(step, TakeTalon):
         take: dict[str, Any] = {}
-        if step.parts != 1:
+        if step.parts != default("contracts.*.exchange[].take_talon.parts"):
             take["parts"] = step.parts
-        if step.shown:
-            take["shown"] = True
+        if step.shown != default("contracts.*.exchange[].take_talon.shown"):
+            take["shown"] = step.shown
         if step.count is not None:
             take.update(count=step.count, **{"from": step.end})
-            if step.rest_seen_by != "nobody":
+            if step.rest_seen_by != default("contracts.*.exchange[].take_talon.rest_seen_by"):
                 take["rest_seen_by"] = step.rest_seen_by
         return {"take_talon": take}
     if isinstance(step, CallPartner):
@@ -578,6 +582,8 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
         discard: dict[str, Any] = {"count": "talon" if step.count is None else step.count}
         if step.forbid is not None:
             discard["forbid"] = {"when": Expr(step.forbid.source)}
+        if step.prefer:
+            discard["prefer"] = [{"when": Expr(p.when.source)} for p in step.prefer]
         return {"discard": discard}
     if isinstance(step, Keep):
         keep: dict[str, Any] = {"count": step.count}
@@ -661,7 +667,10 @@ def _contract(c: Contract, rs: Ruleset) -> dict[str, Any]:
     out["talon_counts"] = c.talon_counts
     out["open_hand"] = c.open_hand
     out["talon_to_last_trick"] = c.talon_to_last_trick
-    if c.open_hand and (c.open_hand_who, c.open_hand_from) != ("declarer", 1):
+    if c.open_hand and (c.open_hand_who, c.open_hand_from) != (
+        default("contracts.*.open_hand.who"),
+        default("contracts.*.open_hand.from_trick"),
+    ):
         out["open_hand"] = {"who": c.open_hand_who, "from_trick": c.open_hand_from}
     if c.play is not None and c.play != rs.play:
         own_play, common_play = _play(c.play, deck), _play(rs.play, deck)
@@ -671,7 +680,7 @@ def _contract(c: Contract, rs: Ruleset) -> dict[str, Any]:
             "talon": _routes(c.out_of_play.talon),
             "discards": _routes(c.out_of_play.discards),
         }
-    if c.bonus_factor != 1:
+    if c.bonus_factor != default("contracts.*.bonus_factor"):
         out["bonus_factor"] = c.bonus_factor
     if c.bonuses is not None:
         out["bonuses"] = sorted(c.bonuses)
@@ -700,13 +709,13 @@ def _bonus(b: Bonus, deck: Deck) -> dict[str, Any]:
     _put(out, "attempted", _expr(b.attempted))
     _put(out, "card", b.card)
     _put(out, "trick", b.trick)
-    if b.replaces_game:
-        out["replaces_game"] = True
+    if b.replaces_game != "never":
+        out["replaces_game"] = True if b.replaces_game == "scored" else "made"
     _put(out, "requires", _expr(b.requires))
-    if b.scope != "side":
-        out["scope"] = b.scope
-    if b.forced_early != "lost":
-        out["forced_early"] = b.forced_early
+    # What a bonus is unless it says otherwise is not shown (a base and its variant compare alike).
+    for key in ("scope", "forced_early", "whose"):
+        if getattr(b, key) != default(f"bonuses.*.{key}"):
+            out[key] = getattr(b, key)
     return out
 
 
@@ -749,9 +758,9 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
     if play.last_of_suit:
         out["last_of_suit"] = Cards(play.last_of_suit, deck)
     trumps: dict[str, Any] = {}
-    if not play.trumps_win:
-        trumps["win"] = False
-    if play.lead_trumps != "any":
+    if play.trumps_win != default("play.trumps.win"):
+        trumps["win"] = play.trumps_win
+    if play.lead_trumps != default("play.trumps.lead"):
         trumps["lead"] = play.lead_trumps
     _put(out, "trumps", trumps)
     _put(out, "exceptions", [{"cards": Cards(e.cards, deck), "wins": e.wins} for e in play.exceptions])
@@ -1027,11 +1036,10 @@ def _read(ref: str, stamp: Stamp, chosen: tuple[tuple[str, str], ...], effects: 
     tree = tree_of(ruleset)
     if not effects:
         return ruleset, tree
-    rules = dict(tree)  # the rules alone, before the effects are added beside them
-    for count in ruleset.by_players:
-        patched = tree_of(ruleset.for_players(count))
-        changes = {path: get_path(patched, path) for path, _, _ in differences(rules, patched)}
-        tree.setdefault("by_players", {})[str(count)] = {"effects": changes}
+    # The rules alone with the rules of each number of players, before the effects of the
+    # readings and options are added beside them.
+    rules = _with_player_rules(ruleset, dict(tree))
+    tree = dict(rules)
     for group in ruleset.groups:
         trees: dict[str, dict[str, Any]] = {}
         for choice in group.choices:
@@ -1044,9 +1052,19 @@ def _read(ref: str, stamp: Stamp, chosen: tuple[tuple[str, str], ...], effects: 
             except RulesetError:
                 trees[choice] = {}  # `tarock validate` reports it
                 continue
-            trees[choice] = tree_of(other)
+            # (a choice may patch the rules for a number of players too)
+            trees[choice] = _with_player_rules(other, tree_of(other))
         tree.setdefault(group.kind, {})[group.name] = {"default": group.default, "choices": _effects(trees)}
     return ruleset, tree
+
+
+def _with_player_rules(ruleset: Ruleset, rules: dict[str, Any]) -> dict[str, Any]:
+    """`rules` (the tree of `ruleset`) with what its rules for each number of players change."""
+    for count in ruleset.by_players:
+        patched = tree_of(ruleset.for_players(count))
+        changes = {path: get_path(patched, path) for path, _, _ in differences(rules, patched)}
+        rules.setdefault("by_players", {})[str(count)] = {"effects": changes}
+    return rules
 
 
 def _effects(trees: dict[str, dict[str, Any]]) -> dict[str, dict[Path, Any]]:
@@ -1070,43 +1088,12 @@ def get_path(tree: Any, path: Path) -> Any:
 
 # -- differences -------------------------------------------------------------------------------------
 
-# Rules compared whole: a change anywhere inside is one change of the rule (a factor, a ladder).
+# Rules compared whole: a change anywhere inside is one change of the rule (a factor, a ladder):
+# the keys whose sentence says all of them (`Said.whole`), and places of the tree that are no key.
 ATOMIC: tuple[Path, ...] = (
+    *(place for place, key in places() if key.said is not None and key.said.whole),
     ("deck", "points"),
     ("deck", "sets", "*"),
-    ("deal", "plans", "*"),
-    ("auction", "phases", "*", "ladder"),
-    ("auction", "phases", "*", "compulsory"),
-    ("auction", "phases", "*", "interrupts"),
-    ("auction", "phases", "*", "side_bids"),
-    ("auction", "phases", "*", "then", "after"),
-    ("auction", "phases", "*", "then", "choose"),
-    ("contracts", "*", "factor"),
-    ("contracts", "*", "exchange"),
-    ("contracts", "*", "trumps"),
-    ("contracts", "*", "opening_leads"),
-    ("contracts", "*", "individual"),
-    ("contracts", "*", "schedule"),
-    ("contracts", "*", "play"),
-    ("contracts", "*", "open_hand"),
-    ("contracts", "*", "must_announce"),
-    ("contracts", "*", "concede"),
-    ("contracts", "*", "talon_to_tricks"),
-    ("contracts", "*", "doubling"),
-    ("bonuses", "*"),
-    ("kontra", "game"),
-    ("kontra", "bonuses"),
-    ("play", "trumps"),
-    ("settlement", "split"),
-    ("claim",),
-    ("announcements", "*"),
-    ("play", "withhold"),
-    ("play", "schedule"),
-    ("play", "duties"),
-    ("counting", "aside"),
-    ("settlement", "liable"),
-    ("accusation",),
-    ("penalties",),
     # each place a choice or a number of players changes is one rule
     ("readings", "*", "choices", "*", "*"),
     ("options", "*", "choices", "*", "*"),

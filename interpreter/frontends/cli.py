@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib.metadata
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -15,6 +16,7 @@ import yaml
 
 from interpreter.errors import RulesetError, TarockError, UsageError
 from interpreter.frontends.options import parse_options
+from interpreter.frontends.output import check_writable
 
 EXAMPLES = [
     ("tarock list", "the rulesets and their player counts"),
@@ -57,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        _say_skipped()
         status: int = args.run(args)
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk or a closed pipe is reported here, not at exit
@@ -87,6 +90,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"TAROCK_DEBUG=1 shows the traceback)"
         )
         return 1
+
+
+def _say_skipped() -> None:
+    """One line naming the files in ./rulesets and TAROCK_PATH that the lookup passes over (a
+    FIFO, a device, a file too large to be a ruleset): every command looks names up there."""
+    from interpreter.language.loader import display_path, skipped_rulesets
+    from interpreter.language.paths import MAX_RULESET_BYTES
+
+    skipped = skipped_rulesets()
+    if skipped:
+        # The folder shown as messages show it, the file by its own name (a link not followed).
+        files = ", ".join(f"{Path(display_path(file.parent)) / file.name} ({why})" for file, why in skipped)
+        _say(f"tarock: passed over {files}: a ruleset is a regular file of at most {MAX_RULESET_BYTES:,} bytes")
 
 
 def _say(*lines: str) -> None:
@@ -138,6 +154,17 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
+def _version() -> str:
+    # The installed distribution's version, which pyproject.toml takes from interpreter.__version__
+    # (the facade, which no module of the package imports).
+    try:
+        version = importlib.metadata.version("tarock")
+    except importlib.metadata.PackageNotFoundError:
+        version = "(not installed)"
+    package = Path(__file__).resolve().parent.parent
+    return f"tarock {version} from {package} (Python {sys.version_info.major}.{sys.version_info.minor})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tarock",
@@ -145,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play, check and replay regional Tarock variants (Dappen, Cego, Tapp) written as YAML rulesets.",
     )
     parser.examples_wanted = True
+    parser.add_argument(
+        "--version", action="version", version=_version(), help="the version, and where it is installed"
+    )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     p = sub.add_parser("list", help="list the rulesets")
@@ -249,24 +279,27 @@ def cmd_validate(args: argparse.Namespace) -> int:
     names = args.files or ruleset_names(include_bases=True)
     failed = 0
     for name in names:
-        problems = check_ruleset(name)
+        notes: list[str] = []
+        problems = check_ruleset(name, notes)
         for problem in problems:
             print(problem, file=sys.stderr)
         if problems:
             failed += 1
         print(f"{name}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+        for note in notes:
+            print(f"  {note}")
     return 1 if failed else 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from interpreter.language.loader import find_ruleset_file, read_document, resolve
+    from interpreter.language.loader import find_ruleset_file, read_document, resolve, source_file
 
     doc = resolve(args.name)
     file = find_ruleset_file(args.name)
     assert file is not None  # resolve found it
     own = read_document(file).data
     own.pop("extends", None)
-    chain = " <- ".join(reversed([f.rsplit("/", 1)[-1].removesuffix(".yaml") for f in doc.lineage]))
+    chain = " <- ".join(reversed([source_file(f).stem for f in doc.lineage]))
     if doc.parents:
         print(f"# {chain}")
         print(
@@ -285,6 +318,9 @@ def _leaves(data: object) -> list[object]:
     return [data]
 
 
+MAX_DEALS = 1000  # deals in a session of `play`, as at the web table: an evening has a few dozen
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.bots.randombot import RandomBot
     from interpreter.bots.rulebot import RuleBot
@@ -295,9 +331,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.language.loader import load_ruleset
 
     if args.record:
-        _check_writable(args.record, "--record")  # before the deal, not after it has been played
-    if args.deals < 1:
-        raise TarockError(f"--deals must be 1 or more, not {args.deals}")
+        check_writable(args.record, "--record")  # before the deal, not after it has been played
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise TarockError(
+            f"--deals must be from 1 to {MAX_DEALS:,}, not {args.deals} (a session keeps every deal; "
+            "`tarock simulate` plays more)"
+        )
     ruleset = load_ruleset(args.name, parse_options(args.option))
     players = args.players if args.players is not None else ruleset.usual_table
     session = Session(ruleset, players=players, dealer=args.dealer, seed=args.seed) if args.deals > 1 else None
@@ -370,18 +409,6 @@ def _write_record(game: Any, file: str) -> None:
     from interpreter.engine.records import dump_record
 
     Path(file).write_text(dump_record(game.record()), encoding="utf-8")
-
-
-def _check_writable(file: str, option: str) -> None:
-    """Refuse an output file that cannot be written, before the work that fills it is done."""
-    path = Path(file)
-    folder = path.parent
-    if path.is_dir():
-        raise TarockError(f"{option} {file}: is a directory")
-    if not folder.is_dir():
-        raise TarockError(f"{option} {file}: no such directory: {folder}")
-    if not os.access(path if path.exists() else folder, os.W_OK):
-        raise TarockError(f"{option} {file}: not allowed to write there")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

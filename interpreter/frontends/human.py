@@ -170,6 +170,9 @@ class HumanPlayer:
             f"keep {count} {cards_word} (the others go aside)" if kind == "keep" else f"put {count} {cards_word} aside"
         )
         not_these = f" you may not {verb}: {', '.join(label(c, deck) for c in forbidden)};" if forbidden else ""
+        including = [str(c) for c in template.get("including", ())]
+        if including:  # every choice holds these (a class of cards to put aside first, whole)
+            not_these += f" these must be among them: {', '.join(label(c, deck) for c in including)};"
         self.say(f"  {task};{not_these} type their numbers or ids, e.g. 1 4:")
         for number, card in enumerate(allowed, 1):
             self.say(f"  {number}. {label(card, deck)}")
@@ -177,6 +180,8 @@ class HumanPlayer:
             chosen, problem = self._cards_named(self._read(), allowed, hand, forbidden, verb)
             if problem is None and len(chosen) != count:
                 problem = f"that is {len(chosen)} {'card' if len(chosen) == 1 else 'cards'}; {count} are needed"
+            if problem is None and (left_out := [c for c in including if c not in chosen]):
+                problem = f"{', '.join(label(c, deck) for c in left_out)} must be among them"
             if problem is None:
                 return chosen
             self.say(f"  {problem}")
@@ -256,7 +261,7 @@ def rules_summary(game: Game) -> str:
     from interpreter.ethnography.docgen import render
 
     try:
-        text = render(game.table_ruleset.ref or game.ruleset.name, summary=True)
+        text = render(game.ruleset_ref, summary=True)
     except TarockError as exc:
         return f"  the rules cannot be summarised: {exc}"
     lines = [line for line in text.splitlines() if not line.startswith("<!--")]

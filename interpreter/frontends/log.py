@@ -75,6 +75,31 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "trick":
         plays = ", ".join(f"{s}:{card_name(c, deck)}" for s, c in zip(event["seats"], event["cards"], strict=False))
         return f"  Trick {event['number']:>2}: {plays}  → seat {event['winner']}"
+    if kind == "talon_card":
+        return f"  Trick {event['trick']:>2}: the talon's top card {card_name(event['card'], deck)} goes with it → seat {event['winner']}"
+    if kind == "call_card":
+        source = "the talon" if event.get("holder") is None else f"seat {event['holder']}"
+        return f"Exchange: seat {event['seat']} calls {card_name(event['card'], deck)} from {source}."
+    if kind == "call_partner":
+        called = (
+            card_name(event["card"], deck)
+            if event.get("card")
+            else str(event.get("choice", "a card")).replace("_", " ")
+        )
+        return f"Partner: seat {event['seat']} calls {called}; its holder plays on the same side."
+    if kind == "give":
+        to = "the talon" if event.get("to") is None else f"seat {event['to']}"
+        return f"Exchange: seat {event['seat']} gives a card face down to {to}."
+    if kind == "open_hand":
+        return f"Open hand: seat {event['seat']} lays the hand face up: {show_cards(event['hand'], deck)}"
+    if kind == "concede":
+        return f"Concession: seat {event['seat']} gives the game up."
+    if kind == "offence":
+        return f"Offence: {event['reason']}"
+    if kind == "accusation":
+        guilty = ", ".join(map(str, event["guilty"]))
+        found = f"seat(s) {guilty} passed with a Solo hand" if guilty else "nobody had a Solo hand"
+        return f"Accusation: seat {event['seat']} accuses the others of skinning a Solo: {found}."
     if kind == "settlement":
         return describe_result(event, game)
     return None

@@ -17,23 +17,45 @@ Commands: `undo` (drop the last entry), `talon CARDS` (the talon, if it was seen
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-import yaml
-
+from interpreter.engine.game import Game
 from interpreter.engine.observation import Departure, Observation, ObservedGame
 from interpreter.engine.phase import Phase
 from interpreter.engine.records import dump_record
-from interpreter.errors import TarockError
+from interpreter.errors import RulesetError
 from interpreter.frontends.options import parse_options
+from interpreter.frontends.output import check_writable
 from interpreter.language.loader import load_ruleset
 from interpreter.language.model import Ruleset
+from interpreter.language.source import load_yaml
 
 SUMMARY = "write down a game observed at a table, checked as it comes"
 HELP = __doc__.split("\n\n", 1)[1] if __doc__ else ""
+MAX_ENTRY = 2000  # characters of one entry; an action written out whole takes a few dozen
+
+
+def read_entry(text: str) -> Any:
+    """An action written as YAML or JSON (`{call_card: CK}`), read as rulesets and records are
+    (`source.load_yaml`: nesting, size and number limits, no Python tags, keys that are names).
+    Raises ValueError with the column and the reason; nothing else, whatever the text."""
+    if len(text) > MAX_ENTRY:
+        raise ValueError(f"an entry of {len(text):,} characters is too long (at most {MAX_ENTRY:,})")
+    try:
+        return load_yaml(text, "entry").data
+    except RulesetError as exc:
+        problem = exc.problems[0]
+        where = f"column {problem.column}: " if problem.line == 1 and problem.column is not None else ""
+        raise ValueError(f"{where}{problem.path + ': ' if problem.path else ''}{problem.message}") from None
+
+
+def _number(word: str) -> int | None:
+    """A seat typed as a number (ASCII digits, a few of them), or None if `word` is none."""
+    return int(word) if re.fullmatch(r"[0-9]{1,6}", word) else None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +82,8 @@ class Scribe:
         say: Any,
         observed: dict[str, Any] | None = None,
     ):
+        # A table the ruleset does not allow is refused (TableError) before anything is sized by it.
+        Game(ruleset, players, dealer, seed=0)
         self.ref, self.ruleset, self.players, self.dealer, self.options = ref, ruleset, players, dealer, options
         self.ask, self.say = ask, say
         self.actions: list[list[Any]] = []
@@ -87,7 +111,8 @@ class Scribe:
         words = line.split()
         seat: int | None = None
         if words and words[0].isdigit():
-            seat, words = int(words[0]), words[1:]
+            seat = self.seat(words[0], "3 pass")
+            words = words[1:]
             line = line.split(None, 1)[1] if len(line.split(None, 1)) > 1 else ""
         if not words:
             raise ValueError("an action is missing")
@@ -95,7 +120,7 @@ class Scribe:
         ids = {c.upper(): c for c in deck.cards}
         first = words[0]
         if line.lstrip().startswith("{"):
-            return seat, yaml.safe_load(line)
+            return seat, read_entry(line.strip())
         if first == "discard":
             return seat, {"discard": [self.card(w, ids) for w in words[1:]]}
         if first == "announce" and len(words) >= 2:
@@ -107,6 +132,14 @@ class Scribe:
         if len(words) == 1:
             return seat, first
         raise ValueError(f"cannot read '{line}' (type help)")
+
+    def seat(self, word: str, example: str) -> int:
+        """A seat typed as a number; ValueError saying which seats there are otherwise."""
+        seat = _number(word)
+        if seat is None or not 0 <= seat < self.players:
+            shown = word if len(word) <= 12 else word[:11] + "…"
+            raise ValueError(f"no seat '{shown}': the seats are 0 to {self.players - 1} ({example})")
+        return seat
 
     @staticmethod
     def card(word: str, ids: dict[str, str]) -> str:
@@ -221,9 +254,7 @@ class Scribe:
 
             self.learn(put_talon(talon), put_talon(old_talon))
         elif words[0] == "hand" and len(words) >= 2:
-            seat = int(words[1]) if words[1].isdigit() else -1
-            if not 0 <= seat < self.players:
-                raise ValueError(f"no seat '{words[1]}': the seats are 0 to {self.players - 1} (hand SEAT CARDS)")
+            seat = self.seat(words[1], "hand SEAT CARDS")
             hand = [self.card(w, ids) for w in words[2:]]
             old_hand = self.hands[seat]
             self.learn(lambda: self.hands.__setitem__(seat, hand), lambda: self.hands.__setitem__(seat, old_hand))
@@ -251,6 +282,8 @@ class Scribe:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.output:
+        check_writable(args.output, "-o")  # before the first entry, not after an evening's work
     options = parse_options(args.option)
     ruleset = load_ruleset(args.ruleset, options)
     players = args.players if args.players is not None else ruleset.usual_table
@@ -268,11 +301,8 @@ def run(args: argparse.Namespace) -> int:
             raise EOFError
         return line
 
-    try:
-        scribe = Scribe(args.ruleset, ruleset, players, args.dealer, options, ask, say, observed)
-    except TarockError as exc:
-        say(f"tarock observe: {exc}")
-        return 2
+    # A table the ruleset does not allow raises TableError: one line on stderr, exit 2 (cli.main).
+    scribe = Scribe(args.ruleset, ruleset, players, args.dealer, options, ask, say, observed)
     say(f"{ruleset.title}, {players} at the table, dealer seat {args.dealer}: type the calls and cards (help)")
     try:
         while True:
@@ -285,13 +315,17 @@ def run(args: argparse.Namespace) -> int:
                     break
                 if done is None:
                     scribe.enter(*scribe.parse(line))
-            except (ValueError, yaml.YAMLError) as exc:
+            except ValueError as exc:
                 say(f"not taken: {exc}")
     except EOFError:
         say("")
     text = dump_record(scribe.record(), to=args.output)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:  # the folder went away meanwhile, the disk is full: the game is not lost
+            sys.stdout.write(text)
+            raise OSError(exc.errno, f"{exc.strerror}; the record is printed above instead", exc.filename) from None
         say(f"written to {args.output}")
     else:
         sys.stdout.write(text)

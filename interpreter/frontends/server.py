@@ -69,9 +69,9 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("dealer", "explicit"),  # not the seed: it determines every hand
     "phase": ("phase", "name", "leader", "seat"),
     "call": ("seat", "call", "phase"),
-    "thrown_in": (),
+    "thrown_in": ("seat",),  # `seat` where one seat threw the deal in
     "contract": ("contract", "declarer"),
-    "talon_taken": ("seat", "count"),
+    "talon_taken": ("seat", "count", "part"),  # `part`: the half or third chosen of a talon laid out
     "discard": ("seat", "count"),  # face down: how many, never which
     "forced_discard": ("seat", "count", "cards"),  # `cards` only where the rules show them
     "keep": ("seat", "count", "discarded", "exposed"),  # `exposed` only where the rules show them
@@ -83,13 +83,14 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "trumps": ("seat", "suit"),
     "call_card": ("seat", "card", "holder"),
     "call_partner": ("seat", "card", "choice"),  # the call is public; its holder is not in it
-    "talon_shown": ("seat", "cards", "parts"),  # emitted only where the rules lay the talon face up
+    "talon_shown": ("seat", "cards", "parts", "end"),  # emitted only where the rules lay the talon face up
     "talon_card": ("trick", "card", "winner"),  # turned up and added to a trick
     "kontra": ("seat", "item", "level", "title"),
     "concede": ("seat",),
     "give": ("seat", "to"),  # which card, only its receiver learns
     "open_hand": ("seat", "hand"),  # the rules lay the hand open (Bettel Ouvert)
     "play": ("seat", "card"),
+    "forfeit": ("seat", "card", "bonus", "trick"),  # a kept-back card played early: its play is public
     "trick": ("number", "cards", "seats", "winner"),
     "settlement": (
         "outcome",
@@ -579,10 +580,13 @@ class Session:
         return response
 
 
-def public_view(game: Game, seat: int | str) -> dict[str, Any]:
-    """`game.view(seat)`, less the talon and the discards when the deal ended without counting
-    them (thrown in, abandoned): nobody turns them over then."""
-    view = game.view(seat)
+def public_view(game: Game, seat: int | str | None) -> dict[str, Any]:
+    """What `seat` may see (None: a spectator, the public facts alone), less the talon and the
+    discards when the deal ended without counting them (thrown in, abandoned): nobody turns them
+    over then."""
+    from interpreter.engine.views import view_of
+
+    view = view_of(game, seat)
     if seat != "all" and game.is_over and game.result is not None and game.result.points is None:
         for key in ("talon", "aside"):
             if view.get(key) and not (key == "aside" and seat == game.declarer):

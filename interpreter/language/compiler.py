@@ -15,7 +15,10 @@ from typing import Any, Final, Literal, TypeVar, overload
 from interpreter.errors import Place, Problem, RuleError, did_you_mean
 from interpreter.language.dsl import DslError, Expression, Scope, Type, compile_expression
 from interpreter.language.dsl.compiler import MAX_NUMBER
+from interpreter.language.keys import default
+from interpreter.language.keys import names as known
 from interpreter.language.model import (
+    CALLED,
     TRUMP,
     Accusation,
     Announcement,
@@ -53,6 +56,7 @@ from interpreter.language.model import (
     Packet,
     Penalties,
     PlayRules,
+    Preference,
     Route,
     Ruleset,
     ScheduledTrick,
@@ -69,134 +73,39 @@ BOOL: Final = Type.BOOL
 CARD: Final = Type.CARD
 CARDS: Final = Type.CARDS
 
-# The names each kind of expression may read, besides the deck's cards and sets.
-AUCTION_NAMES = {"hand": CARDS, "position": INT, "speakers": INT, "bid_made": BOOL, "players": INT}
-DISCARD_NAMES = {"card": CARD, "hand": CARDS, "players": INT}
-CLAIM_NAMES = {"hand": CARDS}
-ASIDE_NAMES = {"declarer_tricks": INT, "defender_tricks": INT, "tricks": INT}
-OUTCOME_NAMES = {
-    "declarer_points": INT,
-    "defender_points": INT,
-    "declarer_tricks": INT,
-    "defender_tricks": INT,
-    "tricks": INT,
-    "players": INT,
-    "declarer_cards": INT,
-    "defender_cards": INT,
-    "last_trick_won_with": CARDS,
-    "tricks_won_with": CARDS,
-}
-# `kontra`: the game's multiplier from kontra, rekontra … (1 when nobody doubled).
-AMOUNT_NAMES = {
-    **OUTCOME_NAMES,
-    "winner_points": INT,
-    "loser_points": INT,
-    "factor": INT,
-    "declarer_won": BOOL,
-    "kontra": INT,
-}
-LIABLE_WHEN_NAMES = {**OUTCOME_NAMES, "declarer_won": BOOL, "bidders": INT}
-LIABLE_NAMES = {**AMOUNT_NAMES, "amount": INT, "defenders": INT, "liable": INT, "bidders": INT}
-POT_NAMES = {**AMOUNT_NAMES, "amount": INT, "pot": INT}
-BREACH_NAMES = {"players": INT}
-# An offence at the table: the game's factor (1 before a contract, or in a game without one) and
-# kontra so far, and whether it is a misdeal.
-PENALTY_NAMES = {**BREACH_NAMES, "factor": INT, "kontra": INT, "misdeal": BOOL}
-# A pass against a compulsion: `lost_every_trick` is what the compelled bid, lost without a trick,
-# would cost the offender with each opponent.
-COMPULSION_BREACH_NAMES = {**BREACH_NAMES, "lost_every_trick": INT}
-CARD_NAMES = {"card": CARD}
-FORCED_NAMES = {"taken": CARDS, "hand": CARDS}
-INDIVIDUAL_NAMES = {
-    "kontra": INT,
-    "loser_points": INT,
-    "loser_is_vorhand": BOOL,
-    "without_tricks": INT,
-    "losers": INT,
-    "players": INT,
-    "receiver_tricks": INT,
-}
-
-# Partners: who may call what (the declarer's hand).
-PARTNER_NAMES = {"hand": CARDS}
-# Where the cards out of play count: the deal's outcome in tricks, the called cards, the talon
-# left over and the discards.
-ROUTE_NAMES = {**ASIDE_NAMES, "called": CARDS, "talon": CARDS, "discards": CARDS}
-CONCEDE_NAMES = {"hand": CARDS, "called": CARDS, "talon": CARDS}
-# A bonus is judged for each side: what it took and played, and the tricks as the trick
-# functions read them (trick(n), winning_card(n), won_by_side(n), trick_of(card)); `side_points`:
-# the side's cards counted as `counting` says (Sack: 46 or more).
-BONUS_NAMES = {
-    "side_cards": CARDS,
-    "side_points": INT,
-    "side_won": CARDS,
-    "side_played": CARDS,
-    "opponents_played": CARDS,
-    "side_tricks": INT,
-    "opponent_tricks": INT,
-    "tricks": INT,
-    "called": CARDS,
-    "is_declarer_side": BOOL,
-    "played_tricks": Type.TRICKS,
-    "players": INT,
-}
-BONUS_VALUE_NAMES = {"game": INT, "players": INT}
-# A combination in one player's hand (scope: seat): the hand when play starts, and who holds it.
-SEAT_BONUS_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "players": INT, "announced": BOOL}
-# Who may announce (per seat, in the round of announcements).
-SEAT_NAMES = {"hand": CARDS, "is_declarer": BOOL, "is_partner": BOOL, "revealed": BOOL, "spoken": BOOL}
-# Who may double: per seat, and what the auction says of it (it bid; a bid stood when it first spoke).
-KONTRA_NAMES = {**SEAT_NAMES, "made_bid": BOOL, "bid_before_turn": BOOL}
-# Duties over the trick history, for the player to play: the hand, the cards on the table, the
-# trick's number, the tricks so far led with a trump (this one included once a trump leads it).
-DUTY_NAMES = {
-    "hand": CARDS,
-    "trick_cards": CARDS,
-    "trick_number": INT,
-    "trump_leads": INT,
-    "led_trump": BOOL,
-    "leading": BOOL,
-    "players": INT,
-}
-# Everyone for themselves, paid in classes: per seat.
-PAYMENT_NAMES = {
-    "points": INT,
-    "tricks": INT,
-    "place": INT,
-    "rank": INT,
-    "is_vorhand": BOOL,
-    "players": INT,
-    "sharing": INT,  # the active players sharing this seat's place, itself included
-    "sitting_out": BOOL,  # the dealer who sits out (taking part when `settlement.sitting_out` is defender)
-    "kontra": INT,
-}
+# The names each kind of expression may read, besides the deck's cards and sets: declared once,
+# with the keys (interpreter.language.keys.names); here by the names the compiler has always used.
+AUCTION_NAMES = known.AUCTION.types
+DISCARD_NAMES = known.DISCARD.types
+CLAIM_NAMES = known.HAND_ONLY.types
+ASIDE_NAMES = known.ASIDE.types
+OUTCOME_NAMES = known.OUTCOME.types
+AMOUNT_NAMES = known.AMOUNT.types
+LIABLE_WHEN_NAMES = known.LIABLE_WHEN.types
+LIABLE_NAMES = known.LIABLE.types
+POT_NAMES = known.POT.types
+BREACH_NAMES = known.BREACH.types
+PENALTY_NAMES = known.PENALTY.types
+COMPULSION_BREACH_NAMES = known.COMPULSION_BREACH.types
+CARD_NAMES = known.CARD_ONLY.types
+FORCED_NAMES = known.FORCED.types
+INDIVIDUAL_NAMES = known.INDIVIDUAL.types
+PARTNER_NAMES = known.PARTNER.types
+ROUTE_NAMES = known.ROUTE.types
+CONCEDE_NAMES = known.CONCEDE.types
+BONUS_NAMES = known.BONUS.types
+BONUS_JUDGED_NAMES = known.BONUS_JUDGED.types
+BONUS_VALUE_NAMES = known.BONUS_VALUE.types
+SEAT_BONUS_NAMES = known.SEAT_BONUS.types
+SEAT_NAMES = known.SEAT.types
+KONTRA_NAMES = known.KONTRA.types
+DUTY_NAMES = known.DUTY.types
+PAYMENT_NAMES = known.PAYMENT.types
 
 NOT_CONTRACT_CALLS = {"pass"}
 
 # Every name some expression reads as a value of the game: a set of the deck named so would hide it.
-GAME_NAMES = frozenset().union(
-    AUCTION_NAMES,
-    DISCARD_NAMES,
-    CLAIM_NAMES,
-    ASIDE_NAMES,
-    LIABLE_NAMES,
-    POT_NAMES,
-    BREACH_NAMES,
-    PENALTY_NAMES,
-    CARD_NAMES,
-    FORCED_NAMES,
-    INDIVIDUAL_NAMES,
-    ROUTE_NAMES,
-    CONCEDE_NAMES,
-    BONUS_NAMES,
-    BONUS_VALUE_NAMES,
-    SEAT_BONUS_NAMES,
-    SEAT_NAMES,
-    KONTRA_NAMES,
-    DUTY_NAMES,
-    PAYMENT_NAMES,
-    {"kontra": INT},
-)
+GAME_NAMES = known.GAME_NAMES
 # Words of the rules language: a set named so could never be written in an expression.
 KEYWORDS = frozenset({"or", "and", "not", "in", "if", "then", "else", "any", "all", "true", "false"})
 MAX_TRUMPS = 1_000  # a pack's trumps are numbered one by one; no pack has more than a few dozen
@@ -373,7 +282,7 @@ class Compiler:
             contracts=contracts,
             claim=claim,
             announcements=announcements,
-            breaches=self.get(("auction", "breaches"), "refuse"),
+            breaches=self.get(("auction", "breaches"), default("auction.breaches")),
             play=play,
             counting=counting,
             settlement=settlement,
@@ -489,7 +398,7 @@ class Compiler:
                 )
             points[card] = value
         return Deck(
-            title=d.get("title", ""),
+            title=d.get("title", default("deck.title")),
             cards=tuple(cards),
             suit=suit,
             rank=rank,
@@ -665,12 +574,12 @@ class Compiler:
             leads = data.get("opening_leads")
             opening = (
                 OpeningLeads(
-                    leads.get("replace_same_suit", False),
-                    leads.get("together", False),
+                    leads.get("replace_same_suit", default("contracts.*.opening_leads.replace_same_suit")),
+                    leads.get("together", default("contracts.*.opening_leads.together")),
                     tuple(leads.get("suit_order") or ()),
-                    leads.get("declarer_leads_after", False),
+                    leads.get("declarer_leads_after", default("contracts.*.opening_leads.declarer_leads_after")),
                 )
-                if leads
+                if isinstance(leads, dict)  # `opening_leads: {}` is the rule with every default, not none
                 else None
             )
             schedule = self.compile_schedule(self.written_at(name, own, "schedule")) if "schedule" in data else None
@@ -687,7 +596,7 @@ class Compiler:
             )
             extras = self.contract_extras(name, data, own)
             individual = None
-            if data.get("individual"):
+            if isinstance(data.get("individual"), dict):
                 ind = data["individual"]
                 where = self.written_at(name, own, "individual")
                 pays = self.expression(where + ("pays_each",), INDIVIDUAL_NAMES, INT)
@@ -696,7 +605,9 @@ class Compiler:
                     if pays is None and not payments and "pays_each" not in ind:
                         self.problem(where, "say who pays: `pays_each` (with `loser`), or a list of `payments`")
                 else:
-                    individual = Individual(ind.get("loser"), ind.get("ties", "all"), pays, payments)
+                    individual = Individual(
+                        ind.get("loser"), ind.get("ties", default("contracts.*.individual.ties")), pays, payments
+                    )
                 contracts[name] = Contract(
                     name=name,
                     title=data.get("title", name),
@@ -707,15 +618,22 @@ class Compiler:
                     amount=None,
                     opening_leads=opening,
                     individual=individual,
-                    talon_counts=data.get("talon_counts", True),
+                    talon_counts=data.get("talon_counts", default("contracts.*.talon_counts")),
                     schedule=schedule,
                     trump_suit=trump_suit,
                     trump_choice=trump_choice,
-                    no_trump_suit=bool(trumps.get("none")),
-                    talon_to_last_trick=data.get("talon_to_last_trick", False),
+                    no_trump_suit=bool(trumps.get("none", default("contracts.*.trumps.none"))),
+                    talon_to_last_trick=data.get("talon_to_last_trick", default("contracts.*.talon_to_last_trick")),
                     **extras,
                 )
                 continue
+            if data.get("talon_to_last_trick", default("contracts.*.talon_to_last_trick")):
+                self.problem(
+                    self.written_at(name, own, "talon_to_last_trick"),
+                    "the talon goes to the last trick's winner in a game where everyone plays for themselves "
+                    "(`individual`); a lone player's talon and discards count as `counting.aside` or "
+                    "`out_of_play` says",
+                )
             wins = (
                 self.expression(self.written_at(name, own, "declarer_wins"), OUTCOME_NAMES, BOOL)
                 if "declarer_wins" in data
@@ -747,11 +665,11 @@ class Compiler:
                 declarer_wins=wins,
                 amount=amount,
                 opening_leads=opening,
-                talon_counts=data.get("talon_counts", True),
+                talon_counts=data.get("talon_counts", default("contracts.*.talon_counts")),
                 schedule=schedule,
                 trump_suit=trump_suit,
                 trump_choice=trump_choice,
-                no_trump_suit=bool(trumps.get("none")),
+                no_trump_suit=bool(trumps.get("none", default("contracts.*.trumps.none"))),
                 **extras,
             )
         return contracts
@@ -759,23 +677,24 @@ class Compiler:
     def contract_extras(self, name: str, data: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
         """The contract's rules of sides, bonuses, talon and open hands (shared by every kind)."""
         out: dict[str, Any] = {}
-        hand = data.get("open_hand", False)
+        hand = data.get("open_hand", default("contracts.*.open_hand"))
         if isinstance(hand, dict):
             out.update(
-                open_hand=True, open_hand_who=hand.get("who", "declarer"), open_hand_from=hand.get("from_trick", 1)
+                open_hand=True,
+                open_hand_who=hand.get("who", default("contracts.*.open_hand.who")),
+                open_hand_from=hand.get("from_trick", default("contracts.*.open_hand.from_trick")),
             )
         else:
             out["open_hand"] = bool(hand)
         if "out_of_play" in data:
             where = self.written_at(name, own, "out_of_play")
             rule = data["out_of_play"] or {}
-            default = self.get(("counting", "aside", "counts_for"), "declarer")
+            default_route = self.get(("counting", "aside", "counts_for"), default("counting.aside.counts_for"))
             out["out_of_play"] = OutOfPlay(
-                self.routes(where + ("talon",), rule.get("talon", default)),
-                self.routes(where + ("discards",), rule.get("discards", default)),
+                self.routes(where + ("talon",), rule.get("talon", default_route)),
+                self.routes(where + ("discards",), rule.get("discards", default_route)),
             )
-        if "bonus_factor" in data:
-            out["bonus_factor"] = int(data["bonus_factor"])
+        out["bonus_factor"] = int(data.get("bonus_factor", default("contracts.*.bonus_factor")))
         if "bonuses" in data:
             where = self.written_at(name, own, "bonuses")
             names = list(self.bonuses)
@@ -801,7 +720,7 @@ class Compiler:
                 out["concede"] = Concede(when, pays)
         if data.get("talon_to_tricks"):
             out["talon_to_tricks"] = int((data["talon_to_tricks"] or {}).get("first", 0))
-        if data.get("doubling"):
+        if isinstance(data.get("doubling"), dict):
             d = data["doubling"]
             if data.get("individual") is None:
                 self.problem(
@@ -810,7 +729,9 @@ class Compiler:
                     "themselves (`individual`); a lone player's game is doubled with `kontra`",
                 )
             out["doubling"] = Doubling(
-                d.get("start", "vorhand"), bool(d.get("sitting_out", False)), d.get("title", "Kontra")
+                d.get("start", default("contracts.*.doubling.start")),
+                bool(d.get("sitting_out", default("contracts.*.doubling.sitting_out"))),
+                d.get("title", default("contracts.*.doubling.title")),
             )
         return out
 
@@ -832,12 +753,12 @@ class Compiler:
             path = where + ("payments", i)
             payers = (
                 None
-                if entry.get("payers", "others") == "others"
+                if entry.get("payers", default("contracts.*.individual.payments[].payers")) == "others"
                 else self.expression(path + ("payers",), PAYMENT_NAMES, BOOL)
             )
             receivers = (
                 None
-                if entry.get("receivers", "others") == "others"
+                if entry.get("receivers", default("contracts.*.individual.payments[].receivers")) == "others"
                 else self.expression(path + ("receivers",), PAYMENT_NAMES, BOOL)
             )
             if payers is None and receivers is None:
@@ -845,7 +766,8 @@ class Compiler:
                 continue
             amount = self.expression(path + ("amount",), PAYMENT_NAMES, INT)
             if amount is not None:
-                result.append(IndividualPayment(payers, receivers, amount, entry.get("match", "each")))
+                match = entry.get("match", default("contracts.*.individual.payments[].match"))
+                result.append(IndividualPayment(payers, receivers, amount, match))
         return tuple(result)
 
     def contract_play(self, contracts: dict[str, Contract], play: PlayRules) -> dict[str, Contract]:
@@ -866,13 +788,13 @@ class Compiler:
         result = {}
         for name, b in (self.data.get("bonuses") or {}).items():
             path = ("bonuses", name)
-            scope = b.get("scope", "side")
-            judged = SEAT_BONUS_NAMES if scope == "seat" else {**BONUS_NAMES, "announced": BOOL}
+            scope = b.get("scope", default("bonuses.*.scope"))
+            judged = SEAT_BONUS_NAMES if scope == "seat" else BONUS_JUDGED_NAMES
             achieved = self.expression(path + ("achieved",), judged, BOOL)
             value = self.expression(path + ("value",), BONUS_VALUE_NAMES, INT) if "value" in b else None
             announced = self.expression(path + ("announced",), BONUS_VALUE_NAMES, INT)
             attempted = self.expression(path + ("attempted",), judged, BOOL)
-            forced_early = b.get("forced_early", "lost")
+            forced_early = b.get("forced_early", default("bonuses.*.forced_early"))
             if forced_early != "lost" and (b.get("card") is None or b.get("announced") is None):
                 self.problem(
                     path + ("forced_early",),
@@ -885,8 +807,12 @@ class Compiler:
                 )
             requires = self.expression(path + ("requires",), SEAT_NAMES, BOOL)
             card = b.get("card")
-            if card is not None and card not in self.deck.suit:
-                self.problem(path + ("card",), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}")
+            if card is not None and card != CALLED and card not in self.deck.suit:
+                self.problem(
+                    path + ("card",),
+                    f"no card {card} in this pack{_hint(str(card), [*self.deck.cards, CALLED])} "
+                    f"(or `{CALLED}`: the card called for a partner)",
+                )
             if (card is None) != (b.get("trick") is None):
                 self.problem(path, "a card kept back for its trick needs both `card` and `trick`")
             if "value" not in b and "announced" not in b:
@@ -906,16 +832,17 @@ class Compiler:
                 attempted,
                 card,
                 b.get("trick"),
-                bool(b.get("replaces_game", False)),
+                _replaces(b.get("replaces_game", default("bonuses.*.replaces_game"))),
                 requires,
                 scope,
                 forced_early,
+                b.get("whose", default("bonuses.*.whose")),
             )
         return result
 
     def compile_announcing(self) -> Announcing | None:
         a = self.data.get("announcing")
-        if not a:
+        if not isinstance(a, dict):
             return None
         if self.data.get("announcements"):
             self.problem(
@@ -924,13 +851,13 @@ class Compiler:
                 "(`announcements`) are not part of it yet: use one or the other",
             )
         may = self.expression(("announcing", "may_announce"), SEAT_NAMES, BOOL)
-        return Announcing(a.get("start", "declarer"), a.get("done", "pass"), may)
+        return Announcing(a.get("start", default("announcing.start")), a.get("done", default("announcing.done")), may)
 
     def compile_kontra(self, contracts: dict[str, Contract]) -> tuple[KontraRule | None, KontraRule | None]:
         k = self.data.get("kontra")
         if not k:
             return None, None
-        if not self.data.get("announcing"):
+        if not isinstance(self.data.get("announcing"), dict):
             self.problem(("kontra",), "kontra is said in the round of announcements: add `announcing`")
 
         def rule(key: str) -> KontraRule | None:
@@ -1031,18 +958,19 @@ class Compiler:
             if "take_talon" in step:
                 t = step["take_talon"] or {}
                 count = t.get("count")
-                if count is not None and int(t.get("parts", 1)) != 1:
+                parts = int(t.get("parts", default("contracts.*.exchange[].take_talon.parts")))
+                if count is not None and parts != 1:
                     self.problem(
                         path + ("take_talon",),
                         "take the talon in `parts` or take `count` cards from it, not both",
                     )
                 result.append(
                     TakeTalon(
-                        int(t.get("parts", 1)),
-                        bool(t.get("shown", False)),
+                        parts,
+                        bool(t.get("shown", default("contracts.*.exchange[].take_talon.shown"))),
                         None if count is None else int(count),
-                        t.get("from", "top"),
-                        t.get("rest_seen_by", "nobody"),
+                        t.get("from", default("contracts.*.exchange[].take_talon.from")),
+                        t.get("rest_seen_by", default("contracts.*.exchange[].take_talon.rest_seen_by")),
                     )
                 )
             elif "call_partner" in step:
@@ -1068,10 +996,10 @@ class Compiler:
                         int(k.get("count", 0)),
                         allowed,
                         prefer,
-                        k.get("same_suit", False),
-                        k.get("different_suits", False),
-                        k.get("exposed", False),
-                        k.get("reason", "these cards may not be kept together"),
+                        k.get("same_suit", default("contracts.*.exchange[].keep.same_suit")),
+                        k.get("different_suits", default("contracts.*.exchange[].keep.different_suits")),
+                        k.get("exposed", default("contracts.*.exchange[].keep.exposed")),
+                        k.get("reason", default("contracts.*.exchange[].keep.reason")),
                     )
                 )
             elif "call_card" in step:
@@ -1082,7 +1010,10 @@ class Compiler:
                 )
                 result.append(CallCard(allowed))
             elif "give" in step:
-                result.append(Give(bool((step["give"] or {}).get("other_than_called"))))
+                other = (step["give"] or {}).get(
+                    "other_than_called", default("contracts.*.exchange[].give.other_than_called")
+                )
+                result.append(Give(bool(other)))
             elif "forced_discard" in step:
                 cards = self.expression(path + ("forced_discard", "cards"), FORCED_NAMES, CARDS)
                 if cards is not None and cards.max_cards > 1:
@@ -1094,7 +1025,8 @@ class Compiler:
                         "`if count(taken & trumps) > 0 then {lowest(taken & trumps)} else {}`",
                     )
                 if cards is not None:
-                    result.append(ForcedDiscard(cards, step["forced_discard"].get("shown", True)))
+                    shown = step["forced_discard"].get("shown", default("contracts.*.exchange[].forced_discard.shown"))
+                    result.append(ForcedDiscard(cards, shown))
             elif "discard" in step:
                 d = step["discard"]
                 forbid = (
@@ -1103,7 +1035,13 @@ class Compiler:
                     else None
                 )
                 count = None if d.get("count") == "talon" else int(d.get("count", 0))
-                result.append(Discard(count, forbid, (d.get("forbid") or {}).get("reason", "")))
+                preferences: list[Preference] = []
+                for j, entry in enumerate(d.get("prefer") or ()):
+                    when = self.expression(path + ("discard", "prefer", j, "when"), DISCARD_NAMES, BOOL)
+                    if when is not None:
+                        preferences.append(Preference(when, entry.get("reason", "other cards first")))
+                reason = (d.get("forbid") or {}).get("reason", "")
+                result.append(Discard(count, forbid, reason, tuple(preferences)))
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------
@@ -1143,9 +1081,9 @@ class Compiler:
                     call=call,
                     contract=contract,
                     requires=self.expression(where + (j, "requires"), AUCTION_NAMES, BOOL),
-                    holdable=lv.get("holdable", True),
+                    holdable=lv.get("holdable", default("auction.phases.*.ladder[].holdable")),
                     ends=lv.get("ends"),
-                    jump=lv.get("jump", False),
+                    jump=lv.get("jump", default("auction.phases.*.ladder[].jump")),
                     needs=_first_need(contracts.get(contract)) if contract else None,
                 )
             )
@@ -1184,10 +1122,16 @@ class Compiler:
                 breach = self.expression(where + ("breach", "pays_each"), COMPULSION_BREACH_NAMES, INT)
                 if when is not None:
                     compulsory.append(
-                        Compulsion(when, c.get("call"), c.get("reason", f"you must bid {c.get('call')} here"), breach)
+                        Compulsion(
+                            when,
+                            c.get("call"),
+                            c.get("reason", f"you must bid {c.get('call')} here"),
+                            breach,
+                            bool(c.get("or_higher", default("auction.phases.*.compulsory.*.or_higher"))),
+                        )
                     )
             then = p.get("then") or {}
-            pass_out = then.get("pass_out", "throw_in")
+            pass_out = then.get("pass_out", default("auction.phases.*.then.pass_out"))
             if pass_out not in ("throw_in", "play") and pass_out not in names:
                 self.problem(
                     path + ("then", "pass_out"),
@@ -1238,7 +1182,7 @@ class Compiler:
                     ladder=tuple(ladder),
                     hold=None if p.get("hold") == "same" else p.get("hold"),
                     hold_same=p.get("hold") == "same",
-                    raise_any=p.get("raise", "next") == "any",
+                    raise_any=p.get("raise", default("auction.phases.*.raise")) == "any",
                     max_bidders=p.get("max_bidders"),
                     compulsory=tuple(compulsory),
                     pass_out=pass_out,
@@ -1246,13 +1190,13 @@ class Compiler:
                     interrupts=interrupts,
                     choose=choose,
                     pass_out_play=pass_out_play,
-                    carried_may_hold=p.get("carried_may_hold", True),
-                    style=p.get("style", "duel"),
-                    start=p.get("start", "vorhand"),
+                    carried_may_hold=p.get("carried_may_hold", default("auction.phases.*.carried_may_hold")),
+                    style=p.get("style", default("auction.phases.*.style")),
+                    start=p.get("start", default("auction.phases.*.start")),
                     side_bids=side_bids,
-                    speakers=p.get("speakers", "all"),
-                    hold_by=p.get("hold_by", "earlier"),
-                    interrupt_priority=p.get("interrupt_priority", "first_call"),
+                    speakers=p.get("speakers", default("auction.phases.*.speakers")),
+                    hold_by=p.get("hold_by", default("auction.phases.*.hold_by")),
+                    interrupt_priority=p.get("interrupt_priority", default("auction.phases.*.interrupt_priority")),
                 )
             )
         # The opening phase first: the engine starts the auction with phases[0].
@@ -1266,7 +1210,9 @@ class Compiler:
             return None
         when = self.expression(("claim", "when"), CLAIM_NAMES, BOOL)
         return (
-            Claim(when, claim.get("scores_as", "march"), claim.get("factor"), claim.get("liable", True))
+            Claim(
+                when, claim.get("scores_as", "march"), claim.get("factor"), claim.get("liable", default("claim.liable"))
+            )
             if when
             else None
         )
@@ -1298,10 +1244,10 @@ class Compiler:
                 declares = (
                     Declaration(
                         wins,
-                        int(d.get("multiplier", 1)),
+                        int(d.get("multiplier", default("announcements.*.declares.multiplier"))),
                         declared_amount,
-                        bool(d.get("releases_exposed")),
-                        d.get("priced", "played"),
+                        bool(d.get("releases_exposed", default("announcements.*.declares.releases_exposed"))),
+                        d.get("priced", default("announcements.*.declares.priced")),
                     )
                     if wins
                     else None
@@ -1364,10 +1310,10 @@ class Compiler:
             )
         schedule = self.compile_schedule(("play", "schedule"))
         return PlayRules(
-            first_lead=p.get("first_lead", "declarer"),
-            follow_suit=p.get("follow_suit", True),
-            must_trump=p.get("when_void", "trump") == "trump",
-            must_beat=p.get("must_beat", False),
+            first_lead=p.get("first_lead", default("play.first_lead")),
+            follow_suit=p.get("follow_suit", default("play.follow_suit")),
+            must_trump=p.get("when_void", default("play.when_void")) == "trump",
+            must_beat=p.get("must_beat", default("play.must_beat")),
             withhold=withhold,
             schedule=schedule,
             trump_suit=self.suit_id(("play", "trump_suit"), p.get("trump_suit")),
@@ -1428,10 +1374,10 @@ class Compiler:
         c = self.data.get("counting") or {}
         aside = c.get("aside") or {}
         return Counting(
-            packet=c.get("packet", 1),
-            packet_deduct=c.get("packet_deduct", 0),
-            remainder_deduct=c.get("remainder_deduct", 0),
-            aside_counts_for=aside.get("counts_for", "declarer"),
+            packet=c.get("packet", default("counting.packet")),
+            packet_deduct=c.get("packet_deduct", default("counting.packet_deduct")),
+            remainder_deduct=c.get("remainder_deduct", default("counting.remainder_deduct")),
+            aside_counts_for=aside.get("counts_for", default("counting.aside.counts_for")),
             aside_unless=self.expression(("counting", "aside", "unless"), ASIDE_NAMES, BOOL),
             declarer_bonus=self.expression(("counting", "declarer_bonus"), ASIDE_NAMES, INT),
         )
@@ -1449,12 +1395,12 @@ class Compiler:
             if when and pays and others:
                 liable.append(Liability(when, tuple(rule.get("seats") or ()), pays, others))
         return Settlement(
-            unit=s.get("unit", "point"),
-            payment=s.get("payment", "each_defender"),
-            sitting_out=s.get("sitting_out", "no_part"),
+            unit=s.get("unit", default("settlement.unit")),
+            payment=s.get("payment", default("settlement.payment")),
+            sitting_out=s.get("sitting_out", default("settlement.sitting_out")),
             liable=tuple(liable),
             drawn=self.expression(("settlement", "drawn"), OUTCOME_NAMES, BOOL),
-            stake=s.get("stake", 1),
+            stake=s.get("stake", default("settlement.stake")),
             declarer_wins=self.settlement_formulas[0],
             amount=self.settlement_formulas[1],
             split=(int(s["split"]["declarer"]), int(s["split"]["partner"])) if s.get("split") else (1, 1),
@@ -1535,7 +1481,8 @@ class Compiler:
         if not rule:
             return None
         pays = self.expression(("penalties", "pays_each"), PENALTY_NAMES, INT)
-        return Penalties(rule.get("mode", "refuse"), frozenset(rule.get("offences") or ()), pays) if pays else None
+        mode = rule.get("mode", default("penalties.mode"))
+        return Penalties(mode, frozenset(rule.get("offences") or ()), pays) if pays else None
 
     def compile_session(self) -> SessionRule:
         rule = self.data.get("session") or {}
@@ -1568,6 +1515,13 @@ class Compiler:
         return tuple(groups)
 
 
+def _replaces(written: object) -> Literal["never", "scored", "made"]:
+    """A bonus's `replaces_game` as written (true, false or `made`) as the model keeps it."""
+    if written == "made":
+        return "made"
+    return "scored" if written is True else "never"
+
+
 def _allowed(contracts: dict[str, Any], name: str) -> bool:
     """A contract's `allowed`, taken over through `like` as any rule is (a broken or circular
     `like` is reported where the contract is compiled)."""
@@ -1583,7 +1537,7 @@ def _allowed(contracts: dict[str, Any], name: str) -> bool:
         if not isinstance(parent, str):
             break
         name = parent
-    return True
+    return bool(default("contracts.*.allowed"))
 
 
 def _known(names: list[str]) -> str:

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import os
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from interpreter.errors import Problem, RulesetError, UsageError, did_you_mean, unique_problems
 from interpreter.language.compiler import Compiler
 from interpreter.language.model import Ruleset
-from interpreter.language.paths import BUILT_IN, is_built_in, ruleset_folders
+from interpreter.language.paths import BUILT_IN, file_problem, is_built_in, read_file, ruleset_folders, rulesets_dir
 from interpreter.language.source import Document, Mark, YamlValue, format_path, load_yaml, parse_path
 from interpreter.language.source import Path as NodePath
 from interpreter.language.validation import schema_problems
@@ -40,15 +39,30 @@ def ruleset_origins(include_bases: bool = False) -> dict[str, str]:
     that name, in the order of `ruleset_folders()`."""
     found: dict[str, tuple[str, str]] = {}
     for folder in ruleset_folders():
-        try:
-            files = sorted(folder.path.glob("*.yaml"))
-        except OSError:
-            continue
-        for file in files:
-            if file.stem not in found and (include_bases or not _is_base(file)):
+        for file in _files_in(folder.path):
+            if file.stem not in found and file_problem(file) is None and (include_bases or not _is_base(file)):
                 found[file.stem] = (file.name, folder.label)
     # Sorted as the files are (`cego-turnier.yaml` before `cego.yaml`), as listings always were.
     return {name: label for name, (_, label) in sorted(found.items(), key=lambda item: item[1][0])}
+
+
+def _files_in(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.glob("*.yaml"))
+    except OSError:
+        return []
+
+
+def skipped_rulesets() -> list[tuple[Path, str]]:
+    """The files named like rulesets (NAME.yaml) in the folders a name is looked up in that the
+    lookup passes over, each with the reason: not a regular file (a FIFO, a device, a folder) or
+    too large to be one (paths.MAX_RULESET_BYTES). The commands name them in one line."""
+    return [
+        (file, problem)
+        for folder in ruleset_folders()
+        for file in _files_in(folder.path)
+        if (problem := file_problem(file)) is not None
+    ]
 
 
 def _is_base(file: Path) -> bool:
@@ -60,11 +74,10 @@ def _is_base(file: Path) -> bool:
 
 @lru_cache(maxsize=256)
 def _is_base_cached(file: str, stamp: int) -> bool:
-    # Only one top-level flag is wanted, of a built-in file: PyYAML's C parser, where it has one,
-    # reads it many times faster than the positions-keeping reader.
+    # Read as every ruleset is, within the same limits: a file that cannot be read is no base.
     try:
-        data = yaml.load(Path(file).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data = read_document(Path(file)).data
+    except RulesetError:
         return False
     return isinstance(data, dict) and data.get("base") is True
 
@@ -77,19 +90,16 @@ def is_path_ref(ref: str) -> bool:
 
 def find_ruleset_file(ref: str, relative_to: Path | None = None) -> Path | None:
     """A ruleset by path (`my/variant.yaml`), or by name: beside `relative_to` (the file that
-    extends it), then in `ruleset_folders()` (./rulesets, TAROCK_PATH, the built-in ones)."""
-    candidates: list[Path] = []
+    extends it), then in `ruleset_folders()` (./rulesets, TAROCK_PATH, the built-in ones).
+
+    A name finds only a file that can be read as a ruleset (`skipped_rulesets` names the others);
+    a path finds whatever is there, and reading it says why it is no ruleset."""
     if is_path_ref(ref):
-        candidates.append(Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref)
-        candidates.append(Path(ref))
-    else:
-        if relative_to is not None:
-            candidates.append(relative_to / f"{ref}.yaml")
-        candidates += [folder.path / f"{ref}.yaml" for folder in ruleset_folders()]
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    return None
+        paths = [Path(ref) if relative_to is None or Path(ref).is_absolute() else relative_to / ref, Path(ref)]
+        return next((path for path in paths if os.path.lexists(path)), None)
+    candidates = [relative_to / f"{ref}.yaml"] if relative_to is not None else []
+    candidates += [folder.path / f"{ref}.yaml" for folder in ruleset_folders()]
+    return next((candidate for candidate in candidates if file_problem(candidate) is None), None)
 
 
 def display_path(file: Path) -> str:
@@ -100,16 +110,32 @@ def display_path(file: Path) -> str:
     except (ValueError, OSError):
         pass
     if is_built_in(file):
-        return f"{file.name} ({BUILT_IN})"
+        return f"{file.name}{_BUILT_IN_MARK}"
     return str(file)
 
 
+_BUILT_IN_MARK = f" ({BUILT_IN})"
+
+
+def source_file(shown: str) -> Path:
+    """The file that `display_path` names `shown` (the file of a Problem, a Mark, a Document or a
+    compiled Ruleset): a built-in ruleset named short is found among the built-in ones, wherever
+    they are installed; any other name is the file's path, from the working directory."""
+    if shown.endswith(_BUILT_IN_MARK):
+        built_in = rulesets_dir() / shown.removesuffix(_BUILT_IN_MARK)
+        if built_in.is_file():
+            return built_in
+    return Path(shown)
+
+
 def read_document(file: Path) -> Document:
-    """The YAML document in `file`; RulesetError, with the place where it can be known, if none."""
+    """The YAML document in `file`; RulesetError, with the place where it can be known, if none.
+    Only a regular file of at most paths.MAX_RULESET_BYTES is read (a FIFO is not waited on)."""
     try:
-        raw = file.read_bytes()
+        raw = read_file(file)
     except OSError as exc:
-        raise RulesetError([Problem(display_path(file), None, None, "", f"cannot read the file: {exc}")]) from None
+        reason = exc.strerror or str(exc)
+        raise RulesetError([Problem(display_path(file), None, None, "", f"cannot read the file: {reason}")]) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -133,6 +159,10 @@ def resolve(ref: str, *, playable: bool = False) -> Document:
 def _unknown_ruleset_message(ref: str, playable: bool = False) -> str:
     if is_path_ref(ref):
         return f"no such file: {ref}"
+    passed_over = [(file, why) for file, why in skipped_rulesets() if file.stem == ref]
+    if passed_over:
+        file, why = passed_over[0]
+        return f"no ruleset named '{ref}' can be read: {Path(display_path(file.parent)) / file.name} is {why}"
     known = ruleset_names(include_bases=not playable)
     looked = ", ".join("the built-in rulesets" if f.origin == BUILT_IN else f.origin for f in ruleset_folders())
     otherwise = (
@@ -325,11 +355,44 @@ def apply_choices(doc: Document, chosen: Mapping[str, str]) -> tuple[Document, d
         choice = str(chosen.get(name, definition.get("default")))
         full[name] = choice
         root: NodePath = (section, name, "choices", choice, "rules")
-        if isinstance(_get_or_none(doc.data, root), dict):
-            result = _merged_onto(result, Document(doc.data, doc.marks, doc.file, doc.key_marks), root)
+        rules = _get_or_none(doc.data, root)
+        if not isinstance(rules, dict):
+            continue
+        patch = Document(doc.data, doc.marks, doc.file, doc.key_marks)
+        players = rules.get("by_players")
+        if players is not None:
+            # Its rules for a number of players are applied when that many play, after the
+            # ruleset's own for that number (apply_players): not merged here, where they would
+            # replace those whole.
+            patch = Document(_without(doc.data, root, "by_players"), doc.marks, doc.file, doc.key_marks)
+        result = _merged_onto(result, patch, root)
+        if isinstance(players, dict):
+            result = _with_player_counts(result, [str(n) for n in players])
     # A choice's patch makes a new document: it still extends what the ruleset extends.
     result.parents, result.lineage = doc.parents, doc.lineage
     return result, full
+
+
+def _without(data: YamlValue, root: NodePath, key: str) -> YamlValue:
+    """`data` with the mapping at `root` lacking `key` (copies along the path, nothing else)."""
+    if not root:
+        assert isinstance(data, dict)
+        return {k: v for k, v in data.items() if k != key}
+    assert isinstance(data, dict)
+    return {**data, root[0]: _without(data[root[0]], root[1:], key)}
+
+
+def _with_player_counts(doc: Document, counts: list[str]) -> Document:
+    """`doc` with an entry under `by_players` for each of `counts` (empty rules where it had
+    none), so that a choice's rules for a number of players are compiled for that number."""
+    assert isinstance(doc.data, dict)
+    current = doc.data.get("by_players")
+    present = current if isinstance(current, dict) else {}
+    missing = [n for n in counts if n not in present]
+    if not missing:
+        return doc
+    data = {**doc.data, "by_players": {**present, **{n: {"rules": {}} for n in missing}}}
+    return dataclasses.replace(doc, data=data)
 
 
 def _get_or_none(data: YamlValue, path: NodePath) -> YamlValue:
@@ -342,14 +405,22 @@ def _get_or_none(data: YamlValue, path: NodePath) -> YamlValue:
 # -- the compiled ruleset --------------------------------------------------------------------
 
 
-def apply_players(doc: Document, active: int | None) -> Document:
-    """The document with its `by_players` patch for `active` players applied, if it has one."""
+def apply_players(doc: Document, active: int | None, chosen: Mapping[str, str] | None = None) -> Document:
+    """The document with its `by_players` patch for `active` players applied, if it has one,
+    then the rules for that number of the readings and options `chosen` (each choice's
+    `rules.by_players`), in the order they are defined."""
     if active is None:
         return doc
-    root: NodePath = ("by_players", str(active), "rules")
-    if not isinstance(_get_or_none(doc.data, root), dict):
+    roots: list[NodePath] = [("by_players", str(active), "rules")]
+    for name, (section, _definition) in choice_groups(doc).items():
+        if chosen is not None and name in chosen:
+            roots.append((section, name, "choices", chosen[name], "rules", "by_players", str(active), "rules"))
+    merged = doc
+    for root in roots:
+        if isinstance(_get_or_none(doc.data, root), dict):
+            merged = _merged_onto(merged, Document(doc.data, doc.marks, doc.file, doc.key_marks), root)
+    if merged is doc:
         return doc
-    merged = _merged_onto(doc, Document(doc.data, doc.marks, doc.file, doc.key_marks), root)
     merged.parents, merged.lineage = doc.parents, doc.lineage
     return merged
 
@@ -374,7 +445,7 @@ def _compile(
         written = written_problems(doc)
     try:
         applied, full = apply_choices(doc, chosen)
-        applied = apply_players(applied, active)
+        applied = apply_players(applied, active, full)
     except RulesetError:
         raise  # a reading or option that does not exist
     except Exception as exc:  # readings or options of a shape the schema refused
@@ -442,6 +513,11 @@ def compile_document(
     ruleset, problems = _compile(doc, _name_of(ref), dict(chosen or {}), active, check=check)
     if problems or ruleset is None:
         raise RulesetError(problems)
+
+    def rechoose(other: Mapping[str, str]) -> Ruleset:
+        return compile_document(doc, ref, other, active, check=check)
+
+    ruleset = dataclasses.replace(ruleset, rechoose=rechoose)
     if active is None and ruleset.by_players:
         # The rules for each number of players with rules of its own, compiled now, so that a
         # game started with that number reads them without going back to the files.
@@ -458,7 +534,10 @@ def load_ruleset(ref: str, options: Mapping[str, str] | None = None, active: int
 
     Raises RulesetError listing every problem found."""
     file = find_ruleset_file(ref)
-    stamp = file.stat().st_mtime if file else 0.0
+    try:
+        stamp = file.stat().st_mtime if file else 0.0
+    except OSError:  # a path to nothing readable: reading it says why
+        stamp = 0.0
     chosen = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
     return _load_cached(ref, chosen, stamp, active, str(file) if file else "", str(Path.cwd()))
 
@@ -485,38 +564,251 @@ def _fault(doc: Document, exc: Exception) -> Problem:
     )
 
 
-def check_ruleset(ref: str) -> list[Problem]:
-    """Every problem of a ruleset: with the defaults, and with each other reading and option."""
+# Every combination of readings and options is compiled when there are at most this many runs
+# (combinations times the table sizes with rules of their own); beyond it, a covering set in which
+# every two choices of two questions meet at least once.
+EXHAUSTIVE_RUNS = 256
+
+
+def check_ruleset(ref: str, notes: list[str] | None = None) -> list[Problem]:
+    """Every problem of a ruleset: with every combination of its readings and options (or, where
+    there are too many, a set in which every two choices meet), each at every number of players
+    with rules of its own; a base as itself. `notes`: where given, what was not checked and why."""
     try:
         doc = resolve(ref)
     except RulesetError as exc:
         return exc.problems
-    if doc.data.get("base") is True:
-        return schema_problems(doc)
     name = _name_of(ref)
     written = written_problems(doc)
-    runs: list[tuple[dict[str, str], int | None]] = [({}, None)]
-    for group, (_section, definition) in choice_groups(doc).items():
-        runs += [({group: choice}, None) for choice in _choices_of(definition) if choice != definition.get("default")]
-    by_players = doc.data.get("by_players")
-    runs += [({}, int(count)) for count in (by_players if isinstance(by_players, dict) else {}) if count.isdigit()]
+    if doc.data.get("base") is True:
+        return _sorted(written + _base_problems(doc, name, written) + useless_removals(ref, doc))
+    combinations, total = _combinations(doc)
+    if notes is not None and len(combinations) < total:
+        notes.append(
+            f"checked {len(combinations)} of the {total:,} combinations of its readings and options: every "
+            f"choice, and every two choices of two questions together; compiling each would take too long "
+            f"(more than {EXHAUSTIVE_RUNS} runs), so a problem only three choices together cause could remain"
+        )
     problems: list[Problem] = []
+    seen: set[tuple[str, int | None, int | None, str, str]] = set()
     used: set[str] | None = set()
-    for chosen, active in runs:
-        try:
-            ruleset, more = _compile(doc, name, chosen, active, written=written)
-        except RulesetError as exc:
-            ruleset, more = None, exc.problems
-        problems += more
-        if ruleset is None:
-            used = None  # judged only where every run compiles: a broken run hides its calls
-        elif used is not None:
-            used.update(ruleset.used_calls())
+    for chosen in combinations:
+        for active in (None, *_player_counts(doc, chosen)):
+            try:
+                ruleset, more = _compile(doc, name, chosen, active, written=written)
+            except RulesetError as exc:
+                ruleset, more = None, exc.problems
+            for problem in more:
+                key = (problem.file, problem.line, problem.column, problem.path, problem.message)
+                if key in seen:
+                    continue
+                seen.add(key)
+                # Found only with some choices, or at some table: say which, so that it can be found.
+                problems.append(_in_run(problem, chosen, active) if chosen or active else problem)
+            if ruleset is None:
+                used = None  # judged only where every run compiles: a broken run hides its calls
+            elif used is not None:
+                used.update(ruleset.used_calls())
     if used is not None:
         problems += unused_calls(doc, used)
     problems += replaced_by_choices(doc, name)
-    # A choice's run repeats what the defaults found; only new places are news.
+    problems += useless_removals(ref, doc)
+    return _sorted(problems)
+
+
+def useless_removals(ref: str, doc: Document) -> list[Problem]:
+    """Each `null` the ruleset's own file writes that removes nothing (`factr: null`, a reading
+    that does not exist): the rule meant to go is still there. A null in the file's rules removes
+    an inherited rule; one in a reading's, option's or table size's rules, a rule of the ruleset
+    (`doc`, resolved) or one that another of those patches sets."""
+    file = find_ruleset_file(ref)
+    if file is None:
+        return []
+    try:
+        own = read_document(file)
+        inherited = _parents_merged(file, own)
+    except RulesetError:
+        return []  # reported by the runs
+    problems = [
+        _removes_nothing(own, path, inherited.data)
+        for path in _nulls(own.data)
+        if path[0] != "extends" and _get_or_none(inherited.data, path) is None
+    ]
+    # The patches applied when a game starts: what they may remove.
+    bodies = _patch_bodies(doc.data)
+    set_by_patches = {
+        root + leaf for root, body in bodies for leaf in _leaves(body) if _get_or_none(body, leaf) is not None
+    }
+    for root, body in _patch_bodies(own.data):
+        for path in _all_nulls(body):
+            target = path
+            if _get_or_none(doc.data, target) is not None or any(p[: len(target)] == target for p in set_by_patches):
+                continue
+            problems.append(_removes_nothing(own, root + path, doc.data, target))
+    return problems
+
+
+def _removes_nothing(own: Document, path: NodePath, data: YamlValue, target: NodePath | None = None) -> Problem:
+    """The problem of the null at `path` of `own`, which removes nothing at `target` of `data`."""
+    target = path if target is None else target
+    parent = _get_or_none(data, target[:-1]) if len(target) > 1 else data
+    key = str(target[-1])
+    known = [str(k) for k in parent] if isinstance(parent, dict) else []
+    rule = format_path(target)
+    hint = did_you_mean(
+        key, known, otherwise=f"; {format_path(target[:-1]) or 'the ruleset'} has: {', '.join(known)}" if known else ""
+    )
+    return own.problem(
+        path,
+        f"`{key}: null` removes nothing: there is no {rule} to remove{hint} (a misspelt name leaves the rule in place)",
+        at_key=True,
+    )
+
+
+def _parents_merged(file: Path, own: Document) -> Document:
+    """What the file extends, merged as `_resolve_file` merges it (empty when nothing)."""
+    parents = own.data.get("extends") if isinstance(own.data, dict) else None
+    merged = Document({}, {}, own.file)
+    for name in [parents] if isinstance(parents, str) else parents if isinstance(parents, list) else []:
+        parent_file = find_ruleset_file(str(name), relative_to=file.parent)
+        if parent_file is not None and parent_file.resolve() != file.resolve():
+            merged = _merged_onto(merged, _resolve_file(parent_file, (file.resolve(),)))
+    return merged
+
+
+def _patch_bodies(data: YamlValue) -> list[tuple[NodePath, dict[str, YamlValue]]]:
+    """The patches a game applies at its start (readings', options' and table sizes' rules, and a
+    choice's rules for a number of players), each with its place."""
+    found: list[tuple[NodePath, dict[str, YamlValue]]] = []
+    if not isinstance(data, dict):
+        return found
+    for section in ("readings", "options"):
+        groups = data.get(section)
+        for name, group in groups.items() if isinstance(groups, dict) else []:
+            choices = group.get("choices") if isinstance(group, dict) else None
+            for choice, body in choices.items() if isinstance(choices, dict) else []:
+                rules = body.get("rules") if isinstance(body, dict) else None
+                if isinstance(rules, dict):
+                    root: NodePath = (section, name, "choices", choice, "rules")
+                    found.append((root, {k: v for k, v in rules.items() if k != "by_players"}))
+                    players = rules.get("by_players")
+                    for count, entry in players.items() if isinstance(players, dict) else []:
+                        if isinstance(entry, dict) and isinstance(entry.get("rules"), dict):
+                            found.append((root + ("by_players", count, "rules"), entry["rules"]))
+    players = data.get("by_players")
+    for count, entry in players.items() if isinstance(players, dict) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("rules"), dict):
+            found.append((("by_players", count, "rules"), entry["rules"]))
+    return found
+
+
+def _all_nulls(data: YamlValue, path: NodePath = ()) -> Iterator[NodePath]:
+    """Every path a patch sets to null."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if value is None:
+                yield path + (key,)
+            else:
+                yield from _all_nulls(value, path + (key,))
+
+
+def _sorted(problems: list[Problem]) -> list[Problem]:
     return sorted(unique_problems(problems), key=lambda p: (p.file, p.line or 0, p.column or 0, p.path))
+
+
+def _in_run(problem: Problem, chosen: Mapping[str, str], active: int | None) -> Problem:
+    """`problem` with the choices and table size of the run that found it."""
+    parts = [f"{group} = {choice}" for group, choice in chosen.items()]
+    if active is not None:
+        parts.append(f"{active} players")
+    together = " and ".join(parts)
+    hint = (
+        "; each alone is fine: make the choices agree (a choice may patch `by_players` for a number of players)"
+        if len(parts) > 1
+        else ""
+    )
+    return dataclasses.replace(problem, message=f"{problem.message} (with {together}{hint})")
+
+
+def _combinations(doc: Document) -> tuple[list[dict[str, str]], int]:
+    """The combinations of readings and options to compile (each the choices that differ from the
+    defaults; the defaults first), and how many there are in all."""
+    groups = [
+        (name, str(definition.get("default")), [c for c in _choices_of(definition) if c != definition.get("default")])
+        for name, (_section, definition) in choice_groups(doc).items()
+    ]
+    groups = [(name, default, others) for name, default, others in groups if others]
+    total = 1
+    for _name, _default, others in groups:
+        total *= len(others) + 1
+    # Each combination is compiled as it is, and at each number of players with rules of its own.
+    every = [{name: choice} for name, _default, others in groups for choice in others]
+    sizes = len(set(_player_counts(doc, {})).union(*(_player_counts(doc, one) for one in every)))
+    if total * (1 + sizes) <= EXHAUSTIVE_RUNS:
+        runs: list[dict[str, str]] = [{}]
+        for name, _default, others in groups:
+            runs = [*runs, *({**run, name: choice} for run in runs for choice in others)]
+        return runs, total
+    return _pairwise([(name, [default, *others]) for name, default, others in groups]), total
+
+
+def _pairwise(groups: list[tuple[str, list[str]]]) -> list[dict[str, str]]:
+    """Combinations in which every two choices of two questions meet at least once (a covering
+    array of strength two, built greedily and the same every time): the defaults first, then runs
+    that each cover as many pairs not yet covered as they can. Only the choices that differ from
+    the defaults are kept in each."""
+    wanted = {((a, x), (b, y)) for i, (a, xs) in enumerate(groups) for b, ys in groups[i + 1 :] for x in xs for y in ys}
+    defaults = {name: choices[0] for name, choices in groups}
+
+    def covered(run: dict[str, str]) -> set[tuple[tuple[str, str], tuple[str, str]]]:
+        names = [name for name, _ in groups]
+        return {((a, run[a]), (b, run[b])) for i, a in enumerate(names) for b in names[i + 1 :]}
+
+    runs = [dict(defaults)]
+    wanted -= covered(defaults)
+    while wanted:
+        # Start from the first pair not yet covered; fill each other question with the choice
+        # that covers most new pairs with what is chosen so far.
+        (a, x), (b, y) = min(wanted)
+        run = {a: x, b: y}
+        for name, choices in groups:
+            if name in run:
+                continue
+            run[name] = max(
+                choices,
+                key=lambda c: sum(
+                    ((n, run[n]), (name, c)) in wanted or ((name, c), (n, run[n])) in wanted for n in run
+                ),
+            )
+        run = {name: run[name] for name, _ in groups}
+        wanted -= covered(run)
+        runs.append(run)
+    # With a single question there are no pairs: each of its choices alone.
+    for name, choices in groups:
+        runs += [{**defaults, name: c} for c in choices if not any(run[name] == c for run in runs)]
+    return [{name: choice for name, choice in run.items() if choice != defaults[name]} for run in runs]
+
+
+def _player_counts(doc: Document, chosen: Mapping[str, str]) -> list[int]:
+    """The numbers of players with rules of their own: the ruleset's, and those the choices add."""
+    counts: set[str] = set()
+    players = doc.data.get("by_players")
+    counts.update(str(n) for n in (players if isinstance(players, dict) else {}))
+    for name, (section, _definition) in choice_groups(doc).items():
+        if name in chosen:
+            patch = _get_or_none(doc.data, (section, name, "choices", chosen[name], "rules", "by_players"))
+            counts.update(str(n) for n in (patch if isinstance(patch, dict) else {}))
+    return sorted(int(n) for n in counts if n.isdigit())
+
+
+def _base_problems(doc: Document, name: str, written: list[Problem]) -> list[Problem]:
+    """A base (a pack, a family's core) compiled as itself: the problems of what it writes (an
+    unknown source, a misspelt name in a condition), but not those of the sections a game needs
+    and a base may leave to the rulesets that extend it."""
+    present = set(doc.data) if isinstance(doc.data, dict) else set()
+    compiler = Compiler(doc, name, {}, tuple(doc.parents), source_ref=doc.lineage[-1] if doc.lineage else name)
+    compiler.compile(schema_checked=not written)
+    return [p for p in compiler.problems if p.path.split(".", 1)[0].split("[", 1)[0] in present or not p.path]
 
 
 def replaced_by_choices(doc: Document, name: str) -> list[Problem]:

@@ -6,14 +6,16 @@ power, deal plans, DSL closures) is computed once here so the play loop stays ch
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from interpreter.errors import Problem, UsageError
 from interpreter.language.dsl import Expression
 
 TRUMP = "T"  # the suit id of permanent trumps
+CALLED = "called"  # a bonus's `card`: the card called for a partner in the deal (King ultimo's King)
 
 Condition = Expression[bool]  # a rule's condition: true or false
 Formula = Expression[int]  # a rule's amount, value or count
@@ -75,6 +77,7 @@ class Compulsion:
     call: str
     reason: str
     breach_pays_each: Formula | None  # what a player who passed anyway pays each other player
+    or_higher: bool = False  # the call or any higher bid of the ladder ("state a contract")
 
 
 @dataclass(frozen=True)
@@ -145,10 +148,21 @@ class CallPartner:
 
 
 @dataclass(frozen=True)
+class Preference:
+    """A class of cards a discard takes first: as many as it can of those for which `when` holds."""
+
+    when: Condition
+    reason: str
+
+
+@dataclass(frozen=True)
 class Discard:
     count: int | None  # None: as many as the talon had
     forbid: Condition | None
     reason: str
+    # Judged on the discard as a whole: it takes as many cards of the first class as it can,
+    # then of the next ("other trumps only if there is no choice").
+    prefer: tuple[Preference, ...] = ()
 
     def how_many(self, talon_size: int) -> int:
         return talon_size if self.count is None else self.count
@@ -445,7 +459,8 @@ class Bonus:
     """An item judged at the end of a deal for each side, scored apart from the game: `value`
     when achieved silently (no value: nothing unless announced), `announced` (if it may be announced) when announced; an announced
     bonus not achieved scores minus `announced`, a silent `attempted` one not achieved minus
-    `value`. `card` and `trick`: an announced bonus keeps that card back for that trick."""
+    `value`. `card` and `trick`: an announced bonus keeps that card back for that trick (`called`:
+    the card called for a partner, King ultimo's King)."""
 
     name: str
     title: str
@@ -455,7 +470,10 @@ class Bonus:
     attempted: Condition | None = None
     card: str | None = None
     trick: int | None = None  # 1 = first, -1 = last
-    replaces_game: bool = False  # when scored, the game and every other bonus are not
+    # When the game and every other bonus are not scored beside it: never; whenever it scores
+    # (made, or announced or attempted and lost: `replaces_game: true`); or only when made (a lost
+    # announcement is scored beside the game like any other bonus).
+    replaces_game: Literal["never", "scored", "made"] = "never"
     requires: Condition | None = None  # who may announce it (per seat); for a seat's own, who may have it
     # side: judged on a side's tricks, paid between the sides; seat: a combination in one player's
     # hand when play starts, paid to its holder by each other player at the table (Dreierles).
@@ -463,6 +481,14 @@ class Bonus:
     # forfeit: the announced `card` forced out before its trick loses the bonus, and that trick
     # and every later one count for the other side (Pfeife raus).
     forced_early: Literal["lost", "forfeit"] = "lost"
+    # Whose bonus it is: either side's (judged for both), or only the declarer's side's (King
+    # ultimo, the Pfeife in the last trick) or the defenders' (the called King captured). Only
+    # that side may announce it, and it is judged for that side alone.
+    whose: Literal["either", "declarer", "defenders"] = "either"
+
+    def belongs_to(self, side: str) -> bool:
+        """Whether the bonus is judged for `side` ("declarer" or "defenders")."""
+        return self.whose == "either" or self.whose == side
 
 
 @dataclass(frozen=True)
@@ -601,6 +627,28 @@ class Ruleset:
     # Tables the engine derives from the ruleset once (trick power, shared actions), kept here
     # so that they live exactly as long as the ruleset.
     derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The same ruleset compiled with other readings and options (set by the loader, which keeps
+    # the document as written; None for a ruleset made otherwise).
+    rechoose: Callable[[Mapping[str, str]], Ruleset] | None = field(default=None, repr=False, compare=False)
+
+    def with_choices(self, chosen: Mapping[str, str]) -> Ruleset:
+        """This ruleset with these readings and options chosen, the others as they are chosen
+        here: itself when that changes nothing. An unknown reading, option or choice raises
+        UsageError naming the nearest one, as `load_ruleset` does."""
+        wanted = {**self.choices, **{str(k): str(v) for k, v in chosen.items()}}
+        if wanted == self.choices:
+            return self
+        key = ("with_choices", tuple(sorted(wanted.items())))
+        found: Ruleset | None = self.derived.get(key)
+        if found is None:
+            if self.rechoose is None:
+                message = (
+                    f"{self.name} was not loaded from its file, so its readings and options cannot be "
+                    "chosen again: load it with them (load_ruleset)"
+                )
+                raise UsageError([Problem(self.file, None, None, "options", message)])
+            found = self.derived[key] = self.rechoose(wanted)
+        return found
 
     def for_players(self, active: int) -> Ruleset:
         """The ruleset as played by `active` players (its `by_players` rules applied)."""

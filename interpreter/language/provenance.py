@@ -20,10 +20,8 @@ from functools import lru_cache
 from pathlib import Path as FilePath
 from typing import Any
 
-import yaml
-
 from interpreter.errors import RulesetError
-from interpreter.language.loader import apply_choices, read_document
+from interpreter.language.loader import apply_choices, read_document, source_file
 from interpreter.language.source import Document, Mark, Path
 
 STATUSES = ("attested", "reported", "reconstructed", "assumed")  # most certain first
@@ -122,25 +120,23 @@ def _child(node: Any, part: Any) -> tuple[bool, Any]:
 
 def file_data(file: str) -> Any:
     """The data of one ruleset file as written, before anything is merged into it (None if it
-    cannot be read now)."""
-    path = FilePath(file)
+    cannot be read now). `file`: its path, or its name in messages (a Mark's, a lineage's)."""
+    path = source_file(file)
     try:
         return _file_data(str(path.resolve()), path.stat().st_mtime_ns)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+    except (OSError, RulesetError):
         return None
 
 
 @lru_cache(maxsize=64)
 def _file_data(path: str, stamp: int) -> Any:
-    # Only the values are wanted here (the merged document has the positions): the C parser,
-    # where PyYAML has it, reads them several times faster.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return _string_keys(yaml.load(FilePath(path).read_text(encoding="utf-8"), Loader=loader))
+    # Read as every ruleset file is, within the same limits (only the values are kept).
+    return read_document(FilePath(path)).data
 
 
 def file_marks(file: str) -> dict[Path, Mark]:
     """Where each value of one ruleset file stands (for the rare rule no merged document has)."""
-    path = FilePath(file)
+    path = source_file(file)
     try:
         return _file_marks(str(path.resolve()), path.stat().st_mtime_ns, str(FilePath.cwd()))
     except (OSError, RulesetError):
@@ -152,15 +148,6 @@ def _file_marks(path: str, stamp: int, cwd: str) -> dict[Path, Mark]:
     # `cwd` is part of the key: marks name their file as messages show it, relative to the
     # working directory (or short, for a built-in file outside it).
     return read_document(FilePath(path)).marks
-
-
-def _string_keys(data: Any) -> Any:
-    # As the loader reads them: a player count written `6:` is the name "6".
-    if isinstance(data, dict):
-        return {str(k): _string_keys(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_string_keys(v) for v in data]
-    return data
 
 
 # -- a ruleset's origins -----------------------------------------------------------------------------

@@ -4,34 +4,55 @@ that play the empty seats, and what each seat is told.
 Everything a browser learns comes from `Table.state_for(seat)`: the seat's own `view` (the
 engine's information boundary, `game.view(seat)`), the public form of the events (the same
 filter as the JSON-lines protocol, `server.public_event`), the seat's own legal actions, and the
-table's public facts (names, scores, finished deals). A spectator (no seat) gets the view of a
-seat with its hand taken away. This module has no web framework in it: the app only carries its
-messages, and tests read them directly.
+table's public facts (names, scores, finished deals). A spectator (no seat) gets the engine's
+spectator view: what every seat at the table sees, and nothing one seat knows before the others.
+This module has no web framework in it: the app only carries its messages, and tests read them
+directly.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.bots.rulebot import RuleBot
-from interpreter.bots.searchbot import SearchBot
 from interpreter.engine.game import Game
 from interpreter.engine.records import dump_record
+from interpreter.engine.seeds import bot_seed
 from interpreter.engine.session import Session
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
 from interpreter.frontends.log import describe_event
 from interpreter.frontends.server import public_event, public_view
+from interpreter.frontends.web.downloads import record_for
+from interpreter.frontends.web.thinking import Choice, Decision, choose
 from interpreter.frontends.words import action_label, choice_task, explain_result, legend
 from interpreter.language.model import TRUMP, Ruleset
 
 MAX_NAME = 24  # characters of a player's name
+DEALS_PAGE = 50  # rows of the score sheet in one `deals` message
+TOKEN_FORM = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what new_token makes, with room: nothing else is compared
+# Characters a name may not hold: lone surrogates (no UTF-8 can carry them), control and format
+# characters (a bidi override would turn the names after it around), private and unassigned ones.
+_NOT_IN_NAMES = frozenset(("Cs", "Cc", "Cf", "Co", "Cn"))
 
 
 def new_token() -> str:
     """A seat's secret: 128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+def clean_text(value: object, limit: int) -> str | None:
+    """Text from outside fit to show and store: `value` if it is text, without the characters
+    of _NOT_IN_NAMES, its runs of white space made one space, cut to `limit` characters; None
+    when nothing is left (or it is no text)."""
+    if not isinstance(value, str):
+        return None
+    kept = "".join(ch for ch in value[: limit * 4] if unicodedata.category(ch) not in _NOT_IN_NAMES)
+    text = " ".join(kept.split())[:limit].strip()
+    return text or None
 
 
 @dataclass
@@ -40,19 +61,30 @@ class Finished:
 
     number: int
     dealer: int
-    lines: list[str]
+    lines: list[str]  # the settlement explained (public, as the settlement event is)
     payments: list[int]
+    log: list[str]  # what happened, in the public events' words
     record: dict[str, Any] = field(repr=False)
+    # What was downloaded, by requester (None: the spectators; "full": the whole record).
+    downloads: dict[int | str | None, str] = field(default_factory=dict, repr=False)
+
+    def summary(self) -> dict[str, Any]:
+        """The deal in the score sheet: public, the same for every seat."""
+        return {"number": self.number, "dealer": self.dealer, "payments": self.payments, "lines": self.lines}
 
 
 BOTS = ("rules", "search")  # the rule bot, or the search bot (tarock play --bot)
-SEARCH_SECONDS = 0.4  # a search bot's time for one card: the server answers no one while it thinks
+SEARCH_SECONDS = 0.4  # a search bot's time for one card, unless the table sets another
+MIN_SECONDS, MAX_SECONDS = 0.05, 5.0  # what a table may set
 
 
 class Table:
     """One table: `players` seats, `people` of them played by people holding a token each, the
-    others by bots (`bots`: the rule bot or the search bot); a session of `deals` deals (or the
-    ruleset's own end)."""
+    others by bots (`bots`: the rule bot or the search bot, which searches each card for
+    `seconds`); a session of `deals` deals (or the ruleset's own end). A seeded table deals
+    alike every time, and its bots draw from streams of their own (engine/seeds.py: derived
+    from the seed apart from the shuffle's); without a seed, both come from the operating
+    system's randomness."""
 
     def __init__(
         self,
@@ -63,9 +95,14 @@ class Table:
         seed: int | None = None,
         names: dict[int, str] | None = None,
         bots: str = "rules",
+        seconds: float = SEARCH_SECONDS,
     ):
         if bots not in BOTS:
             raise InvalidActionError(f"the bots play by {' or '.join(BOTS)}, not {bots[:20]!r}")
+        if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            raise InvalidActionError(
+                f"a search bot thinks from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds a card, not {seconds:g}"
+            )
         if players not in ruleset.table_sizes:
             sizes = ", ".join(map(str, ruleset.table_sizes))
             raise InvalidActionError(f"{ruleset.title} is played by {sizes} at the table, not {players}")
@@ -83,28 +120,29 @@ class Table:
         self.seat_tokens = {seat: token for token, seat in self.tokens.items()}
         self.spectator_token = new_token()
         self.names = {
-            s: (names or {}).get(s) or (f"Seat {s}" if s in self.people else f"Bot {s}") for s in range(players)
+            s: clean_text((names or {}).get(s), MAX_NAME) or (f"Seat {s}" if s in self.people else f"Bot {s}")
+            for s in range(players)
         }
+        self.seed = seed
         self.session = Session(ruleset, players=players, seed=seed)
-        self.bot: RuleBot | SearchBot = RuleBot() if bots == "rules" else SearchBot(worlds=16, seconds=SEARCH_SECONDS)
+        self.bots, self.seconds = bots, seconds
+        self.searches = 0  # the search bots' cards found by searching (not the rule bot's choice)
         self.finished: list[Finished] = []
         self.game: Game = self.session.next_deal()
+        self.start = self.game.record()  # the deal as dealt, for the bots to rebuild it
+        self.actions: list[list[Any]] = []  # the deal's actions so far, [seat, action]
         self.version = 0  # counts every change, so that a client can tell a new state from an old one
 
     # -- who is who ----------------------------------------------------------------------------
     def seat_of(self, token: object) -> int | bool | None:
         """The seat a token names, None for the spectators' token, False for no token of this table."""
-        if not isinstance(token, str):
-            return False
-        if token in self.tokens:
-            return self.tokens[token]
-        if secrets.compare_digest(token, self.spectator_token):
-            return None
-        return False
+        return _seat_of(token, self.tokens, self.spectator_token)
 
     def rename(self, seat: int, name: object) -> None:
-        if isinstance(name, str) and name.strip():
-            self.names[seat] = " ".join(name.split())[:MAX_NAME]
+        """Name `seat` as its player asks (see clean_text); a name with nothing left is ignored."""
+        cleaned = clean_text(name, MAX_NAME)
+        if cleaned is not None and cleaned != self.names[seat]:
+            self.names[seat] = cleaned
             self.version += 1
 
     @property
@@ -122,7 +160,7 @@ class Table:
             return str(exc)
         except TarockError as exc:  # a rule of the ruleset failed: the action was undone
             return f"the action was not applied: {exc}"
-        self._moved()
+        self._moved(seat, action)
         return None
 
     def bot_to_act(self) -> int | None:
@@ -130,14 +168,46 @@ class Table:
         seat = self.game.to_act
         return seat if seat is not None and seat not in self.people else None
 
-    def bot_step(self) -> bool:
-        """Let the bot play the seat whose turn it is, when that seat is a bot's; whether it did."""
+    def bot_decision(self) -> Decision | None:
+        """The turn of the bot to play now, as a job for thinking.choose (None: no bot's turn).
+        A search bot draws from a stream of its own for each choice, derived from the table's
+        seed, the deal and the step (engine/seeds.bot_seed): never the shuffle's."""
         seat = self.bot_to_act()
         if seat is None:
+            return None
+        deal = len(self.session.deals)
+        cheap = (
+            self.bots == "rules"
+            or self.game.view(seat)["phase"] != "play"  # it bids and exchanges as the rule bot
+            or len(self.game.legal_actions(seat)) == 1
+        )
+        return Decision(
+            self.id,
+            deal,
+            self.start,
+            list(self.actions),
+            seat,
+            self.bots,
+            self.seconds,
+            bot_seed(self.seed, self.bots, deal, self.step),
+            cheap,
+        )
+
+    def bot_move(self, decision: Decision, choice: Choice) -> bool:
+        """Apply a bot's choice if the table is still where the bot thought it out (a person's
+        call out of turn may have come first); whether it did."""
+        if decision.at != (len(self.session.deals), self.step) or self.bot_to_act() != decision.seat:
             return False
-        self.game.apply(seat, self.bot.choose(self.game, seat))
-        self._moved()
+        self.game.apply(decision.seat, choice.action)
+        self.searches += choice.searched
+        self._moved(decision.seat, choice.action)
         return True
+
+    def bot_step(self) -> bool:
+        """Let the bot play the seat whose turn it is, when that seat is a bot's, thinking here
+        and now (the server thinks away from its event loop: thinking.Thinkers); whether it did."""
+        decision = self.bot_decision()
+        return decision is not None and self.bot_move(decision, choose(decision, self.ruleset))
 
     def next_deal(self) -> str | None:
         """Deal the next deal of the session; the reason when it cannot be dealt now."""
@@ -146,28 +216,96 @@ class Table:
         if self.session_over:
             return "the session is over"
         self.game = self.session.next_deal()
+        self.start = self.game.record()
+        self.actions = []
         self.version += 1
         return None
 
-    def _moved(self) -> None:
+    @property
+    def step(self) -> int:
+        """The actions of the deal so far."""
+        return len(self.actions)
+
+    def _moved(self, seat: int, action: Any) -> None:
+        self.actions.append([seat, action])
         self.version += 1
         game = self.game
         if game.is_over and game.result is not None and len(self.finished) < len(self.session.deals):
             self.session.finish_deal()
             lines = explain_result(game.result.as_dict(), game.ruleset, game.players, game.sitting_out, self._name)
             self.finished.append(
-                Finished(len(self.session.deals), game.dealer, lines, list(game.result.payments), game.record())
+                Finished(
+                    len(self.session.deals), game.dealer, lines, list(game.result.payments), _log(game), game.record()
+                )
             )
 
     def record_text(self, number: int) -> str | None:
-        """The record of finished deal `number` (from 1) as YAML, or None."""
+        """The full record of finished deal `number` (from 1) as YAML, or None: the umpire's,
+        with every hand as dealt."""
         for deal in self.finished:
             if deal.number == number:
                 return dump_record(deal.record)
         return None
 
+    def download(self, number: int, seat: int | None) -> str | None:
+        """The record of finished deal `number` as `seat` (None: a spectator) may have it, as
+        YAML, or None: a seat's full record once the session is over; until then, and for a
+        spectator always, the deal as it saw it (downloads.record_for)."""
+        deal = next((d for d in self.finished if d.number == number), None)
+        if deal is None:
+            return None
+        full = seat is not None and self.session_over
+        key = "full" if full else seat
+        if key not in deal.downloads:
+            deal.downloads[key] = _download(self.ruleset, deal.record, seat, full, self.names)
+        return deal.downloads[key]
+
+    def close(self) -> ClosedTable:
+        """What is kept of the table once it is closed: who may download which finished deal,
+        and each deal's record, as compact JSON (a few kB a deal)."""
+        return ClosedTable(
+            self.id,
+            self.ruleset,
+            dict(self.names),
+            dict(self.tokens),
+            self.spectator_token,
+            self.session_over,
+            {deal.number: json.dumps(deal.record, separators=(",", ":")) for deal in self.finished},
+        )
+
     def _name(self, seat: int) -> str:
         return self.names.get(seat, f"seat {seat}")
+
+    # -- finished deals, on request ------------------------------------------------------------
+    def deals_page(self, start: object) -> dict[str, Any] | str:
+        """The score sheet's rows from deal `start` on (at most DEALS_PAGE of them), as the
+        `deals` message; the reason when `start` is no deal's number."""
+        if type(start) is not int or not 1 <= start <= len(self.finished) + 1:
+            return f"from is the number of a finished deal, 1 to {len(self.finished)}, not {_short(start)}"
+        rows = self.finished[start - 1 : start - 1 + DEALS_PAGE]
+        following = start + len(rows)
+        return {
+            "type": "deals",
+            "from": start,
+            "deals": [deal.summary() for deal in rows],
+            "next": following if following <= len(self.finished) else None,
+        }
+
+    def finished_deal(self, number: object, seat: int | None) -> dict[str, Any] | str:
+        """Finished deal `number` as `seat` (None: a spectator) saw it at its end, as the
+        `deal` message: the settlement explained, the public log, and the seat's own view of
+        the table when the deal was over (rebuilt from the record: public_view, as the state
+        at that moment showed it); the reason when there is no such deal."""
+        deal = next((d for d in self.finished if d.number == number), None) if type(number) is int else None
+        if deal is None:
+            return f"no finished deal {_short(number)}: the deals finished are 1 to {len(self.finished)}"
+        record = deal.record
+        game = Game(
+            self.ruleset, players=record["players"], dealer=record["dealer"], deal=record["deal"], pot=record.get("pot")
+        )
+        for acting, action in record["actions"]:
+            game.apply(acting, action)
+        return {"type": "deal", "you": seat, **deal.summary(), "log": deal.log, "view": public_view(game, seat)}
 
     # -- what a seat is told ---------------------------------------------------------------------
     def welcome(self, seat: int | None) -> dict[str, Any]:
@@ -203,7 +341,7 @@ class Table:
         """Everything `seat` (None: a spectator) may know now, as one message."""
         game = self.game
         rs = game.ruleset
-        view = public_view(game, seat) if seat is not None else self._spectator_view()
+        view = public_view(game, seat)
         legal: list[dict[str, Any]] = []
         if seat is not None and not game.is_over:
             actions = game.legal_actions(seat)
@@ -223,11 +361,6 @@ class Table:
                     )
                 else:
                     legal.append({"action": action, "label": action_label(action, rs, legal=actions)})
-        log = []
-        for event in game.events:
-            line = describe_event(public_event(event, game), game) if event["type"] != "settlement" else None
-            if line:
-                log.append(line)
         result = None
         if game.is_over and self.finished and self.finished[-1].number == len(self.session.deals):
             result = self.finished[-1].lines
@@ -236,7 +369,7 @@ class Table:
             "version": self.version,
             "you": seat,
             "deal": len(self.session.deals),
-            "step": len(game.history),
+            "step": self.step,
             "deals_planned": self.deals_planned,
             "session_over": self.session_over,
             "seats": [
@@ -250,26 +383,69 @@ class Table:
             ],
             "view": view,
             "legal": legal,
-            "log": log,
+            "log": _log(game),
             "result": result,
-            "finished": [
-                {"number": d.number, "dealer": d.dealer, "payments": d.payments, "lines": d.lines}
-                for d in self.finished
-            ],
+            "deals_finished": len(self.finished),  # their rows and logs: the `deals` and `deal` messages
         }
 
-    def _spectator_view(self) -> dict[str, Any]:
-        """The public facts: a seat's view with its own cards taken away (a seat that is not the
-        lone player's, so that the discards stay hidden and an open hand is shown)."""
-        game = self.game
-        seat = next(s for s in game.seats if s != game.declarer)
-        view = public_view(game, seat)
-        view["seat"] = None
-        view["hand"] = []
-        if not (game.is_over and game.result is not None and game.result.points is not None):
-            view.pop("aside", None)
-            view.pop("talon", None)
-        return view
+
+@dataclass(frozen=True)
+class ClosedTable:
+    """A table closed after a time with nobody at it (app.Lifetimes): its finished deals stay
+    downloadable, each as its requester may have it (Table.download), and its links say that
+    it was closed."""
+
+    id: str
+    ruleset: Ruleset
+    names: dict[int, str]
+    tokens: dict[str, int]
+    spectator_token: str
+    session_over: bool
+    records: dict[int, str] = field(repr=False)  # by the deal's number: the full record, as JSON
+
+    def seat_of(self, token: object) -> int | bool | None:
+        return _seat_of(token, self.tokens, self.spectator_token)
+
+    def download(self, number: int, seat: int | None) -> str | None:
+        text = self.records.get(number)
+        if text is None:
+            return None
+        return _download(self.ruleset, json.loads(text), seat, seat is not None and self.session_over, self.names)
+
+
+def _seat_of(token: object, tokens: dict[str, int], spectators: str) -> int | bool | None:
+    """The seat `token` names among `tokens`, None for the spectators' token, False for none."""
+    if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
+        return False  # (compare_digest takes ASCII text only)
+    if token in tokens:
+        return tokens[token]
+    if secrets.compare_digest(token, spectators):
+        return None
+    return False
+
+
+def _download(ruleset: Ruleset, record: dict[str, Any], seat: int | None, full: bool, names: dict[int, str]) -> str:
+    """A finished deal's record for `seat` (None: a spectator) as YAML: the whole record where
+    `full`, else the deal as the requester saw it (downloads.record_for)."""
+    if full:
+        return dump_record(record)
+    by = "a spectator" if seat is None else f"seat {seat} ({names[seat]})"
+    return dump_record(record_for(ruleset, record, seat, f"{by} at a table of tarock web"))
+
+
+def _log(game: Game) -> list[str]:
+    """What happened in the deal so far, line by line, from the public events."""
+    lines = []
+    for event in game.events:
+        line = describe_event(public_event(event, game), game) if event["type"] != "settlement" else None
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _short(value: object) -> str:
+    text = ascii(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    return text if len(text) <= 20 else text[:20] + "…"
 
 
 def _template(action: Any) -> tuple[str, dict[str, Any]] | None:

@@ -59,6 +59,7 @@ async function openTable(event) {
   const names = {};
   for (const input of document.querySelectorAll("[data-name]")) if (input.value.trim()) names[input.dataset.name] = input.value.trim();
   const body = { ruleset: $("ruleset").value, players: Number($("players").value), deals: Number($("deals").value), options, people, names, bots: $("bots").value };
+  if ($("bots").value === "search") body.bot_seconds = Number($("bot-seconds").value);
   const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const answer = await response.json();
   if (!response.ok) { $("error").textContent = answer.error; return; }
@@ -82,6 +83,7 @@ async function start() {
   $("ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r.name }, `${r.title} (${r.name})`)));
   $("ruleset").addEventListener("change", showRuleset);
   $("players").addEventListener("change", showSeats);
+  $("bots").addEventListener("change", () => { $("thinking").hidden = $("bots").value !== "search"; });
   $("new-table").addEventListener("submit", openTable);
   showRuleset();
 }

@@ -1,11 +1,13 @@
 "use strict";
 // One seat at a table. The join link's "#token" is this seat's key: it is sent once, over the
 // WebSocket, and never put in a URL the browser requests. Every state the server sends is
-// drawn whole; the server decides what is legal and refuses with its reason.
+// drawn whole; the server decides what is legal and refuses with its reason. A state holds the
+// current deal and the running score; the rows of the deals finished are asked for once each
+// ("deals"), and a finished deal's log and end only when the player opens it ("deal").
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.hash.slice(1));
 const tableId = location.pathname.split("/").pop();
-const tarock = (window.tarock = { welcome: null, state: null, selected: [], refused: null });
+const tarock = (window.tarock = { welcome: null, state: null, selected: [], refused: null, deals: [], asked: 0, review: null });
 let socket = null;
 
 function el(tag, attrs = {}, text = "") {
@@ -41,7 +43,10 @@ function act(action) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}`);
-  socket.onopen = () => send({ type: "join", token, name: localStorage.getItem("tarock-name") || "" });
+  socket.onopen = () => {
+    tarock.asked = tarock.deals.length; // rows asked for on a socket that closed may never have come
+    send({ type: "join", token, name: localStorage.getItem("tarock-name") || "" });
+  };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => { $("prompt").textContent = "Connection lost: reconnecting…"; setTimeout(connect, 1500); };
 }
@@ -55,13 +60,30 @@ function receive(message) {
   } else if (message.type === "state") {
     if (!tarock.state || tarock.state.step !== message.step || tarock.state.deal !== message.deal) tarock.selected = [];
     tarock.state = message;
+    askDeals();
     draw();
+  } else if (message.type === "deals") {
+    for (const d of message.deals) tarock.deals[d.number - 1] = d;
+    if (message.next !== null) send({ type: "deals", from: message.next });
+    if (tarock.state) draw();
+  } else if (message.type === "deal") {
+    tarock.review = message;
+    drawReview();
   } else if (message.type === "refused") {
     tarock.refused = message.reason;
     $("message").textContent = "Refused: " + message.reason;
   } else if (message.type === "error") {
     $("message").textContent = message.message;
     socket.onclose = null;
+  }
+}
+
+function askDeals() {
+  // The rows of deals finished since the last ask: each finished deal is fetched once.
+  const finished = tarock.state.deals_finished;
+  if (finished > tarock.asked) {
+    send({ type: "deals", from: tarock.asked + 1 });
+    tarock.asked = finished;
   }
 }
 
@@ -205,10 +227,14 @@ function scoreTable(st) {
   const head = el("tr");
   head.append(el("th", {}, "Deal"), ...st.seats.map((s) => el("th", {}, s.name)), el("th", {}, "Record"));
   table.append(head);
-  for (const d of st.finished) {
+  for (const d of tarock.deals) {
+    if (!d) continue;
     const row = el("tr");
     row.append(el("td", {}, String(d.number)), ...d.payments.map((p) => el("td", {}, (p > 0 ? "+" : "") + p)));
     const cell = el("td");
+    const show = el("button", { type: "button", class: "review", "data-deal": d.number }, "show");
+    show.onclick = () => send({ type: "deal", number: d.number });
+    cell.append(show);
     if (st.you !== null) {
       const link = el("button", { type: "button", class: "record" }, "download");
       link.onclick = () => download(d.number);
@@ -223,6 +249,20 @@ function scoreTable(st) {
   return table;
 }
 
+function drawReview() {
+  // A finished deal as this seat saw it at its end: the settlement, what happened, the cards turned over.
+  const d = tarock.review, box = $("review");
+  box.hidden = !d;
+  if (!d) return;
+  $("review-title").textContent = `Deal ${d.number} (dealer: ${seatName(d.dealer)})`;
+  $("review-lines").replaceChildren(...d.lines.map((line) => el("li", {}, line)));
+  const shown = [];
+  if (d.view.talon && d.view.talon.length) shown.push(cardsLine("Talon:", d.view.talon));
+  if (d.view.aside && d.view.aside.length) shown.push(cardsLine("Put aside:", d.view.aside));
+  $("review-shown").replaceChildren(...shown);
+  $("review-log").replaceChildren(...d.log.map((line) => el("li", {}, line.trim())));
+}
+
 async function download(number) {
   const response = await fetch(`/api/tables/${tableId}/records/${number}`, { headers: { "X-Seat-Token": token } });
   if (!response.ok) { $("message").textContent = (await response.json()).error; return; }
@@ -233,6 +273,7 @@ async function download(number) {
   link.remove();
 }
 
+$("review-close").onclick = () => { tarock.review = null; drawReview(); };
 $("legend-button").onclick = () => {
   const legend = $("legend");
   legend.hidden = !legend.hidden;

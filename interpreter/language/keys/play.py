@@ -1,0 +1,230 @@
+"""The keys of trick play: the ruleset's `play`, and a contract's own rules of play over it."""
+
+from __future__ import annotations
+
+from interpreter.language.keys import names
+from interpreter.language.keys.kinds import (
+    Boolean,
+    Choice,
+    Computed,
+    Integer,
+    Key,
+    ListOf,
+    Node,
+    Rule,
+    Said,
+    card,
+    cards,
+    condition,
+    name,
+    reason,
+)
+
+scheduled = Rule(
+    "A rule for one of the first tricks: every player, the leader included, plays from the first of `play_from` they hold a card of (else any card); following suit does not apply.",
+    {
+        "trick": Key(Integer("The trick's number (1 = first).", 1), default=Computed("its place in the list")),
+        "play_from": ListOf(
+            "Sets in order of obligation: a card of the first set held must be played.",
+            cards('A set expression, e.g. "{T22}" or "trumps - {T22, T21, T1}".'),
+            min_items=1,
+        ),
+        "reason": reason(
+            "What a refusal tells the player.", Computed("in trick N the cards must be played as scheduled")
+        ),
+    },
+    ("trick", "play_from"),
+)
+
+withhold = Rule(
+    "A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side whoever wins that trick (`compensation` says what the other side gets when it wins that trick a card short). When such a card is led, the next card played fixes the suit to follow.",
+    {
+        "card": card(),
+        "by": Choice("Who may withhold it: the declarer's opponents only, or anyone.", ("defenders", "anyone")),
+        "when": condition("A further condition on the holder's hand.", names.HAND_ONLY),
+        "compensation": Rule(
+            "When the other side wins the last trick, that trick is a card short (the withheld card went to its holder's side): what makes it up.",
+            {
+                "gives": Choice(
+                    "lowest_value: the holder's side hands the winners its least valuable card (a 1-point card if it has one; equal values in the pack's order), the withheld card itself if it has no other; none: the trick stays a card short.",
+                    ("lowest_value", "none"),
+                )
+            },
+            ("gives",),
+        ),
+    },
+    ("card", "by", "compensation"),
+)
+
+# The four rules of following, each with the words of a value inside a sentence (`phrase`), for a
+# contract's own rules of play ("players need not follow suit; …").
+first_lead = Choice("Who leads to the first trick.", ("declarer", "vorhand"))
+follow_suit = Boolean("Players must follow the suit led (trumps count as a suit).")
+when_void = Choice(
+    "A player void in the suit led must trump if able (trump) or may play any card (any).", ("trump", "any")
+)
+must_beat = Boolean("Players must head the trick if able (Stichzwang).")
+
+FOLLOWING: dict[str, Key] = {
+    "first_lead": Key(
+        first_lead,
+        default="declarer",
+        said=Said(
+            "First lead",
+            {"declarer": "by the lone player", "vorhand": "by Vorhand"},
+            phrase={"declarer": "the declarer leads to the first trick", "vorhand": "Vorhand leads to the first trick"},
+        ),
+    ),
+    "follow_suit": Key(
+        follow_suit,
+        default=True,
+        said=Said(
+            "Following suit",
+            {True: "compulsory", False: "not required"},
+            phrase={True: "players must follow suit", False: "players need not follow suit"},
+        ),
+    ),
+    "when_void": Key(
+        when_void,
+        default="trump",
+        said=Said(
+            "A player void in the suit led",
+            {"trump": "must trump", "any": "may play any card"},
+            phrase={"trump": "a player void in the suit led must trump", "any": "a player void may play any card"},
+        ),
+    ),
+    "must_beat": Key(
+        must_beat,
+        default=False,
+        said=Said(
+            "Duty to head the trick",
+            {True: "yes", False: "no"},
+            phrase={
+                True: "each player must beat the highest card so far if able",
+                False: "no duty to beat the cards played",
+            },
+        ),
+    ),
+}
+
+# Rules of play a contract may state too, over the ruleset's.
+EXTRAS: dict[str, Key] = {
+    "last_of_suit": Key(
+        cards(
+            'Cards that may be played only when their holder has no other card that follows as they do (the Pagat only as the last trump in negative games), a set expression such as "{T1}".'
+        ),
+        said=Said("Cards kept to the last", text="last_of_suit"),
+    ),
+    "trumps": Key(
+        Rule(
+            "How trumps behave (Farben games).",
+            {
+                "win": Key(
+                    Boolean(
+                        "false: a trump wins only a trick in which trumps were led; a void player must still trump (default true)."
+                    ),
+                    default=True,
+                ),
+                "lead": Key(
+                    Choice(
+                        "only_if_nothing_else: trumps may not be led while the leader holds other cards.",
+                        ("any", "only_if_nothing_else"),
+                    ),
+                    default="any",
+                ),
+            },
+            provenance=False,
+        ),
+        said=Said("Trumps", text="play_trumps", missing="as in any suit game: they win", whole=True),
+    ),
+    "exceptions": Key(
+        ListOf(
+            "Exceptions to who wins a trick.",
+            Rule(
+                "When all these cards fall in one trick, the named one wins it (the Emperor trick: Sküs, XXI and I, the I wins).",
+                {"cards": cards('A set expression, e.g. "{T22, T21, T1}".'), "wins": card()},
+                ("cards", "wins"),
+            ),
+        ),
+        said=Said("Tricks won against the ranks", text="exceptions"),
+    ),
+    "duties": Key(
+        ListOf(
+            "Duties over the trick history (a general form of rules for particular tricks).",
+            Rule(
+                "A duty over the trick history for some cards, applied after following suit and trumping, in order. `must`: when it holds, a card of `cards` must be played if one is allowed. `may_not`: when it holds, no card of `cards` may be played unless nothing else is allowed (so a card that is its holder's only possible play still falls). Räuber: the Pfeife to the third trick in which a trump is led; the 21 not onto a trick holding the Stiess unless it is the last trump.",
+                {
+                    "cards": cards('The cards it is about, a set expression such as "{T1}" or "trumps".'),
+                    "must": condition("When one of the cards must be played.", names.DUTY),
+                    "may_not": condition("When none of the cards may be played.", names.DUTY),
+                    "reason": reason(
+                        "What a refusal tells the player.", Computed("these cards must (or may not) be played now")
+                    ),
+                },
+                ("cards",),
+            ),
+        ),
+        said=Said("Duties over the tricks played so far", text="duties", whole=True),
+    ),
+}
+
+play = Rule(
+    "Trick play.",
+    {
+        **FOLLOWING,
+        "withhold": Key(
+            withhold,
+            said=Said(
+                "Withholding the only trump one could play (Gstiesieren)",
+                text="withhold",
+                missing="not allowed",
+                whole=True,
+            ),
+        ),
+        "trump_suit": Key(
+            name("A suit that is trumps in every contract unless the contract says otherwise (Hearts in Tapp)."),
+            said=Said("A suit that is always trumps"),
+        ),
+        "schedule": Key(
+            ListOf(
+                "Rules for particular tricks (the Gstieß, 21 and 1 in tricks 1–3 of a Dappen village).",
+                scheduled,
+            ),
+            said=Said("Rules for particular tricks", text="schedule", whole=True),
+        ),
+        "discards_visible_until": Key(
+            Integer("The declarer may look at their discards until this trick is over, not after (absent: always).", 0),
+            said=Said("The lone player may look at the discards", "until the end of trick {value}", missing="no"),
+        ),
+        **EXTRAS,
+    },
+    ("first_lead",),
+)
+
+
+def _over_play(node: Node) -> Key:
+    """A key of a contract's own rules of play: what the ruleset's `play` says where it is not
+    written (every key inside it too); said in the sentence of the contract's rules of play."""
+    if isinstance(node, Rule):
+        node = Rule(
+            node.description,
+            {name: _over_play(key.node) for name, key in node.below()},
+            node.required,
+            node.provenance,
+            node.exactly_one,
+        )
+    return Key(node, default=Computed("as the ruleset's play"))
+
+
+contract_play = Rule(
+    "This contract's own rules of play, over the ruleset's `play` (negative games: the declarer leads, must beat).",
+    {
+        "first_lead": _over_play(first_lead),
+        "follow_suit": _over_play(follow_suit),
+        "when_void": _over_play(when_void),
+        "must_beat": _over_play(must_beat),
+        **{key: _over_play(value.node) for key, value in EXTRAS.items()},
+    },
+)
+
+PLAY = Key(play)
