@@ -33,9 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))  # run as a script from any folder: this checkout's interpreter
 
-from interpreter import Game, load_ruleset, ruleset_names  # noqa: E402
+from interpreter import Game, load_ruleset  # noqa: E402
 from interpreter.bots.rulebot import RuleBot  # noqa: E402
 from interpreter.engine.seeds import deal_seed  # noqa: E402
+from interpreter.language.loader import ruleset_origins  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "rulebot_decisions.jsonl"
 SEED = 29  # the deals' seed, as simulate's --seed
@@ -44,8 +45,9 @@ MORE = {"breitnau": 60}  # the speed benchmark's table: more of its deals (at it
 
 
 def tables() -> Iterator[tuple[str, int, int]]:
-    """(ruleset, table size, deals) for every shipped ruleset at every table size."""
-    for name in ruleset_names():
+    """(ruleset, table size, deals) for every shipped ruleset at every table size (not a user's
+    own in ./rulesets or TAROCK_PATH, which the record knows nothing of)."""
+    for name in [name for name, origin in ruleset_origins().items() if origin == "built in"]:
         ruleset = load_ruleset(name)
         for players in ruleset.table_sizes:
             yield name, players, MORE.get(name, DEALS) if players == ruleset.usual_table else DEALS
