@@ -1230,7 +1230,11 @@ def _cards_to_play(legal: list[ActionJson]) -> list[str] | None:
 
 
 def _is_template(action: Any) -> bool:
-    return isinstance(action, dict) and any(isinstance(v, dict) for v in action.values())
+    if isinstance(action, dict):
+        for value in action.values():  # (a loop: a generator costs more than the one card it sees)
+            if isinstance(value, dict):
+                return True
+    return False
 
 
 def _concrete(action: Any) -> Any:
