@@ -34,6 +34,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,10 @@ class Server:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        # Its tables go to a database file of its own (the default lies in the user's data
+        # folder, where one server at a time may use it), removed when it stops.
+        self.data = tempfile.TemporaryDirectory(prefix="tarock-bench-")
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": self.data.name}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "interpreter", "web", "--port", str(self.port), "--bot-delay", "0"],
             env=env,
@@ -86,6 +90,7 @@ class Server:
     def stop(self) -> str:
         self.process.terminate()
         _, err = self.process.communicate(timeout=10)
+        self.data.cleanup()
         return err
 
 
@@ -147,8 +152,11 @@ async def join(http: ClientSession, server: Server, link: str, seat: int | None,
 def choose(state: dict[str, Any], rng: random.Random) -> Any:
     option = rng.choice(state["legal"])
     if "choice" in option:
-        allowed = [c for c in option["from"] if c not in option["forbidden"]]
-        return {option["choice"]: rng.sample(allowed, option["count"])}
+        if option.get("sets"):  # the rules list every set of cards that may be chosen
+            return {option["choice"]: rng.choice(option["sets"])}
+        must = list(option.get("including") or [])
+        allowed = [c for c in option["from"] if c not in option["forbidden"] and c not in must]
+        return {option["choice"]: must + rng.sample(allowed, option["count"] - len(must))}
     return option["action"]
 
 
@@ -167,7 +175,8 @@ async def play_out(browsers: list[Browser], rng: random.Random, limit: float = 1
             return waits
         if state["view"]["phase"] == "over":
             first = by_seat[min(by_seat)]
-            await first.send({"type": "next"})
+            for browser in by_seat.values():  # the next deal comes once everybody is ready
+                await browser.send({"type": "next"})
             await _newer(first, state["version"])
             continue
         seat = state["view"]["to_act"]

@@ -27,6 +27,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,10 @@ class Server:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        env = {**os.environ, "PYTHONPATH": str(root)}
+        # Its tables go to a database file of its own (the default lies in the user's data
+        # folder, where one server at a time may use it), removed when it stops.
+        self.data = tempfile.TemporaryDirectory(prefix="tarock-bench-")
+        env = {**os.environ, "PYTHONPATH": str(root), "XDG_DATA_HOME": self.data.name}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "interpreter", "web", "--port", str(self.port), "--bot-delay", "0"],
             cwd=root,
@@ -68,6 +72,7 @@ class Server:
     def stop(self) -> str:
         self.process.terminate()
         _, err = self.process.communicate(timeout=30)
+        self.data.cleanup()
         return err
 
 
@@ -112,15 +117,16 @@ class Seat:
         if state is None or state["session_over"]:
             return False
         if state["view"]["phase"] == "over":
-            if self.seat == 0:
+            if not state["seats"][self.seat]["ready"]:  # the next deal comes once everybody is ready
                 await self.ws.send_str(json.dumps({"type": "next"}))
             return False
         if state["view"]["to_act"] != self.seat or not state["legal"]:
             return False
         option = state["legal"][0]
         if "choice" in option:
+            # One of the listed sets, or the first cards allowed (those every choice holds come first).
             allowed = [c for c in option["from"] if c not in option["forbidden"]]
-            action: Any = {option["choice"]: allowed[: option["count"]]}
+            action: Any = {option["choice"]: option["sets"][0] if option.get("sets") else allowed[: option["count"]]}
         else:
             action = option["action"]
         await self.ws.send_str(json.dumps({"type": "act", "action": action}))
@@ -153,9 +159,11 @@ async def people_play(seats: list[Seat], seconds: float) -> list[float]:
         if state["session_over"]:
             break
         if state["view"]["phase"] == "over":
-            version = state["version"]
-            await seats[0].play()
-            while seats[0].state is not None and seats[0].state["version"] == version:
+            # The next deal is dealt once everybody at the table is ready: each says so.
+            deal = state["deal"]
+            for seat in seats:
+                await seat.play()
+            while seats[0].state is not None and seats[0].state["deal"] == deal:
                 seats[0].changed.clear()
                 await asyncio.wait_for(seats[0].changed.wait(), 30)
             continue

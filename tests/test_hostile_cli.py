@@ -246,6 +246,9 @@ def test_web_lists_the_rulesets_beside_a_fifo(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if k != ENV_PATH}
+    # The server's default database lies in the user's data folder, one server to a file: a
+    # folder of the test's own, so that runs at the same time (and the user's tables) are apart.
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
     server = subprocess.Popen(
         [sys.executable, "-m", "interpreter", "web", "--port", str(port)],
         cwd=work,

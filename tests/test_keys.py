@@ -185,6 +185,15 @@ def _documents() -> dict[str, Document]:
     data = copy.deepcopy(breitnau.data)
     data["bonuses"] = {"fixture": {"achieved": "players > 2", "value": "1"}}
     out["fixture-bonus"] = dataclasses.replace(breitnau, data=data)
+    # A score sheet, which no shipped ruleset keeps.
+    data = copy.deepcopy(breitnau.data)
+    data["session"] = {"sheet": {"score": "payment"}}
+    out["fixture-sheet"] = dataclasses.replace(breitnau, data=data)
+    # A round of its own chooses among the ruleset's options, which the others here are without.
+    cego = resolve("cego", playable=True)
+    data = copy.deepcopy(cego.data)
+    data["session"] = {"special_rounds": {"fixture": {"options": {"pflicht_raeuber": "compulsory"}}}}
+    out["fixture-round"] = dataclasses.replace(cego, data=data)
     return out
 
 

@@ -147,7 +147,11 @@ auction:
 def test_other_rules_get_columns_of_their_own(everything: Matrix) -> None:
     assert {"penalties", "session", "accusing a skinned solo"} <= set(everything.columns)
     row = dict(zip(everything.columns, everything.rows[NAMES.index("cego")], strict=True))
-    assert row["session"].text == "on request, once the holder of T22 in the next deal has dealt"
+    assert row["session"].text == (
+        "dealt by the next seat in the order of play; on request, once the holder of T22 in the next deal has "
+        "dealt; pflicht_raeuber: at a signal, 1 round (one deal by each player in each), its deals with "
+        "pflicht_raeuber = compulsory; every deal after it with pflicht_raeuber = after"
+    )
 
 
 def test_csv(everything: Matrix) -> None:

@@ -100,12 +100,37 @@ async def _settled(clients: list[Client], table: Table, after: int | None = None
     raise AssertionError("the sockets did not receive the newest state")
 
 
+async def _next_deal(clients: list[Client], table: Table) -> None:
+    """Every person at the table says they are ready for the next deal, which is then dealt."""
+    dealt = len(table.session.deals)
+    for client in clients:
+        if client.seat is not None:
+            await client.send(type="next")
+    for _ in range(2000):
+        if len(table.session.deals) > dealt:
+            break
+        await asyncio.sleep(0.002)
+    assert len(table.session.deals) > dealt, "the next deal was not dealt"
+    await _settled(clients, table)
+
+
+def pick_cards(option: dict[str, Any], rng: random.Random | None = None) -> list[str]:
+    """Cards for a choice of several (a discard or keep offered to tap), as a player picks them
+    from the message: one of the listed sets where the rules list them, else the cards every
+    choice must hold and the rest from those allowed (the first ones, or at random with `rng`)."""
+    if option.get("sets"):
+        return list(rng.choice(option["sets"]) if rng else option["sets"][0])
+    must = list(option.get("including") or [])
+    allowed = [c for c in option["from"] if c not in option["forbidden"] and c not in must]
+    count = option["count"] - len(must)
+    return must + (rng.sample(allowed, count) if rng else allowed[:count])
+
+
 def _choose(state: dict[str, Any], rng: random.Random) -> Any:
     """What a player of this seat might do, knowing only its own message."""
     option = rng.choice(state["legal"])
     if "choice" in option:
-        allowed = [c for c in option["from"] if c not in option["forbidden"]]
-        return {option["choice"]: rng.sample(allowed, option["count"])}
+        return {option["choice"]: pick_cards(option, rng)}
     return option["action"]
 
 
@@ -137,9 +162,7 @@ async def play_table(
                 if state["session_over"]:
                     break
                 if state["view"]["phase"] == "over":
-                    dealt = table.version
-                    await by_seat[min(by_seat)].send(type="next")
-                    await _settled(clients, table, after=dealt)
+                    await _next_deal(clients, table)
                     continue
                 seat = state["view"]["to_act"]
                 mine = by_seat[seat].state
@@ -209,6 +232,30 @@ def _knowledge(record: dict[str, Any], step: int) -> tuple[dict[int, set[str]], 
     return known, game
 
 
+def _sides_as_known(message: dict[str, Any], game: Game, seat: int | None) -> None:
+    """A state's words about the sides (the header, the seat's hints, the tricks taken by side)
+    name the called card's holder only to a seat that knows it (a spectator: once every seat
+    does), and tell only the holder that it holds it."""
+    umpire = game.view("all")
+    called, declarer = umpire.get("called"), umpire["declarer"]
+    if called is None:
+        return
+    if "partner" in umpire:  # the holder when play began
+        holder = umpire["partner"]
+    else:
+        holder = next((s for s in game.seats if called in umpire["hands"][s] and s != declarer), None)
+    you_are = f"you are {message['seats'][declarer]['name']}'s partner"
+    told = any(you_are in h for h in message["hints"])
+    assert told == (seat is not None and seat == holder), (seat, message["hints"])
+    views = [game.view(s) for s in game.seats] if seat is None else [game.view(seat)]
+    if holder is None or seat == holder or all("partner" in v for v in views):
+        return
+    partner = message["seats"][holder]["name"]
+    words = " ".join([message["sides"], *message["hints"]])
+    assert partner not in words, f"seat {seat} was told the partner: {words!r} (step {message['step']})"
+    assert not any("declarer's side" in line for line in message["tally"])  # (by seat: who won each trick)
+
+
 def check_messages(clients: list[Client], table: Table) -> int:
     """Every message of every socket names only cards its seat may know; returns how many
     state messages were checked."""
@@ -259,6 +306,7 @@ def check_messages(clients: list[Client], table: Table) -> int:
             if key not in cache:
                 cache[key] = _knowledge(records[message["deal"]], message["step"])
             known, game = cache[key]
+            _sides_as_known(message, game, client.seat)
             if client.seat is None:
                 allowed = set.intersection(*(known[s] for s in game.seats))
                 # Nor does a spectator learn whom the called card makes a partner before every seat knows.

@@ -112,6 +112,7 @@ class Browser:
         target = (await self.send("Target.createTarget", url="about:blank", browserContextId=context))["targetId"]
         session = (await self.send("Target.attachToTarget", targetId=target, flatten=True))["sessionId"]
         page = Page(self, session)
+        page.context = context
         await self.send(
             "Emulation.setDeviceMetricsOverride",
             session,
@@ -142,6 +143,7 @@ class Page:
     def __init__(self, browser: Browser, session: str):
         self.browser = browser
         self.session = session
+        self.context = ""  # the browser context it lives in
 
     async def go(self, url: str) -> None:
         await self.browser.send("Page.navigate", self.session, url=url)
@@ -182,10 +184,15 @@ STEP = """
   if (cards.length) { const card = cards[Math.floor(pick * cards.length)]; card.click(); return "play " + card.dataset.card; }
   const template = st.legal.find((l) => l.choice);
   if (template) {
-    const allowed = template.from.filter((c) => !template.forbidden.includes(c));
-    for (const card of allowed.slice(0, template.count)) document.querySelector(`#hand [data-card="${card}"]`).click();
+    // One of the sets the rules list, or the cards that must go and then the first allowed.
+    const allowed = template.from.filter((c) => !template.forbidden.includes(c) && !template.including.includes(c));
+    const wanted = template.sets ? template.sets[Math.floor(pick * template.sets.length)]
+      : [...template.including, ...allowed].slice(0, template.count);
+    for (const card of wanted) {
+      if (!window.tarock.selected.includes(card)) document.querySelector(`#hand [data-card="${card}"]`).click();
+    }
     document.getElementById("confirm").click();
-    return template.choice + " " + allowed.slice(0, template.count).join(" ");
+    return template.choice + " " + wanted.join(" ");
   }
   const buttons = [...document.querySelectorAll('#actions button[data-action]')];
   if (!buttons.length) return "nothing";
@@ -194,6 +201,7 @@ STEP = """
   return "press " + button.textContent;
 })
 """
+NAMES = ["Anna", "Bert", "Cora", "Dora", "Emil", "Fritz"]  # what each person types on joining
 STATE = "(() => { const s = window.tarock.state; return s && {version: s.version, deal: s.deal, phase: s.view.phase, to_act: s.view.to_act, over: s.session_over, you: s.you}; })()"
 
 
@@ -252,8 +260,7 @@ async def play(
             if shots is not None and not seen.get("settlement_shot"):
                 await watcher.screenshot(shots / "settlement.png")
                 seen["settlement_shot"] = True
-            await watcher.js("document.getElementById('next-deal').click()")
-            await watcher.until(f"window.tarock.state.deal > {state['deal']}")
+            await ready_for_next(pages, state["deal"])
             continue
         seat = state["to_act"]
         if seat not in pages:
@@ -289,6 +296,24 @@ async def play(
         assert not message, f"seat {seat}'s {done} was refused: {message}"
 
 
+async def ready_for_next(pages: dict[int, Page], deal: int) -> None:
+    """Everybody at the table presses "Ready for the next deal": the settlement stays on every
+    screen until the last has, and then the next deal is dealt."""
+    order = sorted(pages)
+    for number, seat in enumerate(order):
+        page = pages[seat]
+        await page.until("document.getElementById('next-deal') && !document.getElementById('next-deal').disabled")
+        await page.js("document.getElementById('next-deal').click()")
+        if number < len(order) - 1:
+            await page.until("document.getElementById('next-deal').disabled")
+            for other in pages.values():  # the deal is still over on every screen
+                assert await other.js(
+                    f"window.tarock.state.deal === {deal} && !document.getElementById('result').hidden"
+                )
+    for page in pages.values():
+        await page.until(f"window.tarock.state.deal > {deal}")
+
+
 async def _session(
     ruleset: str, players: int, people: list[int], deals: int, seed: int, refuse_once: bool, shots: Path | None
 ) -> dict[str, Any]:
@@ -307,6 +332,18 @@ async def _session(
             pages[seat] = page
         for seat, page in pages.items():
             assert await page.until(f"window.tarock.state && window.tarock.state.you === {seat}")
+            # The page asks the person's name on joining.
+            await page.until("document.getElementById('naming').getClientRects().length > 0")
+            await page.js(
+                f"(() => {{ document.getElementById('name').value = {json.dumps(NAMES[seat])};"
+                " document.querySelector('#naming button').click(); })()"
+            )
+        for page in pages.values():
+            names = await page.until(
+                f"(() => {{ const n = window.tarock.state.seats.map((s) => s.name);"
+                f" return n.includes({json.dumps(NAMES[people[-1]])}) && n; }})()"
+            )
+            assert [names[s] for s in people] == [NAMES[s] for s in people]
         seen = await play(browser, server, pages, seed, refuse_once, shots)
         table = next(iter(server.app[TABLES].values()))
         seen["table"] = table

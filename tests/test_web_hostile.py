@@ -22,7 +22,7 @@ pytest.importorskip("aiohttp", reason="the web table needs aiohttp: pip install 
 
 from aiohttp import ClientSession, WSMsgType
 from aiohttp.test_utils import TestServer
-from test_web import Client, _join, _open, _settled
+from test_web import Client, _join, _next_deal, _open, _settled, pick_cards
 
 from interpreter.frontends.web.app import MAX_BODY, MAX_DEPTH, MAX_FRAME, TABLES, make_app
 from interpreter.frontends.web.table import Table
@@ -303,9 +303,7 @@ def test_refusals_follow_their_state_and_a_browser_that_never_reads_holds_up_nob
         started = time.monotonic()
         while not table.session_over and time.monotonic() - started < 60:
             if table.game.is_over:
-                dealt = table.version
-                await clients[0].send(type="next")
-                await _settled(clients, table, after=dealt)
+                await _next_deal(clients, table)
                 continue
             seat = table.game.to_act
             assert seat is not None
@@ -419,9 +417,7 @@ def test_a_socket_that_stops_reading_is_closed_and_its_table_plays_on() -> None:
                 started = time.monotonic()
                 while not table.session_over and time.monotonic() - started < 60:
                     if table.game.is_over:
-                        dealt = table.version
-                        await clients[0].send(type="next")
-                        await _settled(clients, table, after=dealt)
+                        await _next_deal(clients, table)
                     else:
                         seat, before = table.game.to_act, table.version
                         assert seat is not None and clients[seat].state is not None
@@ -437,9 +433,11 @@ def test_a_socket_that_stops_reading_is_closed_and_its_table_plays_on() -> None:
                 assert joined not in server.app[SOCKETS][table.id], "the socket that reads nothing is still open"
                 assert joined.closing and not joined.queue
                 assert dropped_at is not None, "it was closed only once the session was over"
+                final = table.version  # (a person leaving changes the table: who is at it)
                 for client in clients:
                     versions = [m["version"] for m in client.messages if m["type"] == "state"]
-                    assert versions == sorted(versions) and versions[-1] == table.version
+                    assert versions == sorted(versions) and versions[-1] == final
+                for client in clients:
                     await client.ws.close()
                 deaf.close()
         finally:
@@ -452,8 +450,7 @@ def _first(state: dict[str, Any]) -> Any:
     """The first action offered that is not a pass (so that deals are bid and played out)."""
     option = next((o for o in state["legal"] if o.get("action") != "pass"), state["legal"][0])
     if "choice" in option:
-        allowed = [c for c in option["from"] if c not in option["forbidden"]]
-        return {option["choice"]: allowed[: option["count"]]}
+        return {option["choice"]: pick_cards(option)}
     return option["action"]
 
 
@@ -495,11 +492,7 @@ def test_a_refused_action_changes_nothing_at_a_koenigrufen_table(players: int) -
                 assert table.version == version
         assert [table.state_for(s) for s in [*range(players), None]] == states
         option = rng.choice(states[to_act]["legal"])
-        if "choice" in option:
-            allowed = [c for c in option["from"] if c not in option["forbidden"]]
-            action = {option["choice"]: rng.sample(allowed, option["count"])}
-        else:
-            action = option["action"]
+        action = {option["choice"]: pick_cards(option, rng)} if "choice" in option else option["action"]
         assert table.act(to_act, action) is None
     assert tries > 500
 
@@ -529,7 +522,7 @@ def test_the_limits_stated_in_the_docs_are_the_servers() -> None:
     the constants the server uses."""
     from pathlib import Path
 
-    from interpreter.frontends.web import app, table, thinking
+    from interpreter.frontends.web import app, store, table, thinking
 
     root = Path(__file__).resolve().parent.parent
     protocol = " ".join((root / "docs" / "protocol.md").read_text(encoding="utf-8").split())
@@ -544,7 +537,9 @@ def test_the_limits_stated_in_the_docs_are_the_servers() -> None:
         f"waits at most {app.SEND_TIMEOUT:g} s",
         f"at most {app.MAX_SOCKETS} sockets at one table, {app.MAX_TABLES} tables and {app.MAX_SCRIBES} scribes",
         "for an hour (ten minutes once its session is over), and a scribe without an entry for an hour",
-        f"the last {app.CLOSED_TABLES} tables closed, at most {app.CLOSED_DEALS} deals",
+        f"the database keeps the {store.MAX_STORED:,} tables used last",
+        f"seconds from {table.MIN_STAND_IN:g} to {table.MAX_STAND_IN:g} before a bot plays a seat its person left,"
+        f" {table.STAND_IN:g} when left out",
         f"at most {table.DEALS_PAGE} rows",
         f"a number from {table.MIN_SECONDS:g} to {table.MAX_SECONDS:g}, {table.SEARCH_SECONDS:g} when left out",
         f"silent for {thinking.WAIT:g} s",
@@ -554,7 +549,7 @@ def test_the_limits_stated_in_the_docs_are_the_servers() -> None:
         assert stated in protocol, stated
     for stated in (
         f"{app.MAX_QUEUE} messages unread, or whose browser takes no message for {app.SEND_TIMEOUT:g} s",
-        f"the last {app.CLOSED_TABLES:,} tables closed, at most {app.CLOSED_DEALS:,} deals",
+        f"the {store.MAX_STORED:,} tables used last",
         f"{table.MIN_SECONDS:g} to {table.MAX_SECONDS:g} seconds, {table.SEARCH_SECONDS:g} by default",
         f"{app.MAX_TABLES} tables and {app.MAX_SCRIBES} scribes open on a server",
     ):

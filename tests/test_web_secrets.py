@@ -80,6 +80,34 @@ def test_a_spectator_at_a_koenigrufen_table_never_learns_the_partner_early(playe
     assert partners > 0  # the partner became public during play in some deal: the check had work to do
 
 
+@pytest.mark.parametrize("players", [4, 5])
+def test_only_the_holder_of_the_called_king_is_told_it_is_the_partner(players: int) -> None:
+    """Deal after deal of bots calling Kings, every seat's and the spectators' state at every
+    step: the header, the hints and the tricks taken by side name the partner only to a seat
+    that knows it (test_web._sides_as_known), and "you are Anna's partner" reaches the holder alone."""
+    from test_web import _sides_as_known
+
+    from interpreter.frontends.web.table import Table
+
+    names = dict(enumerate(["Anna", "Bert", "Cora", "Dora", "Emil"][:players]))
+    table = Table(load_ruleset("koenigrufen"), players, [], 8, seed=players + 1, names=names)
+    told = secret = 0
+    while True:
+        game = table.game
+        for seat in [*range(players), None]:
+            state = table.state_for(seat)
+            _sides_as_known(state, game, seat)
+            told += any("'s partner." in h and h.startswith("You ") for h in state["hints"])
+            secret += "partner" not in game.view(seat if seat is not None else "all") and bool(state["hints"])
+        if game.is_over:
+            if table.session_over:
+                break
+            table.next_deal()
+            continue
+        table.bot_step()
+    assert told > 0 and secret > 0  # the holder was told, while others did not know: the check had work to do
+
+
 # -- downloads ---------------------------------------------------------------------------------
 
 
@@ -169,7 +197,7 @@ async def _downloads() -> None:
     token may have them, before and after the session's end."""
     from aiohttp import ClientSession
     from aiohttp.test_utils import TestServer
-    from test_web import _join, _open, _settled
+    from test_web import _join, _next_deal, _open, _settled
 
     from interpreter.frontends.web.app import TABLES, make_app
 
@@ -206,9 +234,7 @@ async def _downloads() -> None:
                     assert not _cards(await download(None), pack)
                     for seat in range(6):
                         assert _cards(await download(seat), pack) == set(hands[seat])
-                    dealt = table.version
-                    await clients[0].send(type="next")
-                    await _settled(clients, table, after=dealt)
+                    await _next_deal(clients, table)
             assert table.session_over
             assert "deal" in await download(3)  # the session is over: the seats' full record
             assert "deal" not in await download(None)  # never the spectators'

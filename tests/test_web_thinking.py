@@ -130,7 +130,9 @@ def test_the_search_is_not_run_on_the_event_loop() -> None:
         mine = next((c.state for c in clients if c.seat == table.game.to_act), None)
         if table.game.is_over and not table.session_over and clients[0].state:
             if clients[0].state["version"] == table.version:
-                await clients[0].send(type="next")
+                for client in clients:  # everybody at the table is ready: the next deal is dealt
+                    if client.seat is not None and client.seat not in table.ready:
+                        await client.send(type="next")
         elif mine and mine["version"] == table.version:
             await next(c for c in clients if c.seat == table.game.to_act).send(type="act", action=_first(mine))
 

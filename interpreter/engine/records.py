@@ -1,7 +1,8 @@
 """Game records (docs/design.md): load, replay, compare with `expect`, and write.
 
-A record holds one deal, so it is small: a file far larger than any deal is refused before it
-is parsed, and a record with more actions than its deal could have before any is applied.
+A record holds one deal, or a whole session of deals (`session:`, each deal as a record of one
+would hold it), so it is small: a file far larger than any evening's deals is refused before it
+is parsed, and a deal with more actions than it could have before any is applied.
 """
 
 from __future__ import annotations
@@ -88,6 +89,23 @@ def check_record(doc: Document) -> None:
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
         # Before the schema, which would check every one of them.
         raise RecordError([doc.problem(("actions",), _too_many(len(actions), MAX_ACTIONS))])
+    if isinstance(data, dict) and data.get("session") == []:
+        raise RecordError([doc.problem(("session",), "a record of a session holds at least one deal")])
+    if isinstance(data, dict) and "session" in data:
+        # A record of a whole session holds its deals' cards and actions under `session`.
+        misplaced = [k for k in ("actions", "deal", "seed", "observed", "departures", "pot") if k in data]
+        if misplaced:
+            raise RecordError(
+                [
+                    doc.problem(
+                        (key,),
+                        f"a record of a whole session holds each deal's `{key}` in that deal, under `session`; "
+                        f"move it there (or leave out `session` for a record of one deal)",
+                        at_key=True,
+                    )
+                    for key in misplaced
+                ]
+            )
     problems = schema_problems(doc, "record.schema.json")
     if problems:
         raise RecordError(problems)
@@ -159,6 +177,8 @@ def _is_path(ref: str) -> bool:
 def replay(file: str | Path) -> Replay:
     """Replay a record file. Raises RecordError when it cannot even start (malformed, bad deal)."""
     doc = read_record(file)
+    if "session" in doc.data:
+        return replay_session(doc, Path(file).parent)
     if is_observed(doc.data):
         return replay_observed(doc, Path(file).parent)
     game = game_from_record(doc, Path(file).parent)
@@ -198,9 +218,12 @@ def replay_observed(doc: Document, base_dir: Path | None = None, ruleset: Rulese
     return report
 
 
-def replay_document(doc: Document, game: Game) -> Replay:
-    report = Replay(doc.file, game)
-    data = doc.data
+def replay_document(doc: Document, game: Game, at: tuple[str | int, ...] = (), report: Replay | None = None) -> Replay:
+    """Apply a record's actions and compare the outcome with its `expect`. `at`: where the deal
+    stands in the record (a deal of a session: `("session", 3)`)."""
+    report = report if report is not None else Replay(doc.file, game)
+    report.game = game
+    data = _at(doc.data, at)
     expect = data.get("expect") or {}
     illegal = expect.get("illegal")
     for index, (seat, action) in enumerate(data["actions"]):
@@ -208,7 +231,7 @@ def replay_document(doc: Document, game: Game) -> Replay:
             game.apply(seat, action)
         except (IllegalActionError, InvalidActionError) as exc:
             report.refused_at = index
-            where = _where(doc, index)
+            where = _where(doc, index, at)
             if illegal is None or illegal.get("at") != index:
                 report.failures.append(f"{where}: action {index} {_show(seat, action)} was refused: {exc}")
             elif illegal.get("reason") and illegal["reason"] not in str(exc):
@@ -216,25 +239,98 @@ def replay_document(doc: Document, game: Game) -> Replay:
                     f"{where}: action {index} was refused as expected, but the reason was "
                     f'"{exc}", not containing "{illegal["reason"]}"'
                 )
-            _compare(expect, game, report, doc)  # the rest of `expect` still holds at that point
+            _compare(expect, game, report, doc, at)  # the rest of `expect` still holds at that point
             return report
         except TarockError as exc:
             # The ruleset failed on it (a formula, a deal that no longer adds up): not the
             # record's fault, but the deal cannot go on.
             report.refused_at = index
-            report.failures.append(f"{_where(doc, index)}: action {index} {_show(seat, action)} failed: {exc}")
+            report.failures.append(f"{_where(doc, index, at)}: action {index} {_show(seat, action)} failed: {exc}")
             return report
     if illegal is not None:
         report.failures.append(
-            f"{_place(doc, 'illegal')}: action {illegal.get('at')} should have been refused, but "
+            f"{_place(doc, 'illegal', at)}: action {illegal.get('at')} should have been refused, but "
             f"{'it was accepted' if illegal.get('at', 0) < len(data['actions']) else 'the record has no such action'}"
         )
-    _compare(expect, game, report, doc)
+    _compare(expect, game, report, doc, at)
     return report
 
 
-def _where(doc: Document, index: int) -> str:
-    place = doc.problem(("actions", index), "")
+def _at(data: Any, at: tuple[str | int, ...]) -> Any:
+    for part in at:
+        data = data[part]
+    return data
+
+
+def replay_session(doc: Document, base_dir: Path | None = None) -> Replay:
+    """Replay a record of a whole session: each deal in turn, dealt by whom the session says and
+    played with the readings and options it chooses, each compared with its own `expect`; then
+    the session's `expect` (who dealt, the rounds, the scores, the sheet, the totals, the end)."""
+    from interpreter.engine.session import Session
+
+    data = doc.data
+    ruleset = ruleset_of_record(doc, base_dir)
+    try:
+        session = Session(ruleset, players=data["players"], dealer=data.get("dealer", 0))
+    except TarockError as exc:
+        raise RecordError([doc.problem(("players",), str(exc))]) from None
+    report = Replay(doc.file)
+    for number, item in enumerate(data["session"]):
+        at: tuple[str | int, ...] = ("session", number)
+        where = doc.problem(at, "")
+        place = f"{where.file}:{where.line}:{where.column}" if where.line else doc.file
+        try:
+            if item.get("request_end") is not None:
+                session.request_end(item["request_end"])
+            if item.get("signal") is not None:
+                session.signal(item["signal"])
+            game = session.next_deal(deal=item.get("deal"), seed=item.get("seed"))
+        except DealError as exc:
+            raise RecordError([doc.problem((*at, "deal", *p), message) for p, message in exc.places]) from None
+        except TableError as exc:
+            # The table (players, dealer) is the record's own; a seed or a deal is the deal's.
+            table_at: tuple[str | int, ...] = (exc.key,) if exc.key in ("players", "dealer") else (*at, exc.key)
+            raise RecordError([doc.problem(table_at, str(exc))]) from None
+        except TarockError as exc:  # the session is over, a signal it has no round for, a rule failing
+            report.failures.append(f"{place}: deal {number} cannot start: {exc}")
+            return report
+        bound = actions_bound(game)
+        if len(item["actions"]) > bound:
+            why = f" (ten per card of this deal's {bound // ACTIONS_PER_CARD})"
+            raise RecordError([doc.problem((*at, "actions"), _too_many(len(item["actions"]), bound, why))])
+        replay_document(doc, game, at, report)
+        if report.refused_at is not None or report.failures:
+            return report
+        if not game.is_over:
+            if number + 1 < len(data["session"]):
+                report.failures.append(f"{place}: deal {number} is not over, so the next deal cannot start")
+                return report
+            break  # the record stops in its last deal: the session stands as it is there
+        session.finish_deal()
+    _compare_session(data.get("expect") or {}, session, report, doc)
+    return report
+
+
+def _compare_session(expect: dict[str, Any], session: Any, report: Replay, doc: Document) -> None:
+    actual = {
+        "dealers": [g.dealer for g in session.deals],
+        "rounds": list(session.rounds_of_deals),
+        "scores": list(session.scores),
+        "sheet": list(session.sheet) if session.sheet is not None else None,
+        "totals": session.totals(),
+        "over": session.over,
+        "pot": session.pot_left(),
+    }
+    for key, wanted in expect.items():
+        got = actual.get(key)
+        if key not in actual:
+            got = f"nothing: `{key}` is said of a deal, under that deal's `expect`"
+        if got != wanted:
+            report.failures.append(f"{_place(doc, key)}: {key}: expected {wanted}, got {got}")
+
+
+def _where(doc: Document, index: int, at: tuple[str | int, ...] = ()) -> str:
+    place = doc.problem((*at, "actions", index), "")
     return f"{place.file}:{place.line}:{place.column}" if place.line else doc.file
 
 
@@ -248,7 +344,7 @@ def _show(seat: object, action: object) -> str:
     return text if len(text) <= 120 else text[:119] + "…"
 
 
-def _compare(expect: dict[str, Any], game: Game, report: Replay, doc: Document) -> None:
+def _compare(expect: dict[str, Any], game: Game, report: Replay, doc: Document, at: tuple[str | int, ...] = ()) -> None:
     result = game.result
     actual: dict[str, Any] = {
         "contract": game.contract.name if game.contract else None,
@@ -271,10 +367,10 @@ def _compare(expect: dict[str, Any], game: Game, report: Replay, doc: Document) 
             why = (
                 f"the replay stopped at action {stop}, which was refused"
                 if stop is not None
-                else f"the record ends after its {len(doc.data['actions'])} actions"
+                else f"the record ends after its {len(_at(doc.data, at)['actions'])} actions"
             )
             report.failures.append(
-                f"{_place(doc, key)}: expected {key} {wanted}, but the deal is not over: {why} "
+                f"{_place(doc, key, at)}: expected {key} {wanted}, but the deal is not over: {why} "
                 f"(phase: {game.phase.value}, to act: seat {game.to_act})"
             )
             continue
@@ -282,13 +378,13 @@ def _compare(expect: dict[str, Any], game: Game, report: Replay, doc: Document) 
             diffs = {k: (v, got.get(k)) for k, v in wanted.items() if got.get(k) != v}
             if diffs:
                 text = ", ".join(f"{k} {v} expected, got {g}" for k, (v, g) in diffs.items())
-                report.failures.append(f"{_place(doc, key)}: {key}: {text}")
+                report.failures.append(f"{_place(doc, key, at)}: {key}: {text}")
         elif got != wanted:
-            report.failures.append(f"{_place(doc, key)}: {key}: expected {wanted}, got {got}")
+            report.failures.append(f"{_place(doc, key, at)}: {key}: expected {wanted}, got {got}")
 
 
-def _place(doc: Document, key: str) -> str:
-    p = doc.problem(("expect", key), "")
+def _place(doc: Document, key: str, at: tuple[str | int, ...] = ()) -> str:
+    p = doc.problem((*at, "expect", key), "")
     return f"{p.file}:{p.line}:{p.column}" if p.line else p.file
 
 

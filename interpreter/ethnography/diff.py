@@ -26,6 +26,7 @@ from typing import Any
 
 from interpreter.ethnography.semantic import MISSING, Cards, Expr, Path, Provenance, Side, differences, matches
 from interpreter.language.keys import ENTRY, ITEM, Said, places
+from interpreter.language.keys.session import DEALER_WORDS
 
 # -- values in words -----------------------------------------------------------------------------
 
@@ -710,7 +711,76 @@ def kontra_section_text(rule: Any) -> str:
 def session_text(session: Any) -> str:
     if not isinstance(session, dict):
         return generic_text(session)
-    return "; ".join(value_text(("session", key), value) for key, value in session.items()) or "none"
+    parts = []
+    for key, value in session.items():
+        if key == "dealer":
+            parts.append(f"dealt by {value_text(('session', key), value)}")
+        else:
+            parts.append(value_text(("session", key), value))
+    return "; ".join(parts) or "none"
+
+
+def dealer_when_text(rules: Any) -> str:
+    """Who deals next after a deal of which a condition holds."""
+    if not isinstance(rules, list):
+        return generic_text(rules)
+    return "; ".join(
+        f"{code(r.get('when'))}: {DEALER_WORDS.get(str(r.get('dealer')), r.get('dealer'))}"
+        if isinstance(r, dict)
+        else str(r)
+        for r in rules
+    )
+
+
+def session_choices_text(chosen: Any) -> str:
+    """A round's readings and options, as chosen."""
+    if not isinstance(chosen, dict):
+        return generic_text(chosen)
+    return ", ".join(f"{group} = {choice}" for group, choice in chosen.items()) or "nothing chosen"
+
+
+def special_round_text(entry: Any) -> str:
+    """A round with rules of its own, in one sentence."""
+    if not isinstance(entry, dict):
+        return generic_text(entry)
+    when = "the closing round" if entry.get("at", "end") == "end" else "at a signal"
+    rounds = entry.get("rounds", 1)
+    text = f"{when}, {rounds} round{'s' if rounds != 1 else ''} (one deal by each player in each)"
+    text += f", its deals with {session_choices_text(entry.get('options') or {})}"
+    if entry.get("after"):
+        text += f"; every deal after it with {session_choices_text(entry['after'])}"
+    return text
+
+
+def special_rounds_text(rounds: Any) -> str:
+    """Every round of its own, by name."""
+    if not isinstance(rounds, dict):
+        return generic_text(rounds)
+    return "; ".join(f"{name}: {special_round_text(entry)}" for name, entry in rounds.items()) or "none"
+
+
+def sheet_text(sheet: Any) -> str:
+    """A score sheet: what each deal writes, where it starts, and how it is paid at the end."""
+    if not isinstance(sheet, dict):
+        return generic_text(sheet)
+    settle = {"differences": "as differences between every two players", "per_point": "per point"}
+    return (
+        f"each deal writes {code(sheet.get('score'))} to each seat, from {sheet.get('start', 0)}; settled "
+        f"{settle.get(sheet.get('settle', 'differences'), sheet.get('settle'))} at {sheet.get('stake', 1)} a point"
+    )
+
+
+def session_pot_text(pot: Any) -> str:
+    """The pot over a session: the antes at its start, and what is left at its end."""
+    if not isinstance(pot, dict):
+        return generic_text(pot)
+    left = {
+        "kept": "what is left at the end stays in the pot",
+        "shared": "what is left at the end is shared equally (what does not divide stays in the pot)",
+    }
+    ante = f"each player pays {code(pot['ante'])} in when the session starts; " if pot.get("ante") else ""
+    each = f"each player pays {code(pot['each_deal'])} in before every deal; " if pot.get("each_deal") else ""
+    return ante + each + left.get(str(pot.get("left", "kept")), str(pot.get("left")))
 
 
 def split_text(split: Any) -> str:
@@ -983,6 +1053,11 @@ TEXTS: dict[str, Callable[..., str]] = {
     "routes": routes_text,
     "schedule": schedule_text,
     "session": session_text,
+    "dealer_when": dealer_when_text,
+    "sheet": sheet_text,
+    "session_pot": session_pot_text,
+    "special_round": special_round_text,
+    "special_rounds": special_rounds_text,
     "sits_out": sits_out_text,
     "split": split_text,
     "talon_to_tricks": talon_to_tricks_text,

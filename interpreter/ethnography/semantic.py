@@ -420,7 +420,9 @@ HANDLED: dict[type, frozenset[str]] = {
     Settlement: frozenset(
         {"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake", "split"}
     ),
-    SessionRule: frozenset({"deals", "holder_of"}),
+    SessionRule: frozenset(
+        {"deals", "holder_of", "dealer", "dealer_when", "rounds", "until", "special_rounds", "sheet", "pot"}
+    ),
 }
 
 
@@ -474,9 +476,33 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
             "pays_each": Expr(rs.penalties.pays_each.source),
         }
     session: dict[str, Any] = {}
-    _put(session, "deals", rs.session.deals)
-    _put(session, "holder_of", rs.session.holder_of)
-    session.update(_extra(rs.session, deck))
+    srule = rs.session
+    _put(session, "dealer", srule.dealer)
+    _put(session, "dealer_when", [{"when": Expr(w.when.source), "dealer": w.dealer} for w in srule.dealer_when])
+    _put(session, "deals", srule.deals)
+    _put(session, "rounds", srule.rounds)
+    _put(session, "until", Expr(srule.until.source) if srule.until is not None else None)
+    _put(session, "holder_of", srule.holder_of)
+    special: dict[str, Any] = {}
+    for r in srule.special_rounds:
+        entry: dict[str, Any] = {"at": r.at, "rounds": r.rounds, "options": dict(r.options)}
+        _put(entry, "after", dict(r.after))
+        special[r.name] = entry
+    _put(session, "special_rounds", special)
+    if srule.sheet is not None:
+        sheet = srule.sheet
+        session["sheet"] = {
+            "score": Expr(sheet.score.source),
+            "start": sheet.start,
+            "settle": sheet.settle,
+            "stake": sheet.stake,
+        }
+    if srule.pot is not None:
+        session_pot: dict[str, Any] = {"left": srule.pot.left}
+        _put(session_pot, "ante", Expr(srule.pot.ante.source) if srule.pot.ante is not None else None)
+        _put(session_pot, "each_deal", Expr(srule.pot.each_deal.source) if srule.pot.each_deal is not None else None)
+        session["pot"] = session_pot
+    session.update(_extra(srule, deck))
     _put(tree, "session", session)
     for key, value in _extra(rs, deck).items():
         tree.setdefault(key, value)

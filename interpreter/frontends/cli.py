@@ -196,7 +196,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a deal (or --deals N) with bots and people, as a readable log")
     p.add_argument("name", help="ruleset name or file")
     p.add_argument("--players", type=int, help="people at the table (default: the game's usual table)")
-    p.add_argument("--deals", type=int, default=1, help="deals in the session, the deal passing on (default 1)")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=1,
+        help="deals in the session at most (default 1); the ruleset's session says who deals each, with which "
+        "rules, and may end it sooner",
+    )
+    p.add_argument(
+        "--signal",
+        action="append",
+        default=[],
+        metavar="NAME@DEAL",
+        help="in a session: the signal for the ruleset's round NAME before deal DEAL (from 1)",
+    )
     p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--seed", type=int, help="shuffle seed; the same seed gives the same deal and bot play")
     p.add_argument(
@@ -328,6 +341,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from interpreter.engine.session import Session
     from interpreter.frontends.human import HumanPlayer, QuitGame
     from interpreter.frontends.log import render_log
+    from interpreter.frontends.simulate_sessions import parse_signals
     from interpreter.language.loader import load_ruleset
 
     if args.record:
@@ -340,6 +354,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.name, parse_options(args.option))
     players = args.players if args.players is not None else ruleset.usual_table
     session = Session(ruleset, players=players, dealer=args.dealer, seed=args.seed) if args.deals > 1 else None
+    signals = parse_signals(args.signal)
+    if signals and session is None:
+        raise TarockError("--signal is for a session: give --deals N as well")
+    names = {r.name for r in ruleset.session.special_rounds if r.at == "signal"}
+    for deal_number, name in signals.items():
+        if name not in names:
+            known = f"; it has: {', '.join(sorted(names))}" if names else ""
+            raise TarockError(f"--signal: {ruleset.title} has no round played at a signal named {name!r}{known}")
+        if deal_number == 1 and session is not None:
+            session.signal(name)
     game = session.next_deal() if session is not None else Game(ruleset, players, dealer=args.dealer, seed=args.seed)
     humans = set(args.human)
     for seat in humans:
@@ -361,7 +385,12 @@ def cmd_play(args: argparse.Namespace) -> int:
             return "  no deal of this session is finished yet"
         done = sum(1 for g in session.deals if g.is_over)
         scores = ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(session.scores))
-        return f"  Score after {done} of {args.deals} deals ({ruleset.settlement.unit}): {scores}"
+        text = f"  Score after {done} of {args.deals} deals ({ruleset.settlement.unit}): {scores}"
+        if session.sheet is not None:
+            sheet = ", ".join(f"seat {s} {v}" for s, v in enumerate(session.sheet))
+            totals = ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(session.totals()))
+            text += f"\n  Score sheet: {sheet}; settled now: {totals}"
+        return text
 
     number = 1
     while True:
@@ -391,9 +420,16 @@ def cmd_play(args: argparse.Namespace) -> int:
             return 0
         session.finish_deal()
         print(score().strip())
-        if number >= args.deals or session.over:
+        if session.over:
+            totals = ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(session.totals()))
+            print(f"The session is over after {len(session.deals)} deals, as its rule says: {totals}")
+            return 0
+        if number >= args.deals:
             return 0
         number += 1
+        if number in signals:
+            session.signal(signals[number])
+            print(f"The signal: {signals[number]} from this deal on")
         game = session.next_deal()
 
 

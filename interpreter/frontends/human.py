@@ -15,7 +15,18 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
 from interpreter.frontends.log import describe_event
-from interpreter.frontends.words import action_label, explain_result
+from interpreter.frontends.server import public_event, public_view
+from interpreter.frontends.words import (
+    action_label,
+    card_choice,
+    choice_task,
+    explain_result,
+    partner_call,
+    seat_hints,
+    shown_parts,
+    sides_line,
+    tally,
+)
 from interpreter.language.model import TRUMP, Deck
 
 if TYPE_CHECKING:
@@ -45,8 +56,9 @@ def label(card: str, deck: Deck) -> str:
 
 HELP = """  Type the number of a choice, or name it: a card by its id or name (T22, Gstiess, hk), a call by
   its word (pass, solo). For several cards at once list them: 1 4 7, or CK C9.
-  Other words: help (this), hand (your cards again), rules (the game in short), score (the session
-  so far), quit (stop; the record of the deal so far is saved)."""
+  Other words: help (this), hand (your cards again), last (the last trick, and the tricks taken so
+  far), rules (the game in short), score (the session so far), quit (stop; the record of the deal so
+  far is saved)."""
 
 
 class QuitGame(Exception):
@@ -70,6 +82,7 @@ class HumanPlayer:
         self.stdout = stdout if stdout is not None else sys.stdout
         self.score = score
         self._seat: int | None = None  # the seat being asked, for `hand`
+        self._hinted: dict[int, list[str]] = {}  # what each person's seat was last told of its side
 
     def say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
@@ -84,7 +97,14 @@ class HumanPlayer:
             shown = self._tell(shown, seats)
             seat = game.to_act
             assert seat is not None  # somebody is to act until the deal is over
-            action = self.ask(seat) if seat in seats else bot.choose(game, seat)
+            if seat in seats:
+                action = self.ask(seat)
+            else:
+                interrupt = self._interrupt(seats, seat)
+                if interrupt is not None:
+                    seat, action = interrupt
+                else:
+                    action = bot.choose(game, seat)
             try:
                 game.apply(seat, action)
             except (IllegalActionError, InvalidActionError) as exc:
@@ -92,7 +112,8 @@ class HumanPlayer:
         self._tell(shown, seats)
 
     def _tell(self, shown: int, seats: set[int]) -> int:
-        """Say what happened since event `shown`: calls, cards as they fall, tricks, settlement."""
+        """Say what happened since event `shown`: calls, cards as they fall, tricks, settlement,
+        and what a person's own cards tell it anew (whose side it is on)."""
         game = self.game
         deck = game.ruleset.deck
         for event in game.events[shown:]:
@@ -105,23 +126,57 @@ class HumanPlayer:
                 for line in explain_result(event, game.ruleset, game.players, game.sitting_out):
                     self.say(line)
                 continue
-            text = describe_event(event, game)
+            text = describe_event(public_event(event, game), game)
             if text:
                 self.say(text)
+        for seat in sorted(seats):
+            hints = seat_hints(
+                game.view(seat), game.ruleset, _seat_word(seat), self._partner_call(), public_view(game, None)
+            )
+            if hints != self._hinted.get(seat, []):
+                self._hinted[seat] = hints
+                for hint in hints:
+                    self.say(f"  ({hint})" if len(seats) == 1 else f"  (seat {seat}: {hint})")
         return len(game.events)
+
+    def _partner_call(self) -> dict[str, Any] | None:
+        return partner_call([public_event(e, self.game) for e in self.game.events if e["type"] == "call_partner"])
+
+    def _interrupt(self, seats: set[int], to_act: int) -> tuple[int, Any] | None:
+        """A person's seat that may speak out of turn now (a Piccolo breaking into the auction):
+        offer it, with waiting as the answer that lets the bidding go on; its choice, or None."""
+        for seat in sorted(seats):
+            legal = self.game.legal_actions(seat) if seat != to_act else []
+            if not legal:
+                continue
+            self._seat = seat
+            self.say(f"\nSeat {seat}, it is seat {to_act}'s turn; you may interrupt now, or wait.")
+            self.say(f"  your hand: {named_hand(self.game.view(seat)['hand'], self.game.ruleset.deck)}")
+            self.say("  0. wait (press Enter): let the bidding go on")
+            for number, action in enumerate(legal, 1):
+                self.say(f"  {number}. {self._label(action, legal)}")
+            while True:
+                line = self._read()
+                if line in ("", "0") or line.lower() in ("wait", "w"):
+                    break
+                if line.isdigit() and 1 <= int(line) <= len(legal):
+                    return seat, legal[int(line) - 1]
+                chosen = next((a for a in legal if _same_word(line, a, self.game)), None)
+                if chosen is not None:
+                    return seat, chosen
+                self.say(f"  '{line}' is not among them; type a number from 0 to {len(legal)}, or press Enter to wait")
+        return None
 
     def ask(self, seat: int) -> Any:
         """The action the person at `seat` chooses: a legal action, or a list of cards for a choice
-        too large to list."""
+        of several cards."""
         game = self.game
         deck = game.ruleset.deck
         view = game.view(seat)
         self._seat = seat
-        role = ""
-        if view["declarer"] is not None:
-            role = (
-                " (you are the lone player)" if view["declarer"] == seat else f" (lone player: seat {view['declarer']})"
-            )
+        call = self._partner_call()
+        sides = sides_line(view, game.ruleset, _seat_word(seat), call) if view["declarer"] is not None else ""
+        role = f" ({sides.split(' · ', 1)[1]})" if " · " in sides else ""
         self.say(f"\nSeat {seat}, your hand{role}: {named_hand(view['hand'], deck)}")
         trick = view["tricks"][-1] if view["tricks"] else None
         if trick and trick["cards"] and trick["winner"] is None:
@@ -130,16 +185,16 @@ class HumanPlayer:
                 + ", ".join(f"seat {s} {label(c, deck)}" for s, c in zip(trick["seats"], trick["cards"], strict=False))
             )
         legal = game.legal_actions(seat)
-        for action in legal:
-            for kind in ("discard", "keep"):
-                template = action.get(kind) if isinstance(action, dict) else None
-                if isinstance(template, dict):  # too many choices to list: the person names the cards
-                    return {kind: self._ask_cards(kind, template, view["hand"])}
+        cards = card_choice(legal, view["hand"])
+        if cards is not None:  # several cards at once: the person names them
+            kind, template, sets = cards
+            return {kind: self._ask_cards(kind, template, view["hand"], sets)}
+        parts = shown_parts(view, [public_event(e, game) for e in game.events if e["type"] == "talon_shown"])
         order = {card: i for i, card in enumerate(view["hand"])}
         if all(isinstance(a, dict) and "play" in a for a in legal):
             legal = sorted(legal, key=lambda a: order.get(a["play"], len(order)) if isinstance(a, dict) else 0)
         for number, action in enumerate(legal, 1):
-            self.say(f"  {number}. {self._label(action, legal)}")
+            self.say(f"  {number}. {self._label(action, legal, view, parts)}")
         while True:
             line = self._read()
             if line.isdigit() and 1 <= int(line) <= len(legal):
@@ -156,24 +211,26 @@ class HumanPlayer:
             what = f"{label(card, deck)} is not among them" if card is not None else f"'{line}' is not among them"
             self.say(f"  {what}; type a number from 1 to {len(legal)}, or help")
 
-    def _ask_cards(self, kind: str, template: dict[str, Any], hand: list[str]) -> list[str]:
-        """The cards the person names for a discard or keep `template` ({count, from, forbidden}),
-        checked for their number and that each may be chosen, with the reason when not."""
+    def _ask_cards(
+        self, kind: str, template: dict[str, Any], hand: list[str], sets: set[frozenset[str]] | None = None
+    ) -> list[str]:
+        """The cards the person names for a discard or keep `template` ({count, from, forbidden,
+        including}), checked for their number and that each may be chosen, with the reason when
+        not. `sets`: where the rules list every choice, the sets of cards that may be chosen (a set
+        named otherwise goes to the engine, which says why it may not be)."""
         deck = self.game.ruleset.deck
         allowed: list[str] = list(template["from"])
         count: int = template["count"]
-        # A keep template lists the cards that may be kept; the others of the hand may not.
-        forbidden = [str(c) for c in template.get("forbidden", [c for c in hand if c not in allowed])]
-        cards_word = "card" if count == 1 else "cards"
+        task, forbidden = choice_task(kind, template, hand, deck)
         verb = "keep" if kind == "keep" else "put aside"
-        task = (
-            f"keep {count} {cards_word} (the others go aside)" if kind == "keep" else f"put {count} {cards_word} aside"
-        )
         not_these = f" you may not {verb}: {', '.join(label(c, deck) for c in forbidden)};" if forbidden else ""
         including = [str(c) for c in template.get("including", ())]
         if including:  # every choice holds these (a class of cards to put aside first, whole)
             not_these += f" these must be among them: {', '.join(label(c, deck) for c in including)};"
-        self.say(f"  {task};{not_these} type their numbers or ids, e.g. 1 4:")
+        example = " ".join(allowed[:count]) if count > 1 else allowed[0]
+        self.say(
+            f"  {task};{not_these} type their numbers or names, e.g. {' '.join(map(str, range(1, count + 1)))} or {example}:"
+        )
         for number, card in enumerate(allowed, 1):
             self.say(f"  {number}. {label(card, deck)}")
         while True:
@@ -218,9 +275,15 @@ class HumanPlayer:
             return word.upper()
         return deck.aliases.get(word.lower())
 
-    def _label(self, action: Any, legal: list[Any] | None = None) -> str:
+    def _label(
+        self,
+        action: Any,
+        legal: list[Any] | None = None,
+        view: dict[str, Any] | None = None,
+        parts: list[list[str]] | None = None,
+    ) -> str:
         rs = self.game.ruleset
-        words = action_label(action, rs, legal=legal)
+        words = action_label(action, rs, legal=legal, view=view, talon_parts=parts)
         if isinstance(action, str) and words.lower() != action:
             return f"{words} ({action})"  # the word to type, where the title is not it
         return words
@@ -238,6 +301,8 @@ class HumanPlayer:
                 self.say(HELP)
             elif word.lower() == "hand" and self._seat is not None:
                 self.say(f"  your hand: {named_hand(self.game.view(self._seat)['hand'], self.game.ruleset.deck)}")
+            elif word.lower() in ("last", "tricks") and self._seat is not None:
+                self.say(self._tricks_so_far(self._seat))
             elif word.lower() == "rules":
                 self.say(rules_summary(self.game))
             elif word.lower() == "score":
@@ -246,6 +311,24 @@ class HumanPlayer:
                 raise QuitGame
             else:
                 return word
+
+    def _tricks_so_far(self, seat: int) -> str:
+        """The last trick taken and the tricks each side has taken (`last`): what the table shows."""
+        view = self.game.view(seat)
+        deck = self.game.ruleset.deck
+        done = [t for t in view["tricks"] if t["winner"] is not None]
+        if not done:
+            return "  no trick has been taken yet"
+        trick = done[-1]
+        cards = ", ".join(f"seat {s} {label(c, deck)}" for s, c in zip(trick["seats"], trick["cards"], strict=False))
+        lines = [f"  last trick ({len(done)}): {cards} → seat {trick['winner']}"]
+        lines += [f"  {line}" for line in tally(view, self.game.ruleset, _seat_word(seat))]
+        return "\n".join(lines)
+
+
+def _seat_word(you: int) -> Callable[[int], str]:
+    """How the terminal names a seat to the person at `you`."""
+    return lambda seat: "you" if seat == you else f"seat {seat}"
 
 
 def _same_word(line: str, action: Any, game: Game) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.language.model import TRUMP, Deck
+from interpreter.language.model import PART_NAMES, TRUMP, Deck
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -54,6 +54,16 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "kontra":
         return f"Kontra: seat {event['seat']}: {event['title']} (×{2 ** event['level']})"
     if kind == "talon_shown":
+        parts = int(event.get("parts") or 1)
+        if parts > 1:
+            from interpreter.frontends.words import part_word, talon_parts
+
+            word = part_word(parts)
+            laid = "; ".join(
+                f"{PART_NAMES[i]} {word}: {show_cards(part, deck)}"
+                for i, part in enumerate(talon_parts(event["cards"], parts))
+            )
+            return f"Exchange: the talon turned up for all, in {parts} {part_word(parts, True)}: {laid}"
         return f"Exchange: the talon turned up for all: {show_cards(event['cards'], deck)}"
     if kind == "forfeit":
         return (
@@ -65,6 +75,12 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "breach":
         return f"Breach: {event['reason']}"
     if kind == "talon_taken":
+        if event.get("part"):
+            from interpreter.frontends.words import part_word
+
+            laid_out = [e for e in game.events if e["type"] == "talon_shown"]
+            word = part_word(int(laid_out[-1].get("parts") or 1)) if laid_out else "part"
+            return f"Exchange: seat {event['seat']} takes the {event['part']} {word} of the talon ({event['count']} cards)."
         return f"Exchange: seat {event['seat']} picks up the {event['count']} talon cards."
     if kind == "discard":
         return f"Exchange: seat {event['seat']} discards {event['count']} card{'s' if event['count'] != 1 else ''} face down."
@@ -81,12 +97,12 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
         source = "the talon" if event.get("holder") is None else f"seat {event['holder']}"
         return f"Exchange: seat {event['seat']} calls {card_name(event['card'], deck)} from {source}."
     if kind == "call_partner":
-        called = (
-            card_name(event["card"], deck)
-            if event.get("card")
-            else str(event.get("choice", "a card")).replace("_", " ")
-        )
-        return f"Partner: seat {event['seat']} calls {called}; its holder plays on the same side."
+        if event.get("card"):
+            card = event["card"]
+            called = f"{deck.name_of(card)} ({card})" if deck.name_of(card) != card[1:] else card
+        else:
+            called = "the " + str(event.get("choice", "a card")).replace("_", " ").replace("king", "King")
+        return f"Partner: seat {event['seat']} calls {called}; its holder plays with seat {event['seat']}."
     if kind == "give":
         to = "the talon" if event.get("to") is None else f"seat {event['to']}"
         return f"Exchange: seat {event['seat']} gives a card face down to {to}."

@@ -14,6 +14,7 @@ a message saying so within --cluster-timeout seconds.
 
 examples:
   tarock simulate NAME --deals 10000
+  tarock simulate NAME --sessions 100 --session-deals 40
   tarock simulate NAME --deals 10000 --workers 4 --json > stats.json
   tarock simulate NAME --deals 1000 --bot random --pass-probability 0.8
   tarock simulate NAME --deals 1000000 --cluster tcp://scheduler:8786
@@ -588,6 +589,42 @@ def _duration(seconds: float) -> str:
 # -- the command ---------------------------------------------------------------------------
 
 
+def run_sessions(args: argparse.Namespace) -> int:
+    from interpreter.frontends.options import parse_options
+    from interpreter.frontends.simulate_sessions import parse_signals, render_sessions, simulate_sessions
+    from interpreter.language.loader import load_ruleset
+
+    if args.sessions < 1:
+        raise TarockError("--sessions must be at least 1")
+    if args.session_deals is not None and args.session_deals < 1:
+        raise TarockError("--session-deals must be at least 1")
+    if args.cluster is not None or args.workers != 1:
+        raise TarockError("--sessions are played in this process, one after another: leave out --workers and --cluster")
+    if args.pass_probability is not None and not 0 <= args.pass_probability <= 1:
+        raise TarockError("--pass-probability must be from 0 to 1")
+    ruleset = load_ruleset(args.name, parse_options(args.option))
+    players = args.players if args.players is not None else ruleset.table_sizes[0]
+    if players not in ruleset.table_sizes:
+        raise TarockError(
+            f"--players {players}: {ruleset.title} is played by {', '.join(map(str, ruleset.table_sizes))}"
+        )
+    if not 0 <= args.dealer < players:
+        raise TarockError(f"--dealer must be from 0 to {players - 1}, not {args.dealer}")
+    stats = simulate_sessions(
+        ruleset,
+        args.sessions,
+        players,
+        seed=args.seed,
+        dealer=args.dealer,
+        bot=args.bot,
+        pass_probability=args.pass_probability,
+        cap=args.session_deals,
+        signals=parse_signals(args.signal),
+    )
+    print(json.dumps(stats, indent=2, ensure_ascii=False) if args.json else render_sessions(stats))
+    return 0
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="ruleset name or file")
     parser.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
@@ -617,12 +654,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=CHOICE", help="choose a reading or option"
     )
+    parser.add_argument(
+        "--sessions",
+        type=int,
+        metavar="N",
+        help="play N whole sessions as the ruleset's session says (who deals, its rounds, its end, its score "
+        "sheet) and report each seat's totals over a session, instead of --deals single deals",
+    )
+    parser.add_argument(
+        "--session-deals",
+        type=int,
+        metavar="N",
+        help="with --sessions: after N deals a player asks to stop, and the session ends as its rule says "
+        "(needed where sessions end only when a player asks); a session with an end of its own is cut there",
+    )
+    parser.add_argument(
+        "--signal",
+        action="append",
+        default=[],
+        metavar="NAME@DEAL",
+        help="with --sessions: give the signal for the round NAME before deal DEAL (from 1) of each session",
+    )
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     from interpreter.frontends.options import parse_options
 
+    if args.sessions is not None:
+        return run_sessions(args)
+    if args.session_deals is not None or args.signal:
+        raise TarockError("--session-deals and --signal are for --sessions")
     if args.deals < 1:
         raise TarockError("--deals must be at least 1")
     if args.workers < 1:

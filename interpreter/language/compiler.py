@@ -35,6 +35,7 @@ from interpreter.language.model import (
     Condition,
     Contract,
     Counting,
+    DealerWhen,
     Deck,
     Declaration,
     Discard,
@@ -60,8 +61,11 @@ from interpreter.language.model import (
     Route,
     Ruleset,
     ScheduledTrick,
+    ScoreSheet,
+    SessionPot,
     SessionRule,
     Settlement,
+    SpecialRound,
     TakeTalon,
     TrickException,
     Withhold,
@@ -101,6 +105,9 @@ SEAT_NAMES = known.SEAT.types
 KONTRA_NAMES = known.KONTRA.types
 DUTY_NAMES = known.DUTY.types
 PAYMENT_NAMES = known.PAYMENT.types
+LAST_DEAL_NAMES = known.LAST_DEAL.types
+SHEET_NAMES = known.SHEET.types
+SESSION_END_NAMES = known.SESSION_END.types
 
 NOT_CONTRACT_CALLS = {"pass"}
 
@@ -1491,7 +1498,77 @@ class Compiler:
             self.problem(
                 ("session", "holder_of"), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}"
             )
-        return SessionRule(rule.get("deals"), card)
+        dealer_when = []
+        for i, entry in enumerate(rule.get("dealer_when") or ()):
+            when = self.expression(("session", "dealer_when", i, "when"), LAST_DEAL_NAMES, BOOL)
+            if when is not None:
+                dealer_when.append(DealerWhen(when, entry["dealer"]))
+        rounds = []
+        for name, entry in (rule.get("special_rounds") or {}).items():
+            path: Path = ("session", "special_rounds", name)
+            rounds.append(
+                SpecialRound(
+                    name,
+                    entry.get("title", name),
+                    entry.get("at", default("session.special_rounds.*.at")),
+                    entry.get("rounds", default("session.special_rounds.*.rounds")),
+                    self.session_choices((*path, "options"), entry.get("options") or {}),
+                    self.session_choices((*path, "after"), entry.get("after") or {}),
+                )
+            )
+        sheet = None
+        if rule.get("sheet"):
+            score = self.expression(("session", "sheet", "score"), SHEET_NAMES, INT)
+            written = rule["sheet"]
+            if score is not None:
+                sheet = ScoreSheet(
+                    score,
+                    written.get("start", default("session.sheet.start")),
+                    written.get("settle", default("session.sheet.settle")),
+                    written.get("stake", default("session.sheet.stake")),
+                )
+        pot = None
+        if "pot" in rule and rule["pot"] is not None:
+            pot = SessionPot(
+                self.expression(("session", "pot", "ante"), BREACH_NAMES, INT),
+                (rule["pot"] or {}).get("left", default("session.pot.left")),
+                self.expression(("session", "pot", "each_deal"), BREACH_NAMES, INT),
+            )
+        return SessionRule(
+            rule.get("deals"),
+            card,
+            dealer=rule.get("dealer", default("session.dealer")),
+            dealer_when=tuple(dealer_when),
+            rounds=rule.get("rounds"),
+            until=self.expression(("session", "until"), SESSION_END_NAMES, BOOL),
+            special_rounds=tuple(rounds),
+            sheet=sheet,
+            pot=pot,
+        )
+
+    def session_choices(self, path: Path, chosen: dict[str, Any]) -> dict[str, str]:
+        """A round's readings and options: each a group of this ruleset, with one of its choices."""
+        groups = {**(self.data.get("readings") or {}), **(self.data.get("options") or {})}
+        out: dict[str, str] = {}
+        for group, choice in chosen.items():
+            found = groups.get(group)
+            if not isinstance(found, dict):
+                self.problem(
+                    (*path, group),
+                    f"no reading or option '{group}' in this ruleset, whose own a round chooses among "
+                    f"(`tarock options NAME` lists them){_hint(str(group), list(groups))}",
+                    at_key=True,
+                )
+                continue
+            choices = list(found.get("choices") or {})
+            if choice not in choices:
+                self.problem(
+                    (*path, group),
+                    f"'{group}' has no choice '{choice}'{_hint(str(choice), choices)}",
+                )
+                continue
+            out[str(group)] = str(choice)
+        return out
 
     def compile_groups(self) -> tuple[ChoiceGroup, ...]:
         groups = []

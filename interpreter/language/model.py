@@ -569,12 +569,65 @@ class Penalties:
 
 
 @dataclass(frozen=True)
+class DealerWhen:
+    """Who deals next (`dealer`: next, same, declarer, after_declarer) when `when` holds of the
+    deal just played."""
+
+    when: Condition
+    dealer: str
+
+
+@dataclass(frozen=True)
+class SpecialRound:
+    """A round with rules of its own: `rounds` rounds (every seat deals once in each) played with
+    the readings and options `options` chosen, at the session's end (`at: end`, a closing round)
+    or from the deal after a signal; `after`: choices that hold for every deal after it."""
+
+    name: str
+    title: str
+    at: Literal["end", "signal"]
+    rounds: int
+    options: Mapping[str, str]
+    after: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """Each deal writes `score` to each seat (from `start`); at the end the sheet is settled as
+    differences between every two players or per point, at `stake` a point."""
+
+    score: Formula
+    start: int
+    settle: Literal["differences", "per_point"]
+    stake: int
+
+
+@dataclass(frozen=True)
+class SessionPot:
+    """The pot over a session: `ante` from each player when it starts, `each_deal` from each
+    player before every deal; what is `left` at its end is kept or shared."""
+
+    ante: Formula | None
+    left: Literal["kept", "shared"]
+    each_deal: Formula | None = None
+
+
+@dataclass(frozen=True)
 class SessionRule:
-    """How a session of deals ends: after `deals`, or on request once the holder of
-    `holder_of` in the next deal has dealt (der Gstieß gibt ab)."""
+    """The session: who deals next (`dealer`, unless one of `dealer_when` holds), its end (after
+    `deals`, after `rounds` complete rounds, once `until` holds, or on request once the holder of
+    `holder_of` in the next deal has dealt: der Gstieß gibt ab), its rounds with rules of their
+    own, and its score sheet."""
 
     deals: int | None = None
     holder_of: str | None = None
+    dealer: str = "next"
+    dealer_when: tuple[DealerWhen, ...] = ()
+    rounds: int | None = None
+    until: Condition | None = None
+    special_rounds: tuple[SpecialRound, ...] = ()
+    sheet: ScoreSheet | None = None
+    pot: SessionPot | None = None
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, metavar="SECONDS", help="pause before each bot's move (default 0.6)"
     )
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the SQLite file that keeps the tables, so that they survive a restart (default: web.sqlite3 in"
+        " tarock's folder of your user data, ~/.local/share/tarock on Linux; ':memory:' keeps nothing)",
+    )
+    parser.add_argument(
+        "--export",
+        metavar="FOLDER",
+        help="write every finished deal of the database as a YAML record (TABLE-deal-N.yaml) into FOLDER, and stop",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.export is not None:
+        from interpreter.frontends.web.store import export
+
+        return export(args.db, args.export)
     try:
         from interpreter.frontends.web import app
     except ImportError as exc:

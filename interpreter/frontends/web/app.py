@@ -24,7 +24,7 @@ import sys
 import time
 import traceback
 import weakref
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +35,18 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from interpreter.errors import RulesetError, TarockError, UsageError
 from interpreter.frontends.server import NotJson, encode, parse_line
 from interpreter.frontends.web.scribe import WebScribe
-from interpreter.frontends.web.table import MAX_SECONDS, MIN_SECONDS, SEARCH_SECONDS, ClosedTable, Table, clean_text
+from interpreter.frontends.web.store import MAX_STORED, Saved, Store, default_path
+from interpreter.frontends.web.table import (
+    MAX_SECONDS,
+    MAX_STAND_IN,
+    MIN_SECONDS,
+    MIN_STAND_IN,
+    SEARCH_SECONDS,
+    STAND_IN,
+    ClosedTable,
+    Table,
+    clean_text,
+)
 from interpreter.frontends.web.thinking import Thinkers
 from interpreter.language.model import Ruleset
 
@@ -56,14 +67,13 @@ MAX_QUEUE = 64  # messages waiting for one socket to read them; beyond it the so
 SEND_TIMEOUT = 30.0  # seconds a message may wait for a browser to take it; then the socket is closed
 MAX_FIELD = 200  # characters of a text field of a form (an observer's name and place)
 MAX_DEALS = 1000  # deals in one session
-CLOSED_TABLES = 1000  # closed tables whose records are kept (the oldest closed is forgotten first)
-CLOSED_DEALS = 5000  # finished deals' records kept of closed tables (a few kB each)
 
 
 @dataclass(frozen=True)
 class Lifetimes:
     """How long what nobody uses stays open, in seconds: then it is closed, and its place free
-    for another (a table's finished deals stay downloadable: ClosedTable)."""
+    for another (a table stays in the database: its links open it again, its finished deals stay
+    downloadable)."""
 
     table: float = 3600.0  # a table nobody is at (no socket joined), its session not over
     finished: float = 600.0  # a table nobody is at, its session over
@@ -76,7 +86,8 @@ class Lifetimes:
 
 
 TABLES: web.AppKey[dict[str, Table]] = web.AppKey("tables", dict)
-CLOSED: web.AppKey[OrderedDict[str, ClosedTable]] = web.AppKey("closed", OrderedDict)
+STORE: web.AppKey[Store] = web.AppKey("store", Store)
+REOPENING: web.AppKey[dict[str, asyncio.Future[Table | str]]] = web.AppKey("reopening", dict)
 QUIET: web.AppKey[dict[str, float]] = web.AppKey("quiet", dict)  # table → when its last socket left
 SCRIBES: web.AppKey[dict[str, WebScribe]] = web.AppKey("scribes", dict)
 WRITTEN: web.AppKey[dict[str, float]] = web.AppKey("written", dict)  # scribe → when it was last written to
@@ -91,6 +102,7 @@ BOT_TASKS: set[asyncio.Task[None]] = set()  # the bots' tasks running (the loop 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")
 _NUMBER = re.compile(r"[1-9][0-9]{0,5}")  # a deal's number in a URL
+_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # a table's id (Table._new_id makes 8 characters)
 
 
 class Seat:
@@ -164,14 +176,20 @@ async def _close(ws: web.WebSocketResponse, code: int, reason: str) -> None:
 
 
 def make_app(
-    bot_delay: float = 0.6, stall: float = SEND_TIMEOUT, lifetimes: Lifetimes | None = None
+    bot_delay: float = 0.6,
+    stall: float = SEND_TIMEOUT,
+    lifetimes: Lifetimes | None = None,
+    db: str | Path | Store = ":memory:",
 ) -> web.Application:
     """The application; `bot_delay` seconds pass between two bots' moves, so that people can
     follow the cards as they fall (0 in tests); a socket whose browser takes no message for
-    `stall` seconds is closed; tables and scribes nobody uses are closed after `lifetimes`."""
+    `stall` seconds is closed; tables and scribes nobody uses are closed after `lifetimes`. The
+    tables are kept in the database `db` (a file, or a Store; ":memory:" keeps them only while
+    the server runs) and brought back from it on demand."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_faults])
     app[TABLES] = {}
-    app[CLOSED] = OrderedDict()
+    app[STORE] = db if isinstance(db, Store) else Store(db)
+    app[REOPENING] = {}
     app[QUIET] = {}
     app[SCRIBES] = {}
     app[WRITTEN] = {}
@@ -198,6 +216,7 @@ def make_app(
 
 async def _stop_thinking(app: web.Application) -> None:
     app[THINKERS].close()
+    app[STORE].close()
 
 
 async def _sweeping(app: web.Application) -> AsyncIterator[None]:
@@ -218,29 +237,100 @@ async def _sweeping(app: web.Application) -> AsyncIterator[None]:
 
 def close_unused(app: web.Application, now: float) -> None:
     """Close every table no socket has been at for its lifetime (shorter once its session is
-    over) and every scribe not written to for its: a closed table keeps its finished deals'
-    records for download (ClosedTable), the CLOSED_TABLES last closed and at most CLOSED_DEALS
-    deals of them; a scribe keeps nothing (the browser holds its record, sent with every entry)."""
+    over) and every scribe not written to for its. A closed table stays in the database, where
+    its links find it again (the MAX_STORED used last: older ones are forgotten); a scribe keeps
+    nothing (the browser holds its record, sent with every entry)."""
     lifetimes = app[LIFETIMES]
     for table_id, table in list(app[TABLES].items()):
         if app[SOCKETS].get(table_id):
             continue
         lifetime = lifetimes.finished if table.session_over else lifetimes.table
         if now - app[QUIET].get(table_id, now) >= lifetime:
-            del app[TABLES][table_id]
-            app[SOCKETS].pop(table_id, None)
-            app[QUIET].pop(table_id, None)
-            app[CLOSED][table_id] = table.close()
-            app[THINKERS].forget(table_id)
-    closed = app[CLOSED]
-    deals = sum(len(t.records) for t in closed.values())
-    while closed and (len(closed) > CLOSED_TABLES or deals > CLOSED_DEALS):
-        _, forgotten = closed.popitem(last=False)
-        deals -= len(forgotten.records)
+            _close_table(app, table_id)
+    open_now = frozenset(app[TABLES].keys())
+    app[STORE].forget_oldest(MAX_STORED, open_now)
     for scribe_id, written in list(app[WRITTEN].items()):
         if now - written >= lifetimes.scribe:
             app[SCRIBES].pop(scribe_id, None)
             del app[WRITTEN][scribe_id]
+
+
+def _close_table(app: web.Application, table_id: str) -> None:
+    """Take a table nobody is at out of memory (it stays in the database)."""
+    del app[TABLES][table_id]
+    app[SOCKETS].pop(table_id, None)
+    app[QUIET].pop(table_id, None)
+    app[THINKERS].forget(table_id)
+
+
+def _make_room(app: web.Application) -> None:
+    """Where MAX_TABLES are open, close the one nobody has been at for the longest (it stays in
+    the database); Refused (503) when somebody is at every one."""
+    tables = app[TABLES]
+    if len(tables) < MAX_TABLES:
+        return
+    idle = [t for t in tables if not app[SOCKETS].get(t)]
+    if not idle:
+        raise Refused(f"{len(tables)} tables are open and in use, the most this server holds: try again later", 503)
+    _close_table(app, min(idle, key=lambda t: app[QUIET].get(t, 0.0)))
+
+
+def _register(app: web.Application, table: Table) -> None:
+    app[TABLES][table.id] = table
+    app[SOCKETS][table.id] = weakref.WeakSet()
+    app[QUIET][table.id] = time.monotonic()  # nobody has joined yet
+
+
+async def find_table(app: web.Application, table_id: str) -> Table | str:
+    """The open table `table_id`, brought back from the database where it is not open (its deals
+    replayed in a thread, away from the event loop); the reason when there is none."""
+    table = app[TABLES].get(table_id)
+    if table is not None:
+        return table
+    if table_id in app[REOPENING]:
+        return await asyncio.shield(app[REOPENING][table_id])
+    store = app[STORE]
+    saved = store.load(table_id) if _ID.fullmatch(table_id) else None
+    if saved is None:
+        return "no such table: ask for a new link"
+    future: asyncio.Future[Table | str] = asyncio.get_running_loop().create_future()
+    app[REOPENING][table_id] = future
+    try:
+        try:
+            _make_room(app)
+            table = await asyncio.get_running_loop().run_in_executor(None, _restore, saved)
+        except Refused as refused:
+            future.set_result(refused.reason)
+            return refused.reason
+        except TarockError as exc:
+            reason = f"this table cannot be brought back: {str(exc)[:300]}"
+            future.set_result(reason)
+            return reason
+        table.store = store
+        _register(app, table)
+        for seat in table.people:  # nobody is at it yet: a bot stands in where the table says so
+            _stand_in_later(app, table, seat)
+        future.set_result(table)
+        return table
+    finally:
+        del app[REOPENING][table_id]
+
+
+def _restore(saved: Saved) -> Table:
+    from interpreter.language.loader import load_ruleset
+
+    return Table.restore(saved, load_ruleset(saved.ruleset, saved.options))
+
+
+def closed_table(app: web.Application, table_id: str) -> ClosedTable | None:
+    """A table of the database that is not open, for its downloads (None: no such table)."""
+    saved = app[STORE].load(table_id, deals=False) if _ID.fullmatch(table_id) else None
+    if saved is None:
+        return None
+    from interpreter.language.loader import load_ruleset
+
+    ruleset = load_ruleset(saved.ruleset, saved.options)
+    return ClosedTable(saved.id, ruleset, saved.names, saved.tokens, saved.spectators, saved.session_over, app[STORE])
 
 
 @web.middleware
@@ -433,15 +523,8 @@ def _players(body: dict[str, Any], ruleset: Ruleset) -> int:
 async def create_table(request: web.Request) -> web.Response:
     """Open a table: {ruleset, players?, options?, people: [seats], deals?, names?, bots?: rules | search}
     → the join links."""
-    tables = request.app[TABLES]
-    if len(tables) >= MAX_TABLES:
-        idle = _duration(request.app[LIFETIMES].finished)
-        return _refuse(
-            f"{len(tables)} tables are open, the most this server holds; a table nobody is at is closed"
-            f" after a while ({idle} once its session is over)",
-            503,
-        )
     try:
+        _make_room(request.app)
         body = await _body(request)
         name, options, ruleset = _ruleset_asked(body)
         players = _players(body, ruleset)
@@ -459,16 +542,29 @@ async def create_table(request: web.Request) -> web.Response:
         if not isinstance(bots, str):
             raise Refused(f"bots is rules or search, not {_short(bots)}")
         seconds = _seconds(body, "bot_seconds", SEARCH_SECONDS, MIN_SECONDS, MAX_SECONDS)
-        table = Table(ruleset, players, people, deals, names=names, bots=bots, seconds=seconds)
+        stand_in = (
+            None
+            if body.get("stand_in") == "never"
+            else _seconds(body, "stand_in", STAND_IN, MIN_STAND_IN, MAX_STAND_IN)
+        )
+        table = Table(
+            ruleset,
+            players,
+            people,
+            deals,
+            names=names,
+            bots=bots,
+            seconds=seconds,
+            stand_in=stand_in,
+            store=request.app[STORE],
+        )
     except Refused as refused:
         return _refuse(refused.reason, refused.status)
     except TarockError as exc:
         return _refuse(str(exc)[:600])
     if bots == "search" and len(table.people) < players:
         request.app[THINKERS].warm(ruleset, options)
-    tables[table.id] = table
-    request.app[SOCKETS][table.id] = weakref.WeakSet()
-    request.app[QUIET][table.id] = time.monotonic()  # nobody has joined yet
+    _register(request.app, table)
     base = f"/table/{table.id}"
     return web.json_response(
         {
@@ -554,9 +650,9 @@ async def record(request: web.Request) -> web.Response:
     """The record of a finished deal, for a seat or a spectator of the table (its token in
     X-Seat-Token), as that seat or spectator may have it (Table.download)."""
     table_id = request.match_info["table"]
-    table: Table | ClosedTable | None = request.app[TABLES].get(table_id) or request.app[CLOSED].get(table_id)
+    table: Table | ClosedTable | None = request.app[TABLES].get(table_id) or closed_table(request.app, table_id)
     if table is None:
-        return _refuse("no such table (or closed long ago: the records of the last tables closed are kept)", 404)
+        return _refuse("no such table (or forgotten: the server keeps the tables used last)", 404)
     who = table.seat_of(request.headers.get("X-Seat-Token"))
     if who is False:
         return _refuse("this table's records are for its players: the token is missing or wrong", 403)
@@ -574,16 +670,11 @@ async def record(request: web.Request) -> web.Response:
 async def socket(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_HARD, heartbeat=30)
     await ws.prepare(request)
-    table = request.app[TABLES].get(request.match_info["table"])
-    if table is None:
-        closed = request.match_info["table"] in request.app[CLOSED]
-        await _refuse_socket(
-            ws,
-            "this table was closed: nobody was at it for a while; its finished deals can still be downloaded"
-            if closed
-            else "no such table: ask for a new link",
-        )
+    found = await find_table(request.app, request.match_info["table"])
+    if isinstance(found, str):
+        await _refuse_socket(ws, found)
         return ws
+    table = found
     sockets = request.app[SOCKETS][table.id]
     seat: Seat | None = None
     try:
@@ -607,15 +698,16 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
                 if who is False:
                     await _refuse_socket(ws, "this link's seat token is not one of this table's")
                     break
-                if table.id not in request.app[TABLES]:  # closed since the socket was opened
-                    await _refuse_socket(ws, "this table was closed: nobody was at it for a while")
+                if request.app[TABLES].get(table.id) is not table:  # closed since the socket was opened
+                    await _refuse_socket(ws, "this table was closed meanwhile: open its link again")
                     break
                 if len(sockets) >= MAX_SOCKETS:
                     await _refuse_socket(ws, f"{MAX_SOCKETS} browsers are at this table, the most it takes")
                     break
                 seat = Seat(ws, who if isinstance(who, int) and not isinstance(who, bool) else None, request.app[STALL])
                 if seat.seat is not None:
-                    table.rename(seat.seat, data.get("name"))
+                    table.rename(seat.seat, data.get("name"))  # (a name with nothing in it keeps the seat's)
+                    table.joined(seat.seat)
                 sockets.add(seat)
                 seat.post(table.welcome(seat.seat))
                 broadcast(request.app, table)
@@ -626,6 +718,10 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
         if seat is not None:
             sockets.discard(seat)
             request.app[QUIET][table.id] = time.monotonic()
+            if seat.seat is not None:
+                table.left(seat.seat)
+                _stand_in_later(request.app, table, seat.seat)
+                broadcast(request.app, table)
             if seat.closed is not None:
                 await seat.closed  # the reason first: the socket is closed without one on return
             seat.closing = True
@@ -679,9 +775,16 @@ def handle(app: web.Application, table: Table, seat: Seat, data: dict[str, Any])
         if kind == "act":
             reason = table.act(seat.seat, data.get("action"))
         elif kind == "next":
-            reason = table.next_deal()
+            reason = table.get_ready(seat.seat)
+        elif kind == "name":
+            name = data.get("name")
+            reason = (
+                table.rename(seat.seat, name)
+                if isinstance(name, str) and len(name) <= MAX_FIELD
+                else f"a name is text of at most {MAX_FIELD} characters"
+            )
         else:
-            reason = f"no message type {_short(kind, 20)}: act, next, deals or deal"
+            reason = f"no message type {_short(kind, 20)}: act, next, name, deals or deal"
     except Exception as exc:  # a fault of ours: the table goes on as it was
         traceback.print_exc(file=sys.stderr)
         reason = f"internal error ({type(exc).__name__}): please report it with what you sent"
@@ -702,6 +805,20 @@ def broadcast(app: web.Application, table: Table) -> None:
             seat.post({"type": "error", "message": "internal error: the table cannot be shown; please report it"})
             continue
         seat.post(state)
+
+
+def _stand_in_later(app: web.Application, table: Table, seat: int) -> None:
+    """Once the table's time is up, let a bot play `seat` if its person has not come back."""
+    after = table.stand_in_after
+    if after is None or table.present(seat):
+        return
+
+    def stand_in() -> None:
+        if table.id in app[TABLES] and table.stand_in(seat):
+            broadcast(app, table)
+            _schedule_bots(app, table)
+
+    asyncio.get_running_loop().call_later(after, stand_in)
 
 
 def _schedule_bots(app: web.Application, table: Table) -> None:
@@ -741,8 +858,12 @@ def run(args: Any) -> int:
     if not 0 <= args.bot_delay <= 10:
         raise TarockError(f"--bot-delay must be from 0 to 10 seconds, not {args.bot_delay}")
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
+    path = args.db if args.db is not None else default_path()
+    store = Store(path)  # refused with the reason before anything is served (in use, too new)
     print(f"tarock web: open http://{host}:{args.port}/ (Ctrl-C stops the server)", flush=True)
+    kept = "nowhere: the tables end with the server" if str(path) == ":memory:" else str(path)
+    print(f"  tables are kept in {kept}", flush=True)
     if args.host not in ("127.0.0.1", "::1", "localhost"):
         print("  other machines can reach it: seat links are the only key to a seat; share each with its player only")
-    web.run_app(make_app(args.bot_delay), host=args.host, port=args.port, print=None)
+    web.run_app(make_app(args.bot_delay, db=store), host=args.host, port=args.port, print=None)
     return 0

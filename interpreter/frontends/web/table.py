@@ -12,7 +12,6 @@ directly.
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 import unicodedata
@@ -27,8 +26,21 @@ from interpreter.errors import IllegalActionError, InvalidActionError, TarockErr
 from interpreter.frontends.log import describe_event
 from interpreter.frontends.server import public_event, public_view
 from interpreter.frontends.web.downloads import record_for
+from interpreter.frontends.web.store import Saved, Store, digest
 from interpreter.frontends.web.thinking import Choice, Decision, choose
-from interpreter.frontends.words import action_label, choice_task, explain_result, legend
+from interpreter.frontends.words import (
+    action_label,
+    card_choice,
+    choice_task,
+    explain_result,
+    legend,
+    partner_call,
+    partner_game,
+    seat_hints,
+    shown_parts,
+    sides_line,
+    tally,
+)
 from interpreter.language.model import TRUMP, Ruleset
 
 MAX_NAME = 24  # characters of a player's name
@@ -76,6 +88,8 @@ class Finished:
 BOTS = ("rules", "search")  # the rule bot, or the search bot (tarock play --bot)
 SEARCH_SECONDS = 0.4  # a search bot's time for one card, unless the table sets another
 MIN_SECONDS, MAX_SECONDS = 0.05, 5.0  # what a table may set
+STAND_IN = 120.0  # seconds a person's seat stays empty before a bot plays it, unless the table sets another
+MIN_STAND_IN, MAX_STAND_IN = 5.0, 3600.0  # what a table may set (or None: never)
 
 
 class Table:
@@ -96,12 +110,20 @@ class Table:
         names: dict[int, str] | None = None,
         bots: str = "rules",
         seconds: float = SEARCH_SECONDS,
+        stand_in: float | None = STAND_IN,
+        store: Store | None = None,
+        *,
+        saved: Saved | None = None,
     ):
         if bots not in BOTS:
             raise InvalidActionError(f"the bots play by {' or '.join(BOTS)}, not {bots[:20]!r}")
         if not MIN_SECONDS <= seconds <= MAX_SECONDS:
             raise InvalidActionError(
                 f"a search bot thinks from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds a card, not {seconds:g}"
+            )
+        if stand_in is not None and not MIN_STAND_IN <= stand_in <= MAX_STAND_IN:
+            raise InvalidActionError(
+                f"a bot takes over a seat left for {MIN_STAND_IN:g} to {MAX_STAND_IN:g} seconds (or never), not {stand_in:g}"
             )
         if players not in ruleset.table_sizes:
             sizes = ", ".join(map(str, ruleset.table_sizes))
@@ -111,14 +133,22 @@ class Table:
             raise InvalidActionError(f"no seat {bad[0]}: the seats are 0 to {players - 1}")
         if not 1 <= deals <= 1000:
             raise InvalidActionError(f"a session has from 1 to 1000 deals, not {deals}")
-        self.id = secrets.token_urlsafe(6)
         self.ruleset = ruleset
         self.players = players
         self.people = sorted(set(people))
         self.deals_planned = deals
-        self.tokens = {new_token(): seat for seat in self.people}
-        self.seat_tokens = {seat: token for token, seat in self.tokens.items()}
-        self.spectator_token = new_token()
+        # The seats' secret tokens are kept as digests (what the database holds too); the tokens
+        # themselves only while the lobby hands them out, never once the table is brought back.
+        self.seat_tokens: dict[int, str] = {}
+        self.spectator_token: str | None = None
+        if saved is None:
+            self.id = _new_id(store)
+            self.seat_tokens = {seat: new_token() for seat in self.people}
+            self.spectator_token = new_token()
+            self.tokens = {digest(token): seat for seat, token in self.seat_tokens.items()}
+            self.spectators = digest(self.spectator_token)
+        else:
+            self.id, self.tokens, self.spectators = saved.id, dict(saved.tokens), saved.spectators
         self.names = {
             s: clean_text((names or {}).get(s), MAX_NAME) or (f"Seat {s}" if s in self.people else f"Bot {s}")
             for s in range(players)
@@ -126,24 +156,154 @@ class Table:
         self.seed = seed
         self.session = Session(ruleset, players=players, seed=seed)
         self.bots, self.seconds = bots, seconds
+        # People come and go: the browsers at each seat, the seats a bot plays while their person
+        # is away (after `stand_in` seconds; None: never), and who is ready for the next deal.
+        self.stand_in_after = stand_in
+        self.browsers: dict[int, int] = dict.fromkeys(self.people, 0)
+        self.standing_in: set[int] = set()
+        self.ready: set[int] = set()  # for the next deal
         self.searches = 0  # the search bots' cards found by searching (not the rule bot's choice)
         self.finished: list[Finished] = []
-        self.game: Game = self.session.next_deal()
+        self.version = 0  # counts every change, so that a client can tell a new state from an old one
+        self.store: Store | None = None  # where each change is written (attached once the table stands)
+        if saved is None:
+            self._deal()
+        else:
+            self._replay(saved)
+        self.store = store
+        if store is not None and saved is None:
+            store.opened(self.saved())
+
+    @classmethod
+    def restore(cls, saved: Saved, ruleset: Ruleset, store: Store | None = None) -> Table:
+        """The table `saved` brought back where it was: every deal replayed from its record, the
+        deal under way from its cards and its actions so far (a deal is fully determined by them)."""
+        return cls(
+            ruleset,
+            saved.players,
+            saved.people,
+            saved.deals_planned,
+            saved.seed,
+            saved.names,
+            saved.bots,
+            saved.seconds,
+            saved.stand_in,
+            store,
+            saved=saved,
+        )
+
+    def _deal(self, cards: dict[str, Any] | None = None) -> None:
+        """The session's next deal: shuffled, or the `cards` as dealt (a deal brought back)."""
+        self.game = self.session.next_deal(cards)
         self.start = self.game.record()  # the deal as dealt, for the bots to rebuild it
         self.actions: list[list[Any]] = []  # the deal's actions so far, [seat, action]
-        self.version = 0  # counts every change, so that a client can tell a new state from an old one
+        self.ready = set()
+
+    def _replay(self, saved: Saved) -> None:
+        deals = [(r["dealer"], r["deal"], r["actions"]) for r in saved.records]
+        if saved.dealt is not None:
+            deals.append((saved.dealt["dealer"], saved.dealt["deal"], saved.actions))
+        for dealer, cards, actions in deals:
+            self._deal(cards)
+            if self.game.dealer != dealer:
+                raise TarockError(f"deal {len(self.session.deals)} was dealt by seat {dealer}, not {self.game.dealer}")
+            for seat, action in actions:
+                self.game.apply(seat, action)
+                self._moved(seat, action)
+        self.version = saved.version
+
+    def saved(self) -> Saved:
+        """The table as the database keeps it (the deals as their records and actions)."""
+        under_way = not self.finished or self.finished[-1].number < len(self.session.deals)
+        return Saved(
+            self.id,
+            self.ruleset.name,
+            dict(self.ruleset.choices),
+            self.players,
+            list(self.people),
+            self.deals_planned,
+            self.seed,
+            self.bots,
+            self.seconds,
+            self.stand_in_after,
+            dict(self.names),
+            dict(self.tokens),
+            self.spectators,
+            self.version,
+            self.session_over,
+            [deal.record for deal in self.finished],
+            self.start if under_way else None,
+            [list(a) for a in self.actions] if under_way else [],
+        )
 
     # -- who is who ----------------------------------------------------------------------------
     def seat_of(self, token: object) -> int | bool | None:
         """The seat a token names, None for the spectators' token, False for no token of this table."""
-        return _seat_of(token, self.tokens, self.spectator_token)
+        return _seat_of(token, self.tokens, self.spectators)
 
-    def rename(self, seat: int, name: object) -> None:
-        """Name `seat` as its player asks (see clean_text); a name with nothing left is ignored."""
+    def rename(self, seat: int, name: object) -> str | None:
+        """Name `seat` as its player asks (see clean_text); the reason when nothing is left of it."""
         cleaned = clean_text(name, MAX_NAME)
-        if cleaned is not None and cleaned != self.names[seat]:
+        if cleaned is None:
+            return "a name has at least one letter, digit or sign"
+        if cleaned != self.names[seat]:
             self.names[seat] = cleaned
             self.version += 1
+            if self.store is not None:
+                self.store.renamed(self.id, self.names, self.version)
+        return None
+
+    def _changed(self) -> None:
+        """A change that only the version records (who is at the table, who is ready)."""
+        self.version += 1
+        if self.store is not None:
+            self.store.changed(self.id, self.version)
+
+    # -- people come and go ----------------------------------------------------------------------
+    def joined(self, seat: int) -> None:
+        """A browser joined at a person's seat: the person is back, and plays the seat again."""
+        self.browsers[seat] += 1
+        self.standing_in.discard(seat)
+        self._changed()
+
+    def left(self, seat: int) -> None:
+        """A browser at a person's seat went away (the seat may still have another). Where the
+        others at the table are ready for the next deal and only this person was not, it is dealt."""
+        self.browsers[seat] -= 1
+        self._changed()
+        if self.ready and not self.waiting_for() and self.game.is_over and not self.session_over:
+            self.next_deal()
+
+    def present(self, seat: int) -> bool:
+        """Whether a browser is at a person's seat."""
+        return self.browsers.get(seat, 0) > 0
+
+    def stand_in(self, seat: int) -> bool:
+        """Let a bot play a person's seat that nobody is at (app.py calls it once the table's
+        time is up); whether it did."""
+        if seat not in self.people or self.present(seat) or seat in self.standing_in:
+            return False
+        self.standing_in.add(seat)
+        self._changed()
+        return True
+
+    def waiting_for(self) -> list[int]:
+        """The people at the table the next deal waits for: at the table, and not ready yet."""
+        return [s for s in self.people if self.present(s) and s not in self.ready]
+
+    def get_ready(self, seat: int) -> str | None:
+        """`seat`'s person is ready for the next deal, which is dealt once everybody at the table
+        is (a person away, or played by a bot for now, is not waited for); the reason when no
+        deal is to come."""
+        if not self.game.is_over:
+            return "the deal is still being played"
+        if self.session_over:
+            return "the session is over"
+        self.ready.add(seat)
+        self._changed()
+        if not self.waiting_for():
+            return self.next_deal()
+        return None
 
     @property
     def session_over(self) -> bool:
@@ -164,9 +324,9 @@ class Table:
         return None
 
     def bot_to_act(self) -> int | None:
-        """The seat a bot is to play now, if any."""
+        """The seat a bot is to play now, if any: a bot's seat, or a person's while it stands in."""
         seat = self.game.to_act
-        return seat if seat is not None and seat not in self.people else None
+        return seat if seat is not None and (seat not in self.people or seat in self.standing_in) else None
 
     def bot_decision(self) -> Decision | None:
         """The turn of the bot to play now, as a job for thinking.choose (None: no bot's turn).
@@ -215,10 +375,10 @@ class Table:
             return "the deal is still being played"
         if self.session_over:
             return "the session is over"
-        self.game = self.session.next_deal()
-        self.start = self.game.record()
-        self.actions = []
+        self._deal()
         self.version += 1
+        if self.store is not None:
+            self.store.dealt(self.id, len(self.session.deals), self.start, self.version)
         return None
 
     @property
@@ -230,14 +390,16 @@ class Table:
         self.actions.append([seat, action])
         self.version += 1
         game = self.game
-        if game.is_over and game.result is not None and len(self.finished) < len(self.session.deals):
+        number = len(self.session.deals)
+        if game.is_over and game.result is not None and len(self.finished) < number:
             self.session.finish_deal()
             lines = explain_result(game.result.as_dict(), game.ruleset, game.players, game.sitting_out, self._name)
-            self.finished.append(
-                Finished(
-                    len(self.session.deals), game.dealer, lines, list(game.result.payments), _log(game), game.record()
-                )
-            )
+            record = game.record()
+            self.finished.append(Finished(number, game.dealer, lines, list(game.result.payments), _log(game), record))
+            if self.store is not None:
+                self.store.finished(self.id, number, record, self.session_over, self.version)
+        elif self.store is not None:
+            self.store.acted(self.id, number, len(self.actions) - 1, seat, action, self.version)
 
     def record_text(self, number: int) -> str | None:
         """The full record of finished deal `number` (from 1) as YAML, or None: the umpire's,
@@ -259,19 +421,6 @@ class Table:
         if key not in deal.downloads:
             deal.downloads[key] = _download(self.ruleset, deal.record, seat, full, self.names)
         return deal.downloads[key]
-
-    def close(self) -> ClosedTable:
-        """What is kept of the table once it is closed: who may download which finished deal,
-        and each deal's record, as compact JSON (a few kB a deal)."""
-        return ClosedTable(
-            self.id,
-            self.ruleset,
-            dict(self.names),
-            dict(self.tokens),
-            self.spectator_token,
-            self.session_over,
-            {deal.number: json.dumps(deal.record, separators=(",", ":")) for deal in self.finished},
-        )
 
     def _name(self, seat: int) -> str:
         return self.names.get(seat, f"seat {seat}")
@@ -330,6 +479,7 @@ class Table:
             "you": seat,
             "title": rs.title,
             "cards": cards,
+            "order": sorted(deck.cards, key=deck.sort_key),  # as a hand is sorted
             "legend": legend(deck),
             "calls": dict(rs.call_titles),
             "contracts": {name: c.title for name, c in rs.contracts.items()},
@@ -342,25 +492,12 @@ class Table:
         game = self.game
         rs = game.ruleset
         view = public_view(game, seat)
+        public = [public_event(e, game) for e in game.events if e["type"] in ("call_partner", "talon_shown")]
+        call = partner_call(public)
+        parts = shown_parts(view, public)
         legal: list[dict[str, Any]] = []
         if seat is not None and not game.is_over:
-            actions = game.legal_actions(seat)
-            for action in actions:
-                template = _template(action)
-                if template is not None:
-                    kind, spec = template
-                    task, forbidden = choice_task(kind, spec, view["hand"], rs.deck)
-                    legal.append(
-                        {
-                            "choice": kind,
-                            "count": spec["count"],
-                            "from": list(spec["from"]),
-                            "forbidden": forbidden,
-                            "label": task,
-                        }
-                    )
-                else:
-                    legal.append({"action": action, "label": action_label(action, rs, legal=actions)})
+            legal = self._legal(seat, view, parts)
         result = None
         if game.is_over and self.finished and self.finished[-1].number == len(self.session.deals):
             result = self.finished[-1].lines
@@ -377,49 +514,94 @@ class Table:
                     "seat": s,
                     "name": self._name(s),
                     "person": s in self.people,
+                    "present": self.present(s) if s in self.people else None,  # a browser is at the seat
+                    "stand_in": s in self.standing_in,  # a bot plays it while its person is away
+                    "ready": s in self.ready,  # for the next deal
                     "score": self.session.scores[s],
                 }
                 for s in range(self.players)
             ],
+            "windows": self.browsers.get(seat, 0) if seat is not None else None,  # this seat's own browsers
             "view": view,
             "legal": legal,
+            "sides": sides_line(view, rs, self._name, call),  # the contract and who plays with whom
+            "partner_game": partner_game(rs, view["contract"]),
+            "hints": seat_hints(view, rs, self._name, call, public_view(game, None) if seat is not None else None),
+            "talon_parts": parts,
+            "tally": tally(view, rs, self._name),
             "log": _log(game),
             "result": result,
             "deals_finished": len(self.finished),  # their rows and logs: the `deals` and `deal` messages
         }
 
+    def _legal(self, seat: int, view: dict[str, Any], parts: list[list[str]] | None) -> list[dict[str, Any]]:
+        """The seat's choices with their labels. A choice of several cards (a discard or keep) is
+        one entry to choose by tapping the cards, whether the rules send a template or list every
+        set (`sets`): never a button for each combination."""
+        rs = self.game.ruleset
+        actions = self.game.legal_actions(seat)
+        cards = card_choice(actions, view["hand"])
+        if cards is not None:
+            kind, spec, sets = cards
+            task, forbidden = choice_task(kind, spec, view["hand"], rs.deck)
+            return [
+                {
+                    "choice": kind,
+                    "count": spec["count"],
+                    "from": list(spec["from"]),
+                    "forbidden": forbidden,
+                    "including": list(spec.get("including", ())),
+                    "sets": None if sets is None else sorted(sorted(s, key=view["hand"].index) for s in sets),
+                    "label": task,
+                }
+            ]
+        return [
+            {"action": action, "label": action_label(action, rs, legal=actions, view=view, talon_parts=parts)}
+            for action in actions
+        ]
+
 
 @dataclass(frozen=True)
 class ClosedTable:
-    """A table closed after a time with nobody at it (app.Lifetimes): its finished deals stay
-    downloadable, each as its requester may have it (Table.download), and its links say that
-    it was closed."""
+    """A table kept in the database but not open (closed after a time with nobody at it, or
+    before a restart): its finished deals can be downloaded, each as its requester may have it
+    (Table.download), without bringing the table back."""
 
     id: str
     ruleset: Ruleset
     names: dict[int, str]
-    tokens: dict[str, int]
-    spectator_token: str
+    tokens: dict[str, int]  # digest → seat
+    spectators: str  # digest
     session_over: bool
-    records: dict[int, str] = field(repr=False)  # by the deal's number: the full record, as JSON
+    store: Store = field(repr=False)
 
     def seat_of(self, token: object) -> int | bool | None:
-        return _seat_of(token, self.tokens, self.spectator_token)
+        return _seat_of(token, self.tokens, self.spectators)
 
     def download(self, number: int, seat: int | None) -> str | None:
-        text = self.records.get(number)
-        if text is None:
+        record = self.store.record(self.id, number)
+        if record is None:
             return None
-        return _download(self.ruleset, json.loads(text), seat, seat is not None and self.session_over, self.names)
+        return _download(self.ruleset, record, seat, seat is not None and self.session_over, self.names)
+
+
+def _new_id(store: Store | None) -> str:
+    """A table's id: 48 random bits, never one the database holds."""
+    while True:
+        ident = secrets.token_urlsafe(6)
+        if store is None or not store.has(ident):
+            return ident
 
 
 def _seat_of(token: object, tokens: dict[str, int], spectators: str) -> int | bool | None:
-    """The seat `token` names among `tokens`, None for the spectators' token, False for none."""
+    """The seat `token` names among the seats' token digests, None for the spectators', False
+    for none."""
     if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
-        return False  # (compare_digest takes ASCII text only)
-    if token in tokens:
-        return tokens[token]
-    if secrets.compare_digest(token, spectators):
+        return False
+    key = digest(token)
+    if key in tokens:
+        return tokens[key]
+    if secrets.compare_digest(key, spectators):
         return None
     return False
 
@@ -446,12 +628,3 @@ def _log(game: Game) -> list[str]:
 def _short(value: object) -> str:
     text = ascii(value) if not isinstance(value, (dict, list)) else type(value).__name__
     return text if len(text) <= 20 else text[:20] + "…"
-
-
-def _template(action: Any) -> tuple[str, dict[str, Any]] | None:
-    """A choice too large to list ({discard: {count, from, forbidden}}) as (kind, template)."""
-    if isinstance(action, dict) and len(action) == 1:
-        ((kind, value),) = action.items()
-        if kind in ("discard", "keep") and isinstance(value, dict):
-            return kind, value
-    return None

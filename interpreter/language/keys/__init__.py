@@ -6,7 +6,7 @@ scholar's tools say it. What is derived from the declarations:
 - the defaults the compiler applies (`default("play.when_void")`);
 - the names the expressions at each place may read, as the schema lists them (`names`);
 - the sentences of `tarock diff`, `doc` and `matrix` (interpreter.ethnography.diff.TEMPLATES).
-The sections are declared in `pack`, `auction`, `contracts`, `play` and `scoring`, and put
+The sections are declared in `pack`, `auction`, `contracts`, `play`, `scoring` and `session`, and put
 together in `ruleset`. How to add a key: docs/contributing.md, "How a key flows".
 """
 

@@ -255,6 +255,36 @@ DUTY = table(
     players=PLAYERS,
 )
 
+# -- the session ---------------------------------------------------------------------------------
+
+# The deal just finished, as the session reads it: who deals next, and each seat's row on the
+# score sheet.
+LAST_DEAL = table(
+    thrown_in=_k(BOOL, "nobody played: the cards were thrown in"),
+    abandoned=_k(BOOL, "the deal was abandoned (an offence, a misdeal)"),
+    misdeal=_k(BOOL, "the deal was abandoned as a misdeal"),
+    has_declarer=_k(BOOL, "somebody played a game as declarer"),
+    declarer_won=_k(BOOL, "false where nobody declared"),
+    players=PLAYERS,
+)
+# One seat's row on the score sheet after a deal.
+SHEET = LAST_DEAL | table(
+    payment=_k(INT, "what the seat won (or paid, below 0) in the deal"),
+    is_declarer=_k(BOOL),
+    is_partner=_k(BOOL, "the declarer's partner, where one was called"),
+    points=_k(INT, "the card points of the seat's side (its own where everyone plays alone), 0 if none were counted"),
+    score=_k(INT, "the seat's score on the sheet before this deal"),
+)
+# Whether the session has come to its end, after each deal.
+SESSION_END = table(
+    deals=_k(INT, "deals played so far"),
+    rounds=_k(INT, "complete rounds so far: every seat has had its turn to deal"),
+    highest_score=_k(INT, "the highest score on the sheet (without one: the highest running total)"),
+    lowest_score=_k(INT, "the lowest"),
+    pot=_k(INT, "what the pot holds (0 without one)"),
+    players=PLAYERS,
+)
+
 # Every table, by the name the compiler knew it by (interpreter.language.compiler re-exports them).
 TABLES: dict[str, NameTable] = {
     "AUCTION": AUCTION,
@@ -283,6 +313,9 @@ TABLES: dict[str, NameTable] = {
     "SEAT": SEAT,
     "KONTRA": KONTRA,
     "DUTY": DUTY,
+    "LAST_DEAL": LAST_DEAL,
+    "SHEET": SHEET,
+    "SESSION_END": SESSION_END,
 }
 # Every name some expression reads as a value of the game: a set of the deck named so would hide it.
 GAME_NAMES = frozenset(name for names in TABLES.values() for name in names)

@@ -31,10 +31,10 @@ from interpreter.language.keys.scoring import (
     KONTRA,
     PENALTIES,
     POT_ANTE,
-    SESSION,
     counting,
     settlement,
 )
+from interpreter.language.keys.session import SESSION
 
 EFFECTS = "described by the places it changes, in their words"
 

@@ -1,5 +1,5 @@
 """The keys of counting, scoring, bonuses, announcements and kontra, and what is paid outside a
-deal's game (penalties, the pot, sessions)."""
+deal's game (penalties, the pot). The session is declared in `session`."""
 
 from __future__ import annotations
 
@@ -329,27 +329,4 @@ PENALTIES = Key(
 POT_ANTE = Key(
     formula("With a pot: what the dealer pays into it at the start of each deal.", names.BREACH),
     said=Said("The dealer pays into the pot", text="code"),
-)
-
-SESSION = Key(
-    Rule(
-        "How a session of deals ends (the deal passes to the next seat each time).",
-        {
-            "deals": Key(
-                Integer("After this many deals (a tournament's 2 × 24).", 1),
-                said=Said("A session ends after", "{value} deals", missing="not stated"),
-            ),
-            "holder_of": Key(
-                card(
-                    "On request: whoever holds this card in the next deal deals the last one (der Gstieß gibt ab: T22)."
-                ),
-                said=Said(
-                    "A player may end the session",
-                    "on request, once the holder of {value} in the next deal has dealt",
-                    missing="no",
-                ),
-            ),
-        },
-    ),
-    said=Said("Sessions", text="session"),
 )

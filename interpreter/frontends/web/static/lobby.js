@@ -44,7 +44,7 @@ function showSeats() {
     const label = el("label");
     const box2 = el("input", { type: "checkbox", "data-seat": s });
     if (s === 0) box2.checked = true;
-    const name = el("input", { type: "text", "data-name": s, placeholder: `Seat ${s}`, maxlength: 24, size: 10 });
+    const name = el("input", { type: "text", "data-name": s, placeholder: `Seat ${s}`, maxlength: 24, size: 10, "aria-label": `name at seat ${s}` });
     label.append(box2, ` Seat ${s} `, name);
     box.append(label);
   }
@@ -60,6 +60,8 @@ async function openTable(event) {
   for (const input of document.querySelectorAll("[data-name]")) if (input.value.trim()) names[input.dataset.name] = input.value.trim();
   const body = { ruleset: $("ruleset").value, players: Number($("players").value), deals: Number($("deals").value), options, people, names, bots: $("bots").value };
   if ($("bots").value === "search") body.bot_seconds = Number($("bot-seconds").value);
+  const standIn = $("stand-in").value;
+  body.stand_in = standIn === "never" ? "never" : Number(standIn);
   const response = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const answer = await response.json();
   if (!response.ok) { $("error").textContent = answer.error; return; }
@@ -69,12 +71,40 @@ async function openTable(event) {
     const url = new URL(link.url, location.href).href;
     const item = el("li", {}, `${link.name}: `);
     item.append(el("a", { href: url, target: "_blank", "data-seat-link": link.seat }, url));
+    item.append(...shareButtons(url, `${link.name} at ${chosen().title}`));  // Anna at Cego, Seat 2 at Cego
     list.append(item);
   }
   const spectators = new URL(answer.spectators, location.href).href;
   $("spectators").href = spectators;
   $("spectators").textContent = spectators;
+  for (const old of document.querySelectorAll("#spectator-line .copy")) old.remove();
+  $("spectator-line").append(...shareButtons(spectators, `Watching ${chosen().title}`));
   $("links").hidden = false;
+}
+
+function shareButtons(url, title) {
+  // Copy the link (the clipboard, or the text selected for Ctrl-C where the page may not write
+  // it: an address other than localhost without https), and Share where the phone offers it.
+  const buttons = [];
+  const copy = el("button", { type: "button", class: "copy small", "data-copy": url }, "Copy");
+  copy.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = "Copied ✓";
+    } catch (e) {
+      const field = el("input", { value: url, readonly: "", class: "copy-field", "aria-label": "the link, selected" });
+      copy.replaceWith(field);
+      field.focus();
+      field.select();
+    }
+  };
+  buttons.push(copy);
+  if (navigator.share) {
+    const share = el("button", { type: "button", class: "copy small", "data-share": url }, "Share");
+    share.onclick = () => navigator.share({ title, url }).catch(() => {});
+    buttons.push(share);
+  }
+  return buttons;
 }
 
 async function start() {
