@@ -4,12 +4,16 @@ and blind to what its seat may not see."""
 from __future__ import annotations
 
 import random
+import sys
+import threading
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from interpreter import Game, load_ruleset, ruleset_names
-from interpreter.bots.rulebot import RuleBot, facts_of
+from interpreter.bots.rulebot import RuleBot, _draws, facts_of
+from interpreter.engine.seeds import deal_seed
 
 # Every built-in ruleset: one that does not load must fail these tests, not drop out of them.
 RULESETS = ruleset_names()
@@ -415,3 +419,108 @@ def test_its_chance_of_a_dreierles_dreier_is_the_chance_it_wins() -> None:
             won += bool(game.result.declarer_won)
     assert likely >= 10
     assert won / likely >= 0.45, f"hands given 40% or more won {won} of {likely}"
+
+
+# -- the bot's tables: the rules of thumb, counted on bits ----------------------------------------
+
+
+def test_its_talons_are_the_ones_random_sample_draws() -> None:
+    """The talon draws take random.sample's own steps: the same cards in the same order, and the
+    stream left where random.sample leaves it, for a list (a few cards of many) and a set (many)."""
+    population = [f"c{i}" for i in range(80)]
+    bits = {card: 1 << i for i, card in enumerate(population)}
+    for seed in range(40):
+        for n, k in [(47, 12), (42, 6), (38, 3), (80, 5), (22, 5), (21, 5), (30, 0), (9, 9), (1, 1)]:
+            ours, theirs = random.Random(seed), random.Random(seed)
+            drawn = _draws(ours, [bits[c] for c in population[:n]], k, 3)
+            expected = [sum(bits[c] for c in theirs.sample(population[:n], k)) for _ in range(3)]
+            assert drawn == expected, (seed, n, k)
+            assert ours.random() == theirs.random()
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_its_card_tables_say_what_the_cards_say(name: str) -> None:
+    """Points, stops, the strongest unseen card of a suit and the cards kept from a talon, read
+    off the bits, against the same rules of thumb worked out card by card."""
+    rs = load_ruleset(name)
+    facts = facts_of(rs)
+    power, follow, points, order = facts.power, facts.follow, facts.points, facts.order
+    cards = list(rs.deck.cards)
+    bank = 1 if rs.counting.aside_counts_for == "declarer" else -1
+    rng = random.Random(name)
+    for _ in range(300):
+        hand = rng.sample(cards, rng.randint(1, 20))
+        unseen = rng.sample([c for c in cards if c not in hand], rng.randint(0, len(cards) - len(hand)))
+        held, hidden = facts.mask(hand), facts.mask(unseen)
+        assert facts.points_of(held) == sum(points[c] for c in hand)
+        assert sorted(facts.cards_of(held), key=order.__getitem__) == sorted(hand, key=order.__getitem__)
+        top = {}
+        for c in unseen:
+            top[follow[c]] = max(top.get(follow[c], -1), power[c])
+        for c in hand:
+            stop = power[c] > top.get(follow[c], -1)
+            assert (not hidden & facts.at_least[c]) == stop, c
+        # How much each card is worth keeping: trumps most, then stops, then the rest, points put
+        # aside where the aside counts for the lone player; longer suits kept.
+        length = Counter(follow[c] for c in hand)
+        value = {}
+        for c in hand:
+            if follow[c] == "T":
+                value[c] = 1000 + power[c]
+            elif power[c] > top.get(follow[c], -1):
+                value[c] = 500 + power[c] + length[follow[c]]
+            else:
+                value[c] = power[c] - 10 * bank * points[c] + length[follow[c]]
+        assert RuleBot._keep_values(hand, hidden, facts) == value
+        keep = rng.randint(0, len(hand))
+        allowed = rng.sample(hand, rng.randint(keep, len(hand)))
+        best = sorted(allowed, key=lambda c: (value[c], order[c]))[len(allowed) - keep :]
+        assert facts.most_worth_keeping(facts.mask(allowed), keep, held, hidden) == facts.mask(best)
+
+
+def test_a_bot_shared_by_games_in_turn_or_by_threads_plays_as_a_bot_each() -> None:
+    """The bot keeps the tricks it last met and the estimates of the hands it met: a bot playing
+    three deals turn by turn, or four threads sharing one bot, play as a new bot for each deal."""
+    rs = load_ruleset(FIRST)
+
+    def alone(seed: int) -> list:
+        return play(Game(rs, seed=seed), RuleBot(), blind=False).history
+
+    expected = {seed: alone(seed) for seed in range(12)}
+    shared = RuleBot()
+    games = [Game(rs, seed=seed) for seed in range(3)]
+    while not all(game.is_over for game in games):
+        for game in games:
+            if not game.is_over:
+                seat = game.to_act
+                game.apply(seat, shared.choose(game, seat))
+    assert [game.history for game in games] == [expected[seed] for seed in range(3)]
+
+    found: dict[int, list] = {}
+
+    def worker(seeds: range) -> None:
+        for seed in seeds:
+            found[seed] = play(Game(rs, seed=seed), shared, blind=False).history
+
+    threads = [threading.Thread(target=worker, args=(range(start, 12, 4),)) for start in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == expected
+
+
+def test_the_speed_benchmark_plays_the_deals_of_simulate(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/bench_rulebot.py plays the deals `tarock simulate --bot rules` plays, and replays
+    them with and without what the bot reads."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench_rulebot
+
+    rs = load_ruleset(FIRST)
+    actions = bench_rulebot.bot_deal(rs, 6, 0, 3, RuleBot())
+    game = Game(rs, players=6, seed=deal_seed(0, 3))
+    assert play(game, RuleBot(), blind=False).history == [(seat, action) for seat, action in actions]
+    assert bench_rulebot.main(["--deals", "4", "--repeat", "1", "--slice", "2"]) == 0
+    out = capsys.readouterr().out
+    assert f"4 deals of breitnau ({rs.usual_table}) by rule bots" in out
+    assert "of a deal by rule bots: the bot" in out

@@ -179,3 +179,36 @@ def test_a_state_message_does_not_grow_with_the_session(name: str, players: int)
     sizes = _state_sizes(name, players, 30)
     assert len(sizes) == 30
     assert max(sizes[20:]) <= 1.15 * max(sizes[:10]), sizes
+
+
+def test_the_running_score_follows_the_sessions_score_sheet() -> None:
+    """A session that keeps a score sheet (tests/rulesets/tapp-session.yaml: only the declarer
+    writes, the game's value per opponent; settled as differences, 1 a point) shows each seat
+    its sheet and what the sheet settles to, worked out here from the finished deals' records:
+    a seat's total is what it wins from every other player at the difference of their scores."""
+    from interpreter.frontends.web.table import Table
+
+    ruleset = load_ruleset(str(Path(__file__).resolve().parent / "rulesets" / "tapp-session.yaml"))
+    players = 3
+    table = Table(ruleset, players, [], 1000, seed=7)
+    while True:
+        while table.bot_step():
+            pass
+        if table.session_over:
+            break
+        assert table.next_deal() is None
+    sheet = [0] * players
+    for deal in table.finished:
+        declarer = deal.record["expect"].get("declarer")
+        if declarer is not None:
+            sheet[declarer] += deal.payments[declarer] // (players - 1)
+    totals = [sum(mine - theirs for theirs in sheet) for mine in sheet]
+    assert any(sheet), "the session's deals were all thrown in: choose another seed"
+    for seat in [*range(players), None]:
+        state = table.state_for(seat)
+        assert [s["sheet"] for s in state["seats"]] == sheet
+        assert [s["total"] for s in state["seats"]] == totals
+        assert [s["score"] for s in state["seats"]] == [
+            sum(d.payments[s] for d in table.finished) for s in range(players)
+        ]
+        assert state["pot"] is None  # the session keeps no pot of its own: Tapp's is the deal's

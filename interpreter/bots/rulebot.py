@@ -42,6 +42,13 @@ holds on its hand before any trick: the Trull or the four Kings in hand); where 
 (the Besserrufer's bird) it names a bonus whose card it holds, else the first offered, but it
 never bids such a contract of its own accord. It never doubles (kontra): its estimates
 are too rough to double on. Other choices: it passes when it may.
+
+Speed (it plays most deals of a simulation, and a search bot's play-outs): it holds sets of
+cards (a hand, the cards it has not seen, a drawn talon) as bits of an int, each suit a run of
+bits from its weakest card up, with tables worked out once per ruleset (`RulesetFacts`), and
+keeps the estimates of the hands it met and the cards played to the tricks before the last.
+None of it changes a choice: tests/test_rulebot.py holds the tables to the rules of thumb worked
+out card by card, and `benchmarks/bench_rulebot.py` times it.
 """
 
 from __future__ import annotations
@@ -50,13 +57,23 @@ import math
 import random
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from interpreter.engine.actions import ActionJson
 from interpreter.engine.game import Game
 from interpreter.engine.tricks import TrickRules
-from interpreter.language.model import PART_NAMES, TRUMP, CallPartner, Contract, Discard, Route, Ruleset, TakeTalon
+from interpreter.language.model import (
+    PART_NAMES,
+    TRUMP,
+    CallPartner,
+    Contract,
+    Counting,
+    Discard,
+    Route,
+    Ruleset,
+    TakeTalon,
+)
 
 View = dict[str, Any]  # what a seat sees: `Game.view(seat)`
 
@@ -85,10 +102,75 @@ class ContractFacts:
     out_talon: tuple[Route, ...] | None = None  # where the untaken talon counts, by the contract's own routes
     out_discards: tuple[Route, ...] | None = None  # where the discards count, by the contract's own routes
     must_announce: bool = False  # the declarer must announce a bonus (the Besserrufer's bird)
+    # Contracts of one ruleset whose hands the bot estimates alike share a number (-1: not yet
+    # numbered, for facts made by hand): see `RulesetFacts.kind_of`.
+    kind: int = -1
+
+
+NO_CONTRACT = ContractFacts("", False, None, 1, 1, None)  # facts of no contract (yet)
+
+
+@dataclass(frozen=True)
+class Pack:
+    """The cards in play at a table of some size, as a list and as a set of card bits."""
+
+    cards: tuple[str, ...]
+    bits: tuple[int, ...]  # each card's bit
+    mask: int
+    points: int  # their points as printed, each card at its value (not counted in packets)
+
+
+class Seating:
+    """What the bot reads off a view's table once: the seats that play, the cards in play, the
+    contract's facts, and for each seat that leads a trick the order the seats play it in."""
+
+    __slots__ = ("contract", "orders", "pack", "seats")
+
+    def __init__(self, seats: tuple[int, ...], pack: Pack, contract: ContractFacts):
+        self.seats, self.pack, self.contract = seats, pack, contract
+        self.orders = {seat: seats[i:] + seats[:i] for i, seat in enumerate(seats)}
 
 
 class RulesetFacts:
     """What the bot derives once from a ruleset: trick power, points, the contracts' needs."""
+
+    # (Slots: past 30 attributes a Python 3.11 instance keeps them in a dictionary.)
+    __slots__ = (
+        "_aside_mine",
+        "_contracts",
+        "_forbidden",
+        "_kinds",
+        "_packs",
+        "_routed",
+        "_seatings",
+        "_seats",
+        "_strengths",
+        "_totals",
+        "aside_to",
+        "at_least",
+        "bit",
+        "call_contract",
+        "call_rank",
+        "card_at",
+        "duck_rank",
+        "follow",
+        "leads_to",
+        "low_rank",
+        "order",
+        "plain_key",
+        "plain_masks",
+        "plain_suits",
+        "point_digits",
+        "points",
+        "power",
+        "ruleset",
+        "stop_key",
+        "suit_mask",
+        "tricks",
+        "trump_key",
+        "trump_mask",
+        "trumps_first",
+    )
 
     def __init__(self, ruleset: Ruleset):
         deck = ruleset.deck
@@ -121,16 +203,77 @@ class RulesetFacts:
                         self.call_contract.setdefault(lv.call, lv.contract)
                     self.call_rank.setdefault(lv.call, index)
         self.aside_to = ruleset.counting.aside_counts_for
+        self._cards()
+        self._packs: dict[int, Pack] = {}
         self._totals: dict[int, int] = {}
-        self._packs: dict[int, tuple[str, ...]] = {}
         self._forbidden: dict[int, frozenset[str]] = {}
         self._contracts: dict[tuple[str, int], ContractFacts] = {}
+        self._kinds: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._seats: dict[tuple[int, int | None], tuple[int, ...]] = {}
+        self._seatings: dict[tuple[str | None, int, int | None], Seating] = {}  # see `seating`
+        self._aside_mine: dict[tuple[int, int], bool] = {}
+        self._strengths: dict[tuple[str, bool], dict[str, int]] = {}
+        self._routed: dict[tuple[int, int, int], tuple[tuple[Route, ...], bool]] = {}
 
-    def pack(self, active: int) -> tuple[str, ...]:
+    def _cards(self) -> None:
+        """Card tables for sets of cards held as bits of an int (a hand, the unseen cards).
+
+        Each suit (as followed; trumps one of them) takes a run of bits, its weakest card lowest,
+        so the strongest card of a suit in a set is the suit's highest bit there. A card's
+        strength is distinct within its suit and positive (the deck ranks a suit's cards 1, 2, …
+        by their place in the pack): a card beats every unseen card of its suit exactly when no
+        unseen card is in its `at_least` mask."""
+        deck, power, follow = self.ruleset.deck, self.power, self.follow
+        suits = list(dict.fromkeys(follow[c] for c in deck.cards))
+        layout = sorted(deck.cards, key=lambda c: (suits.index(follow[c]), power[c]))
+        for suit in suits:
+            strengths = [power[c] for c in layout if follow[c] == suit]
+            if len(set(strengths)) < len(strengths) or min(strengths) < 0:
+                raise ValueError(f"the rule bot needs distinct positive strengths within a suit ({suit})")
+        self.card_at: list[str] = layout  # bit number -> card
+        self.bit = {c: 1 << i for i, c in enumerate(layout)}
+        self.suit_mask = {suit: sum(self.bit[c] for c in deck.cards if follow[c] == suit) for suit in suits}
+        self.trump_mask = self.suit_mask.get(TRUMP, 0)
+        self.plain_suits = [(suit, mask) for suit, mask in self.suit_mask.items() if suit != TRUMP]
+        self.plain_masks = [mask for _, mask in self.plain_suits]
+        # For each binary digit of the cards' points (1, 2, 4, …), the cards whose points have it.
+        digits = max(self.points.values(), default=0).bit_length()
+        self.point_digits = [
+            (digit, sum(self.bit[c] for c in deck.cards if self.points[c] >> digit & 1)) for digit in range(digits)
+        ]
+        # card -> the card and the cards of its suit that beat it
+        self.at_least = {c: self.suit_mask[follow[c]] & -self.bit[c] for c in deck.cards}
+        # The exchange's rule of thumb (see `keep_keys`) as one number per card, its value times
+        # the number of cards plus its place in the pack: sorting the numbers sorts by value,
+        # then by place. Points go aside when the aside counts for the lone player.
+        n, order, points = len(deck.cards), self.order, self.points
+        bank = 1 if self.aside_to == "declarer" else -1
+        self.trump_key = {c: (1000 + power[c]) * n + order[c] for c in deck.cards}
+        self.stop_key = {c: (500 + power[c]) * n + order[c] for c in deck.cards}
+        self.plain_key = {c: (power[c] - 10 * bank * points[c]) * n + order[c] for c in deck.cards}
+        # Whether every trump is worth more than any other card, however long its suit.
+        longest = max((mask.bit_count() for _, mask in self.plain_suits), default=0)
+        highest = max(
+            (max(self.stop_key[c], self.plain_key[c]) + longest * n for c in deck.cards if follow[c] != TRUMP),
+            default=-1,
+        )
+        self.trumps_first = all(self.trump_key[c] > highest for c in deck.cards if follow[c] == TRUMP)
+        # The lowest card: fewest points, then weakest, then first in the pack; leading where
+        # taking tricks is bad: weakest, then fewest points.
+        self.low_rank = {c: i for i, c in enumerate(sorted(deck.cards, key=lambda c: (points[c], power[c], order[c])))}
+        self.duck_rank = {c: i for i, c in enumerate(sorted(deck.cards, key=lambda c: (power[c], points[c], order[c])))}
+
+    def table(self, active: int) -> Pack:
+        """The cards in play with `active` players."""
         pack = self._packs.get(active)
         if pack is None:
-            pack = self._packs[active] = self.ruleset.pack(active)
+            cards = self.ruleset.pack(active)
+            bits = tuple(self.bit[c] for c in cards)
+            pack = self._packs[active] = Pack(cards, bits, sum(bits), sum(self.points[c] for c in cards))
         return pack
+
+    def pack(self, active: int) -> tuple[str, ...]:
+        return self.table(active).cards
 
     def total(self, active: int) -> int:
         """The card points of the whole pack, as counted."""
@@ -139,15 +282,113 @@ class RulesetFacts:
             total = self._totals[active] = self.ruleset.counting.points(list(self.pack(active)), self.points)
         return total
 
-    def top_by_suit(self, cards: Iterable[str]) -> dict[str, int]:
-        """The highest power among `cards` in each suit (trumps included)."""
-        top: dict[str, int] = {}
-        power, follow = self.power, self.follow
-        for c in cards:
-            suit = follow[c]
-            if power[c] > top.get(suit, -1):
-                top[suit] = power[c]
-        return top
+    def seating(self, view: View) -> Seating:
+        """The seats, cards and contract of the table `view` shows (`NO_CONTRACT` before there
+        is a contract)."""
+        key = (view.get("contract"), view["players"], view["sitting_out"])
+        found = self._seatings.get(key)
+        if found is None:
+            seats = self.seats(view)
+            name = key[0]
+            contract = self.contract(name, len(seats)) if name and name in self.ruleset.contracts else NO_CONTRACT
+            found = self._seatings[key] = Seating(seats, self.table(len(seats)), contract)
+        return found
+
+    def seats(self, view: View) -> tuple[int, ...]:
+        """The seats that play (the dealer sitting out left out)."""
+        key = (view["players"], view["sitting_out"])
+        seats = self._seats.get(key)
+        if seats is None:
+            seats = self._seats[key] = tuple(s for s in range(key[0]) if s != key[1])
+        return seats
+
+    def mask(self, cards: Iterable[str]) -> int:
+        """The bits of `cards` (different cards)."""
+        return sum(map(self.bit.__getitem__, cards))
+
+    def keep_keys(self, cards: Iterable[str], hand: int, unseen: int) -> list[int]:
+        """For each of `cards` (of the hand whose bits are `hand`), how much it is worth keeping
+        as a number to sort by (`value * number of cards + place in the pack`): trumps most, then
+        stops (nothing unseen of the suit above them), then the rest; points are better put aside
+        when the aside counts for the lone player (and kept otherwise); within each kind, cards of
+        long suits are kept, so short suits go first (voids let trumps in)."""
+        n = len(self.card_at)
+        counts = {suit: (hand & mask).bit_count() * n for suit, mask in self.plain_suits}
+        follow, at_least = self.follow, self.at_least
+        trump_key, stop_key, plain_key = self.trump_key, self.stop_key, self.plain_key
+        keys = []
+        for card in cards:
+            suit = follow[card]
+            if suit == TRUMP:
+                keys.append(trump_key[card])
+            elif unseen & at_least[card]:
+                keys.append(plain_key[card] + counts[suit])
+            else:
+                keys.append(stop_key[card] + counts[suit])
+        return keys
+
+    def most_worth_keeping(self, allowed: int, k: int, hand: int, unseen: int) -> int:
+        """The bits of the `k` cards of `allowed` (bits) most worth keeping in `hand` (bits) while
+        `unseen` are not seen (`keep_keys`)."""
+        if k <= 0:
+            return 0
+        trumps = allowed & self.trump_mask
+        weaker = trumps.bit_count() - k
+        if weaker >= 0 and self.trumps_first:
+            while weaker:  # the k strongest trumps: the weaker ones dropped, lowest bit first
+                trumps &= trumps - 1
+                weaker -= 1
+            return trumps
+        keys = self.keep_keys(self.cards_of(allowed), hand, unseen)
+        keys.sort()
+        cards, n, bit = self.ruleset.deck.cards, len(self.card_at), self.bit
+        return sum(bit[cards[key % n]] for key in keys[-k:])  # a key's remainder is the card's place
+
+    def cards_of(self, mask: int) -> list[str]:
+        """The cards of the bits `mask`, the highest bit first."""
+        cards = []
+        while mask:
+            top = mask.bit_length() - 1
+            mask ^= 1 << top
+            cards.append(self.card_at[top])
+        return cards
+
+    def points_of(self, mask: int) -> int:
+        """The points of the cards of the bits `mask`, each at its value (digit by binary digit)."""
+        points = 0
+        for digit, cards in self.point_digits:
+            points += (mask & cards).bit_count() << digit
+        return points
+
+    def strengths(self, led: str, trumps_win: bool) -> dict[str, int]:
+        """Each card's strength in a trick led in the suit `led`: its power if it follows that
+        suit, or is a trump where trumps win; else -1 (it cannot win)."""
+        key = (led, trumps_win)
+        table = self._strengths.get(key)
+        if table is None:
+            power, follow = self.power, self.follow
+            table = self._strengths[key] = {
+                c: power[c] if (follow[c] == TRUMP and trumps_win) or follow[c] == led else -1 for c in power
+            }
+        return table
+
+    def aside_mine(self, tricks: int, n_tricks: int) -> bool:
+        """Whether the counting rules give the cards out of play to a lone player who takes
+        `tricks` of `n_tricks` tricks."""
+        key = (tricks, n_tricks)
+        mine = self._aside_mine.get(key)
+        if mine is None:
+            mine = self._aside_mine[key] = _out_of_play_mine(self.ruleset.counting, tricks, n_tricks)
+        return mine
+
+    def routed_mine(self, routes: tuple[Route, ...], tricks: int, n_tricks: int) -> bool:
+        """Whether a contract's `routes` send the cards out of play to the lone player who takes
+        `tricks` of `n_tricks` tricks."""
+        key = (id(routes), tricks, n_tricks)
+        known = self._routed.get(key)
+        if known is None or known[0] is not routes:
+            known = self._routed[key] = (routes, _routed_to_declarer(routes, tricks, n_tricks))
+        return known[1]
 
     def forbidden(self, step: Discard) -> frozenset[str] | None:
         """The cards a discard step forbids whatever the hand, when its rule reads only the card."""
@@ -174,7 +415,7 @@ class RulesetFacts:
         won = contract.factor_won if contract.factor_won is not None else 1
         lost = contract.factor_lost if contract.factor_lost is not None else won
         take = next((step for step in contract.exchange if isinstance(step, TakeTalon)), None)
-        return ContractFacts(
+        facts = ContractFacts(
             name,
             takes,
             discard,
@@ -190,6 +431,16 @@ class RulesetFacts:
             out_discards=contract.out_of_play.discards if contract.out_of_play is not None else None,
             must_announce=contract.must_announce is not None,
         )
+        return replace(facts, kind=self.kind_of(facts))
+
+    def kind_of(self, contract: ContractFacts) -> int:
+        """A number shared by the contracts whose hands are estimated alike: the same taking of
+        the talon and discard, and no rules of their own (a talon in parts, routes for the cards
+        out of play, trumps that win only when led)."""
+        own_rules = contract.parts > 1 or contract.out_talon is not None or not contract.trumps_win
+        key = (contract.takes_talon, contract.discard, contract.name if own_rules else None)
+        # The number of the first such key kept: one for all, whichever thread meets it first.
+        return id(self._kinds.setdefault(key, key))
 
     def _misere(self, contract: Contract, active: int) -> bool:
         """Whether the lone player wins with no trick and no point, and loses with them all."""
@@ -264,12 +515,26 @@ def facts_of(ruleset: Ruleset) -> RulesetFacts:
     return facts
 
 
+class Estimate:
+    """The card points a hand would take as the lone player of a kind of contract (one value per
+    talon drawn), and the chances of winning worked out from them so far, by what a contract
+    needs: (points needed, scale, table size where a partner takes a share)."""
+
+    __slots__ = ("chances", "values")
+
+    def __init__(self, values: tuple[float, ...]):
+        self.values = values
+        self.chances: dict[tuple[int, float, int], float] = {}
+
+
 class RuleBot:
     """Chooses an action for `seat` from the seat's view, the legal actions and the ruleset."""
 
     def __init__(self, caution: float = CAUTION):
         self.caution = caution
-        self._estimates: dict[tuple[Any, ...], tuple[float, ...]] = {}
+        self._tricks: tuple[tuple[list[str], int], ...] = ()  # see `_played`
+        # The estimates of the hands met, for each kind of contract (`_estimate`).
+        self._estimates: dict[tuple[RulesetFacts, int, int, int], Estimate] = {}
 
     def choose(self, game: Game, seat: int) -> ActionJson:
         legal = game.legal_actions(seat)
@@ -279,6 +544,9 @@ class RuleBot:
             return legal[0]
         view = game.view(seat)
         facts = facts_of(game.ruleset)
+        cards = _cards_to_play(legal)
+        if cards is not None:  # trick play, the commonest choice
+            return {"play": self._play(view, cards, facts)}
         phase = view["phase"]
         calls = [a for a in legal if isinstance(a, str)]
         if len(calls) == len(legal):
@@ -353,7 +621,7 @@ class RuleBot:
             "called": frozenset({view["called"]} if view.get("called") else ()),
             "is_declarer_side": view["seat"] == view["declarer"],
             "played_tricks": (),
-            "players": len(self._active(view)),
+            "players": len(facts.seats(view)),
         }
         try:
             return bool(bonus.achieved(scope))
@@ -389,19 +657,18 @@ class RuleBot:
 
         return max(legal, key=worth)
 
-    def _contract_facts(self, view: View, facts: RulesetFacts) -> ContractFacts:
-        contract = view.get("contract")
-        if not contract or contract not in facts.ruleset.contracts:
-            return ContractFacts("", False, None, 1, 1, None)
-        return facts.contract(contract, len(self._active(view)))
+    @staticmethod
+    def _contract_facts(view: View, facts: RulesetFacts) -> ContractFacts:
+        """The facts of the contract being played (`NO_CONTRACT` before there is one)."""
+        return facts.seating(view).contract
 
-    def _sides(self, view: View, facts: RulesetFacts) -> set[int]:
-        """The seats this seat knows to be on its side (itself included)."""
+    @staticmethod
+    def _sides(view: View, own: ContractFacts, active: tuple[int, ...]) -> set[int]:
+        """The seats this seat knows to be on its side (itself included), in the contract `own`."""
         seat, declarer = view["seat"], view["declarer"]
-        active = self._active(view)
         if declarer is None:
             return {seat}
-        if not self._contract_facts(view, facts).partner:
+        if not own.partner:
             return {seat} if seat == declarer else set(active) - {declarer}
         if "partner" not in view:
             return {seat}  # the partner is not known to it: every other seat may be an opponent
@@ -409,26 +676,57 @@ class RuleBot:
         return team if seat in team else set(active) - team
 
     # -- what the seat knows ---------------------------------------------------------------
-    @staticmethod
-    def _active(view: View) -> list[int]:
-        return [s for s in range(view["players"]) if s != view["sitting_out"]]
+    def _seen(self, view: View, facts: RulesetFacts) -> int:
+        """The bits of the cards this seat has seen: its hand, the tricks, and the talon or
+        discards it was shown."""
+        bit = facts.bit
+        seen = self._played(view["tricks"], bit) if view["tricks"] else 0
+        for card in view["hand"]:
+            seen |= bit[card]
+        for card in view.get("aside") or ():
+            seen |= bit[card]
+        for card in view.get("talon") or ():
+            seen |= bit[card]
+        return seen
 
-    def _unseen(self, view: View, facts: RulesetFacts) -> list[str]:
-        """Cards this seat has not seen: in other hands, in the talon or face down."""
-        seen = set(view["hand"])
-        for trick in view["tricks"]:
-            seen.update(trick["cards"])
-        seen.update(view.get("aside") or ())
-        seen.update(view.get("talon") or ())
-        return [c for c in facts.pack(len(self._active(view))) if c not in seen]
+    def _played(self, tricks: list[dict[str, Any]], bit: dict[str, int]) -> int:
+        """The bits of the cards played to `tricks` (at least one). The bot keeps the tricks before the last
+        as it last met them, each with the bits of the cards played up to it: the tricks of a
+        deal grow from turn to turn, so a turn mostly finds them kept (compared card by card).
+        What is kept is replaced, never changed, so that threads sharing a bot agree."""
+        kept = self._tricks
+        done = len(tricks) - 1  # the tricks before the last, which may still be under way
+        same = 0
+        while same < done and same < len(kept) and kept[same][0] == tricks[same]["cards"]:
+            same += 1
+        played = kept[same - 1][1] if same else 0
+        if same == done:
+            for card in tricks[done]["cards"]:
+                played |= bit[card]
+            return played
+        grown = list(kept[:same])
+        for trick in tricks[same:]:
+            for card in trick["cards"]:
+                played |= bit[card]
+            if len(grown) < done:
+                grown.append((list(trick["cards"]), played))
+        self._tricks = tuple(grown)
+        return played
+
+    def _unseen(self, view: View, facts: RulesetFacts, seating: Seating) -> int:
+        """The bits of the cards this seat has not seen: in other hands, in the talon or face down."""
+        return seating.pack.mask & ~self._seen(view, facts)
 
     # -- bidding ---------------------------------------------------------------------------
     def _bid(self, view: View, legal: list[str], facts: RulesetFacts) -> str:
         bids = [c for c in legal if c != "pass"]
         if not bids:
             return "pass"
-        active = len(self._active(view))
+        active = len(facts.seats(view))
         held = self._held_contract(view, facts)
+        # Every other seat that bid has a hand it thought worth playing, and will defend with it.
+        seat = view["seat"]
+        rivals = len({s for s, call in view["calls"] if s != seat and call != "pass"})
         worth = []
         for call in bids:
             contract = facts.call_contract.get(call, held)
@@ -438,8 +736,10 @@ class RuleBot:
                 # A call that only opens a later round (an intent to play): worth it if a
                 # contract of that round is.
                 candidates = [c for c in facts.leads_to.get(call, ()) if c in facts.ruleset.contracts]
-            if any(self._worth_it(view, facts, facts.contract(c, active)) for c in candidates):
-                worth.append(call)
+            for name in candidates:
+                if self._worth_it(view, facts, facts.contract(name, active), rivals):
+                    worth.append(call)
+                    break
         if worth:
             return min(worth, key=lambda c: (facts.call_rank.get(c, 0), bids.index(c)))
         if "pass" in legal:
@@ -455,30 +755,36 @@ class RuleBot:
                 return facts.call_contract[call]
         return None
 
-    def _worth_it(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> bool:
+    def _worth_it(self, view: View, facts: RulesetFacts, contract: ContractFacts, rivals: int) -> bool:
+        """Whether the chance of winning `contract`, less a little for each of the `rivals` that
+        bid, is worth its factors (a game lost dear needs more)."""
         if contract.needs_points is None or contract.factor_won + contract.factor_lost == 0:
             return False
         if contract.must_announce:
             return False  # it would have to announce a bonus its view cannot make certain
         break_even = contract.factor_lost / (contract.factor_won + contract.factor_lost)
         caution = self.caution * max(contract.factor_won, contract.factor_lost, 1)
-        # Every other seat that bid has a hand it thought worth playing, and will defend with it.
-        rivals = {s for s, call in view["calls"] if s != view["seat"] and call != "pass"}
-        return self.chance(view, facts, contract) - RIVAL * len(rivals) > break_even + caution
+        return self.chance(view, facts, contract) - RIVAL * rivals > break_even + caution
 
     def chance(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> float:
         """The estimated chance that this seat wins `contract` as the lone player."""
-        if contract.needs_points is None:
+        needs = contract.needs_points
+        if needs is None:
             return 0.0
         # An estimate after an unseen talon is less sure than one of the hand as dealt.
         scale = SCALE * (TALON_DOUBT if contract.takes_talon and view["talon_size"] else 1)
-        estimates = self.estimates(view, facts, contract)
-        if contract.partner:
-            # A called partner takes its share of what the lone player would leave to the others.
-            active = len(self._active(view))
-            total = facts.total(active)
-            estimates = tuple(p + PARTNER * (total - p) / max(active - 1, 1) for p in estimates)
-        return sum(_logistic((p - contract.needs_points) / scale) for p in estimates) / SAMPLES
+        estimate = self._estimate(view, facts, contract)
+        active = len(facts.seats(view)) if contract.partner else 0
+        key = (needs, scale, active)
+        chance = estimate.chances.get(key)
+        if chance is None:
+            estimates = estimate.values
+            if contract.partner:
+                # A called partner takes its share of what the lone player would leave to the others.
+                total = facts.total(active)
+                estimates = tuple(p + PARTNER * (total - p) / max(active - 1, 1) for p in estimates)
+            chance = estimate.chances[key] = _mean_logistic(estimates, needs, scale)
+        return chance
 
     def estimate(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> float:
         """The card points this seat would expect to take as the lone player of `contract`."""
@@ -487,77 +793,135 @@ class RuleBot:
     def estimates(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> tuple[float, ...]:
         """`SAMPLES` estimates of the card points this seat would take as the lone player of
         `contract`: one per talon drawn from the unseen cards where the contract takes it up."""
-        hand = sorted(view["hand"], key=facts.order.__getitem__)
-        own_rules = contract.parts > 1 or contract.out_talon is not None or not contract.trumps_win
-        key = (
-            id(facts.ruleset),
-            tuple(hand),
-            contract.takes_talon,
-            contract.discard,
-            len(self._active(view)),
-            contract.name if own_rules else None,
-        )
-        cached = self._estimates.get(key)
-        if cached is not None:
-            return cached
-        unseen = self._unseen(view, facts)
-        opponents = len(self._active(view)) - 1
+        return self._estimate(view, facts, contract).values
+
+    def _estimate(self, view: View, facts: RulesetFacts, contract: ContractFacts) -> Estimate:
+        """The estimates of this hand for contracts estimated alike, made once while kept."""
+        bit = facts.bit
+        held = 0
+        for card in view["hand"]:
+            held |= bit[card]
+        active = len(facts.seats(view))
+        kind = contract.kind if contract.kind >= 0 else facts.kind_of(contract)
+        key = (facts, held, kind, active)
+        known = self._estimates.get(key)
+        if known is not None:
+            return known
+        seen = self._seen(view, facts)
+        pack = facts.table(active)
+        unseen = pack.mask & ~seen
+        n_unseen = unseen.bit_count()
+        unseen_points = pack.points - facts.points_of(seen & pack.mask)
         talon = view["talon_size"]
         if not contract.takes_talon or talon == 0:
             # The talon stays out of play; its cards are unknown, so count them at the mean.
-            mean = sum(facts.points[c] for c in unseen) / max(len(unseen), 1)
-            result = (
-                self._points(
-                    hand,
-                    unseen,
-                    opponents,
-                    facts,
-                    len(unseen) - talon,
-                    talon,
-                    talon * mean,
-                    contract.out_talon,
-                    contract.trumps_win,
-                ),
-            ) * SAMPLES
+            mean = unseen_points / max(n_unseen, 1)
+            points = _lone_points(
+                facts,
+                held,
+                len(view["hand"]),
+                unseen,
+                n_unseen,
+                unseen_points,
+                active - 1,
+                n_unseen - talon,
+                talon,
+                talon * mean,
+                contract.out_talon,
+                contract.trumps_win,
+            )
+            values = (points,) * SAMPLES
         else:
-            rng = random.Random(zlib.crc32(" ".join(hand).encode()))
-            # A talon in parts: the declarer takes one; a count: that many cards.
-            taken = min(contract.count, talon) if contract.count is not None else talon // max(contract.parts, 1)
-            found = []
-            for _ in range(SAMPLES):
-                drawn = rng.sample(unseen, min(taken, len(unseen)))
-                rest = [c for c in unseen if c not in drawn]
-                full = hand + drawn
-                aside: list[str] = []
-                kept = full
-                if contract.discard is not None:
-                    count = contract.discard.how_many(taken)
-                    aside = self._choose_discard(
-                        full, self._allowed(full, contract.discard, facts, opponents + 1), count, rest, facts
-                    )
-                    kept = [c for c in full if c not in aside]
-                found.append(
-                    self._points(
-                        kept,
-                        rest,
-                        opponents,
-                        facts,
-                        len(rest) - (talon - taken),
-                        len(aside),
-                        sum(facts.points[c] for c in aside),
-                        contract.out_discards,
-                        contract.trumps_win,
-                    )
-                )
-            result = tuple(found)
+            hand = sorted(view["hand"], key=facts.order.__getitem__)
+            unseen_bits = [b for b in pack.bits if not b & seen]  # in the pack's order
+            values = self._talon_estimates(
+                facts, hand, held, unseen_bits, unseen, unseen_points, active, talon, contract
+            )
         if len(self._estimates) > 4096:
             self._estimates.clear()
-        self._estimates[key] = result
-        return result
+        known = self._estimates[key] = Estimate(values)
+        return known
 
-    @staticmethod
-    def _aside_mine(facts: RulesetFacts) -> bool:
-        return facts.aside_to == "declarer"
+    def _talon_estimates(
+        self,
+        facts: RulesetFacts,
+        hand: list[str],
+        held: int,
+        unseen_bits: list[int],
+        unseen: int,
+        unseen_points: int,
+        active: int,
+        talon: int,
+        contract: ContractFacts,
+    ) -> tuple[float, ...]:
+        """The estimates of a contract that takes up the talon: for each of `SAMPLES` talons
+        drawn from the unseen cards (with a seed of the hand's own: the bot is deterministic),
+        the hand with that talon, less the cards it would discard, played as the lone player.
+        `hand` is in the pack's order, `held` its bits, `unseen_bits` the bits of the unseen cards
+        in the pack's order, `unseen` their sum."""
+        rng = random.Random(zlib.crc32(" ".join(hand).encode()))
+        # A talon in parts: the declarer takes one; a count: that many cards.
+        taken = min(contract.count, talon) if contract.count is not None else talon // max(contract.parts, 1)
+        n_drawn = min(taken, len(unseen_bits))
+        n_rest, n_full = len(unseen_bits) - n_drawn, len(hand) + n_drawn
+        in_play = n_rest - (talon - taken)
+        hand_points = facts.points_of(held)
+        step = contract.discard
+        count = step.how_many(taken) if step is not None else 0
+        forbidden: int | None = 0  # None: the rule reads the hand too, and is asked card by card
+        if step is not None and step.forbid is not None:
+            never = facts.forbidden(step)
+            forbidden = facts.mask(never) if never is not None else None
+        # (The points of a set of cards are counted inline, digit by digit as `points_of` does,
+        # and the common case of `most_worth_keeping` taken here: a call less for each, which
+        # counts where the engine's work between two turns leaves the caches cold.)
+        digits, trump_mask, trumps_first = facts.point_digits, facts.trump_mask, facts.trumps_first
+        found = []
+        for drawn in _draws(rng, unseen_bits, n_drawn, SAMPLES):
+            drawn_points = 0
+            for digit, cards in digits:
+                drawn_points += (drawn & cards).bit_count() << digit
+            rest = unseen ^ drawn
+            full = held | drawn
+            kept = full
+            n_aside = aside_points = 0
+            if step is not None:
+                if forbidden is None:
+                    allowed = facts.mask(self._allowed(hand + facts.cards_of(drawn), step, facts, active))
+                else:
+                    allowed = full & ~forbidden
+                n_allowed = allowed.bit_count()
+                n_aside = count if count < n_allowed else n_allowed
+                keep = n_allowed - n_aside  # of the cards it may discard
+                trumps = allowed & trump_mask
+                weaker = trumps.bit_count() - keep
+                if keep > 0 and weaker >= 0 and trumps_first:
+                    while weaker:  # the strongest trumps: the weaker ones dropped, lowest bit first
+                        trumps &= trumps - 1
+                        weaker -= 1
+                    kept = full & ~allowed | trumps
+                else:
+                    kept = full & ~allowed | facts.most_worth_keeping(allowed, keep, full, rest)
+                aside_points = hand_points + drawn_points
+                for digit, cards in digits:
+                    aside_points -= (kept & cards).bit_count() << digit
+            found.append(
+                _lone_points(
+                    facts,
+                    kept,
+                    n_full - n_aside,
+                    rest,
+                    n_rest,
+                    unseen_points - drawn_points,
+                    active - 1,
+                    in_play,
+                    n_aside,
+                    aside_points,
+                    contract.out_discards,
+                    contract.trumps_win,
+                )
+            )
+        return tuple(found)
 
     @staticmethod
     def _allowed(hand: list[str], step: Discard, facts: RulesetFacts, active: int) -> list[str]:
@@ -569,88 +933,10 @@ class RuleBot:
         frozen = frozenset(hand)
         return [c for c in hand if not step.forbid({"card": c, "hand": frozen, "players": active})]
 
-    def _points(
-        self,
-        hand: list[str],
-        unseen: list[str],
-        opponents: int,
-        facts: RulesetFacts,
-        in_play: int,
-        out_count: int,
-        out_points: float,
-        routes: tuple[Route, ...] | None = None,
-        trumps_win: bool = True,
-    ) -> float:
-        """Card points a lone player with `hand` would count, with `out_count` cards worth
-        `out_points` out of play (the talon nobody took, the discards), counted where `routes`
-        (the contract's own) or else the counting rules send them."""
-        won_cards, tricks = self._winners(hand, unseen, opponents, facts, in_play, trumps_win)
-        mean = sum(facts.points[c] for c in unseen) / max(len(unseen), 1)
-        raw = sum(facts.points[c] for c in won_cards) + tricks * opponents * mean * FOLLOWERS
-        n_cards = tricks * (opponents + 1)
-        counting = facts.ruleset.counting
-        if (
-            _routed_to_declarer(routes, tricks, len(hand))
-            if routes is not None
-            else self._out_of_play_mine(facts, tricks, len(hand))
-        ):
-            raw += out_points
-            n_cards += out_count
-        full, rest = divmod(n_cards, counting.packet)
-        return raw - full * counting.packet_deduct - (counting.remainder_deduct if rest else 0)
-
-    @staticmethod
-    def _out_of_play_mine(facts: RulesetFacts, tricks: int, n_tricks: int) -> bool:
-        counting = facts.ruleset.counting
-        mine = counting.aside_counts_for == "declarer"
-        if counting.aside_unless is not None:
-            try:
-                env = {"declarer_tricks": tricks, "defender_tricks": n_tricks - tricks, "tricks": n_tricks}
-                if counting.aside_unless(env):
-                    mine = not mine
-            except Exception:
-                pass
-        return mine
-
-    @staticmethod
-    def _winners(
-        hand: list[str], unseen: list[str], opponents: int, facts: RulesetFacts, in_play: int, trumps_win: bool = True
-    ) -> tuple[list[str], int]:
-        """The cards of `hand` expected to win a trick against `opponents` holding `in_play` of
-        the `unseen` cards: the trumps drawn from the top, then the stops once trumps are out.
-        Where trumps do not win (Farben games), only the stops, which no trump can take."""
-        power, follow = facts.power, facts.follow
-        if not trumps_win:
-            top = facts.top_by_suit(unseen)
-            stops = [c for c in hand if follow[c] != TRUMP and power[c] > top.get(follow[c], -1)]
-            return stops, len(stops)
-        share = in_play / max(len(unseen), 1)  # chance an unseen card is in play
-        mine = sorted((c for c in hand if follow[c] == TRUMP), key=power.__getitem__, reverse=True)
-        theirs = sorted((power[c] for c in unseen if follow[c] == TRUMP), reverse=True)
-        their_left = len(theirs) * share
-        beaten_by = 0.0  # their higher trumps already spent
-        won: list[str] = []
-        for card in mine:
-            if their_left < 0.5:
-                won.append(card)
-                continue
-            higher = sum(1 for p in theirs if p > power[card]) * share - beaten_by
-            if higher < 0.5:
-                won.append(card)
-            else:
-                beaten_by += 1
-            their_left -= min(opponents, their_left)
-        if their_left < 0.5:
-            top = facts.top_by_suit(unseen)
-            for card in hand:
-                if follow[card] != TRUMP and power[card] > top.get(follow[card], -1):
-                    won.append(card)
-        return won, len(won)
-
     # -- the exchange ----------------------------------------------------------------------
     def _discard(self, view: View, legal: list[Any], facts: RulesetFacts) -> dict[str, Any]:
         hand = list(view["hand"])
-        unseen = self._unseen(view, facts)
+        unseen = self._unseen(view, facts, facts.seating(view))
         if len(legal) == 1 and isinstance(legal[0]["discard"], dict):
             template = legal[0]["discard"]
             including = list(template.get("including", ()))  # every discard holds these
@@ -670,7 +956,7 @@ class RuleBot:
     def _keep(self, view: View, legal: list[Any], facts: RulesetFacts) -> dict[str, Any]:
         """Keep the cards most worth keeping (the strongest)."""
         hand = list(view["hand"])
-        value = self._keep_values(hand, self._unseen(view, facts), facts)
+        value = self._keep_values(hand, self._unseen(view, facts, facts.seating(view)), facts)
 
         def worth(c: str) -> tuple[float, int]:
             return (value.get(c, 0), -facts.order[c])
@@ -680,111 +966,180 @@ class RuleBot:
             return {"keep": sorted(template["from"], key=worth, reverse=True)[: template["count"]]}
         return {"keep": list(max((a["keep"] for a in legal), key=lambda combo: sum(value.get(c, 0) for c in combo)))}
 
-    def _choose_discard(
-        self, hand: list[str], allowed: list[str], count: int, unseen: list[str], facts: RulesetFacts
-    ) -> list[str]:
-        value = self._keep_values(hand, unseen, facts)
-        ranked = sorted(allowed, key=lambda c: (value[c], facts.order[c]))
-        return ranked[:count]
+    @staticmethod
+    def _choose_discard(hand: list[str], allowed: list[str], count: int, unseen: int, facts: RulesetFacts) -> list[str]:
+        """The `count` cards of `allowed` least worth keeping in `hand`, the least first."""
+        keys = facts.keep_keys(allowed, facts.mask(hand), unseen)
+        keys.sort()
+        cards = facts.ruleset.deck.cards
+        n = len(cards)
+        return [cards[key % n] for key in keys[:count]]  # a key's remainder is the card's place
 
-    def _keep_values(self, hand: list[str], unseen: list[str], facts: RulesetFacts) -> dict[str, float]:
-        """How much each card is worth keeping: trumps most, then stops, then the rest; points
-        are better put aside when the aside counts for the lone player (and kept otherwise)."""
-        power, follow, points = facts.power, facts.follow, facts.points
-        bank = 1 if self._aside_mine(facts) else -1
-        suit_count: dict[str, int] = {}
-        for c in hand:
-            suit_count[follow[c]] = suit_count.get(follow[c], 0) + 1
-        values: dict[str, float] = {}
-        top = facts.top_by_suit(unseen)
-        for card in hand:
-            if follow[card] == TRUMP:
-                values[card] = 1000 + power[card]
-                continue
-            suit = follow[card]
-            stop = power[card] > top.get(suit, -1)
-            value = 500 + power[card] if stop else power[card] - 10 * bank * points[card]
-            values[card] = value + suit_count[suit]  # short suits go first: voids let trumps in
-        return values
+    @staticmethod
+    def _keep_values(hand: list[str], unseen: int, facts: RulesetFacts) -> dict[str, int]:
+        """How much each card of `hand` is worth keeping (`RulesetFacts.keep_keys`)."""
+        n = len(facts.card_at)
+        return {c: key // n for c, key in zip(hand, facts.keep_keys(hand, facts.mask(hand), unseen), strict=True)}
 
     # -- trick play ------------------------------------------------------------------------
     def _play(self, view: View, cards: list[str], facts: RulesetFacts) -> str:
-        power, follow, points = facts.power, facts.follow, facts.points
         if len(cards) == 1:
             return cards[0]
-        seat = view["seat"]
-        trick = view["tricks"][-1] if view["tricks"] else {"cards": [], "seats": [], "leader": seat}
-        unseen = self._unseen(view, facts)
-        declarer = view["declarer"]
-        partners = self._sides(view, facts)
-        lowest = min(cards, key=lambda c: (points[c], power[c], facts.order[c]))
-        contract = view.get("contract")
-        own = self._contract_facts(view, facts)
-        misere = own.misere
+        power, points = facts.power, facts.points
+        seat, declarer = view["seat"], view["declarer"]
+        tricks = view["tricks"]
+        trick = tricks[-1] if tricks else {"cards": [], "seats": [], "leader": seat}
+        played = trick["cards"]
+        seating = facts.seating(view)
+        own = seating.contract
         # Taking tricks is bad for the lone player of a misère, and for everyone when nobody
         # plays alone against the others (each for themselves, fewest points best).
-        avoid = (declarer is None and bool(contract)) or (misere and seat == declarer)
-        if not trick["cards"]:
+        avoid = (declarer is None and bool(view.get("contract"))) or (own.misere and seat == declarer)
+        if not played:
             if avoid:
-                return min(cards, key=lambda c: (power[c], points[c], facts.order[c]))
-            return self._lead(view, cards, unseen, facts, seat == declarer) or lowest
-        led = follow[trick["cards"][0]]
-
+                return min(cards, key=facts.duck_rank.__getitem__)
+            lead = self._lead(cards, self._unseen(view, facts, seating), facts, seat == declarer)
+            return lead or min(cards, key=facts.low_rank.__getitem__)
+        led = facts.follow[played[0]]
         trumps_win = own.trumps_win or led == TRUMP
-
-        def strength(c: str) -> int:
-            return power[c] if (follow[c] == TRUMP and trumps_win) or follow[c] == led else -1
-
-        best_index = max(range(len(trick["cards"])), key=lambda i: strength(trick["cards"][i]))
-        best = strength(trick["cards"][best_index])
+        strength = facts.strengths(led, trumps_win)  # card -> its strength in this trick (-1: none)
+        best, best_index = strength[played[0]], 0
+        for index in range(1, len(played)):
+            if strength[played[index]] > best:
+                best, best_index = strength[played[index]], index
         winner = trick["seats"][best_index]
         if avoid:
             # Duck with the highest card that stays under; if every card wins, the least points.
-            under = [c for c in cards if strength(c) < best]
+            under = [c for c in cards if strength[c] < best]
             if under:
-                return max(under, key=lambda c: (points[c], strength(c), power[c]))
+                return max(under, key=lambda c: (points[c], strength[c], power[c]))
             return min(cards, key=lambda c: (points[c], -power[c]))
-        if misere and winner == declarer:
-            return lowest  # let the lone player keep the trick
-        active = self._active(view)
-        start = active.index(trick["leader"])
-        order = [active[(start + i) % len(active)] for i in range(len(active))]
-        after = order[len(trick["cards"]) + 1 :]
+        if own.misere and winner == declarer:
+            return min(cards, key=facts.low_rank.__getitem__)  # let the lone player keep the trick
+        partners = self._sides(view, own, seating.seats)
+        after = seating.orders[trick["leader"]][len(played) + 1 :]
         opponents_after = [s for s in after if s not in partners]
-        top_unseen = max((strength(c) for c in unseen), default=-1)
-        if winner in partners and (not opponents_after or best > top_unseen):
+        if winner in partners:
+            top_unseen = self._top_unseen(view, facts, seating, led, trumps_win)
+            if opponents_after and best <= top_unseen:
+                return min(cards, key=facts.low_rank.__getitem__)  # fewest points, then weakest
             # The trick is ours: smear the most points, keeping sure winners for later.
+            follow = facts.follow
+
             def smear(c: str) -> tuple[int, int]:
-                return (points[c] - (10 if strength(c) > top_unseen and follow[c] == TRUMP else 0), -power[c])
+                return (points[c] - (10 if strength[c] > top_unseen and follow[c] == TRUMP else 0), -power[c])
 
             return max(cards, key=smear)
-        if winner in partners:
-            return lowest
-        winners = [c for c in cards if strength(c) > best]
-        if winners:
-            if not opponents_after:
-                return min(winners, key=lambda c: (power[c], points[c]))
-            safe = [c for c in winners if strength(c) > top_unseen]
-            if safe:
-                return min(safe, key=lambda c: (power[c], points[c]))
-            return min(winners, key=lambda c: (points[c], power[c]))
-        return lowest
+        winners = [c for c in cards if strength[c] > best]
+        if not winners:
+            return min(cards, key=facts.low_rank.__getitem__)
+        if not opponents_after:
+            return min(winners, key=lambda c: (power[c], points[c]))
+        top_unseen = self._top_unseen(view, facts, seating, led, trumps_win)
+        safe = [c for c in winners if strength[c] > top_unseen]
+        if safe:
+            return min(safe, key=lambda c: (power[c], points[c]))
+        return min(winners, key=lambda c: (points[c], power[c]))
 
-    def _lead(self, view: View, cards: list[str], unseen: list[str], facts: RulesetFacts, lone: bool) -> str | None:
-        power, follow, points = facts.power, facts.follow, facts.points
-        their_trumps = [c for c in unseen if follow[c] == TRUMP]
-        top_trump = max((power[c] for c in their_trumps), default=-1)
-        my_trumps = [c for c in cards if follow[c] == TRUMP]
-        sure = [c for c in my_trumps if power[c] > top_trump]
+    def _top_unseen(self, view: View, facts: RulesetFacts, seating: Seating, led: str, trumps_win: bool) -> int:
+        """The strength of the strongest card this seat has not seen in a trick led in `led`: of
+        that suit, or a trump where trumps win; -1 if none."""
+        unseen = self._unseen(view, facts, seating)
+        top = -1
+        for suit in (led, TRUMP) if trumps_win else (led,):
+            if within := unseen & facts.suit_mask.get(suit, 0):
+                top = max(top, facts.power[facts.card_at[within.bit_length() - 1]])
+        return top
+
+    @staticmethod
+    def _lead(cards: list[str], unseen: int, facts: RulesetFacts, lone: bool) -> str | None:
+        power, follow, points, at_least = facts.power, facts.follow, facts.points, facts.at_least
+        their_trumps = unseen & facts.trump_mask
+        top_trump = power[facts.card_at[their_trumps.bit_length() - 1]] if their_trumps else -1
+        sure = [c for c in cards if follow[c] == TRUMP and power[c] > top_trump]
         if lone and their_trumps and sure:
             return max(sure, key=power.__getitem__)
-        top = facts.top_by_suit(unseen)
-        stops = [c for c in cards if follow[c] != TRUMP and power[c] > top.get(follow[c], -1)]
+        # A stop: above every unseen card of its suit.
+        stops = [c for c in cards if follow[c] != TRUMP and not unseen & at_least[c]]
         if stops and (not their_trumps or not lone):
             return max(stops, key=lambda c: (points[c], power[c]))
         if sure and not lone:
             return max(sure, key=power.__getitem__)
         return None
+
+
+def _lone_points(
+    facts: RulesetFacts,
+    hand: int,
+    n_hand: int,
+    unseen: int,
+    n_unseen: int,
+    unseen_points: int,
+    opponents: int,
+    in_play: int,
+    out_count: int,
+    out_points: float,
+    routes: tuple[Route, ...] | None,
+    trumps_win: bool,
+) -> float:
+    """Card points a lone player with the cards `hand` (bits, `n_hand` cards) would count, against
+    `opponents` holding `in_play` of the `n_unseen` cards `unseen` (worth `unseen_points`), with
+    `out_count` cards worth `out_points` out of play (the talon nobody took, the discards), counted
+    where `routes` (the contract's own) or else the counting rules send them.
+
+    Its winners: the trumps drawn from the top, then the stops (above every unseen card of their
+    suit) once trumps are out. Where trumps do not win (Farben games), only the stops, which no
+    trump can take. The opponents follow to them with cheaper cards than the mean."""
+    won = 0  # the bits of the winners
+    their_left = 0.0
+    trump_mask = facts.trump_mask
+    if trumps_win:
+        share = in_play / max(n_unseen, 1)  # chance an unseen card is in play
+        theirs = unseen & trump_mask
+        their_left = theirs.bit_count() * share
+        beaten_by = 0.0  # their higher trumps already spent
+        mine = hand & trump_mask
+        while mine and their_left >= 0.5:  # from the highest trump down
+            top = mine.bit_length() - 1
+            card = 1 << top
+            mine ^= card
+            # Their trumps above this one: the trumps' bits run from the weakest up.
+            if (theirs >> (top + 1)).bit_count() * share - beaten_by < 0.5:
+                won |= card
+            else:
+                beaten_by += 1
+            their_left -= opponents if opponents < their_left else their_left
+        won |= mine  # their trumps are out: the rest win
+    if their_left < 0.5 and (plain := hand & ~trump_mask):
+        for suit in facts.plain_masks:
+            if plain & suit:
+                # The suit's cards above its highest unseen card (all of them when none is unseen).
+                won |= plain & suit & -(1 << (unseen & suit).bit_length())
+    tricks = won.bit_count()
+    won_points = 0
+    for digit, cards in facts.point_digits:  # (`points_of`, a call less)
+        won_points += (won & cards).bit_count() << digit
+    mean = unseen_points / max(n_unseen, 1)
+    raw = won_points + tricks * opponents * mean * FOLLOWERS
+    n_cards = tricks * (opponents + 1)
+    counting = facts.ruleset.counting
+    if facts.routed_mine(routes, tricks, n_hand) if routes is not None else facts.aside_mine(tricks, n_hand):
+        raw += out_points
+        n_cards += out_count
+    full, rest = divmod(n_cards, counting.packet)
+    return raw - full * counting.packet_deduct - (counting.remainder_deduct if rest else 0)
+
+
+def _out_of_play_mine(counting: Counting, tricks: int, n_tricks: int) -> bool:
+    mine = counting.aside_counts_for == "declarer"
+    if counting.aside_unless is not None:
+        try:
+            env = {"declarer_tricks": tricks, "defender_tricks": n_tricks - tricks, "tricks": n_tricks}
+            if counting.aside_unless(env):
+                mine = not mine
+        except Exception:
+            pass
+    return mine
 
 
 def _routed_to_declarer(routes: tuple[Route, ...], tricks: int, n_tricks: int) -> bool:
@@ -807,12 +1162,79 @@ def _routed_to_declarer(routes: tuple[Route, ...], tricks: int, n_tricks: int) -
     return False
 
 
+def _draws(rng: random.Random, population: list[int], k: int, times: int) -> list[int]:
+    """`times` successive `rng.sample(population, k)`, each as the sum of its members (each
+    member a card's bit): the same cards, by the same steps as CPython's random.sample (3.11; a
+    test holds the two together), without a Python call for every card drawn. Owning the steps
+    also keeps the bot's talons the same if another Python version samples otherwise."""
+    n = len(population)
+    getrandbits = rng.getrandbits
+    found = []
+    setsize = 21  # as random.sample: an n-length list against a k-length set
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        steps = [(left, left.bit_length()) for left in range(n, n - k, -1)]
+        for _ in range(times):
+            pool = population[:]
+            drawn = 0
+            for left, bits in steps:
+                j = getrandbits(bits)
+                while j >= left:
+                    j = getrandbits(bits)
+                drawn += pool[j]
+                pool[j] = pool[left - 1]  # the card not drawn moves into the gap
+            found.append(drawn)
+    else:
+        bits = n.bit_length()
+        for _ in range(times):
+            chosen: set[int] = set()
+            drawn = 0
+            for _ in range(k):
+                j = getrandbits(bits)
+                while j >= n or j in chosen:
+                    j = getrandbits(bits)
+                chosen.add(j)
+                drawn += population[j]
+            found.append(drawn)
+    return found
+
+
+def _mean_logistic(estimates: tuple[float, ...], needs: int, scale: float) -> float:
+    """The mean chance of winning over `estimates`, each `_logistic((p - needs) / scale)`."""
+    total: float = 0
+    last, value = None, 0.0
+    for p in estimates:
+        if p != last:  # the hand as dealt gives SAMPLES equal estimates
+            last, value = p, _logistic((p - needs) / scale)
+        total += value
+    return total / SAMPLES
+
+
 def _logistic(x: float) -> float:
-    return 1 / (1 + math.exp(-max(-50.0, min(50.0, x))))
+    if x > 50.0:
+        x = 50.0
+    elif x < -50.0:
+        x = -50.0
+    return 1 / (1 + math.exp(-x))
+
+
+def _cards_to_play(legal: list[ActionJson]) -> list[str] | None:
+    """The cards of `legal` when every action is a card to play ({play: CARD}), else None."""
+    cards = []
+    for action in legal:
+        if not isinstance(action, dict) or len(action) != 1 or "play" not in action:
+            return None
+        cards.append(action["play"])
+    return cards
 
 
 def _is_template(action: Any) -> bool:
-    return isinstance(action, dict) and any(isinstance(v, dict) for v in action.values())
+    if isinstance(action, dict):
+        for value in action.values():  # (a loop: a generator costs more than the one card it sees)
+            if isinstance(value, dict):
+                return True
+    return False
 
 
 def _concrete(action: Any) -> Any:

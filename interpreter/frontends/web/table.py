@@ -498,6 +498,8 @@ class Table:
         legal: list[dict[str, Any]] = []
         if seat is not None and not game.is_over:
             legal = self._legal(seat, view, parts)
+        session = self.session
+        totals = session.totals()  # the sheet settled and the pot's antes and shares: what each seat wins
         result = None
         if game.is_over and self.finished and self.finished[-1].number == len(self.session.deals):
             result = self.finished[-1].lines
@@ -517,7 +519,9 @@ class Table:
                     "present": self.present(s) if s in self.people else None,  # a browser is at the seat
                     "stand_in": s in self.standing_in,  # a bot plays it while its person is away
                     "ready": s in self.ready,  # for the next deal
-                    "score": self.session.scores[s],
+                    "score": session.scores[s],  # the deals' payments added up
+                    "sheet": session.sheet[s] if session.sheet is not None else None,  # a score sheet's entry
+                    "total": totals[s],
                 }
                 for s in range(self.players)
             ],
@@ -531,6 +535,7 @@ class Table:
             "tally": tally(view, rs, self._name),
             "log": _log(game),
             "result": result,
+            "pot": session.pot_left(),  # what a session's pot holds (None: it keeps none)
             "deals_finished": len(self.finished),  # their rows and logs: the `deals` and `deal` messages
         }
 

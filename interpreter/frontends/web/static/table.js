@@ -412,6 +412,17 @@ function scoreTable(st) {
   const total = el("tr");
   total.append(el("th", {}, "Score"), ...st.seats.map((s) => el("th", {}, String(s.score))), el("th", {}, tarock.welcome.unit));
   table.append(total);
+  // A session that keeps a score sheet, or a pot, is settled otherwise than by adding up the deals.
+  if (st.seats.some((s) => s.sheet !== null && s.sheet !== undefined)) {
+    const sheet = el("tr", { class: "sheet" });
+    sheet.append(el("th", {}, "Sheet"), ...st.seats.map((s) => el("th", {}, String(s.sheet))), el("th"));
+    table.append(sheet);
+  }
+  if (st.seats.some((s) => s.total !== s.score)) {
+    const settled = el("tr", { class: "settled" });
+    settled.append(el("th", {}, "Settled"), ...st.seats.map((s) => el("th", {}, (s.total > 0 ? "+" : "") + s.total)), el("th", {}, st.pot !== null && st.pot !== undefined ? `pot ${st.pot}` : ""));
+    table.append(settled);
+  }
   return table;
 }
 
