@@ -30,6 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.engine.announcements import DeclarerAnnouncement
+from interpreter.engine.auction import PASS
 from interpreter.engine.faults import TableError
 from interpreter.engine.game import DealError, Game
 from interpreter.engine.phase import Phase
@@ -38,6 +40,7 @@ from interpreter.language.model import TRUMP, Ruleset
 
 UNKNOWN = "unknown"  # a discard nobody saw: `{discard: unknown}`
 MAX_ATTEMPTS = 200  # deals built again before a refusal that unknown cards could explain is given up
+MAX_FRUITLESS = 40  # deals drawn at random in a row, none teaching anything, before it is given up
 
 
 @dataclass(frozen=True)
@@ -77,9 +80,9 @@ class Observation:
 class _Retry(Exception):
     """The deal built for the unknown cards explains a refusal: build another."""
 
-    def __init__(self, seat: int, away: set[str]):
+    def __init__(self, seat: int, away: set[str], talon: set[str] | None = None):
         super().__init__(seat)
-        self.seat, self.away = seat, away
+        self.seat, self.away, self.talon = seat, away, talon or set()
 
 
 def is_observed(data: Mapping[str, Any]) -> bool:
@@ -114,6 +117,8 @@ class ObservedGame:
         self.suit = probe.ruleset.deck.suit
         self.known = {s: list(h) for s, h in enumerate(hands or [])}
         self.known_talon = list(talon) if talon is not None else None
+        self.takers: set[int] = set()  # seats seen to take a talon in a deal built for the facts
+        self._rng: random.Random | None = None  # the deal's own draws (None: the first deal, in order)
 
     # -- the facts ------------------------------------------------------------------------------
     def played(self) -> dict[int, list[str]]:
@@ -145,45 +150,66 @@ class ObservedGame:
         return seen
 
     def takes_unseen_talon(self, seat: int) -> bool:
-        """Whether `seat` may have taken a talon nobody saw: it bids, or discards."""
+        """Whether `seat` may hold cards of a talon nobody saw: it was seen to take the talon (in
+        a deal built before), or it discards."""
         if self.known_talon is not None:
             return False
-        return any(
-            s == seat and ((isinstance(a, str) and a != "pass") or (isinstance(a, dict) and "discard" in a))
-            for s, a in self.actions
+        return seat in self.takers or any(
+            s == seat and isinstance(a, dict) and ("discard" in a or "keep" in a) for s, a in self.actions
         )
 
     # -- a deal that agrees with them ------------------------------------------------------------
-    def build_deal(self, rng: random.Random | None, away: Mapping[int, set[str]]) -> tuple[dict[str, Any], list[int]]:
+    def build_deal(
+        self, rng: random.Random | None, away: Mapping[int, set[str]], talon_has: set[str] | None = None
+    ) -> tuple[dict[str, Any], list[int]]:
         """A deal that agrees with the facts; `rng` None: the first, in the pack's order. `away`:
-        cards a seat must not be given where the facts leave it open. Returns it and the seats
-        given cards nobody saw."""
+        cards a seat must not be given where the facts leave it open; `talon_has`: cards seen in
+        the hand of a seat that took a talon nobody saw, which came from that talon. Returns the
+        deal and the seats given cards nobody saw."""
         talon = list(self.known_talon or [])
         hands = self._seen_hands(set(talon))
-        taken = set(talon).union(*hands.values())
+        from_talon = [c for c in (talon_has or ()) if self.known_talon is None]
+        for seat in self.seats:
+            if self.known_talon is not None:
+                break
+            if not self.takes_unseen_talon(seat) and len(hands[seat]) <= self.sizes[seat]:
+                continue
+            movable = [c for c in hands[seat] if c not in self.known.get(seat, []) and c not in from_talon]
+            # More cards seen than a hand holds: the last ones seen came from the talon.
+            surplus = len(hands[seat]) - len([c for c in hands[seat] if c in from_talon]) - self.sizes[seat]
+            moved = movable[len(movable) - surplus :] if surplus > 0 else []
+            room = self.talon_size - len(from_talon) - len(moved)
+            if rng is not None and room > 0 and rng.random() < 0.7:
+                # Which of the cards it plays came from the talon is unknown: some are tried.
+                rest = [c for c in movable if c not in moved]
+                moved += rng.sample(rest, rng.randint(0, min(len(rest), room)))
+            from_talon += moved
+        hands = {s: [c for c in hand if c not in from_talon] for s, hand in hands.items()}
+        taken = set(talon).union(from_talon, *hands.values())
         pool = [c for c in self.pack if c not in taken]
         if rng is not None:
-            pool = self._swap_with_talon(rng, hands, pool, away)
-        for seat in self.seats:
-            hand = hands[seat]
-            surplus = len(hand) - self.sizes[seat]
-            if surplus > 0:
-                # More cards seen than a hand holds: the last ones seen came from the talon.
-                extra = [c for c in hand if c not in self.known.get(seat, [])][-surplus:]
-                hands[seat] = [c for c in hand if c not in extra]
-                pool = extra + pool
+            rng.shuffle(pool)
+        # A seat that took the talon held its cards too: what it may not hold goes to the
+        # others' hands first (those seats filled first), not to the talon.
+        takers = [s for s in self.seats if self.known_talon is None and self.takes_unseen_talon(s)]
+        not_for_takers = set().union(*(away.get(s, set()) for s in takers))
         filled: list[int] = []
-        for seat in self.seats:
+        for seat in sorted(self.seats, key=lambda s: s in takers):
             need = self.sizes[seat] - len(hands[seat])
             if need <= 0:
                 continue
-            allowed = [c for c in pool if c not in away.get(seat, set())]
-            given = [*allowed, *(c for c in pool if c not in allowed)][:need]
+            avoid = away.get(seat, set())
+            if seat in takers:
+                allowed = sorted((c for c in pool if c not in avoid), key=lambda c: c in not_for_takers)
+            else:
+                allowed = sorted((c for c in pool if c not in avoid), key=lambda c: c not in not_for_takers)
+            given = [*allowed, *(c for c in pool if c in avoid)][:need]
             hands[seat] += given
             pool = [c for c in pool if c not in given]
             filled.append(seat)
+        filled.sort()
         if self.known_talon is None:
-            talon = pool[: self.talon_size]
+            talon = from_talon + pool[: self.talon_size - len(from_talon)]
         return {"hands": [hands[s] for s in range(self.players)], "talon": talon}, filled
 
     def _seen_hands(self, taken: set[str]) -> dict[int, list[str]]:
@@ -199,41 +225,33 @@ class ObservedGame:
             taken.update(hands[seat])
         return hands
 
-    def _swap_with_talon(
-        self, rng: random.Random, hands: dict[int, list[str]], pool: list[str], away: Mapping[int, set[str]]
-    ) -> list[str]:
-        """The pool shuffled, and some of a bidder's cards swapped with it: which of them came from
-        a talon nobody saw is unknown, so some are tried. Returns the pool."""
-        rng.shuffle(pool)
-        for seat in self.seats:
-            if self.takes_unseen_talon(seat) and pool and rng.random() < 0.7:
-                movable = [c for c in hands[seat] if c not in self.known.get(seat, [])]
-                into = [c for c in pool if c not in away.get(seat, set())]
-                swap = rng.randint(0, min(len(movable), len(into), self.talon_size))
-                out, into = rng.sample(movable, swap), into[:swap]
-                hands[seat] = [c for c in hands[seat] if c not in out] + into
-                pool = [c for c in pool if c not in into] + out
-        return pool
-
     # -- the replay ------------------------------------------------------------------------------
     def replay(self) -> Observation:
         away: dict[int, set[str]] = {}
+        talon_has: set[str] = set()
         rng: random.Random | None = None
         result = Observation()
         stuck = False
+        fruitless = 0  # deals drawn at random in a row that taught nothing new
         for attempt in range(MAX_ATTEMPTS):
-            deal, filled = self.build_deal(rng, away)
+            deal, filled = self.build_deal(rng, away, talon_has)
+            self._rng = rng
             try:
                 return self._run(deal, filled, last=stuck or attempt == MAX_ATTEMPTS - 1)
             except _Retry as retry:
-                if retry.away and not retry.away <= away.get(retry.seat, set()):
+                if retry.talon and not retry.talon <= talon_has:
+                    if len(talon_has | retry.talon) > self.talon_size:
+                        stuck = True  # (the cards cannot all have come from the talon)
+                    talon_has |= retry.talon
+                elif retry.away and not retry.away <= away.get(retry.seat, set()):
                     away.setdefault(retry.seat, set()).update(retry.away)
-                elif retry.away:
-                    # Nothing new to keep away: the facts leave no deal in which every card is
-                    # legal (someone broke a rule, and what is known cannot show who yet).
-                    stuck = True
+                elif rng is None:
+                    rng = random.Random(attempt)  # other deals, drawn at random
                 else:
-                    rng = rng or random.Random(attempt)
+                    fruitless += 1
+                    # Nothing new learnt in so many deals: the facts leave no deal in which every
+                    # action is legal (someone broke a rule, and what is known cannot show who yet).
+                    stuck = fruitless >= MAX_FRUITLESS
             except DealError as exc:
                 result.failures.append(
                     (None, "the facts do not make a deal: " + "; ".join(message for _, message in exc.places))
@@ -245,18 +263,29 @@ class ObservedGame:
     def _run(self, deal: dict[str, Any], filled: list[int], *, last: bool) -> Observation:
         game = Game(self.ruleset, self.players, self.dealer, deal=deal, pot=self.pot)
         found = Observation(game, deal, filled_in=filled)
+        try:
+            return self._actions(game, found, filled, last=last)
+        finally:
+            # Who took a talon is the same in every deal built: the next deal is built knowing it.
+            self.takers.update(e["seat"] for e in game.events if e["type"] == "talon_taken")
+
+    def _actions(self, game: Game, found: Observation, filled: list[int], *, last: bool) -> Observation:
         index = 0
         while index < len(self.actions):
             seat, action = self.actions[index]
-            if self._discard_due(game, seat, action):
-                self._fill_discard(game, found, index)
+            unseen = self._unseen_due(game, seat, action)
+            if unseen is not None:
+                self._fill_unseen(game, found, index, unseen)
+                continue
+            if self._no_announcement(game, seat, action):
+                index += 1  # the declarer had nothing to announce in the deal built: nothing to do
                 continue
             if isinstance(action, dict) and action.get("discard") == UNKNOWN:
                 if game.phase is not Phase.EXCHANGE or game.to_act != seat:
                     found.failures.append((index, f"action {index}: seat {seat} discards, but {_state(game)}"))
                     found.stopped_at = index
                     return found
-                self._fill_discard(game, found, index)
+                self._fill_unseen(game, found, index, "discard")
                 index += 1
                 continue
             try:
@@ -273,34 +302,71 @@ class ObservedGame:
                 found.stopped_at = index
                 return found
             index += 1
-        if index == len(self.actions) and self.actions and self._discard_due(game, -1, None):
-            self._fill_discard(game, found, index)
+        if index == len(self.actions) and self.actions:
+            unseen = self._unseen_due(game, -1, None)
+            if unseen is not None and unseen != "announce":
+                self._fill_unseen(game, found, index, unseen)
         return found
 
-    def _discard_due(self, game: Game, seat: int, action: Any) -> bool:
-        """Whether the game waits for a discard the record does not give (nobody saw it)."""
-        if game.phase is not Phase.EXCHANGE or game.to_act is None:
-            return False
-        legal = game.legal_actions()
-        if not legal or not all(isinstance(a, dict) and "discard" in a for a in legal):
-            return False
-        return not (seat == game.to_act and isinstance(action, dict) and "discard" in action)
+    def _unseen_due(self, game: Game, seat: int, action: Any) -> str | None:
+        """What the game waits for that the record does not give, because nobody sees it: a
+        discard or a keep face down (`discard`, `keep`), or the declarer's choice to lay nothing
+        out before the first lead (`announce`: the first card led says it); None if nothing."""
+        if game.to_act is None:
+            return None
+        due: str | None = None
+        if game.phase is Phase.EXCHANGE:
+            kinds = {_kind(a) for a in game.legal_actions()}
+            if len(kinds) == 1 and kinds <= {"discard", "keep"}:
+                due = kinds.pop()
+        elif (
+            game.phase is Phase.ANNOUNCE
+            and isinstance(game.announcement, DeclarerAnnouncement)
+            and _kind(action) == "play"  # (a call, the announcement itself, is typed as seen)
+        ):
+            due = "announce"
+        if due is None or (seat == game.to_act and _kind(action) == due):
+            return None
+        return due
 
-    def _fill_discard(self, game: Game, found: Observation, index: int) -> None:
-        """The unseen discard: the cards the seat holds and never plays (raises _Retry if the
-        deal built cannot give one the rules allow)."""
+    def _no_announcement(self, game: Game, seat: int, action: Any) -> bool:
+        """Whether `action` is the declarer's word that it lays nothing out (`pass`) where the
+        deal built gave it nothing to lay out: the engine then skipped the announcement."""
+        trick = game.current_trick
+        return (
+            action == PASS
+            and seat == game.declarer
+            and game.phase is Phase.PLAY
+            and game.announcement is None
+            and bool(game.ruleset.announcements)
+            and game.ruleset.announcing is None
+            and game.trick_number == 1
+            and trick is not None
+            and not trick.cards
+        )
+
+    def _fill_unseen(self, game: Game, found: Observation, index: int, kind: str) -> None:
+        """What nobody saw: a discard of cards the seat holds and never plays, a keep of those it
+        plays, no announcement (raises _Retry if the deal built cannot give one the rules allow)."""
         seat = game.to_act
         assert seat is not None
+        if kind == "announce":
+            game.apply(seat, PASS)
+            return
         keeps = set(self.later(seat, index - 1))
         legal: list[Any] = game.legal_actions()
-        template = legal[0]["discard"]
-        if isinstance(template, dict):
+        template = legal[0][kind]
+        if kind == "keep":
+            chosen = self._keep(keeps, legal)
+        elif isinstance(template, dict):
             # Every discard holds the template's `including` (listed first in `from`).
             including = [str(c) for c in template.get("including", ())]
             count = int(template["count"]) - len(including)
             candidates = [str(c) for c in template["from"] if c not in keeps and c not in including]
             if keeps.intersection(including) or len(candidates) < count:
                 raise _Retry(seat, set())
+            if self._rng is not None:
+                self._rng.shuffle(candidates)
             chosen = including + candidates[:count]
         else:
             # A legal discard of none of the cards the seat plays later (the rules may judge the
@@ -308,9 +374,24 @@ class ObservedGame:
             fitting = [list(a["discard"]) for a in legal if not keeps.intersection(a["discard"])]
             if not fitting:
                 raise _Retry(seat, set())
-            chosen = fitting[0]
-        game.apply(seat, {"discard": chosen})
-        found.discards_filled_in.append(seat)
+            chosen = fitting[0] if self._rng is None else self._rng.choice(fitting)
+        try:
+            game.apply(seat, {kind: chosen})
+        except IllegalActionError:
+            raise _Retry(seat, set()) from None
+        if kind == "discard":
+            found.discards_filled_in.append(seat)
+
+    @staticmethod
+    def _keep(keeps: set[str], legal: list[Any]) -> list[str]:
+        """The keep of most of the cards the seat plays later (of the keeps listed, or of the
+        template's cards)."""
+        listed = [list(a["keep"]) for a in legal if isinstance(a.get("keep"), list)]
+        if listed:
+            return max(listed, key=lambda cards: sum(c in keeps for c in cards))
+        template = legal[0]["keep"]
+        ordered = sorted(template["from"], key=lambda c: c not in keeps)
+        return [str(c) for c in ordered[: int(template["count"])]]
 
     def _refused(
         self,
@@ -326,6 +407,10 @@ class ObservedGame:
     ) -> bool:
         """Judge a refusal: a proven departure (True: the game goes on, when it can), or a deal to
         build again (raises _Retry), or the end of what can be checked (False)."""
+        if game.is_over and not last and (filled or found.discards_filled_in or self.takers):
+            # The deal built ended before the record does (a hand shown and claimed, say): the
+            # cards nobody saw are to blame, not the table.
+            raise _Retry(seat, set())
         card = action.get("play") if isinstance(action, dict) else None
         if game.phase is Phase.PLAY and isinstance(card, str) and seat == game.to_act:
             return self._refused_card(game, found, index, seat, card, exc, last=last)
@@ -366,6 +451,11 @@ class ObservedGame:
         played later or is known to hold (played as the table played it), or a deal to build
         again (raises _Retry), or the end of what can be checked (False)."""
         if card not in game.hands[seat]:
+            missing = {c for c in [card, *self.later(seat, index)] if c not in game.hands[seat]}
+            self.takers.update(e["seat"] for e in game.events if e["type"] == "talon_taken")
+            if not last and self.takes_unseen_talon(seat) and not self._played_already(game, card):
+                # Cards it plays that it does not hold came from the talon it took.
+                raise _Retry(seat, set(), talon={c for c in missing if not self._played_already(game, c)})
             found.failures.append(
                 (index, f"action {index}: seat {seat} plays {card}, which {_whereabouts(game, card)}")
             )
@@ -392,6 +482,10 @@ class ObservedGame:
         # Played as the table played it: the engine's own step, without the duty it broke.
         game.apply_departure(seat, card)
         return True
+
+    @staticmethod
+    def _played_already(game: Game, card: str) -> bool:
+        return any(card in trick.cards for trick in game.tricks)
 
     def _play_departure(
         self, game: Game, index: int, seat: int, card: str, legal: list[str], held: str | None, exc: IllegalActionError
