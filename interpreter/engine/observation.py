@@ -40,6 +40,9 @@ from interpreter.language.model import TRUMP, Ruleset
 
 UNKNOWN = "unknown"  # a discard nobody saw: `{discard: unknown}`
 MAX_ATTEMPTS = 200  # deals built again before a refusal that unknown cards could explain is given up
+# The choices of the exchange a hand may allow or not (an unnamed partner's call needs the
+# hand to lack exactly one of the cards it could call).
+_CHOICES = frozenset({"choose", "call_card", "give"})
 MAX_FRUITLESS = 40  # deals drawn at random in a row, none teaching anything, before it is given up
 
 
@@ -80,9 +83,17 @@ class Observation:
 class _Retry(Exception):
     """The deal built for the unknown cards explains a refusal: build another."""
 
-    def __init__(self, seat: int, away: set[str], talon: set[str] | None = None):
+    def __init__(
+        self,
+        seat: int,
+        away: set[str],
+        talon: set[str] | None = None,
+        seeking: int | None = None,
+        shun: set[str] | None = None,
+    ):
         super().__init__(seat)
-        self.seat, self.away, self.talon = seat, away, talon or set()
+        self.seat, self.away, self.talon, self.seeking = seat, away, talon or set(), seeking
+        self.shun = shun or set()  # cards better not given to the seat (a guess, unlike `away`)
 
 
 def is_observed(data: Mapping[str, Any]) -> bool:
@@ -118,6 +129,10 @@ class ObservedGame:
         self.known = {s: list(h) for s, h in enumerate(hands or [])}
         self.known_talon = list(talon) if talon is not None else None
         self.takers: set[int] = set()  # seats seen to take a talon in a deal built for the facts
+        # Actions refused only for the cards nobody saw in the seat's hand (a call that needs
+        # three Kings), and the cards of a hand drawn that allows them: given to it again.
+        self.seeking: set[int] = set()
+        self.wanted: dict[int, set[str]] = {}
         self._rng: random.Random | None = None  # the deal's own draws (None: the first deal, in order)
 
     # -- the facts ------------------------------------------------------------------------------
@@ -189,20 +204,25 @@ class ObservedGame:
         pool = [c for c in self.pack if c not in taken]
         if rng is not None:
             rng.shuffle(pool)
-        # A seat that took the talon held its cards too: what it may not hold goes to the
-        # others' hands first (those seats filled first), not to the talon.
+        # The seats that may not hold some cards are filled last, and the seats before them are
+        # given those cards first; a seat that took the talon held its cards too, so it comes
+        # last of all, and what it may not hold goes to the others' hands, not to the talon.
         takers = [s for s in self.seats if self.known_talon is None and self.takes_unseen_talon(s)]
-        not_for_takers = set().union(*(away.get(s, set()) for s in takers))
+        order = sorted(self.seats, key=lambda s: s in takers)
         filled: list[int] = []
-        for seat in sorted(self.seats, key=lambda s: s in takers):
+        for place, seat in enumerate(order):
             need = self.sizes[seat] - len(hands[seat])
             if need <= 0:
                 continue
             avoid = away.get(seat, set())
-            if seat in takers:
-                allowed = sorted((c for c in pool if c not in avoid), key=lambda c: c in not_for_takers)
-            else:
-                allowed = sorted((c for c in pool if c not in avoid), key=lambda c: c not in not_for_takers)
+            wanted = self.wanted.get(seat, set())
+            later = order[place + 1 :]
+            not_later = set().union(*(away.get(s, set()) for s in later))
+            for_later = set().union(*(self.wanted.get(s, set()) for s in later))
+            allowed = sorted(
+                (c for c in pool if c not in avoid),
+                key=lambda c: (c not in wanted, c in for_later, c not in not_later),
+            )
             given = [*allowed, *(c for c in pool if c in avoid)][:need]
             hands[seat] += given
             pool = [c for c in pool if c not in given]
@@ -227,14 +247,16 @@ class ObservedGame:
 
     # -- the replay ------------------------------------------------------------------------------
     def replay(self) -> Observation:
-        away: dict[int, set[str]] = {}
+        away: dict[int, set[str]] = {}  # cards a seat cannot have held (it showed it had none of their suit)
+        shun: dict[int, set[str]] = {}  # cards a seat may not discard and need not keep: given to others first
         talon_has: set[str] = set()
         rng: random.Random | None = None
         result = Observation()
         stuck = False
         fruitless = 0  # deals drawn at random in a row that taught nothing new
         for attempt in range(MAX_ATTEMPTS):
-            deal, filled = self.build_deal(rng, away, talon_has)
+            avoid = {seat: away.get(seat, set()) | shun.get(seat, set()) for seat in self.seats}
+            deal, filled = self.build_deal(rng, avoid, talon_has)
             self._rng = rng
             try:
                 return self._run(deal, filled, last=stuck or attempt == MAX_ATTEMPTS - 1)
@@ -245,13 +267,20 @@ class ObservedGame:
                     talon_has |= retry.talon
                 elif retry.away and not retry.away <= away.get(retry.seat, set()):
                     away.setdefault(retry.seat, set()).update(retry.away)
+                elif retry.shun and not retry.shun <= shun.get(retry.seat, set()) and not fruitless:
+                    shun.setdefault(retry.seat, set()).update(retry.shun)
+                elif retry.seeking is not None and retry.seeking not in self.seeking:
+                    self.seeking.add(retry.seeking)
+                    self.wanted.pop(retry.seat, None)  # (a hand for both this and what it allowed before)
+                    rng = rng or random.Random(attempt)
                 elif rng is None:
                     rng = random.Random(attempt)  # other deals, drawn at random
                 else:
                     fruitless += 1
+                    shun.clear()  # (a guess that did not help: the draws are free again)
                     # Nothing new learnt in so many deals: the facts leave no deal in which every
                     # action is legal (someone broke a rule, and what is known cannot show who yet).
-                    stuck = fruitless >= MAX_FRUITLESS
+                    stuck = fruitless >= (MAX_FRUITLESS * 4 if retry.seeking is not None else MAX_FRUITLESS)
             except DealError as exc:
                 result.failures.append(
                     (None, "the facts do not make a deal: " + "; ".join(message for _, message in exc.places))
@@ -275,7 +304,8 @@ class ObservedGame:
             seat, action = self.actions[index]
             unseen = self._unseen_due(game, seat, action)
             if unseen is not None:
-                self._fill_unseen(game, found, index, unseen)
+                if not self._filled(game, found, index, unseen, last=last):
+                    return found
                 continue
             if self._no_announcement(game, seat, action):
                 index += 1  # the declarer had nothing to announce in the deal built: nothing to do
@@ -285,11 +315,16 @@ class ObservedGame:
                     found.failures.append((index, f"action {index}: seat {seat} discards, but {_state(game)}"))
                     found.stopped_at = index
                     return found
-                self._fill_unseen(game, found, index, "discard")
+                if not self._filled(game, found, index, "discard", last=last):
+                    return found
                 index += 1
                 continue
             try:
                 game.apply(seat, action)
+                if index in self.seeking:
+                    # A hand that allows this seat's action, drawn at last: kept in later deals.
+                    seen = set().union(*self.played().values(), *self.known.values())
+                    self.wanted[seat] = {c for c in game.initial_hands[seat] if c not in seen}
             except InvalidActionError as exc:
                 found.failures.append((index, f"action {index} {_shown(seat, action)} is not an action: {exc}"))
                 found.stopped_at = index
@@ -305,7 +340,7 @@ class ObservedGame:
         if index == len(self.actions) and self.actions:
             unseen = self._unseen_due(game, -1, None)
             if unseen is not None and unseen != "announce":
-                self._fill_unseen(game, found, index, unseen)
+                self._filled(game, found, index, unseen, last=last)
         return found
 
     def _unseen_due(self, game: Game, seat: int, action: Any) -> str | None:
@@ -345,6 +380,31 @@ class ObservedGame:
             and not trick.cards
         )
 
+    def _filled(self, game: Game, found: Observation, index: int, kind: str, *, last: bool) -> bool:
+        """Fill in what nobody saw (False: no deal tried allows it; the replay stops there)."""
+        seat = game.to_act
+        assert seat is not None
+        held = list(game.hands[seat])
+        try:
+            self._fill_unseen(game, found, index, kind)
+            if index in self.seeking:
+                # A hand drawn at last that lets the seat do what nobody saw: kept in later deals.
+                seen = set().union(*self.played().values(), *self.known.values())
+                self.wanted[seat] = {c for c in held if c not in seen}
+        except _Retry:
+            if not last:
+                raise
+            found.failures.append(
+                (
+                    index,
+                    f"action {index}: seat {seat} must {kind} cards nobody saw first, but no deal tried "
+                    f"lets it {kind} as the rules allow and still play the cards it was seen to play",
+                )
+            )
+            found.stopped_at = index
+            return False
+        return True
+
     def _fill_unseen(self, game: Game, found: Observation, index: int, kind: str) -> None:
         """What nobody saw: a discard of cards the seat holds and never plays, a keep of those it
         plays, no announcement (raises _Retry if the deal built cannot give one the rules allow)."""
@@ -364,7 +424,9 @@ class ObservedGame:
             count = int(template["count"]) - len(including)
             candidates = [str(c) for c in template["from"] if c not in keeps and c not in including]
             if keeps.intersection(including) or len(candidates) < count:
-                raise _Retry(seat, set())
+                raise _Retry(
+                    seat, set(), shun=self._undiscardable(game, seat, keeps, set(template["from"])), seeking=index
+                )
             if self._rng is not None:
                 self._rng.shuffle(candidates)
             chosen = including + candidates[:count]
@@ -373,14 +435,21 @@ class ObservedGame:
             # discard as a whole, so not any cards of the discards listed).
             fitting = [list(a["discard"]) for a in legal if not keeps.intersection(a["discard"])]
             if not fitting:
-                raise _Retry(seat, set())
+                discardable = {str(c) for a in legal for c in a["discard"]}
+                raise _Retry(seat, set(), shun=self._undiscardable(game, seat, keeps, discardable), seeking=index)
             chosen = fitting[0] if self._rng is None else self._rng.choice(fitting)
         try:
             game.apply(seat, {kind: chosen})
         except IllegalActionError:
-            raise _Retry(seat, set()) from None
+            raise _Retry(seat, set(), seeking=index) from None
         if kind == "discard":
             found.discards_filled_in.append(seat)
+
+    def _undiscardable(self, game: Game, seat: int, keeps: set[str], discardable: set[str]) -> set[str]:
+        """The cards nobody saw that the seat holds and may not discard: too many of them to
+        keep. Kept away from it (and from the talon it takes) in the next deal built."""
+        seen = set().union(*self.played().values(), *self.known.values())
+        return {c for c in game.hands[seat] if c not in discardable and c not in keeps and c not in seen}
 
     @staticmethod
     def _keep(keeps: set[str], legal: list[Any]) -> list[str]:
@@ -414,7 +483,10 @@ class ObservedGame:
         card = action.get("play") if isinstance(action, dict) else None
         if game.phase is Phase.PLAY and isinstance(card, str) and seat == game.to_act:
             return self._refused_card(game, found, index, seat, card, exc, last=last)
-        if _kind(action) not in {_kind(a) for a in game.legal_actions()}:
+        kinds = {_kind(a) for a in game.legal_actions()}
+        if game.phase is Phase.EXCHANGE and kinds and not kinds.isdisjoint(_CHOICES):
+            kinds |= _CHOICES  # (which of them a seat is offered may depend on its hand)
+        if _kind(action) not in kinds:
             # Not an action of this moment (a card during the auction, a call during play): a slip
             # of entry or a record out of order, never a rule the table plays otherwise.
             found.failures.append((index, f"action {index} {_shown(seat, action)}: {exc}"))
@@ -426,7 +498,7 @@ class ObservedGame:
             return False
         certain = seat not in filled and not self.takes_unseen_talon(seat)
         if not certain and not last:
-            raise _Retry(seat, set())
+            raise _Retry(seat, set(), seeking=index)
         phase = game.auction.state.phase.name if game.phase is Phase.AUCTION else game.phase.value
         if game.phase is Phase.AUCTION:
             rule = f"auction.phases.{phase}." + ("compulsory" if action == "pass" else f"ladder: {action}")
@@ -574,6 +646,11 @@ def _kind(action: Any) -> str:
     return "call" if isinstance(action, str) else repr(type(action))
 
 
+def shown_action(seat: Any, action: Any) -> str:
+    """An entry as the record writes it: `[seat, action]`."""
+    return _shown(seat, action)
+
+
 def _shown(seat: Any, action: Any) -> str:
     import json
 
@@ -583,4 +660,13 @@ def _shown(seat: Any, action: Any) -> str:
         return repr([seat, action])
 
 
-__all__ = ["UNKNOWN", "Departure", "Observation", "ObservedGame", "TableError", "is_observed", "observed_game"]
+__all__ = [
+    "UNKNOWN",
+    "Departure",
+    "Observation",
+    "ObservedGame",
+    "TableError",
+    "is_observed",
+    "observed_game",
+    "shown_action",
+]

@@ -1,0 +1,188 @@
+"""The scribe takes every deal the rule bots play, typed as an observer at the table sees it.
+
+For each shipped ruleset and table size, deals are played by the rule bots; the entries typed
+are made from the deal's *public* events only (`server.public_event`, what every seat and a
+spectator may know): the calls, the cards as they fall, an announcement's cards laid out, a
+partner's card called aloud, the talon where the rules turn it face up, which part of it a
+player takes, trumps named, a discard or keep only where the rules lay it face up. Discards and
+keeps face down are left out, as an observer must. No hand and no hidden card is typed.
+
+Each entry goes through `Scribe.parse` and `Scribe.enter` as `tarock observe` takes it. Every
+deal must be accepted whole with no question asked (the bots never break a rule), end with the
+same tricks (cards, seats, winners) as the deal played, and its record must replay as an
+observed download (`tarock replay`).
+
+`TAROCK_OBSERVE_SEEDS=N` plays N deals per ruleset and table size (default 2, for CI).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.bots.rulebot import RuleBot
+from interpreter.engine.game import Game
+from interpreter.engine.records import dump_record, replay
+from interpreter.frontends.observe import Scribe
+from interpreter.frontends.server import public_event
+from interpreter.language.loader import load_ruleset, ruleset_names
+
+SEEDS = int(os.environ.get("TAROCK_OBSERVE_SEEDS", "2"))
+TABLES = [(name, size) for name in ruleset_names() for size in load_ruleset(name).table_sizes]
+
+# Deals the scribe still cannot take, found by a larger run (TAROCK_OBSERVE_SEEDS=12): each
+# expected to fail until it is fixed (strict: a fix shows as a pass to be removed from here).
+DISCARD = "a discard nobody saw: no deal built lets the declarer lay away what the rules allow and keep what it plays"
+VOID = "a card with a doubt: no deal built makes the seat void in the suit led, though it was (the talon it took)"
+KNOWN: dict[tuple[str, int, int], str] = {
+    ("furtwangen", 7, 1): DISCARD,
+    ("furtwangen", 8, 1): DISCARD,
+    ("schwaerzenbach", 7, 1): DISCARD,
+    ("schwaerzenbach", 8, 1): DISCARD,
+    ("koenigrufen", 4, 1): DISCARD,
+    ("koenigrufen", 5, 1): DISCARD,
+    ("koenigrufen", 4, 2): DISCARD,
+    ("carneval", 6, 9): DISCARD,
+    ("tapp", 3, 1): VOID,
+    ("tapp-wuerttemberg", 3, 1): VOID,
+}
+
+# What an observer sees of each event, beyond what `public_event` keeps: which part of a talon
+# laid out in parts a player takes is seen at the table, though the event as sent does not say.
+SEEN_PART = "part"
+DERIVED = {"deal", "phase", "contract", "trick", "settlement", "thrown_in", "breach", "discard", "keep"}
+
+
+def typed(game: Game) -> list[str]:
+    """What an observer types for a deal, from its public events (one line each)."""
+    lines: list[str] = []
+    for raw in game.events:
+        event = public_event(raw, game)
+        kind, seat = event["type"], event.get("seat")
+        if kind == "call":
+            lines.append(f"{seat} {event['call']}")
+        elif kind == "play":
+            lines.append(f"{seat} {event['card']}")
+        elif kind == "announce":
+            lines.append(" ".join([str(seat), "announce", event["announcement"], *event["cards"]]))
+        elif kind == "call_partner":
+            lines.append(f"{seat} call_card {event['card']}" if "card" in event else f"{seat} choose {event['choice']}")
+        elif kind == "talon_shown":
+            lines.append("talon " + " ".join(event["cards"]))
+        elif kind == "talon_taken":
+            if raw.get(SEEN_PART) is not None:
+                lines.append(f"{seat} choose {raw[SEEN_PART]}")
+        elif kind == "trumps":
+            lines.append(f"{seat} choose {event['suit']}")
+        elif kind == "forced_discard":
+            if event.get("cards"):
+                lines.append(" ".join([str(seat), "discard", *event["cards"]]))
+        elif kind == "keep" and event.get("exposed") and event["exposed"] and event.get("discarded") == 0:
+            lines.append(" ".join([str(seat), "keep", *event["exposed"]]))
+        elif kind not in DERIVED:
+            raise AssertionError(f"the test does not know how an observer types a {kind!r} event: {event}")
+    return lines
+
+
+def bot_deal(name: str, size: int, seed: int) -> Game:
+    bot = RuleBot()
+    game = Game(load_ruleset(name), players=size, dealer=seed % size, seed=seed)
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, bot.choose(game, seat))
+    return game
+
+
+def write_down(game: Game, lines: list[str]) -> Scribe:
+    """Type the lines into a scribe; fail at the first one not taken or that asks a question."""
+    said: list[str] = []
+
+    def ask(question: str) -> str:
+        raise AssertionError(f"the scribe asked {question!r} after {said[-1:]}")
+
+    rs = game.table_ruleset
+    scribe = Scribe(rs.name, rs, game.players, game.dealer, {}, ask, said.append)
+    for number, line in enumerate(lines):
+        said.clear()
+        if scribe.command(line) is None:
+            scribe.enter(*scribe.parse(line))
+        refused = [text for text in said if text.startswith(("not taken", "taken, with a doubt"))]
+        assert not refused, f"entry {number} `{line}`: {refused[0]}"
+    return scribe
+
+
+def tricks(game: Game) -> list[tuple[Any, ...]]:
+    return [(tuple(t.seats), tuple(t.cards), t.winner) for t in game.tricks]
+
+
+CASES = [
+    pytest.param(
+        name,
+        size,
+        seed,
+        id=f"{name}-{size}-{seed}",
+        marks=[pytest.mark.xfail(strict=True, reason=KNOWN[(name, size, seed)])] if (name, size, seed) in KNOWN else [],
+    )
+    for name, size in TABLES
+    for seed in range(SEEDS)
+]
+
+
+@pytest.mark.parametrize(("name", "size", "seed"), CASES)
+def test_a_bot_deal_typed_as_seen_is_taken_whole_and_its_record_replays(
+    name: str, size: int, seed: int, tmp_path: Path
+) -> None:
+    game = bot_deal(name, size, seed)
+    scribe = write_down(game, typed(game))
+    found = scribe.found
+    observed = found.game
+    assert observed is not None and found.stopped_at is None and not found.failures, found.failures
+    assert observed.is_over and observed.result is not None
+    assert game.result is not None
+    assert (observed.result.outcome, observed.result.contract, observed.result.declarer) == (
+        game.result.outcome,
+        game.result.contract,
+        game.result.declarer,
+    )
+    assert tricks(observed) == tricks(game)
+    assert not scribe.departures
+
+    record = scribe.record()
+    assert "deal" not in record and "seed" not in record
+    assert set(record["observed"]) <= {"talon", "by", "where"}  # no hand: nobody saw one
+    file = tmp_path / "observed.yaml"
+    file.write_text(dump_record(record), encoding="utf-8")
+    report = replay(file)
+    assert report.ok, report.failures
+    assert report.game is not None and tricks(report.game) == tricks(game)
+
+
+def test_every_known_failure_is_a_deal_the_test_plays() -> None:
+    played = {(name, size, seed) for name, size in TABLES for seed in range(12)}
+    assert set(KNOWN) <= played
+
+
+def test_a_refusal_names_the_entry_typed_and_why() -> None:
+    """An entry that no deal agreeing with what was seen allows is refused in its own name: its
+    index and text first, then what it contradicts."""
+    game = bot_deal("breitnau", 6, 1)
+    lines = typed(game)
+    said: list[str] = []
+    rs = game.table_ruleset
+    scribe = Scribe(rs.name, rs, 6, game.dealer, {}, lambda q: "s", said.append)
+    for line in lines[:20]:
+        scribe.enter(*scribe.parse(line))
+    taken = len(scribe.actions)
+    first = next(s for s, a in scribe.actions if isinstance(a, dict) and "play" in a)
+    played = next(a["play"] for s, a in scribe.actions if s == first and isinstance(a, dict) and "play" in a)
+    said.clear()
+    # A card played already, played again by another seat.
+    other = (first + 1) % 6
+    scribe.enter(other, {"play": played})
+    assert len(scribe.actions) == taken, "a refused entry is not kept"
+    assert said and said[0].startswith(f"not taken: action {taken}"), said
+    assert played in said[0]
