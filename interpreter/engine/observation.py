@@ -204,9 +204,8 @@ class ObservedGame:
         pool = [c for c in self.pack if c not in taken]
         if rng is not None:
             rng.shuffle(pool)
-        # The seats that may not hold some cards are filled last, and the seats before them are
-        # given those cards first; a seat that took the talon held its cards too, so it comes
-        # last of all, and what it may not hold goes to the others' hands, not to the talon.
+        # A seat that took the talon held its cards too: it is filled last, and what it may not
+        # hold (or what it is to be given again) goes to the others' hands first, not to the talon.
         takers = [s for s in self.seats if self.known_talon is None and self.takes_unseen_talon(s)]
         order = sorted(self.seats, key=lambda s: s in takers)
         filled: list[int] = []
