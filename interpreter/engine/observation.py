@@ -134,6 +134,7 @@ class ObservedGame:
         self.seeking: set[int] = set()
         self.wanted: dict[int, set[str]] = {}
         self._rng: random.Random | None = None  # the deal's own draws (None: the first deal, in order)
+        self._avoid: Mapping[int, set[str]] = {}  # cards the deal built should not leave a seat
 
     # -- the facts ------------------------------------------------------------------------------
     def played(self) -> dict[int, list[str]]:
@@ -256,7 +257,7 @@ class ObservedGame:
         for attempt in range(MAX_ATTEMPTS):
             avoid = {seat: away.get(seat, set()) | shun.get(seat, set()) for seat in self.seats}
             deal, filled = self.build_deal(rng, avoid, talon_has)
-            self._rng = rng
+            self._rng, self._avoid = rng, avoid
             try:
                 return self._run(deal, filled, last=stuck or attempt == MAX_ATTEMPTS - 1)
             except _Retry as retry:
@@ -266,7 +267,7 @@ class ObservedGame:
                     talon_has |= retry.talon
                 elif retry.away and not retry.away <= away.get(retry.seat, set()):
                     away.setdefault(retry.seat, set()).update(retry.away)
-                elif retry.shun and not retry.shun <= shun.get(retry.seat, set()) and not fruitless:
+                elif retry.shun and not retry.shun <= shun.get(retry.seat, set()) and fruitless < MAX_FRUITLESS // 2:
                     shun.setdefault(retry.seat, set()).update(retry.shun)
                 elif retry.seeking is not None and retry.seeking not in self.seeking:
                     self.seeking.add(retry.seeking)
@@ -276,7 +277,8 @@ class ObservedGame:
                     rng = random.Random(attempt)  # other deals, drawn at random
                 else:
                     fruitless += 1
-                    shun.clear()  # (a guess that did not help: the draws are free again)
+                    if fruitless == MAX_FRUITLESS // 2:
+                        shun.clear()  # (a guess that has not helped: the draws are free again)
                     # Nothing new learnt in so many deals: the facts leave no deal in which every
                     # action is legal (someone broke a rule, and what is known cannot show who yet).
                     stuck = fruitless >= (MAX_FRUITLESS * 4 if retry.seeking is not None else MAX_FRUITLESS)
@@ -428,6 +430,9 @@ class ObservedGame:
                 )
             if self._rng is not None:
                 self._rng.shuffle(candidates)
+            # First the cards the seat showed later it did not hold (a suit it could not follow).
+            gone = self._avoid.get(seat, set())
+            candidates.sort(key=lambda c: c not in gone)
             chosen = including + candidates[:count]
         else:
             # A legal discard of none of the cards the seat plays later (the rules may judge the
@@ -436,7 +441,10 @@ class ObservedGame:
             if not fitting:
                 discardable = {str(c) for a in legal for c in a["discard"]}
                 raise _Retry(seat, set(), shun=self._undiscardable(game, seat, keeps, discardable), seeking=index)
-            chosen = fitting[0] if self._rng is None else self._rng.choice(fitting)
+            if self._rng is not None:
+                self._rng.shuffle(fitting)
+            gone = self._avoid.get(seat, set())
+            chosen = max(fitting, key=lambda cards: sum(c in gone for c in cards))
         try:
             game.apply(seat, {kind: chosen})
         except IllegalActionError:
