@@ -184,10 +184,22 @@ class ObservedGame:
         deal and the seats given cards nobody saw."""
         talon = list(self.known_talon or [])
         hands = self._seen_hands(set(talon))
-        from_talon = [c for c in (talon_has or ()) if self.known_talon is None]
+        from_talon = self._from_talon(rng, hands, talon_has or set()) if self.known_talon is None else []
+        hands = {s: [c for c in hand if c not in from_talon] for s, hand in hands.items()}
+        taken = set(talon).union(from_talon, *hands.values())
+        pool = [c for c in self.pack if c not in taken]
+        if rng is not None:
+            rng.shuffle(pool)
+        pool, filled = self._fill(hands, pool, away)
+        if self.known_talon is None:
+            talon = from_talon + pool[: self.talon_size - len(from_talon)]
+        return {"hands": [hands[s] for s in range(self.players)], "talon": talon}, filled
+
+    def _from_talon(self, rng: random.Random | None, hands: dict[int, list[str]], talon_has: set[str]) -> list[str]:
+        """The cards seen in the hands of the seats that took a talon nobody saw that are put in
+        that talon: those learnt (`talon_has`), those a hand cannot hold, and some at random."""
+        from_talon = list(talon_has)
         for seat in self.seats:
-            if self.known_talon is not None:
-                break
             if not self.takes_unseen_talon(seat) and len(hands[seat]) <= self.sizes[seat]:
                 continue
             movable = [c for c in hands[seat] if c not in self.known.get(seat, []) and c not in from_talon]
@@ -200,13 +212,15 @@ class ObservedGame:
                 rest = [c for c in movable if c not in moved]
                 moved += rng.sample(rest, rng.randint(0, min(len(rest), room)))
             from_talon += moved
-        hands = {s: [c for c in hand if c not in from_talon] for s, hand in hands.items()}
-        taken = set(talon).union(from_talon, *hands.values())
-        pool = [c for c in self.pack if c not in taken]
-        if rng is not None:
-            rng.shuffle(pool)
-        # A seat that took the talon held its cards too: it is filled last, and what it may not
-        # hold (or what it is to be given again) goes to the others' hands first, not to the talon.
+        return from_talon
+
+    def _fill(
+        self, hands: dict[int, list[str]], pool: list[str], away: Mapping[int, set[str]]
+    ) -> tuple[list[str], list[int]]:
+        """Each hand filled up from the `pool` of cards nobody saw; returns what is left of the
+        pool and the seats given cards. A seat that took the talon held its cards too: it is filled
+        last, and what it may not hold (or what it is to be given again) goes to the others' hands
+        first, not to the talon."""
         takers = [s for s in self.seats if self.known_talon is None and self.takes_unseen_talon(s)]
         order = sorted(self.seats, key=lambda s: s in takers)
         filled: list[int] = []
@@ -216,21 +230,24 @@ class ObservedGame:
                 continue
             avoid = away.get(seat, set())
             wanted = self.wanted.get(seat, set())
-            later = order[place + 1 :]
-            not_later = set().union(*(away.get(s, set()) for s in later))
-            for_later = set().union(*(self.wanted.get(s, set()) for s in later))
-            allowed = sorted(
-                (c for c in pool if c not in avoid),
-                key=lambda c: (c not in wanted, c in for_later, c not in not_later),
-            )
-            given = [*allowed, *(c for c in pool if c in avoid)][:need]
+            if seat in takers:
+                # What is left is its hand and the talon it takes. The cards it may not hold go
+                # into the hand as dealt: a keep before the talon is taken (Cego) lays them away,
+                # and where hand and talon merge it makes no difference.
+                given = sorted(pool, key=lambda c: (c not in wanted, c not in avoid))[:need]
+            else:
+                later = order[place + 1 :]
+                not_later = set().union(*(away.get(s, set()) for s in later))
+                for_later = set().union(*(self.wanted.get(s, set()) for s in later))
+                allowed = sorted(
+                    (c for c in pool if c not in avoid),
+                    key=lambda c: (c not in wanted, c in for_later, c not in not_later),
+                )
+                given = [*allowed, *(c for c in pool if c in avoid)][:need]
             hands[seat] += given
             pool = [c for c in pool if c not in given]
             filled.append(seat)
-        filled.sort()
-        if self.known_talon is None:
-            talon = from_talon + pool[: self.talon_size - len(from_talon)]
-        return {"hands": [hands[s] for s in range(self.players)], "talon": talon}, filled
+        return pool, sorted(filled)
 
     def _seen_hands(self, taken: set[str]) -> dict[int, list[str]]:
         """Each seat's cards known or seen (none for a dealer who sits out), but those `taken`."""
@@ -321,11 +338,11 @@ class ObservedGame:
                 index += 1
                 continue
             try:
+                self._penalised(game, index, seat, action, last=last)
                 game.apply(seat, action)
                 if index in self.seeking:
                     # A hand that allows this seat's action, drawn at last: kept in later deals.
-                    seen = set().union(*self.played().values(), *self.known.values())
-                    self.wanted[seat] = {c for c in game.initial_hands[seat] if c not in seen}
+                    self.wanted[seat] = self._needed(found.deal, seat, index, plain=not found.discards_filled_in)
             except InvalidActionError as exc:
                 found.failures.append((index, f"action {index} {_shown(seat, action)} is not an action: {exc}"))
                 found.stopped_at = index
@@ -343,6 +360,34 @@ class ObservedGame:
             if unseen is not None and unseen != "announce":
                 self._filled(game, found, index, unseen, last=last)
         return found
+
+    def _needed(self, deal: dict[str, Any], seat: int, index: int, *, plain: bool) -> set[str]:
+        """The cards nobody saw in `seat`'s hand as dealt that its action `index` needs: each is
+        swapped in turn with a card nobody saw elsewhere, and kept if the actions up to `index`
+        are then refused. (Where something nobody saw was filled in before it, the whole hand.)"""
+        seen = set().union(*self.played().values(), *self.known.values())
+        hands: list[list[str]] = [list(h) for h in deal["hands"]]
+        own = [c for c in hands[seat] if c not in seen]
+        if not plain:
+            return set(own)
+        elsewhere = [(s, c) for s, h in enumerate(hands) if s != seat for c in h if c not in seen]
+        needed: set[str] = set()
+        for card in own:
+            swap = next(((s, c) for s, c in elsewhere if self.suit[c] != self.suit[card]), None)
+            if swap is None:
+                needed.add(card)
+                continue
+            other, into = swap
+            variant = [list(h) for h in hands]
+            variant[seat][variant[seat].index(card)] = into
+            variant[other][variant[other].index(into)] = card
+            try:
+                game = Game(self.ruleset, self.players, self.dealer, deal={**deal, "hands": variant}, pot=self.pot)
+                for s, a in self.actions[: index + 1]:
+                    game.apply(s, a)
+            except (TarockError, DealError):
+                needed.add(card)
+        return needed
 
     def _unseen_due(self, game: Game, seat: int, action: Any) -> str | None:
         """What the game waits for that the record does not give, because nobody sees it: a
@@ -456,7 +501,9 @@ class ObservedGame:
         """The cards nobody saw that the seat holds and may not discard: too many of them to
         keep. Kept away from it (and from the talon it takes) in the next deal built."""
         seen = set().union(*self.played().values(), *self.known.values())
-        return {c for c in game.hands[seat] if c not in discardable and c not in keeps and c not in seen}
+        stuck = {c for c in game.hands[seat] if c not in discardable and c not in keeps and c not in seen}
+        # Those of a hand found for an earlier action (three Kings for a call) last.
+        return (stuck - self.wanted.get(seat, set())) or stuck
 
     @staticmethod
     def _keep(keeps: set[str], legal: list[Any]) -> list[str]:
@@ -541,13 +588,7 @@ class ObservedGame:
             found.stopped_at = index
             return False
         legal = game.legal_cards(seat)
-        later = self.later(seat, index)
-        proof = [c for c in later if c in legal] + [c for c in self.known.get(seat, []) if c in legal]
-        if not proof and not last:
-            # Only cards filled in for the unknown made it illegal: the seat showed it had none
-            # of their suits then, so none of those suits is given to it again.
-            suits = {self.suit[c] for c in legal}
-            raise _Retry(seat, {c for c in self.pack if self.suit[c] in suits and c not in later})
+        proof = self._proof(index, seat, legal, last=last)
         departure = self._play_departure(game, index, seat, card, legal, proof[0] if proof else None, exc)
         found.departures.append(departure)
         if proof and not departure.noted:
@@ -561,6 +602,36 @@ class ObservedGame:
         # Played as the table played it: the engine's own step, without the duty it broke.
         game.apply_departure(seat, card)
         return True
+
+    def _proof(self, index: int, seat: int, legal: list[str], *, last: bool) -> list[str]:
+        """The cards that prove a card of `seat`'s at `index` broke a duty of play: ones it had to
+        play (`legal`) that it played later or is known to hold. None: only cards filled in for
+        the unknown made it illegal, and (unless it is the `last` deal tried) the seat showed it
+        had none of their suits then, so none of those suits is given to it again (_Retry)."""
+        later = self.later(seat, index)
+        proof = [c for c in later if c in legal] + [c for c in self.known.get(seat, []) if c in legal]
+        if not proof and not last:
+            suits = {self.suit[c] for c in legal}
+            raise _Retry(seat, {c for c in self.pack if self.suit[c] in suits and c not in later})
+        return proof
+
+    def _penalised(self, game: Game, index: int, seat: int, action: Any, *, last: bool) -> None:
+        """Where the ruleset penalises a card against the duty of play instead of refusing it, the
+        engine would take such a card and end the deal: only when the facts prove the offence
+        (raises _Retry when the cards filled in for the unknown are to blame)."""
+        rule = game.ruleset.penalties
+        card = action.get("play") if isinstance(action, dict) else None
+        if (
+            rule is not None
+            and rule.mode == "penalize"
+            and game.phase is Phase.PLAY
+            and seat == game.to_act
+            and isinstance(card, str)
+            and card in game.hands[seat]
+        ):
+            legal = game.legal_cards(seat)
+            if card not in legal:
+                self._proof(index, seat, legal, last=last)
 
     @staticmethod
     def _played_already(game: Game, card: str) -> bool:
