@@ -4,8 +4,18 @@ In the field one writes down the calls and the cards as they fall, perhaps the t
 never the hands. An observed record (`observed:` instead of `deal:` or `seed:`) is replayed on a
 deal *built from what is known*: each seat holds the cards it was seen to play or lay out (and any
 cards written down as known in its hand); the talon is the one seen, or else the cards nobody
-saw. A discard nobody saw (`{discard: unknown}`, or no discard written at all) is the cards the
-seat then holds and never plays.
+saw. Only a seat seen to take a talon nobody saw may have had some of the cards it plays from
+that talon. What nobody sees is filled in: a discard or a keep face down (`{discard: unknown}`,
+or none written at all) lays away the cards the seat then holds and never plays; the declarer
+who lays nothing out before the first lead (Ulti) says so by the card led, or by a `pass`
+written where the deal built gives it nothing to lay out.
+
+The deal built is a guess where the facts leave it open, and it is built again, learning, when
+the guess is to blame for a refusal: a card of a suit the seat showed later it did not hold is
+given to another seat; a card a talon-taker plays but does not hold came from the talon; a call
+or a discard that needed other unseen cards in the hand (three Kings for the fourth King's call,
+cards it may lay away) draws deals at random until one allows it, and the cards it needed are
+kept for it. A refusal that no deal tried explains is judged as below.
 
 The engine's own checks then check the game as far as the known facts allow:
 - a card refused because the seat held another card it had to play, and that card is one the seat
