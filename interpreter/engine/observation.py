@@ -158,6 +158,8 @@ class ObservedGame:
                 cards = [action["play"]]
             elif isinstance(action.get("cards"), list):
                 cards = action["cards"]
+            elif isinstance(action.get("discard"), list) or isinstance(action.get("keep"), list):
+                cards = action.get("discard") or action.get("keep") or []
             for card in cards:
                 if isinstance(card, str) and card not in seen[seat]:
                     seen[seat].append(card)
@@ -213,9 +215,12 @@ class ObservedGame:
             if not self.takes_unseen_talon(seat) and len(hands[seat]) <= self.sizes[seat]:
                 continue
             movable = [c for c in hands[seat] if c not in self.known.get(seat, []) and c not in from_talon]
-            # More cards seen than a hand holds: the last ones seen came from the talon.
-            surplus = len(hands[seat]) - len([c for c in hands[seat] if c in from_talon]) - self.sizes[seat]
-            moved = movable[len(movable) - surplus :] if surplus > 0 else []
+            # More cards seen than a hand holds: some came from the talon, the last ones seen in
+            # the first deal built, any of them in the deals drawn at random.
+            surplus = min(
+                len(hands[seat]) - len([c for c in hands[seat] if c in from_talon]) - self.sizes[seat], len(movable)
+            )
+            moved = [] if surplus <= 0 else movable[-surplus:] if rng is None else rng.sample(movable, surplus)
             room = self.talon_size - len(from_talon) - len(moved)
             if rng is not None and room > 0 and rng.random() < 0.7:
                 # Which of the cards it plays came from the talon is unknown: some are tried.
