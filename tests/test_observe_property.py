@@ -220,3 +220,24 @@ def test_a_record_downloaded_as_observed_replays(file: Path, tmp_path: Path) -> 
     copy.write_text(dump_record(observed), encoding="utf-8")
     report = replay(copy)
     assert report.ok, report.failures
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_ulti_not_announced_may_be_written_or_left_out(seed: int) -> None:
+    """Furtwangen's lone player may lay out the 1, 2 or 3 before the first lead; an observer sees
+    only that it does not. Whether its hand held one or not, 'no announcement' may be typed as
+    `pass` or left out."""
+    game = bot_deal("furtwangen", 6, seed)
+    assert game.result is not None and game.declarer is not None
+    lines = typed(game)
+    first = next(n for n, (s, a) in enumerate(game.history) if isinstance(a, dict) and "play" in a)
+    lead = next(
+        n for n, line in enumerate(lines) if line == f"{game.history[first][0]} {game.history[first][1]['play']}"
+    )
+    silent = f"{game.declarer} pass"
+    bare = lines[: lead - 1] + lines[lead:] if lines[lead - 1] == silent else lines
+    at = bare.index(lines[lead])
+    for entries in (bare, [*bare[:at], silent, *bare[at:]]):
+        scribe = write_down(game, entries)
+        assert scribe.found.game is not None and scribe.found.game.is_over
+        assert tricks(scribe.found.game) == tricks(game)
