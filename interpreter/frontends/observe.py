@@ -2,7 +2,7 @@
 
 Type what happens, in the order it happens: a call (`pass`, a bid), a card played (`T21`,
 `hk`), each by the seat whose turn it is, or with the seat first (`3 pass`, `2 CJ`) for a call
-out of turn. Other actions: `discard C7 H4 …` (a discard seen; one nobody saw is left out),
+out of turn. Other actions: `discard C7 H4 …` and `keep T6 T4` (cards seen laid away or kept; ones nobody saw are left out),
 `announce NAME CARD…`, `choose clubs`, or any action as YAML (`{call_card: CK}`). The hands are
 not asked for: each entry is checked against everything known so far (engine/observation.py),
 so a seat that did not follow suit is caught as soon as it plays that suit. On a departure from
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from interpreter.engine.game import Game
-from interpreter.engine.observation import Departure, Observation, ObservedGame
+from interpreter.engine.observation import Departure, Observation, ObservedGame, shown_action
 from interpreter.engine.phase import Phase
 from interpreter.engine.records import dump_record
 from interpreter.errors import RulesetError
@@ -121,8 +121,8 @@ class Scribe:
         first = words[0]
         if line.lstrip().startswith("{"):
             return seat, read_entry(line.strip())
-        if first == "discard":
-            return seat, {"discard": [self.card(w, ids) for w in words[1:]]}
+        if first in ("discard", "keep"):
+            return seat, {first: [self.card(w, ids) for w in words[1:]]}
         if first == "announce" and len(words) >= 2:
             return seat, {"announce": words[1], "cards": [self.card(w, ids) for w in words[2:]]}
         if first in ("choose", "call_card", "give") and len(words) == 2:
@@ -178,9 +178,15 @@ class Scribe:
         found = self.check(trial)
         known = {d["at"] for d in self.departures}
         new = [d for d in found.departures if d.at not in known]
-        other = [text for at, text in found.failures if at not in {d.at for d in new}]
+        other = [(at, text) for at, text in found.failures if at not in {d.at for d in new}]
         if other:
-            self.say(f"not taken: {other[0]}")
+            at, text = other[0]
+            if at is None or at < len(self.actions):
+                # The entry typed is what is refused, though the check stopped earlier: with it,
+                # no deal agreeing with everything seen lets the earlier entries be played.
+                entry = f"action {len(self.actions)} {_shown(seat, action)}"
+                text = f"{entry} does not fit what was entered before it: {text}"
+            self.say(f"not taken: {text}")
             return
         for departure in new:
             if not departure.certain:
@@ -190,7 +196,9 @@ class Scribe:
             if not self.judge(departure):
                 return
         self.actions = trial
-        self.found = self.check()
+        # The same facts give the same replay (its draws are seeded): checked again only when a
+        # departure was kept as the table's rule, which the replay then lets pass.
+        self.found = self.check() if new else found
         game = self.found.game
         if game is not None and game.is_over and game.result is not None:
             self.say(f"the deal is over: {game.result.outcome}; payments {game.result.payments}")
@@ -330,3 +338,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _shown(seat: int, action: Any) -> str:
+    return shown_action(seat, action)
