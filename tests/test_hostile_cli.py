@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -348,3 +349,40 @@ def test_the_design_states_the_limits_the_code_keeps() -> None:
         f"1 to {MAX_DEALS:,}: a session keeps every deal",
     ]:
         assert stated in limits, stated
+
+
+def test_web_on_port_0_says_the_port_it_serves_on(tmp_path: Path) -> None:
+    """`tarock web --port 0` lets the system choose a free port, and prints that port (it printed
+    `:0`, an address nothing answers on); a port already in use is refused with the reason."""
+    pytest.importorskip("aiohttp")
+    env = {k: v for k, v in os.environ.items() if k != ENV_PATH}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "interpreter", "web", "--port", "0", "--db", ":memory:"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        found = re.search(r"open http://localhost:(\d+)/ ", first)
+        assert found, first
+        port = int(found.group(1))
+        assert port != 0
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rulesets", timeout=60) as answer:
+                    assert "breitnau" in [r["name"] for r in json.load(answer)["rulesets"]]
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        taken = run("web", "--port", str(port), "--db", ":memory:", cwd=tmp_path)
+        assert taken.returncode != 0
+        assert f"cannot serve on 127.0.0.1:{port}: " in taken.stderr and "Traceback" not in taken.stderr
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)

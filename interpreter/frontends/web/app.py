@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import socket as net  # (the name `socket` is the WebSocket handler's)
 import sys
 import time
 import traceback
@@ -860,10 +861,32 @@ def run(args: Any) -> int:
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     path = args.db if args.db is not None else default_path()
     store = Store(path)  # refused with the reason before anything is served (in use, too new)
-    print(f"tarock web: open http://{host}:{args.port}/ (Ctrl-C stops the server)", flush=True)
+    listening = _listen(args.host, args.port)
+    port = listening.getsockname()[1]  # the port given, or the one the system chose for port 0
+    print(f"tarock web: open http://{host}:{port}/ (Ctrl-C stops the server)", flush=True)
     kept = "nowhere: the tables end with the server" if str(path) == ":memory:" else str(path)
     print(f"  tables are kept in {kept}", flush=True)
     if args.host not in ("127.0.0.1", "::1", "localhost"):
         print("  other machines can reach it: seat links are the only key to a seat; share each with its player only")
-    web.run_app(make_app(args.bot_delay, db=store), host=args.host, port=args.port, print=None)
+    web.run_app(make_app(args.bot_delay, db=store), sock=listening, print=None)
     return 0
+
+
+def _listen(host: str, port: int) -> net.socket:
+    """A socket listening on `host` and `port`, bound before the server starts, so that the address
+    printed is the one served (with port 0, the port the system chose) and a port in use is
+    refused with the reason."""
+    try:
+        family, kind, proto, _, address = net.getaddrinfo(host, port, type=net.SOCK_STREAM, flags=net.AI_PASSIVE)[0]
+        listening = net.socket(family, kind, proto)
+        try:
+            listening.setsockopt(net.SOL_SOCKET, net.SO_REUSEADDR, 1)
+            listening.bind(address)
+            listening.listen(128)
+        except OSError:
+            listening.close()
+            raise
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise TarockError(f"cannot serve on {host}:{port}: {reason} (another --host or --port?)") from None
+    return listening
