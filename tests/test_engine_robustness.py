@@ -567,7 +567,10 @@ def test_a_record_with_the_largest_seed_replays() -> None:
 def test_a_record_of_a_million_actions_is_refused_fast_and_says_why() -> None:
     text = _record_text(actions=[[1, "pass"]] * 1_000_000)
     start = time.perf_counter()
-    with pytest.raises(RecordError, match=f"a record holds one deal, at most {MAX_RECORD_CHARS:,} characters"):
+    with pytest.raises(
+        RecordError,
+        match=f"a record .of a deal, or of a session of deals. holds at most {MAX_RECORD_CHARS:,} characters",
+    ):
         parse_record(text, "huge.yaml")
     assert time.perf_counter() - start < 1
 

@@ -69,7 +69,7 @@ def parse_record(text: str, file: str) -> Document:
                     None,
                     None,
                     "",
-                    f"a record holds one deal, at most {MAX_RECORD_CHARS:,} characters; this one has {len(text):,}",
+                    f"a record (of a deal, or of a session of deals) holds at most {MAX_RECORD_CHARS:,} characters; this one has {len(text):,}",
                 )
             ]
         )
@@ -112,7 +112,7 @@ def check_record(doc: Document) -> None:
 
 
 def _too_many(count: int, bound: int, why: str = "") -> str:
-    return f"a record holds one deal, at most {bound:,} actions{why}; this one has {count:,}"
+    return f"a deal holds at most {bound:,} actions{why}; this one has {count:,}"
 
 
 def actions_bound(game: Game) -> int:
