@@ -96,6 +96,12 @@ class IllegalActionError(TarockError):
         super().__init__(reason)
 
 
+def either(choices: Iterable[object]) -> str:
+    """Choices as a sentence names them: `3, 4 or 5`, `6 or 7`, `3`."""
+    words = [str(c) for c in choices]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def did_you_mean(word: str, known: Iterable[str], *, otherwise: str = "") -> str:
     """The hint every message about a misspelt name ends with: `; did you mean 'X'?` naming the
     nearest known name, or `otherwise` (e.g. `; known: a, b`) when none is near."""

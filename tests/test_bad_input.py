@@ -468,7 +468,7 @@ class TestRecords:
     def test_player_count_not_allowed_in_a_record(self, tmp_path):
         file, text = write_record(tmp_path, players=5, actions=[])
         problem = the_problem(refused_record(file), "not 5")
-        assert "6 or 7" in problem.message
+        assert "6, 7 or 8" in problem.message
         assert problem.line == line_of(text, "players:")
 
     def test_malformed_record_yaml(self, tmp_path):
@@ -714,7 +714,7 @@ class TestActionsOnALiveGame:
     def test_table_size_not_allowed(self):
         with pytest.raises(InvalidActionError) as caught:
             Game("breitnau", players=5)
-        assert "breitnau is played by 6 or 7 or 8 at the table, not 5" in str(caught.value)
+        assert "breitnau is played by 6, 7 or 8 at the table, not 5" in str(caught.value)
 
     def test_view_of_a_seat_that_does_not_exist(self):
         with pytest.raises(InvalidActionError) as caught:
@@ -771,7 +771,7 @@ class TestCommandLine:
     def test_play_with_a_table_size_not_allowed(self):
         result = tarock("play", "breitnau", "--players", "5")
         assert result.returncode == 2
-        assert "breitnau is played by 6 or 7 or 8 at the table, not 5" in result.stderr
+        assert "breitnau is played by 6, 7 or 8 at the table, not 5" in result.stderr
         assert len(result.stderr.splitlines()) == 1, result.stderr
 
     def test_play_with_an_unknown_option(self):

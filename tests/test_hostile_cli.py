@@ -121,16 +121,16 @@ def test_a_ruleset_nested_too_deep_is_one_problem_and_the_others_are_listed(else
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["observe", "cego", "--players", "0"], "cego is played by 3 or 4 or 5 at the table, not 0"),
-        (["observe", "cego", "--players", "-4"], "cego is played by 3 or 4 or 5 at the table, not -4"),
+        (["observe", "cego", "--players", "0"], "cego is played by 3, 4 or 5 at the table, not 0"),
+        (["observe", "cego", "--players", "-4"], "cego is played by 3, 4 or 5 at the table, not -4"),
         (
             ["observe", "cego", "--players", "1000000000"],
-            "cego is played by 3 or 4 or 5 at the table, not 1000000000",
+            "cego is played by 3, 4 or 5 at the table, not 1000000000",
         ),
         (["observe", "cego", "--dealer", "99"], "the dealer must be a seat from 0 to 3, not 99"),
         (["observe", "cego", "--dealer", "-1"], "the dealer must be a seat from 0 to 3, not -1"),
         (["observe", "cego", "--players", "3", "--dealer", "3"], "the dealer must be a seat from 0 to 2, not 3"),
-        (["play", "cego", "--players", "1000000000"], "cego is played by 3 or 4 or 5 at the table, not 1000000000"),
+        (["play", "cego", "--players", "1000000000"], "cego is played by 3, 4 or 5 at the table, not 1000000000"),
         (["play", "cego", "--dealer", "-1"], "the dealer must be a seat from 0 to 3, not -1"),
         (["play", "cego", "--seed", "-1"], "a seed is a whole number from 0 to 2**64 - 1, not -1"),
         (["play", "cego", "--human", "4"], "--human 4: no such playing seat"),

@@ -101,7 +101,7 @@ def test_cli_refuses_bad_usage() -> None:
     for args, said in (
         (["--deals", "0"], "--deals must be at least 1"),
         (["--workers", "0"], "--workers must be at least 1"),
-        (["--players", "3"], "breitnau is played by 6 or 7 or 8 at the table, not 3"),
+        (["--players", "3"], "breitnau is played by 6, 7 or 8 at the table, not 3"),
         (["--pass-probability", "2", "--bot", "random"], "--pass-probability must be from 0 to 1"),
         (["--pass-probability", "0.5"], "--pass-probability is for --bot random"),
         (

@@ -63,7 +63,7 @@ from interpreter.engine.settlement import (
 from interpreter.engine.stage import Stage
 from interpreter.engine.table import Cards, Table
 from interpreter.engine.views import view_of
-from interpreter.errors import IllegalActionError, InvalidActionError
+from interpreter.errors import IllegalActionError, InvalidActionError, either
 from interpreter.language.model import CALLED, Bonus, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
@@ -865,8 +865,9 @@ def _expect(result: Result) -> dict[str, Any]:
 def _check_table(ruleset: Ruleset, players: object, dealer: object, seed: object, pot: object) -> None:
     """Refuse a table the ruleset is not played at, naming the argument at fault."""
     if type(players) is not int or players not in ruleset.table_sizes:
-        sizes = " or ".join(str(n) for n in ruleset.table_sizes)
-        raise TableError("players", f"{ruleset.name} is played by {sizes} at the table, not {shown(players)}")
+        raise TableError(
+            "players", f"{ruleset.name} is played by {either(ruleset.table_sizes)} at the table, not {shown(players)}"
+        )
     if type(dealer) is not int or not 0 <= dealer < players:
         raise TableError("dealer", f"the dealer must be a seat from 0 to {players - 1}, not {shown(dealer)}")
     if seed is not None and (problem := seed_problem(seed)) is not None:

@@ -33,7 +33,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from interpreter.errors import RulesetError, TarockError, UsageError
+from interpreter.errors import RulesetError, TarockError, UsageError, either
 from interpreter.frontends.server import NotJson, encode, parse_line
 from interpreter.frontends.web.scribe import WebScribe
 from interpreter.frontends.web.store import MAX_STORED, Saved, Store, default_path
@@ -516,7 +516,7 @@ def _ruleset_asked(body: dict[str, Any]) -> tuple[str, dict[str, str], Ruleset]:
 def _players(body: dict[str, Any], ruleset: Ruleset) -> int:
     players = body.get("players", ruleset.usual_table)
     if type(players) is not int or players not in ruleset.table_sizes:
-        sizes = ", ".join(map(str, ruleset.table_sizes))
+        sizes = either(ruleset.table_sizes)
         raise Refused(f"{ruleset.title} is played by {sizes} at the table, not {_short(players)}")
     return players
 

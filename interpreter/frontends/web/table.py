@@ -22,7 +22,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.records import dump_record
 from interpreter.engine.seeds import bot_seed
 from interpreter.engine.session import Session
-from interpreter.errors import IllegalActionError, InvalidActionError, TarockError
+from interpreter.errors import IllegalActionError, InvalidActionError, TarockError, either
 from interpreter.frontends.log import describe_event
 from interpreter.frontends.server import public_event, public_view
 from interpreter.frontends.web.downloads import record_for
@@ -126,7 +126,7 @@ class Table:
                 f"a bot takes over a seat left for {MIN_STAND_IN:g} to {MAX_STAND_IN:g} seconds (or never), not {stand_in:g}"
             )
         if players not in ruleset.table_sizes:
-            sizes = ", ".join(map(str, ruleset.table_sizes))
+            sizes = either(ruleset.table_sizes)
             raise InvalidActionError(f"{ruleset.title} is played by {sizes} at the table, not {players}")
         bad = [s for s in people if not 0 <= s < players]
         if bad:
