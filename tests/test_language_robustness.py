@@ -62,6 +62,28 @@ def test_a_value_yaml_cannot_construct_is_a_placed_problem(tmp_path: Path, value
     placed(one_problem(problems, needle), file, 3, 7, "note")
 
 
+@pytest.mark.parametrize(
+    "value, needle",
+    [
+        ("!!python/object:os.system {x: 1}", "the tag !!python/object:os.system on a mapping is not read here"),
+        ("!!set {x}", "the tag !!set on a mapping is not read here"),
+        ("!village [1, 2]", "the tag !village on a list is not read here"),
+    ],
+    ids=["python", "set", "local"],
+)
+def test_a_tag_on_a_list_or_mapping_is_a_placed_problem(tmp_path: Path, value: str, needle: str) -> None:
+    """A list or mapping is read as one whatever its tag: a tag of its own would be dropped
+    without a word (the mapping read as a plain one), so it is refused where it stands."""
+    file, problems = problems_of(tmp_path, f"extends: breitnau\ntitle: X\nnote: {value}\n")
+    placed(one_problem(problems, needle), file, 3, 7, "note")
+
+
+def test_a_list_or_mapping_tagged_as_what_it_is_is_read() -> None:
+    from interpreter.language.source import load_yaml
+
+    assert load_yaml("a: !!map {x: 1}\nb: !!seq [1]\nc: ! [2]\n", "f").data == {"a": {"x": 1}, "b": [1], "c": [2]}
+
+
 def test_a_tagged_key_is_a_placed_problem(tmp_path: Path) -> None:
     file, problems = problems_of(tmp_path, "extends: breitnau\nplay:\n  !!int abc: 1\n")
     placed(one_problem(problems, "cannot read 'abc' as !!int"), file, 3, 3, "play")

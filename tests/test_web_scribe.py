@@ -106,7 +106,7 @@ HOSTILE_ENTRIES = [
     ("{: }", "column 2"),
     ("{? [a, b] : c}", "a key must be a plain name"),
     ("{{}: 1}", "a key must be a plain name"),
-    ("{play: !!python/object/apply:os.system [ls]}", "not an action"),
+    ("{play: !!python/object/apply:os.system [ls]}", "on a list is not read here"),
     ("{play: !!python/name:os.system ''}", "column 8"),
     ("{play: " + "[" * 200 + "]" * 200 + "}", "nested more than"),
     ("{" * 1000 + "}" * 1000, "column"),

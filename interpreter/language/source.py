@@ -330,6 +330,8 @@ class _Builder:
                 ]
             )
         self.depth += 1
+        assert isinstance(event, CollectionStartEvent), event  # a scalar returned above; aliases are replayed
+        self.check_collection_tag(event, path)
         if isinstance(event, SequenceStartEvent):
             items: list[YamlValue] = []
             while not isinstance(event := self.next_event(), SequenceEndEvent):
@@ -384,6 +386,19 @@ class _Builder:
             self.doc.key_marks[path + (key,)] = Mark(self.doc.file, key_mark.line + 1, key_mark.column + 1)
             result[key] = self.node(self.next_event(), path + (key,))
         return result
+
+    def check_collection_tag(self, event: CollectionStartEvent, path: Path) -> None:
+        """A list or mapping is read as one whatever its tag says; a tag other than its own
+        (`!!set`, `!!python/object:…`, `!village`) would be silently dropped, so it is refused."""
+        own = "tag:yaml.org,2002:seq" if isinstance(event, SequenceStartEvent) else "tag:yaml.org,2002:map"
+        tag: str | None = event.tag
+        if tag is None or tag in ("!", own):
+            return
+        kind = "list" if isinstance(event, SequenceStartEvent) else "mapping"
+        short = tag.replace("tag:yaml.org,2002:", "!!")
+        self.problems.append(
+            self.placed(_start(event), path, f"the tag {_shown(short, 60)} on a {kind} is not read here; remove it")
+        )
 
     def skip(self, event: Event) -> None:
         """Read past the node that starts with `event` (an alias there is not expanded)."""
