@@ -372,25 +372,25 @@ class Observer:
         observation is then made from the view again)."""
         if seen < 0 or seen > len(events):
             return False
-        numbers, places, seat = self.numbers, self.places, self.seat
-        played, shift, sizes, won = places.played, places.trick, self.sizes, self.won
+        numbers, places, seat, plays, until = self.numbers, self.places, self.seat, self.plays, self.until
+        played, shift, hand, sizes, won = places.played, places.trick, places.hand, self.sizes, self.won
         # (one loop over local names: an observer reads the events of every turn)
         for event in events[seen:]:
             kind = event["type"]
-            if kind == "play" and self.plays:
+            if kind == "play" and plays:
                 s, card = event["seat"], event["card"]
                 at = played[s][card]
                 numbers[at] = numbers[at + shift] = 1.0
                 if s == seat:
-                    numbers[places.hand[card]] = 0.0
-                sizes[s] -= 1
-                numbers[places.sizes[s]] = sizes[s] / places.pack
-            elif kind == "trick" and self.plays and (self.until is None or sum(won) + 1 != self.until):
+                    numbers[hand[card]] = 0.0
+                size = sizes[s] = sizes[s] - 1
+                numbers[places.sizes[s]] = size / places.pack
+            elif kind == "trick" and plays and (until is None or sum(won) + 1 != until):
                 for s, card in zip(event["seats"], event["cards"], strict=True):
                     numbers[played[s][card] + shift] = 0.0
                 s = event["winner"]
-                won[s] += 1
-                numbers[places.won[s]] = won[s] / places.per_deal
+                tricks = won[s] = won[s] + 1
+                numbers[places.won[s]] = tricks / places.per_deal
             elif kind == "call":
                 numbers[places.calls[event["seat"]][event["call"]]] = 1.0
             else:
