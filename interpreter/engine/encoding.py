@@ -30,8 +30,8 @@ legal choice.
 **Observations.** `observation(seat)` is what `Encoding.observe` makes of `game.view(seat)` (what
 that seat may see) and the seat's own unfinished discard: never another seat's hidden cards. The
 view is read when the seat is first observed and again only after something other than a call,
-a card played or a trick won (`Observer`: those three are written in as every seat's view shows
-them); tests/test_encoding.py holds the two equal at every step. Seats are relative to the
+a kontra, a card played or a trick won (`Observer`: those are written in as every seat's view
+shows them); tests/test_encoding.py holds the two equal at every step. Seats are relative to the
 observer: block position 0 is the observer, 1 the next seat in order of play, and so on. The
 vector's blocks (`Encoding.layout` gives each one's slice), for N cards in the deck, P seats at
 the table, C calls and K contracts:
@@ -100,7 +100,7 @@ class Encoding:
         partner_calls = any(isinstance(step, CallPartner) for step in exchange_steps)
         talon_shown = any(isinstance(step, TakeTalon) and step.shown for step in exchange_steps)
         most = {"game": ruleset.kontra_game, **dict.fromkeys(self.bonuses, ruleset.kontra_bonuses)}
-        self._kontra_most = {item: max(1, rule.max if rule is not None else 1) for item, rule in most.items()}
+        self.kontra_most = {item: max(1, rule.max if rule is not None else 1) for item, rule in most.items()}
         self.card_index = {c: i for i, c in enumerate(self.cards)}
         self.call_index = {c: i for i, c in enumerate(self.calls)}
         n, p, c = len(self.cards), players, len(self.calls)
@@ -244,7 +244,7 @@ class Encoding:
             out[announced + 2 * self.bonuses.index(name) + (side != "declarer")] = 1.0
         kontra = start["kontra"]
         for item, level in view.get("kontra", {}).items():
-            out[kontra + self.kontra_items.index(item)] = level / self._kontra_most[item]
+            out[kontra + self.kontra_items.index(item)] = level / self.kontra_most[item]
         if self._talon_shown_block:
             at = start["talon_shown"]
             for card in view.get("talon_shown", ()):
@@ -277,7 +277,7 @@ class Places:
     its position from the observer), where its cards played, its calls, its turn, its hand size
     and its tricks won go."""
 
-    __slots__ = ("calls", "hand", "pack", "per_deal", "played", "sizes", "to_act", "trick", "won")
+    __slots__ = ("calls", "hand", "kontra", "pack", "per_deal", "played", "sizes", "to_act", "trick", "won")
 
     def __init__(self, encoding: Encoding, observer: int):
         start, p = encoding.layout, encoding.players
@@ -292,6 +292,9 @@ class Places:
         self.calls = [{call: row + i for call, i in encoding.call_index.items()} for row in at("calls", c)]
         self.to_act, self.sizes, self.won = at("to_act"), at("hand_sizes"), at("tricks_won")
         self.pack, self.per_deal = n, encoding.tricks_per_deal  # hand sizes and tricks won as shares
+        # Each item that may be doubled: its place, and the most it may be doubled.
+        kontra = start["kontra"].start
+        self.kontra = {item: (kontra + i, encoding.kontra_most[item]) for i, item in enumerate(encoding.kontra_items)}
 
 
 class Observer:
@@ -299,16 +302,16 @@ class Observer:
 
     What the seat may see is decided by its view (engine/views.py) alone: the observation is
     `Encoding.observe(game.view(seat))`, made again from the view whenever the deal brought
-    anything but a call, a card played or a trick won since it was last read. Those three are
-    written in as the view shows them to every seat (the call, the card among the played and in
-    the trick, the hand a card shorter, the trick won) and, for the seat's own card, off its
-    hand; whose turn it is and the phase are the game's, as in the view. Where a card played or a
-    trick won can change more than that, the view is read again after them too: while a hand lies
-    open (Ouvert, open hands) or a called card is not yet known to all, and after the trick that
-    hides the declarer's discards from it (`play.discards_visible_until`). (Cards laid or exposed
-    face up stay listed as such when played.) These
-    conditions say when the view must be read, never what it shows; tests/test_encoding.py holds
-    the observation equal to the view's at every step of deals of every ruleset and table size.
+    anything but a call, a kontra, a card played or a trick won since it was last read. Those are
+    written in as the view shows them to every seat (the call, the item doubled, the card among
+    the played and in the trick, the hand a card shorter, the trick won) and, for the seat's own
+    card, off its hand; whose turn it is and the phase are the game's, as in the view. Where these
+    can change more than that, the view is read again after each of them: while a hand lies open
+    (Ouvert, open hands) or a called card is not yet known to all (`_quiet`), and after the trick
+    that hides the declarer's discards from it (`play.discards_visible_until`). Cards laid
+    or exposed face up stay listed as such when played. These conditions say when the view must
+    be read, never what it shows; tests/test_encoding.py holds the observation equal to the view's
+    at every step of deals of every ruleset, table size, reading and option.
     """
 
     __slots__ = (
@@ -317,7 +320,7 @@ class Observer:
         "numbers",
         "phase",
         "places",
-        "plays",
+        "quiet",
         "seat",
         "seen",
         "sizes",
@@ -335,7 +338,7 @@ class Observer:
         self.phase: Phase | None = None
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
-        self.plays = False  # whether a card played and a trick won are followed
+        self.quiet = False  # whether the events are followed, or the view read again after any
         self.until: int | None = None  # the trick after which the declarer's discards are hidden
 
     def observe(self) -> list[float]:
@@ -364,20 +367,20 @@ class Observer:
             if trick["winner"] is not None:
                 won[trick["winner"]] += 1
         self.won = won
-        self.plays = _plays_show_only_themselves(game)
+        self.quiet = _quiet(game)
         self.until = game.ruleset.play.discards_visible_until
 
     def _follow(self, events: list[dict[str, Any]], seen: int) -> bool:
         """Write in the events from `seen` on; False where one of them is not followed (the
         observation is then made from the view again)."""
-        if seen < 0 or seen > len(events):
+        if seen < 0 or seen > len(events) or not self.quiet:
             return False
-        numbers, places, seat, plays, until = self.numbers, self.places, self.seat, self.plays, self.until
+        numbers, places, seat, until = self.numbers, self.places, self.seat, self.until
         played, shift, hand, sizes, won = places.played, places.trick, places.hand, self.sizes, self.won
         # (one loop over local names: an observer reads the events of every turn)
         for event in events[seen:]:
             kind = event["type"]
-            if kind == "play" and plays:
+            if kind == "play":
                 s, card = event["seat"], event["card"]
                 at = played[s][card]
                 numbers[at] = numbers[at + shift] = 1.0
@@ -385,7 +388,7 @@ class Observer:
                     numbers[hand[card]] = 0.0
                 size = sizes[s] = sizes[s] - 1
                 numbers[places.sizes[s]] = size / places.pack
-            elif kind == "trick" and plays and (until is None or sum(won) + 1 != until):
+            elif kind == "trick" and (until is None or sum(won) + 1 != until):
                 for s, card in zip(event["seats"], event["cards"], strict=True):
                     numbers[played[s][card] + shift] = 0.0
                 s = event["winner"]
@@ -393,20 +396,25 @@ class Observer:
                 numbers[places.won[s]] = tricks / places.per_deal
             elif kind == "call":
                 numbers[places.calls[event["seat"]][event["call"]]] = 1.0
+            elif kind == "kontra":
+                at, most = places.kontra[event["item"]]
+                numbers[at] = event["level"] / most
             else:
                 return False
         self.seen = len(events)
         return True
 
 
-def _plays_show_only_themselves(game: Game) -> bool:
-    """Whether a card played and a trick won, in the state `game` is in, change no more of any
-    seat's view than the public facts and the player's own hand (see Observer)."""
+def _quiet(game: Game) -> bool:
+    """Whether the events an `Observer` follows (a call, a kontra, a card played, a trick won), in
+    the state `game` is in, change no more of any seat's view than what they show to all and the
+    player's own hand."""
     contract, exchange = game.contract, game.exchange
     if contract is not None and contract.open_hand:
         return False  # a hand lying open shows each card leaving it
     called = game.called_card or (exchange.partner_card if exchange is not None else None)
-    return called is None or game.partner_public  # the called card played tells who holds it
+    # The called card played, or its holder speaking in the round, tells who the partner is.
+    return called is None or game.partner_public
 
 
 class EncodedGame:
