@@ -275,7 +275,7 @@ class Places:
     """Where the facts an `Observer` follows land in one seat's observation (made once per
     encoding and seat): for each card, its place in the hand; for each seat (by its number, not
     its position from the observer), where its cards played, its calls, its turn, its hand size
-    and its tricks won go."""
+    and its tricks won go; for each item that may be doubled, where its kontra goes."""
 
     __slots__ = ("calls", "hand", "kontra", "pack", "per_deal", "played", "sizes", "to_act", "trick", "won")
 
@@ -307,11 +307,11 @@ class Observer:
     the played and in the trick, the hand a card shorter, the trick won) and, for the seat's own
     card, off its hand; whose turn it is and the phase are the game's, as in the view. Where these
     can change more than that, the view is read again after each of them: while a hand lies open
-    (Ouvert, open hands) or a called card is not yet known to all (`_quiet`), and after the trick
-    that hides the declarer's discards from it (`play.discards_visible_until`). Cards laid
-    or exposed face up stay listed as such when played. These conditions say when the view must
-    be read, never what it shows; tests/test_encoding.py holds the observation equal to the view's
-    at every step of deals of every ruleset, table size, reading and option.
+    (Ouvert, open hands) or the holder of a called card is not yet known to all (`_quiet`), and
+    after the trick that hides the declarer's discards from it (`play.discards_visible_until`).
+    Cards laid or exposed face up stay listed as such when played. These conditions say when the
+    view must be read, never what it shows; tests/test_encoding.py holds the observation equal to
+    the view's at every step of deals of every ruleset, table size, reading and option.
     """
 
     __slots__ = (
