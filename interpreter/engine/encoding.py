@@ -27,8 +27,11 @@ as a whole: it is taken card by card, one id per card ("discard C7"), and the ga
 whole discard when the last card is chosen. Each card offered is one that can still complete a
 legal choice.
 
-**Observations.** `observation(seat)` reads only `game.view(seat)` (what that seat may see) and
-the seat's own unfinished discard: never another seat's hidden cards. Seats are relative to the
+**Observations.** `observation(seat)` is what `Encoding.observe` makes of `game.view(seat)` (what
+that seat may see) and the seat's own unfinished discard: never another seat's hidden cards. The
+view is read when the seat is first observed and again only after something other than a call,
+a kontra, a card played or a trick won (`Observer`: those are written in as every seat's view
+shows them); tests/test_encoding.py holds the two equal at every step. Seats are relative to the
 observer: block position 0 is the observer, 1 the next seat in order of play, and so on. The
 vector's blocks (`Encoding.layout` gives each one's slice), for N cards in the deck, P seats at
 the table, C calls and K contracts:
@@ -97,7 +100,7 @@ class Encoding:
         partner_calls = any(isinstance(step, CallPartner) for step in exchange_steps)
         talon_shown = any(isinstance(step, TakeTalon) and step.shown for step in exchange_steps)
         most = {"game": ruleset.kontra_game, **dict.fromkeys(self.bonuses, ruleset.kontra_bonuses)}
-        self._kontra_most = {item: max(1, rule.max if rule is not None else 1) for item, rule in most.items()}
+        self.kontra_most = {item: max(1, rule.max if rule is not None else 1) for item, rule in most.items()}
         self.card_index = {c: i for i, c in enumerate(self.cards)}
         self.call_index = {c: i for i, c in enumerate(self.calls)}
         n, p, c = len(self.cards), players, len(self.calls)
@@ -135,19 +138,12 @@ class Encoding:
         self._phase_index = {phase: i for i, phase in enumerate(PHASES)}
         self._contract_index = {name: i for i, name in enumerate(self.contracts)}
         self._partner_blocks = partner_calls
-        # For each observer, for each seat: card -> its place in the "played" block.
-        played = self._start["played"]
-        self._played_rows = [
-            [
-                {card: played + (s - observer) % players * len(self.cards) + i for card, i in self.card_index.items()}
-                for s in range(players)
-            ]
-            for observer in range(players)
-        ]
         self._talon_shown_block = talon_shown
         active = players - 1 if players in ruleset.dealer_sits_out else players
         plan = ruleset.deal_plans.get(active, ())
-        self._tricks_per_deal = max(1, sum(packet.count for packet in plan if packet.to == "each"))
+        self.tricks_per_deal = max(1, sum(packet.count for packet in plan if packet.to == "each"))
+        # For each observer: where each seat's facts land in its observation.
+        self.places = [Places(self, observer) for observer in range(players)]
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int) -> Encoding:
@@ -192,7 +188,8 @@ class Encoding:
         for card in view["hand"]:
             out[at + index[card]] = 1.0
         # Where each seat's card lands in "played" for this observer (a lookup per card played).
-        rows, shift = self._played_rows[seat], start["trick"] - start["played"]
+        places = self.places[seat]
+        rows, shift = places.played, places.trick
         won = [0] * p
         for trick in view["tricks"]:
             winner = trick["winner"]
@@ -230,7 +227,7 @@ class Encoding:
         tricks, sizes, per_deal, hand_sizes = (
             start["tricks_won"],
             start["hand_sizes"],
-            self._tricks_per_deal,
+            self.tricks_per_deal,
             view["hand_sizes"],
         )
         for s in range(p):
@@ -247,7 +244,7 @@ class Encoding:
             out[announced + 2 * self.bonuses.index(name) + (side != "declarer")] = 1.0
         kontra = start["kontra"]
         for item, level in view.get("kontra", {}).items():
-            out[kontra + self.kontra_items.index(item)] = level / self._kontra_most[item]
+            out[kontra + self.kontra_items.index(item)] = level / self.kontra_most[item]
         if self._talon_shown_block:
             at = start["talon_shown"]
             for card in view.get("talon_shown", ()):
@@ -274,6 +271,152 @@ class Pending:
     chosen: list[str] = field(default_factory=list)
 
 
+class Places:
+    """Where the facts an `Observer` follows land in one seat's observation (made once per
+    encoding and seat): for each card, its place in the hand; for each seat (by its number, not
+    its position from the observer), where its cards played, its calls, its turn, its hand size
+    and its tricks won go; for each item that may be doubled, where its kontra goes."""
+
+    __slots__ = ("calls", "hand", "kontra", "pack", "per_deal", "played", "sizes", "to_act", "trick", "won")
+
+    def __init__(self, encoding: Encoding, observer: int):
+        start, p = encoding.layout, encoding.players
+        n, c = len(encoding.cards), len(encoding.calls)
+
+        def at(block: str, width: int = 1) -> list[int]:
+            return [start[block].start + (s - observer) % p * width for s in range(p)]
+
+        self.hand = {card: start["hand"].start + i for card, i in encoding.card_index.items()}
+        self.played = [{card: row + i for card, i in encoding.card_index.items()} for row in at("played", n)]
+        self.trick = start["trick"].start - start["played"].start  # the trick's block: the played one shifted
+        self.calls = [{call: row + i for call, i in encoding.call_index.items()} for row in at("calls", c)]
+        self.to_act, self.sizes, self.won = at("to_act"), at("hand_sizes"), at("tricks_won")
+        self.pack, self.per_deal = n, encoding.tricks_per_deal  # hand sizes and tricks won as shares
+        # Each item that may be doubled: its place, and the most it may be doubled.
+        kontra = start["kontra"].start
+        self.kontra = {item: (kontra + i, encoding.kontra_most[item]) for i, item in enumerate(encoding.kontra_items)}
+
+
+class Observer:
+    """One seat's observation kept up to date as the deal goes, for `EncodedGame.observation`.
+
+    What the seat may see is decided by its view (engine/views.py) alone: the observation is
+    `Encoding.observe(game.view(seat))`, made again from the view whenever the deal brought
+    anything but a call, a kontra, a card played or a trick won since it was last read. Those are
+    written in as the view shows them to every seat (the call, the item doubled, the card among
+    the played and in the trick, the hand a card shorter, the trick won) and, for the seat's own
+    card, off its hand; whose turn it is and the phase are the game's, as in the view. Where these
+    can change more than that, the view is read again after each of them: while a hand lies open
+    (Ouvert, open hands) or the holder of a called card is not yet known to all (`_quiet`), and
+    after the trick that hides the declarer's discards from it (`play.discards_visible_until`).
+    Cards laid or exposed face up stay listed as such when played. These conditions say when the
+    view must be read, never what it shows; tests/test_encoding.py holds the observation equal to
+    the view's at every step of deals of every ruleset, table size, reading and option.
+    """
+
+    __slots__ = (
+        "encoding",
+        "game",
+        "numbers",
+        "phase",
+        "places",
+        "quiet",
+        "seat",
+        "seen",
+        "sizes",
+        "to_act",
+        "until",
+        "won",
+    )
+
+    def __init__(self, encoding: Encoding, game: Game, seat: int):
+        self.encoding, self.game, self.seat = encoding, game, seat
+        self.places = encoding.places[seat]
+        self.numbers: list[float] = []
+        self.seen = -1  # the events read (-1: the view not read yet)
+        self.to_act: int | None = None
+        self.phase: Phase | None = None
+        self.sizes: list[int] = []  # cards in each seat's hand, by seat
+        self.won: list[int] = []  # tricks each seat won, by seat
+        self.quiet = False  # whether the events are followed, or the view read again after any
+        self.until: int | None = None  # the trick after which the declarer's discards are hidden
+
+    def observe(self) -> list[float]:
+        """The seat's observation now, as a new list."""
+        game = self.game
+        events, seen = game.events, self.seen
+        if game.phase is not self.phase or not (seen == len(events) or self._follow(events, seen)):
+            self._read_view()
+        elif game.to_act is not self.to_act:
+            numbers, places = self.numbers, self.places.to_act
+            if self.to_act is not None:
+                numbers[places[self.to_act]] = 0.0
+            self.to_act = to_act = game.to_act
+            if to_act is not None:
+                numbers[places[to_act]] = 1.0
+        return self.numbers[:]
+
+    def _read_view(self) -> None:
+        game = self.game
+        view = game.view(self.seat)
+        self.numbers = self.encoding.observe(view)
+        self.seen, self.to_act, self.phase = len(game.events), game.to_act, game.phase
+        self.sizes = list(view["hand_sizes"])
+        won = [0] * game.players
+        for trick in view["tricks"]:
+            if trick["winner"] is not None:
+                won[trick["winner"]] += 1
+        self.won = won
+        self.quiet = _quiet(game)
+        self.until = game.ruleset.play.discards_visible_until
+
+    def _follow(self, events: list[dict[str, Any]], seen: int) -> bool:
+        """Write in the events from `seen` on; False where one of them is not followed (the
+        observation is then made from the view again)."""
+        if seen < 0 or seen > len(events) or not self.quiet:
+            return False
+        numbers, places, seat, until = self.numbers, self.places, self.seat, self.until
+        played, shift, hand, sizes, won = places.played, places.trick, places.hand, self.sizes, self.won
+        # (one loop over local names: an observer reads the events of every turn)
+        for event in events[seen:]:
+            kind = event["type"]
+            if kind == "play":
+                s, card = event["seat"], event["card"]
+                at = played[s][card]
+                numbers[at] = numbers[at + shift] = 1.0
+                if s == seat:
+                    numbers[hand[card]] = 0.0
+                size = sizes[s] = sizes[s] - 1
+                numbers[places.sizes[s]] = size / places.pack
+            elif kind == "trick" and (until is None or sum(won) + 1 != until):
+                for s, card in zip(event["seats"], event["cards"], strict=True):
+                    numbers[played[s][card] + shift] = 0.0
+                s = event["winner"]
+                tricks = won[s] = won[s] + 1
+                numbers[places.won[s]] = tricks / places.per_deal
+            elif kind == "call":
+                numbers[places.calls[event["seat"]][event["call"]]] = 1.0
+            elif kind == "kontra":
+                at, most = places.kontra[event["item"]]
+                numbers[at] = event["level"] / most
+            else:
+                return False
+        self.seen = len(events)
+        return True
+
+
+def _quiet(game: Game) -> bool:
+    """Whether the events an `Observer` follows (a call, a kontra, a card played, a trick won), in
+    the state `game` is in, change no more of any seat's view than what they show to all and the
+    player's own hand."""
+    contract, exchange = game.contract, game.exchange
+    if contract is not None and contract.open_hand:
+        return False  # a hand lying open shows each card leaving it
+    called = game.called_card or (exchange.partner_card if exchange is not None else None)
+    # The called card played, or its holder speaking in the round, tells who the partner is.
+    return called is None or game.partner_public
+
+
 class EncodedGame:
     """A game driven by action ids (OpenSpiel's State): legal ids, apply an id, observe, clone."""
 
@@ -283,6 +426,8 @@ class EncodedGame:
         if self.encoding.players != game.players or self.encoding.ruleset is not game.ruleset:
             raise InvalidActionError("the encoding is of another ruleset or table size than the game")
         self.pending: Pending | None = None
+        self._observers: dict[int, Observer] = {}  # made as each seat is first observed
+        self._ready = self.encoding.action_table.ready
 
     def current_player(self) -> int | None:
         return self.game.to_act
@@ -309,6 +454,12 @@ class EncodedGame:
         seat = self.game.to_act
         if seat is None:
             raise IllegalActionError("the deal is over", 0)
+        if self.pending is None and type(action_id) is int and 0 <= action_id < len(ready := self._ready):
+            action = ready[action_id]
+            if action is not None:
+                # The game's own shared action (a call, a card, a kontra): the game judges it.
+                self.game.apply(seat, action)
+                return
         kind, what = self.encoding.step(action_id)  # (InvalidActionError for no id at all)
         if self.pending is None and kind not in ("discard", "keep"):
             # A whole action in one id: the game judges it (refused with its reason, and nothing
@@ -338,9 +489,23 @@ class EncodedGame:
         raise IllegalActionError(f"no {kind} is legal now", seat)
 
     def observation(self, seat: int) -> list[float]:
-        """What `seat` may see, as `encoding.observation_size` numbers (see the module's doc)."""
-        choosing = self.pending.chosen if self.pending is not None and seat == self.game.to_act else ()
-        return self.encoding.observe(self.game.view(seat), choosing)
+        """What `seat` may see, as `encoding.observation_size` numbers (see the module's doc): a
+        new list, equal to `encoding.observe(game.view(seat), choosing)`, kept up to date from the
+        deal's public events since the seat's view was last read (`Observer`)."""
+        observer = self._observers.get(seat) if type(seat) is int else None
+        if observer is None:
+            if type(seat) is not int or not 0 <= seat < self.game.players:
+                # The view's refusal, naming the seats there are; the umpire's and a spectator's
+                # views are no seat's.
+                return self.encoding.observe(self.game.view(seat))
+            observer = self._observers[seat] = Observer(self.encoding, self.game, seat)
+        out = observer.observe()
+        pending = self.pending
+        if pending is not None and seat == self.game.to_act:
+            at, index = self.encoding.layout["choosing"].start, self.encoding.card_index
+            for card in pending.chosen:
+                out[at + index[card]] = 1.0
+        return out
 
     def clone(self) -> EncodedGame:
         copy = EncodedGame(clone_game(self.game), self.encoding)

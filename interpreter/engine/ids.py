@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from interpreter.engine.actions import ActionJson, FrozenAction, announce_actions, known_calls, play_actions
+from interpreter.engine.actions import ActionJson, announce_actions, known_calls, play_actions
 from interpreter.engine.announcing import kontra_actions
 from interpreter.errors import InvalidActionError
 from interpreter.language.model import (
@@ -84,7 +84,20 @@ class ActionIds:
                 seen.add((kind, what))
         self.ids: dict[Step, int] = {step: i for i, step in enumerate(self.steps)}
         self.num_actions = len(self.steps)
-        self._shared = _shared_actions(ruleset)
+        self._shared = shared = _shared_actions(ruleset)
+        # Each id's action where the game takes it as it is, shared (a call, a card played, a
+        # kontra, a bonus announced); None where it is made anew (`action_of`) or is one card of
+        # a discard or keep.
+        self.ready: list[ActionJson | None] = [
+            what if kind == "call" else shared.get((kind, what)) for kind, what in self.steps
+        ]
+        # The id of each action the game hands out as it is: a call by its words, a shared action
+        # by its identity (they live as long as this table).
+        self._plain: dict[object, int] = {
+            (action if isinstance(action, str) else id(action)): i
+            for i, action in enumerate(self.ready)
+            if action is not None
+        }
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int) -> ActionIds:
@@ -172,15 +185,12 @@ class ActionIds:
     def _plain_ids(self, actions: Iterable[ActionJson]) -> list[int] | None:
         """The ids of `actions`, ascending, where each is one step the game hands out as it is
         (a call, or a shared action of one key: a card played, a kontra); None where one is not."""
-        ids, found = self.ids, []
+        plain, found = self._plain, []
         for action in actions:
-            if type(action) is str:
-                found.append(ids["call", action])
-            elif type(action) is FrozenAction and len(action) == 1:
-                for step in action.items():
-                    found.append(ids[step])
-            else:
+            action_id = plain.get(action if type(action) is str else id(action))
+            if action_id is None:
                 return None
+            found.append(action_id)
         found.sort()
         return found
 
