@@ -185,3 +185,13 @@ def test_a_reading_may_patch_the_rules_for_one_number_of_players(tmp_path: Path)
     assert game.initial_hands == _seated(4, hands)
     assert game.initial_talon == talon == cards[48:]
     assert game.initial_hands[1] == cards[0:48:4]  # one card at a time: every fourth card
+
+
+def test_the_docs_say_cards_out_at_every_table_size_once() -> None:
+    from interpreter.ethnography.docgen import render
+
+    text = render(SHORT_PACK)
+    assert "- **Cards taken out of the pack:** C7 S7, with every number of players" in text
+    assert "Cards removed with 3 players" not in text
+    # Cego takes cards out with three players only: said for three.
+    assert "- **Cards removed with 3 players:** C7 S7 D4" in render("cego")
