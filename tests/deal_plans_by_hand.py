@@ -65,7 +65,14 @@ def legal(hand: list[str], led: str) -> list[str]:
 
 
 def record(
-    title: str, note: str, ruleset: str, players: int, seed: int, plan: list[tuple[str, int]], removed: set[str]
+    title: str,
+    note: str,
+    ruleset: str,
+    players: int,
+    seed: int,
+    plan: list[tuple[str, int]],
+    removed: set[str],
+    options: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     cards = pack(removed)
     random.Random(seed).shuffle(cards)
@@ -92,6 +99,7 @@ def record(
         + "; ".join(f"{seat}: {' '.join(by_position[order.index(seat)])}" for seat in range(players))
         + f"; talon: {' '.join(talon)}. The record stops after the first trick.",
         "ruleset": ruleset,
+        **({"options": options} if options else {}),
         "players": players,
         "dealer": 0,
         "seed": seed,
@@ -127,6 +135,18 @@ def main() -> None:
             30,
             [("talon", 4), *threes, ("each", 4)],
             {"C7", "S7"},
+        ),
+        "carneval-reading-dealt-singly-four-players": record(
+            "Four players, dealt one card at a time by a reading's rules for four players",
+            "The reading four_deal = singly patches the rules for four players only (`by_players`): "
+            "`[{each: 1, times: 12}, {talon: 6}]`, one card to each in turn twelve times, then the last "
+            "six to the Écart. Vorhand (seat 1) holds every fourth card of the shuffled pack from the first.",
+            "../rulesets/carneval-dealt-singly.yaml",
+            4,
+            12,
+            [*[("each", 1)] * 12, ("talon", 6)],
+            set(),
+            {"four_deal": "singly"},
         ),
     }
     for name, data in records.items():

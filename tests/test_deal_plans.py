@@ -147,36 +147,16 @@ def test_a_plan_written_out_and_one_written_with_times_are_the_same_rules(tmp_pa
     assert "Deal with 4 players" in change and "3 each 4 times" in change and "6 each twice" in change
 
 
-READING = """\
-title: a test
-extends: carneval
-readings:
-  four_deal:
-    question: Are four players dealt in threes or one card at a time?
-    default: threes
-    choices:
-      threes: {title: In threes}
-      singly:
-        title: One card at a time
-        rules:
-          by_players:
-            "4":
-              rules:
-                deal:
-                  plans:
-                    "4": [{each: 1, times: 12}, {talon: 6}]
-"""
+SINGLY = str(Path(__file__).parent / "rulesets" / "carneval-dealt-singly.yaml")
 
 
-def test_a_reading_may_patch_the_rules_for_one_number_of_players(tmp_path: Path) -> None:
-    file = tmp_path / "reading.yaml"
-    file.write_text(READING, encoding="utf-8")
-    assert check_ruleset(str(file)) == []
-    singly = load_ruleset(str(file), {"four_deal": "singly"})
+def test_a_reading_may_patch_the_rules_for_one_number_of_players() -> None:
+    assert check_ruleset(SINGLY) == []
+    singly = load_ruleset(SINGLY, {"four_deal": "singly"})
     assert Game(singly, players=4, seed=1).ruleset.deal_plans[4] == (*[Packet("each", 1)] * 12, Packet("talon", 6))
     # Other table sizes keep the ruleset's own plan, and the default reading keeps the threes.
     assert Game(singly, players=3, seed=1).ruleset.deal_plans[3] == load_ruleset("carneval").deal_plans[3]
-    threes = load_ruleset(str(file))
+    threes = load_ruleset(SINGLY)
     assert Game(threes, players=4, seed=1).ruleset.deal_plans[4] == load_ruleset("carneval").deal_plans[4]
     cards = pack(set())
     random.Random(5).shuffle(cards)
