@@ -30,7 +30,6 @@ from interpreter.language.keys.kinds import (
     Choice,
     Const,
     Entries,
-    Expression,
     Node,
     OneOf,
     Rule,
@@ -367,8 +366,9 @@ def test_the_compiler_checks_every_expression_against_the_names_declared_for_its
         found = keys_package.key_of_path(parse_path(path))
         assert found is not None, f"an expression at {path}, where the language has no key"
         place, key = found
-        assert isinstance(key.node, Expression), f"{place_text(place)} is compiled as an expression"
-        tables = [frozenset(table) for _, table in key.node.tables()] or [frozenset()]
+        expression = keys_package.expression_of(key)
+        assert expression is not None, f"{place_text(place)} is compiled as an expression"
+        tables = [frozenset(table) for _, table in expression.tables()] or [frozenset()]
         for names in seen:
             # (`score` stands for the settlement's formula where it has one: written out, not read)
             if names - {"score"} not in tables:

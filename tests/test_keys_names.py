@@ -24,8 +24,7 @@ import interpreter.engine.records as records
 from interpreter import Game, load_ruleset, replay
 from interpreter.bots.randombot import play_out
 from interpreter.language.dsl.compiler import Expression
-from interpreter.language.keys import Place, key_of_path, place_text, places
-from interpreter.language.keys.kinds import Expression as ExpressionKey
+from interpreter.language.keys import Place, expression_of, key_of_path, place_text, places
 from interpreter.language.keys.names import GAME_NAMES
 from interpreter.language.loader import ruleset_names
 from interpreter.language.model import Ruleset
@@ -39,9 +38,10 @@ def _declared(path: str) -> tuple[Place | None, list[frozenset[str]]]:
     """The place of an expression written at `path`, and the names it may read there (one table,
     or several where the place reads differently in different cases)."""
     found = key_of_path(parse_path(path))
-    if found is None or not isinstance(found[1].node, ExpressionKey):
+    expression = expression_of(found[1]) if found is not None else None
+    if found is None or expression is None:
         return None, []
-    return found[0], [frozenset(table) for _, table in found[1].node.tables()]
+    return found[0], [frozenset(table) for _, table in expression.tables()]
 
 
 def _reading_everything(value: Any, done: dict[int, Any]) -> Any:
@@ -115,5 +115,5 @@ def test_the_engine_gives_every_expression_the_names_declared_for_its_place(monk
     # Evaluated through Expression.__call__, at most of the places written in the rulesets: a
     # way around it would leave this test nothing to compare.
     assert len(exercised) >= 40, sorted(map(place_text, exercised))
-    declared = {p for p, key in places() if isinstance(key.node, ExpressionKey) and key.node.tables()}
+    declared = {p for p, key in places() if (e := expression_of(key)) is not None and e.tables()}
     assert exercised <= declared

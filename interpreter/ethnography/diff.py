@@ -97,18 +97,28 @@ def sits_out_text(value: Any) -> str:
 
 
 def plan_text(plan: Any) -> str:
+    """A deal plan, packet by packet, a run of the same packet said once with how many times
+    (`{each: 1, times: 8}` and eight `{each: 1}` are the same deal, and read the same)."""
     if not isinstance(plan, list) or not all(isinstance(p, dict) for p in plan):
         return generic_text(plan)
-    parts, each, talon = [], 0, 0
-    for packet in plan:
+    parts: list[str] = []
+    each, talon, run = 0, 0, 0
+    for i, packet in enumerate(plan):
         if "each" in packet:
-            parts.append(f"{packet['each']} each")
             each += int(packet["each"])
         elif "talon" in packet:
-            parts.append(f"{packet['talon']} to the talon")
             talon += int(packet["talon"])
+        run += 1
+        if i + 1 < len(plan) and plan[i + 1] == packet:
+            continue
+        if "each" in packet:
+            said = f"{packet['each']} each"
+        elif "talon" in packet:
+            said = f"{packet['talon']} to the talon"
         else:
-            parts.append(generic_text(packet))
+            said = generic_text(packet)
+        parts.append(said if run == 1 else f"{said} twice" if run == 2 else f"{said} {run} times")
+        run = 0
     total = f"{each} cards each" + (f", talon {talon}" if talon else ", no talon")
     return f"{', '.join(parts)} ({total})"
 
@@ -988,10 +998,14 @@ def choice_text(effects: Any, titles: Titles | None = None) -> str:
 
 
 def removed_text(value: Any) -> str:
-    """The cards taken out of the pack, by number of players."""
+    """The cards taken out of the pack, by number of players; the same cards for several
+    numbers (`remove: sixes`, for every number at once) said once for them all."""
     if not isinstance(value, dict):
         return generic_text(value)
-    return "; ".join(f"with {n} players {cards_text(c)}" for n, c in value.items())
+    counts: dict[str, list[str]] = {}
+    for n, c in value.items():
+        counts.setdefault(cards_text(c), []).append(str(n))
+    return "; ".join(f"with {words(ns, 'or')} players {text}" for text, ns in counts.items())
 
 
 def phase_title_text(value: Any, titles: Titles) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 
 from interpreter.ethnography.diff import (
     Titles,
+    cards_text,
     describe_effects,
     factor_text,
     generic_label,
@@ -221,6 +222,17 @@ def _players_and_deal(w: Writer, side: Side) -> None:
         w.rule(("direction",), f"{side.tree['direction']} (seats are numbered in the order of play)")
     for n, plan in (get_path(side.tree, ("deal", "plans")) or {}).items():
         w.rule(("deal", "plans", n), plan_text(plan))
+    removed = get_path(side.tree, ("deal", "remove"))
+    if (
+        isinstance(removed, dict)
+        and isinstance(active, list)
+        and len(active) > 1
+        and sorted(removed) == sorted(str(n) for n in active)
+        and len({cards_text(c) for c in removed.values()}) == 1
+    ):
+        # The same cards out at every table size (`remove: "{C7, S7}"`): said once.
+        cards = cards_text(next(iter(removed.values())))
+        w.rule(("deal", "remove"), f"{cards}, with every number of players", "Cards taken out of the pack")
     w.rest(("deal",))
     w.end()
 

@@ -148,6 +148,7 @@ class Compiler:
         contracts: dict[str, Any] = written if isinstance(written, dict) else {}
         self.not_allowed = frozenset(name for name in contracts if not _allowed(contracts, name))
         self.plans_broken = False  # a deal plan the schema refused: the exchange arithmetic would mislead
+        self.removal_broken: set[int] = set()  # numbers of players whose `deal.remove` did not compile
         self.deck_refused = False  # no pack could be built: every check that counts cards would mislead
         self.where: Path = ()  # the part being compiled, for a failure of the compiler itself
         self.constants: dict[str, tuple[Type, object]] = {}
@@ -469,8 +470,17 @@ class Compiler:
         return active, sits_out
 
     def compile_removed(self, active: tuple[int, ...]) -> dict[int, frozenset[str]]:
+        """The cards out of the pack, by number of active players: one set expression for every
+        number (`remove: sixes`), or one for each number that removes cards."""
+        written = self.get(("deal", "remove"))
+        if isinstance(written, str):
+            expr = self.expression(("deal", "remove"), {}, CARDS)
+            if expr is None:
+                self.removal_broken.update(active)
+                return {}
+            return {n: frozenset(expr({})) for n in active}
         removed = {}
-        for key in self.get(("deal", "remove")) or {}:
+        for key in written or {}:
             if int(key) not in active:
                 self.problem(
                     ("deal", "remove", key),
@@ -478,7 +488,9 @@ class Compiler:
                     at_key=True,
                 )
             expr = self.expression(("deal", "remove", key), {}, CARDS)
-            if expr is not None:
+            if expr is None:
+                self.removal_broken.add(int(key))
+            else:
                 removed[int(key)] = frozenset(expr({}))
         return removed
 
@@ -497,12 +509,12 @@ class Compiler:
                 continue
             if not isinstance(packets, list) or not all(isinstance(pk, dict) for pk in packets):
                 continue  # the schema says what is wrong; a guessed plan would only mislead later checks
-            plan = tuple(
-                Packet("each" if "each" in pk else "talon", int(pk.get("each", pk.get("talon", 0)))) for pk in packets
-            )
+            plan = self.packets(path, packets)
+            if plan is None:
+                continue  # a packet the schema refused: its count would only mislead
             dealt = sum(pk.count * (n if pk.to == "each" else 1) for pk in plan)
             in_play = len(self.deck.cards) - len(removed.get(n, ()))
-            if dealt != in_play:
+            if dealt != in_play and n not in self.removal_broken:
                 each = sum(pk.count for pk in plan if pk.to == "each")
                 talon = sum(pk.count for pk in plan if pk.to == "talon")
                 without = f" without the {len(removed[n])} removed" if removed.get(n) else ""
@@ -518,6 +530,37 @@ class Compiler:
             elif n not in plans:
                 self.plans_broken = True
         return plans
+
+    def packets(self, path: Path, written: list[dict[str, Any]]) -> tuple[Packet, ...] | None:
+        """The packets of a plan in the order they are dealt, a step written with `times`
+        repeated that many times: `{each: 1, times: 8}` is eight packets of one card to each.
+        None when a packet is not one the schema allows (it says what is wrong), or is wrong
+        in a way said here."""
+        plan: list[Packet] = []
+        for i, pk in enumerate(written):
+            times = pk.get("times", default("deal.plans.*[].times"))
+            counts = [pk[k] for k in ("each", "talon") if k in pk]
+            if len(counts) != 1 or not all(_positive(n) for n in (*counts, times)):
+                return None
+            if "talon" in pk:
+                if times != 1:
+                    self.problem(
+                        (*path, i, "times"),
+                        f"cards to the talon in a row are one packet: write {{talon: {pk['talon'] * times}}} "
+                        f"instead of repeating {{talon: {pk['talon']}}} {times} times",
+                    )
+                    return None
+                plan.append(Packet("talon", int(pk["talon"])))
+            elif pk["each"] * times > len(self.deck.cards):
+                # Said before the packets are made: a million of them would only fill the memory.
+                self.problem(
+                    (*path, i, "times"),
+                    f"{times} times {pk['each']} cards to each player is more than the pack's {len(self.deck.cards)} cards",
+                )
+                return None
+            else:
+                plan += [Packet("each", int(pk["each"]))] * times
+        return tuple(plan)
 
     # -- contracts -----------------------------------------------------------------------
     def contract_data(self, name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -1606,6 +1649,11 @@ def _replaces(written: object) -> Literal["never", "scored", "made"]:
     if written == "made":
         return "made"
     return "scored" if written is True else "never"
+
+
+def _positive(n: object) -> bool:
+    """A whole number of at least 1 (a count of a deal plan), not `true`."""
+    return type(n) is int and n >= 1
 
 
 def _allowed(contracts: dict[str, Any], name: str) -> bool:

@@ -22,6 +22,7 @@ from interpreter.language.keys.kinds import (
     NO_DEFAULT,
     Computed,
     Entries,
+    Expression,
     Key,
     ListOf,
     Node,
@@ -115,4 +116,16 @@ def _step(node: Node, part: str | int) -> Key | None:
         return node.entry if isinstance(node.entry, Key) else None
     if isinstance(node, Rule) and isinstance(part, str) and part in node.keys:
         return node.key(part)
+    return None
+
+
+def expression_of(declared: Key) -> Expression | None:
+    """The expression a key's value is written as: its node, or the one of its forms that is an
+    expression (`deal.remove`: one set expression for every number of players, or a mapping of
+    them); None for a key that is no expression."""
+    if isinstance(declared.node, Expression):
+        return declared.node
+    if isinstance(declared.node, OneOf):
+        forms = [form for form in declared.node.forms if isinstance(form, Expression)]
+        return forms[0] if len(forms) == 1 else None
     return None

@@ -254,7 +254,7 @@ class Rule(Node):
     keys: Mapping[str, Key | Node] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     provenance: bool = True
-    exactly_one: bool = False  # exactly one of its keys is written (a packet of the deal)
+    exactly_one: tuple[str, ...] = ()  # exactly one of these keys is written (a packet: each or talon)
 
     def __post_init__(self) -> None:
         # Every key a Key, so that each place is one declaration wherever the rule is used.
@@ -283,7 +283,7 @@ class Rule(Node):
         if self.required:
             out["required"] = list(self.required)
         if self.exactly_one:
-            out["minProperties"] = out["maxProperties"] = 1
+            out["oneOf"] = [{"required": [k]} for k in self.exactly_one]
         return out
 
 

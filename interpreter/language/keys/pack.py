@@ -9,6 +9,7 @@ from interpreter.language.keys.kinds import (
     Integer,
     Key,
     ListOf,
+    OneOf,
     Rule,
     Said,
     Scalar,
@@ -116,26 +117,41 @@ direction = Key(
 )
 
 packet = Rule(
-    "One step of the deal: `each: N` gives N cards to every active player in turn, `talon: N` puts N cards to the talon.",
+    "One step of the deal: `each: N` gives N cards to every active player in turn, `talon: N` puts N cards to the talon; `times` repeats a step to the players (`{each: 1, times: 8}`: one card at a time, eight rounds).",
     {
         "each": Integer("Cards to each active player, in order of play from Vorhand.", 1),
         "talon": Integer("Cards to the talon (Dapp, Cego, tapp).", 1),
+        "times": Key(
+            Integer(
+                "How many times this step is dealt in a row (`{each: 3, times: 4}` is four packets of three to each player in turn); only a step to the players repeats, since cards to the talon in a row are one packet.",
+                1,
+            ),
+            default=1,
+        ),
     },
     provenance=False,
-    exactly_one=True,
+    exactly_one=("each", "talon"),
 )
 
 deal = Rule(
     "How the cards are dealt.",
     {
         "remove": Key(
-            Entries(
-                'Cards taken out of the pack before dealing, by number of active players: a set expression such as "sixes" or "{C7, S7, D4}".',
-                Key(
-                    cards("A set expression of the cards removed."),
-                    said=Said("Cards removed with {entry} players", text="cards", rule="deal.remove"),
+            OneOf(
+                "Cards taken out of the pack before dealing: one set expression for every number of active players, or one for each number that removes cards.",
+                (
+                    cards(
+                        'A set expression of the cards removed whatever the number of players, such as "sixes" or "{C7, S7, D4}".'
+                    ),
+                    Entries(
+                        'By number of active players: a set expression such as "sixes" or "{C7, S7, D4}".',
+                        Key(
+                            cards("A set expression of the cards removed."),
+                            said=Said("Cards removed with {entry} players", text="cards", rule="deal.remove"),
+                        ),
+                        {"pattern": NUMBER_PATTERN},
+                    ),
                 ),
-                {"pattern": NUMBER_PATTERN},
             ),
             said=Said("Cards taken out of the pack", text="removed", rule="deal.removed"),
         ),
