@@ -17,103 +17,115 @@ from interpreter.engine.phase import Phase
 from interpreter.errors import InvalidActionError
 
 if TYPE_CHECKING:
+    from interpreter.engine.exchange import Exchange
     from interpreter.engine.game import Game
+    from interpreter.engine.table import Cards
+    from interpreter.language.model import Contract
 
 
 def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
     """What `seat` may see; `"all"` is the umpire's full view, None a spectator's (the public
     facts alone). Never another seat's hidden cards."""
-    umpire = seat == "all"
-    spectator = seat is None
-    if (
-        not umpire
-        and not spectator
-        and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.players)
-    ):
-        raise InvalidActionError(f'no seat {seat!r}: seats are 0 to {game.players - 1}, or "all"')
+    players = game.players
+    # (A seat's view is what bots read at every choice: the common case is tested first.)
+    own: int | None = None  # the seat's number; None for the umpire and a spectator
+    if type(seat) is int and 0 <= seat < players:
+        umpire, own = False, seat
+    else:
+        umpire = seat == "all"
+        if (
+            not umpire
+            and seat is not None
+            and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players)
+        ):
+            raise InvalidActionError(f'no seat {seat!r}: seats are 0 to {players - 1}, or "all"')
+        own = seat if isinstance(seat, int) else None
     key = game.ruleset.deck.shown_order.__getitem__  # (sort_key's order, a lookup per card)
-    over = game.phase is Phase.OVER
-    result, hands = game.result, game.hands
+    cards, contract = game.cards, game.contract
+    hands = cards.hands
+    seats = range(players)
     view: dict[str, Any] = {
         "ruleset": game.ruleset.name,
-        "players": game.players,
+        "players": players,
         "dealer": game.dealer,
         "sitting_out": game.sitting_out,
         "seat": seat,
-        "phase": game.phase.value,
+        "phase": game.phase._value_,  # (`.value`, without the enum's descriptor call)
         "to_act": game.to_act,
-        "hand_sizes": [len(hands[s]) for s in range(game.players)],
-        "calls": [[s, call] for s, call in game.calls],
-        "contract": game.contract.name if game.contract else None,
+        "hand_sizes": list(map(len, map(hands.__getitem__, seats))),
+        "calls": list(map(list, game.calls)),
+        "contract": contract.name if contract else None,
         "declarer": game.declarer,
-        "talon_size": len(game.talon),
+        "talon_size": len(cards.talon),
+        # (a trick's lists copied: the view is the caller's to change)
         "tricks": [
-            {"leader": t.leader, "seats": list(t.seats), "cards": list(t.cards), "winner": t.winner}
-            for t in game.tricks
+            {"leader": t.leader, "seats": t.seats[:], "cards": t.cards[:], "winner": t.winner} for t in game.tricks
         ],
     }
     if umpire:
-        view["hands"] = [sorted(hands[s], key=key) for s in range(game.players)]
+        view["hands"] = [sorted(hands[s], key=key) for s in seats]
     else:
-        assert not isinstance(seat, str)
-        _own_hand(game, seat, view, key)
-    _open_hands(game, view, key)
-    _partnership(game, seat, view)
-    _cards_aside(game, seat, view, key)
-    if over and result is not None:
+        view["hand"] = sorted(hands[own], key=key) if own is not None else []
+        if contract is not None and contract.open_hand:
+            _open_hand(game, contract, own, view, key)
+    if contract is not None and contract.open_hand and contract.open_hand_who == "all":
+        _open_hands(game, view, key)
+    _partnership(game, own, umpire, view)
+    _cards_aside(game, cards, own, umpire, view, key)
+    result = game.result
+    if result is not None and game.phase is Phase.OVER:
         view["result"] = result.as_dict()
     return view
 
 
-def _own_hand(game: Game, seat: int | None, view: dict[str, Any], key: Any) -> None:
-    """A seat's own hand (a spectator's is empty), and the declarer's where it lies face up (Ouvert)."""
-    view["hand"] = sorted(game.hands[seat], key=key) if isinstance(seat, int) else []
-    contract = game.contract
+def _open_hand(game: Game, contract: Contract, seat: int | None, view: dict[str, Any], key: Any) -> None:
+    """The declarer's hand where it lies face up for everyone (Ouvert)."""
+    declarer = game.declarer
     if (
-        contract
-        and contract.open_hand
-        and contract.open_hand_who == "declarer"
+        contract.open_hand_who == "declarer"
         and contract.open_hand_from <= 1
         and game.trickplay is not None
-        and game.declarer != seat
+        and declarer != seat
     ):
-        # Ouvert: the declarer's hand lies face up for everyone.
-        assert game.declarer is not None
-        view["open_hand"] = {"seat": game.declarer, "cards": sorted(game.hands[game.declarer], key=key)}
+        assert declarer is not None
+        view["open_hand"] = {"seat": declarer, "cards": sorted(game.hands[declarer], key=key)}
 
 
-def _cards_aside(game: Game, seat: int | str | None, view: dict[str, Any], key: Any) -> None:
+def _cards_aside(game: Game, cards: Cards, seat: int | None, umpire: bool, view: dict[str, Any], key: Any) -> None:
     """The talon and the discards where `seat` may see them, and the cards lying face up."""
     result = game.result
-    umpire = seat == "all"
-    if umpire or (game.phase is Phase.OVER and result is not None and result.points is not None):
+    if umpire or (result is not None and game.phase is Phase.OVER and result.points is not None):
         # The talon and discards are shown when the cards are counted (not in a deal thrown in);
         # to a seat sorted, as hands are: their order is the deal's (which discard came from the
         # talon taken up), which nobody saw.
-        view["talon"] = list(game.talon) if umpire else sorted(game.talon, key=key)
-        view["aside"] = list(game.aside) if umpire else sorted(game.aside, key=key)
+        view["talon"] = list(cards.talon) if umpire else sorted(cards.talon, key=key)
+        view["aside"] = list(cards.aside) if umpire else sorted(cards.aside, key=key)
     if game.laid:
         view["laid_out"] = [card for _, card in game.laid]  # Ulti cards lie face up
-    if game.exposed:
-        view["exposed"] = list(game.exposed)  # Cego's empty cards lie face up
+    if cards.exposed:
+        view["exposed"] = list(cards.exposed)  # Cego's empty cards lie face up
+    if seat is None:
+        return  # the umpire saw them all above; a spectator sees no more
+    declarer = game.declarer
+    exchange = game.exchange
     if (
-        isinstance(seat, int)
-        and game.exchange is not None
-        and game.exchange.rest_seen_by_defenders
-        and seat in game.seats
-        and seat != game.declarer
+        exchange is not None
+        and exchange.rest_seen_by_defenders
+        and seat != declarer
         and seat != game.partner
+        and seat in game.seats
     ):
         # The talon left over after a partial draw, looked at by the defenders (never the declarer),
         # as it lies.
-        view["talon"] = list(game.talon)
-    if isinstance(seat, int) and seat == game.declarer:
+        view["talon"] = list(cards.talon)
+    if seat == declarer:
         # The bidder may look at their own discards (the Legage) until the rules say so, also
         # in a game with cards laid face up.
-        until = game.ruleset.play.discards_visible_until
-        finished = sum(1 for t in game.tricks if t.winner is not None)
-        if game.contract and game.contract.exchange and (until is None or finished < until):
-            view["aside"] = sorted(game.aside, key=key)
+        contract = game.contract
+        if contract and contract.exchange:
+            until = game.ruleset.play.discards_visible_until
+            if until is None or sum(1 for t in game.tricks if t.winner is not None) < until:
+                view["aside"] = sorted(cards.aside, key=key)
 
 
 def _open_hands(game: Game, view: dict[str, Any], key: Any) -> None:
@@ -126,29 +138,30 @@ def _open_hands(game: Game, view: dict[str, Any], key: Any) -> None:
         view["open_hands"] = {s: sorted(game.hands[s], key=key) for s in game.seats}
 
 
-def _partnership(game: Game, seat: int | str | None, view: dict[str, Any]) -> None:
+def _partnership(game: Game, seat: int | None, umpire: bool, view: dict[str, Any]) -> None:
     """The called card and the partner, each only where `seat` can know it for certain: the
     umpire; the holder of the called card; the declarer holding it (alone); everybody once the
     card was seen or the partner spoke. Also the talon laid out face up, the talon cards added to
     tricks, and what was announced and doubled (all public)."""
-    exchange = game.exchange
-    card = game.called_card or (exchange.partner_card if exchange is not None else None)
+    exchange, called = game.exchange, game.called_card
+    card = called or (exchange.partner_card if exchange is not None else None)
     if card is None:
-        _public_facts(game, view)
+        _public_facts(game, exchange, view)
         return
-    named = (game.called_card is not None and game.called_named) or (exchange is not None and exchange.partner_named)
-    holds = isinstance(seat, int) and card in game.hands[seat]
-    declarer = isinstance(seat, int) and seat == game.declarer
-    if seat == "all" or named or declarer or holds or game.partner_public:
+    named = (called is not None and game.called_named) or (exchange is not None and exchange.partner_named)
+    holds = seat is not None and card in game.hands[seat]
+    declarer = seat is not None and seat == game.declarer
+    public = game.partner_public
+    if umpire or named or declarer or holds or public:
         view["called"] = card
-    settled = game.phase in (Phase.ANNOUNCE, Phase.PLAY, Phase.OVER) and game.called_card is not None
-    if settled and (seat == "all" or game.partner_public or holds or game.phase is Phase.OVER):
+    phase = game.phase
+    settled = (phase is Phase.ANNOUNCE or phase is Phase.PLAY or phase is Phase.OVER) and called is not None
+    if settled and (umpire or public or holds or phase is Phase.OVER):
         view["partner"] = game.partner
-    _public_facts(game, view)
+    _public_facts(game, exchange, view)
 
 
-def _public_facts(game: Game, view: dict[str, Any]) -> None:
-    exchange = game.exchange
+def _public_facts(game: Game, exchange: Exchange | None, view: dict[str, Any]) -> None:
     if exchange is not None and exchange.talon_shown:
         view["talon_shown"] = list(exchange.shown_cards)
     if game.talon_added:
