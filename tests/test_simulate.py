@@ -245,3 +245,30 @@ def test_the_bar_of_a_trillion_deals_fits_a_line(monkeypatch: pytest.MonkeyPatch
     assert len(drawn) == 2 and all(len(line) <= 79 for line in lines)
     assert "123,456,789/1,000,000,000,000 deals" in drawn[0] and "days left" in drawn[0]
     assert "tarock: a worker process died" in lines
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_gives_the_figures_of_the_deals_finished(workers: str) -> None:
+    """Ctrl-C in a long run (SIGINT to the whole process group, as a terminal sends it) prints the
+    figures of the chunks of deals finished, says so, and exits with 130; it said only
+    'interrupted' and threw away minutes of deals."""
+    command = [sys.executable, "-m", "interpreter", "simulate", NAME, "--bot", "random", "--json"]
+    process = subprocess.Popen(
+        [*command, "--deals", "100000000", "--workers", workers],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's job
+    )
+    time.sleep(6)  # a chunk of random deals takes a fraction of a second
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "tarock: interrupted" and "Traceback" not in err
+    stats = json.loads(out)
+    played = stats["deals"]
+    assert stats["interrupted"] == {"asked": 100_000_000, "played": played} and 0 < played < 100_000_000
+    assert sum(stats["outcomes"].values()) == played  # every figure is of the deals finished
+    assert sum(c["bid"] for c in stats["contracts"].values()) + stats["thrown_in"]["count"] <= played
+    assert abs(sum(s["total"] for s in stats["seats"])) == 0  # the payments of those deals sum to zero

@@ -223,27 +223,39 @@ def simulate(
     total = _empty(players)
     chunk = chunk_size(deals, workers)
     args = (players, dealer, seed, bot, pass_probability)
-    if cluster is not None:
-        workers = _on_cluster(cluster, ref, options, deals, args, total, progress, cluster_timeout)
-    elif workers <= 1 or deals <= chunk:
-        workers = 1
-        _setup(ref, options)
-        for start, stop in chunks(deals, chunk):
-            _merge(total, play_range(start, stop, *args))
-            if progress:
-                progress(stop - start)
-    else:
-        # More processes than chunks or than the machine runs at once only cost memory (the
-        # numbers do not depend on it): `--workers 100000` must not start 100000 processes.
-        workers = min(workers, -(-deals // chunk), 4 * (os.cpu_count() or 1))
-        _in_processes(ref, options, deals, chunk, workers, args, total, progress, notice)
+    interrupted = False
+    try:
+        if cluster is not None:
+            workers = _on_cluster(cluster, ref, options, deals, args, total, progress, cluster_timeout)
+        elif workers <= 1 or deals <= chunk:
+            workers = 1
+            _setup(ref, options)
+            for start, stop in chunks(deals, chunk):
+                _merge(total, play_range(start, stop, *args))
+                if progress:
+                    progress(stop - start)
+        else:
+            # More processes than chunks or than the machine runs at once only cost memory (the
+            # numbers do not depend on it): `--workers 100000` must not start 100000 processes.
+            workers = min(workers, -(-deals // chunk), 4 * (os.cpu_count() or 1))
+            _in_processes(ref, options, deals, chunk, workers, args, total, progress, notice)
+    except KeyboardInterrupt:
+        if not total["deals"]:
+            raise
+        # Ctrl-C in a long run: the figures of the chunks of deals finished are worth having.
+        # (They are not those of the first deals of an undisturbed run: with several workers,
+        # the chunks finish out of order.)
+        interrupted = True
     stats = report(total, ruleset, probe, deals, seed, bot, pass_probability)
+    if interrupted:
+        stats["interrupted"] = {"asked": deals, "played": total["deals"]}
+    played = total["deals"]
     wall = time.perf_counter() - wall_start
     stats["speed"] = {
-        "deals_per_second": round(deals / wall, 1) if wall > 0 else None,
+        "deals_per_second": round(played / wall, 1) if wall > 0 else None,
         "wall_seconds": round(wall, 3),
         "cpu_seconds": round(total["cpu"], 3),
-        "deals_per_cpu_second": round(deals / total["cpu"], 1) if total["cpu"] > 0 else None,
+        "deals_per_cpu_second": round(played / total["cpu"], 1) if total["cpu"] > 0 else None,
         "workers": workers,
         **({"cluster": cluster} if cluster is not None else {}),
     }
@@ -495,6 +507,9 @@ def render(stats: dict[str, Any]) -> str:
     lines = [
         f"{stats['title']}: {n:,} deals, {stats['players']} at the table, {stats['bot']} bots, seed {stats['seed']}"
     ]
+    if "interrupted" in stats:
+        asked = stats["interrupted"]["asked"]
+        lines.append(f"interrupted: the figures are of the {n:,} deals finished of the {asked:,} asked for")
     chosen = ", ".join(f"{k}={v}" for k, v in stats["options"].items())
     if chosen:
         lines.append(f"readings and options: {chosen}")
@@ -727,4 +742,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(stats, indent=2, ensure_ascii=False))
     else:
         print(render(stats))
+    if "interrupted" in stats:
+        print("tarock: interrupted", file=sys.stderr)
+        return 130  # as the shell says of a command stopped by Ctrl-C
     return 0
