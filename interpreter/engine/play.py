@@ -393,15 +393,7 @@ class TrickPlay:
         """The trick now being played is complete (one at a time): its winner and event, the
         rules' steps at its end, and the next trick (or the end of play, which it returns)."""
         cards = trick.cards
-        if self.judges:
-            index = self._judged(trick)
-        else:  # the first of the strongest by the strengths table (a loop: no call)
-            strength = self.strengths[self.follow[cards[0]]]
-            best, index = -2, 0
-            for at, card in enumerate(cards):
-                if strength[card] > best:
-                    best, index = strength[card], at
-        winner = trick.winner = trick.seats[index]
+        winner = trick.winner = trick.seats[self._winning_index(trick)]
         tricks = self.tricks
         number = len(tricks)
         self.events.append(
@@ -423,6 +415,19 @@ class TrickPlay:
             self._new_trick()
         return False
 
+    def _winning_index(self, trick: Trick) -> int:
+        """Where the card that wins the complete `trick` lies in it: as the rules judging tricks
+        say, where there are any; else the first of the strongest by the strengths table."""
+        if self.judges:
+            return self._judged(trick)
+        cards = trick.cards
+        strength = self.strengths[self.follow[cards[0]]]
+        best, index = -2, 0
+        for at, card in enumerate(cards):  # (a loop: no call per card)
+            if strength[card] > best:
+                best, index = strength[card], at
+        return index
+
     def _new_trick(self) -> None:
         """At a trick's start: the scopes that may change from trick to trick, and its judges."""
         if self.book.trick_bound:
@@ -443,16 +448,7 @@ class TrickPlay:
         a trick's end, and the next trick (or the end of play, which it returns)."""
         tricks, events = self.tricks, self.events
         for trick in completed:
-            cards = trick.cards
-            if self.judges:
-                index = self._judged(trick)
-            else:  # the first of the strongest by the strengths table (a loop: no call)
-                strength = self.strengths[self.follow[cards[0]]]
-                best, index = -2, 0
-                for at, card in enumerate(cards):
-                    if strength[card] > best:
-                        best, index = strength[card], at
-            trick.winner = trick.seats[index]
+            trick.winner = trick.seats[self._winning_index(trick)]
         for trick in completed:
             # The last trick begun, but for tricks played together (or after one of them).
             number = len(tricks) if tricks[-1] is trick else tricks.index(trick) + 1
