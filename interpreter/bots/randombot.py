@@ -46,11 +46,14 @@ class RandomBot:
 def play_out(
     game: Game, bots: dict[int, Any] | None = None, seed: int | None = None, pass_probability: float | None = None
 ) -> Game:
-    """Play the deal to its end, every seat by a bot (RandomBot by default)."""
-    choose = RandomBot(seed, pass_probability).choose
+    """Play the deal to its end, every seat by its bot in `bots`, the others by one RandomBot."""
     chooser = {seat: bot.choose for seat, bot in (bots or {}).items()}
+    if len(chooser) < game.players:
+        choose = RandomBot(seed, pass_probability).choose
+        chooser = {seat: chooser.get(seat, choose) for seat in range(game.players)}
     apply = game.apply
     while not game.is_over:
         seat = game.to_act
-        apply(seat, chooser.get(seat, choose)(game, seat))  # type: ignore[arg-type]
+        assert seat is not None  # somebody is to act until the deal is over
+        apply(seat, chooser[seat](game, seat))
     return game

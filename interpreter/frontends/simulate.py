@@ -85,7 +85,7 @@ def play_range(
     start: int, stop: int, players: int, dealer: int, seed: int, bot: str, pass_probability: float | None
 ) -> dict[str, Any]:
     """Play deals start … stop-1 and return their statistics as integer sums (order-free)."""
-    from interpreter.bots.randombot import RandomBot
+    from interpreter.bots.randombot import RandomBot, play_out
     from interpreter.bots.rulebot import RuleBot
     from interpreter.engine.game import Game
 
@@ -101,10 +101,7 @@ def play_range(
             if bot == "rules"
             else [RandomBot(bot_seed(seed, index, s), pass_probability) for s in range(players)]
         )
-        while not game.is_over:
-            turn = game.to_act
-            assert turn is not None  # somebody is to act until the deal is over
-            game.apply(turn, choosers[turn].choose(game, turn))
+        play_out(game, dict(enumerate(choosers)))
         assert game.result is not None
         _add(stats, game.result)
     stats["cpu"] = time.thread_time() - started

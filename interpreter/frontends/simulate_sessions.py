@@ -35,7 +35,7 @@ def simulate_sessions(
 ) -> dict[str, Any]:
     """Play `sessions` sessions; their statistics (per-seat totals, deals per session, the rounds
     of their own played)."""
-    from interpreter.bots.randombot import RandomBot
+    from interpreter.bots.randombot import RandomBot, play_out
     from interpreter.bots.rulebot import RuleBot
     from interpreter.engine.session import Session
 
@@ -82,10 +82,7 @@ def simulate_sessions(
                 if bot == "rules"
                 else [RandomBot(bot_seed(own_seed, number, s), pass_probability) for s in range(players)]
             )
-            while not game.is_over:
-                turn = game.to_act
-                assert turn is not None  # somebody is to act until the deal is over
-                game.apply(turn, choosers[turn].choose(game, turn))
+            play_out(game, dict(enumerate(choosers)))
             session.finish_deal()
         totals.append(session.totals())
         lengths.append(len(session.deals))
