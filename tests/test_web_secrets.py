@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from test_server import card_ids  # every card id anywhere in a JSON value
 
 from interpreter import Game, load_ruleset, ruleset_names
 from interpreter.bots.rulebot import RuleBot
@@ -111,21 +112,6 @@ def test_only_the_holder_of_the_called_king_is_told_it_is_the_partner(players: i
 # -- downloads ---------------------------------------------------------------------------------
 
 
-def _cards(value: Any, pack: frozenset[str]) -> set[str]:
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str) and item in pack:
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
-
-
 def _known_at_the_end(record: dict[str, Any], ruleset: Any) -> tuple[dict[int, set[str]], set[str]]:
     """What each seat may know by the end of a recorded deal (test_web's knowledge), and what
     every seat knows (the spectators' share)."""
@@ -162,7 +148,7 @@ def test_a_download_names_only_cards_its_requester_may_know_and_replays(name: st
         for seat in [*range(players), None]:
             download = record_for(rs, record, seat, "a test")
             allowed = everybody if seat is None else known[seat]
-            told = _cards(download, pack)
+            told = card_ids(download, pack)
             assert told <= allowed, f"{name} seed {seed}: {seat} may download {sorted(told - allowed)}"
             if "deal" not in download:
                 assert replays(download) or (game.result is not None and game.result.outcome == "abandoned"), (
@@ -183,10 +169,10 @@ def test_a_thrown_in_deal_downloads_with_no_hand_but_ones_own() -> None:
     spectators = record_for(rs, record, None, "a spectator")
     assert "deal" not in spectators and "seed" not in spectators
     assert spectators["observed"]["hands"] == [[]] * 6 and "talon" not in spectators["observed"]
-    assert not _cards(spectators, frozenset(rs.deck.cards))
+    assert not card_ids(spectators, frozenset(rs.deck.cards))
     seat2 = record_for(rs, record, 2, "seat 2")
     assert seat2["observed"]["hands"][2] == record["deal"]["hands"][2]
-    assert _cards(seat2, frozenset(rs.deck.cards)) == set(record["deal"]["hands"][2])
+    assert card_ids(seat2, frozenset(rs.deck.cards)) == set(record["deal"]["hands"][2])
     report = replay_observed(parse_record(yaml.safe_dump(seat2), "<download>"))
     assert report.ok and report.game is not None and report.game.result is not None
     assert report.game.result.outcome == "thrown_in"
@@ -231,9 +217,9 @@ async def _downloads() -> None:
                 if deal == 1:
                     pack = frozenset(table.ruleset.deck.cards)
                     hands = table.finished[0].record["deal"]["hands"]
-                    assert not _cards(await download(None), pack)
+                    assert not card_ids(await download(None), pack)
                     for seat in range(6):
-                        assert _cards(await download(seat), pack) == set(hands[seat])
+                        assert card_ids(await download(seat), pack) == set(hands[seat])
                     await _next_deal(clients, table)
             assert table.session_over
             assert "deal" in await download(3)  # the session is over: the seats' full record
