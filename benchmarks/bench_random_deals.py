@@ -172,10 +172,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'breitnau by hand (6)':<24}{yard:>10,.0f}{'':>11}{'':>14}{1:>11.2f}")
         print("(× by hand: the interpreter's deals/s over the hand-coded Breitnau's; per action: CPU time per action")
         print(f" relative to {rows[0][0]} through the interpreter)")
+    say_if_busy(best)
+    return 0
+
+
+def say_if_busy(best: dict[str, tuple[float, float, int]]) -> None:
+    """A line when the machine was busy while measuring (wall time well above the CPU time):
+    the figures are then to be taken with care."""
     busy = max(wall / cpu for cpu, wall, _ in best.values() if cpu > 0)
     if busy > 1.2:
         print(f"the machine is busy: wall time up to {busy:.1f}× the CPU time")
-    return 0
 
 
 if __name__ == "__main__":

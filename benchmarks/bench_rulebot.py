@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_random_deals import Runner, measure  # noqa: E402
+from bench_random_deals import Runner, measure, say_if_busy  # noqa: E402
 
 from interpreter import Game, RuleBot, load_ruleset  # noqa: E402
 from interpreter.engine.seeds import deal_seed  # noqa: E402
@@ -128,9 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         f"of a deal by rule bots: the bot {1 - reading / whole:.0%}, the views and legal actions it reads "
         f"{(reading - engine) / whole:.0%}, the engine {engine / whole:.0%}"
     )
-    busy = max(wall / cpu for cpu, wall, _ in best.values() if cpu > 0)
-    if busy > 1.2:
-        print(f"the machine is busy: wall time up to {busy:.1f}× the CPU time")
+    say_if_busy(best)
     return 0
 
 

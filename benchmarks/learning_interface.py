@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_random_deals import TABLES, Runner, measure, public_deal  # noqa: E402
+from bench_random_deals import TABLES, Runner, measure, public_deal, say_if_busy  # noqa: E402
 
 from interpreter import Game, load_ruleset  # noqa: E402
 from interpreter.engine.encoding import EncodedGame, Encoding  # noqa: E402
@@ -133,9 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         plain, learner = best[f"{name} ({players}) plain"], best[f"{name} ({players}) learning"]
         per_plain, per_learner = plain[0] / plain[2] * 1e6, learner[0] / learner[2] * 1e6
         print(f"{f'{name} ({players})':<24}{per_plain:>17.2f}{per_learner:>20.2f}{per_learner / per_plain:>15.2f}×")
-    busy = max(wall / cpu for cpu, wall, _ in best.values() if cpu > 0)
-    if busy > 1.2:
-        print(f"the machine is busy: wall time up to {busy:.1f}× the CPU time")
+    say_if_busy(best)
     return 0
 
 
