@@ -195,6 +195,11 @@ def _documents() -> dict[str, Document]:
     data = copy.deepcopy(breitnau.data)
     data["session"] = {"sheet": {"score": "payment"}}
     out["fixture-sheet"] = dataclasses.replace(breitnau, data=data)
+    # Knocking answered at once: Dreierles, whose round of its own chooses among the options
+    # taken away here (its reading knock_answer is the one to use the word).
+    data = copy.deepcopy(out["dreierles"].data)
+    del data["session"]
+    out["fixture-knocking"] = dataclasses.replace(out["dreierles"], data=data)
     # A round of its own chooses among the ruleset's options, which the others here are without.
     cego = resolve("cego", playable=True)
     data = copy.deepcopy(cego.data)

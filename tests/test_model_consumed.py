@@ -54,6 +54,7 @@ CONSUMED: dict[str, str] = {
     "Ruleset.announcing": "engine/game.py",
     "Ruleset.kontra_game": "engine/announcing.py",
     "Ruleset.kontra_bonuses": "engine/announcing.py",
+    "Ruleset.kontra_answer": "engine/announcing.py",
     "Ruleset.player_rules": "language/model.py",  # Ruleset.for_players, which Game calls
     "Ruleset.derived": "engine/plan.py",  # the plan and the tables the engine keeps with the ruleset
     "Ruleset.rechoose": "language/model.py",  # Ruleset.with_choices, which Game calls

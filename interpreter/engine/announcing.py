@@ -5,6 +5,13 @@ for their side and doubles (kontra, rekontra, …) the game or an announced bonu
 them, and ends the turn with the done call (`pass`); a turn with nothing said is a pass. The round
 ends when every player has spoken and the last (players − 1) turns said nothing.
 
+Where a doubling is answered at once (`kontra.answer: at_once`), a kontra hands the turn straight
+to the first seat after the doubler, in the order of speaking, of the other side that may double
+the item again; it doubles again (and the turn goes on in the same way) or says the done call,
+which ends the chain and closes the item. Then the turn is back with the seat whose turn of the
+round it was. The chain is finite: each kontra raises the item's level towards its `max`, and
+each answer is either a kontra or the end.
+
 Who is on which side is the engine's knowledge: a seat is offered only what its own side may say,
 which it knows from its own hand (it holds the called card or not). Saying something makes the
 speaker's side public (`revealed`); the partner's doing so reveals the partnership.
@@ -140,6 +147,9 @@ class AnnouncementRound(Round):
         # kontras are said, not worked out from the levels); and for each side its items in
         # that order (the game, then the bonuses as announced), remade when those change.
         self._doubler: dict[str, str] = {}
+        # Answered at once: the item whose doubling is being answered (None: the round's turn).
+        self._at_once = ruleset.kontra_answer == "at_once"
+        self.answering: str | None = None
         if ruleset.kontra_game is not None and ruleset.kontra_game.max > 0:
             self._doubler[GAME] = "defenders"
         self._by_side: dict[str, list[str]] = {}
@@ -279,6 +289,8 @@ class AnnouncementRound(Round):
         return offered
 
     def _offer_now(self, seat: int) -> list[ActionJson]:
+        if self.answering is not None:
+            return [self.rule.done, self._kontras[self.answering]]  # double again, or no
         announce = self._announcements
         must = self._must_announce(seat) if self._duty else ()
         if must:
@@ -310,7 +322,10 @@ class AnnouncementRound(Round):
         """Do an offered announcement, kontra or done call: written down, reported, and the turn
         moves on after the done call. Returns whether the round is over."""
         history = self.table.history
-        if type(action) is str:
+        if self.answering is not None and type(action) is str:
+            self._end_chain(seat)
+            history.append((seat, action))
+        elif type(action) is str:
             self._end_turn(seat)
             history.append((seat, action))
         elif "kontra" in action:
@@ -327,6 +342,12 @@ class AnnouncementRound(Round):
 
     def refusal(self, seat: int, parsed: Action) -> str:
         """Why `parsed` is not an action of the seat to act now."""
+        if self.answering is not None:
+            item = self.answering
+            return (
+                f"answer the doubling of {item}: double it again ({{kontra: {item}}}) or say {self.rule.done}, "
+                f"not {parsed.describe()}"
+            )
         must = self._must_announce(seat) if self._duty else ()
         if isinstance(parsed, Call) and parsed.name == self.rule.done:
             return f"{self.contract.title}: first announce one of {', '.join(must)}"
@@ -362,6 +383,36 @@ class AnnouncementRound(Round):
         self._sort_doublers()
         title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
         self.table.events.append({"type": "kontra", "seat": seat, "item": item, "level": level, "title": title})
+        if self._at_once:
+            self._answer(seat, item)
+
+    def _answer(self, doubler: int, item: str) -> None:
+        """Answered at once: the turn goes to the first seat after `doubler` of the side that
+        doubles `item` next and may do so; with none (or the item doubled as often as allowed),
+        back to the seat whose turn of the round it is."""
+        answerer = None
+        side = self._doubler.get(item)
+        if side is not None:
+            order, at = self.order, self.order.index(doubler)
+            for step in range(1, len(order)):
+                seat = order[(at + step) % len(order)]
+                if self._sides[seat] == side and item in self._doublable_now(seat):
+                    answerer = seat
+                    break
+        self.answering = None if answerer is None else item
+        self.to_act = self.order[self.turn] if answerer is None else answerer
+
+    def _end_chain(self, seat: int) -> None:
+        """The answer no: the chain ends, the item may not be doubled again, and the turn is back
+        with the seat whose turn of the round it is."""
+        item = self.answering
+        assert item is not None
+        self._offer_announce = self._offer_kontra = self._offered = None
+        self.table.events.append({"type": "call", "seat": seat, "call": self.rule.done, "phase": "kontra"})
+        del self._doubler[item]
+        self._sort_doublers()
+        self.answering = None
+        self.to_act = self.order[self.turn]
 
     def _refuse_announce(self, seat: int, name: str, legal: list[str], must: tuple[str, ...]) -> str:
         if name not in self.ruleset.bonuses or self.ruleset.bonuses[name].announced is None:

@@ -340,6 +340,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "announcing",
             "kontra_game",
             "kontra_bonuses",
+            "kontra_answer",
         }
     ),
     AuctionPhase: frozenset(
@@ -463,6 +464,8 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
         if rule is not None:
             kontra[key] = {"max": rule.max, **({"titles": list(rule.titles)} if rule.titles else {})}
             _put(kontra[key], "eligible", _expr(rule.eligible))
+    if kontra:
+        kontra["answer"] = rs.kontra_answer
     _put(tree, "kontra", kontra)
     tree["play"] = _play(rs.play, deck)
     tree["counting"] = _counting(rs.counting, deck)

@@ -265,6 +265,9 @@ class Compiler:
         contracts = self.section(("contracts",), lambda: self.contract_play(contracts, play))
         announcing = self.section(("announcing",), self.compile_announcing)
         kontra_game, kontra_bonuses = self.section(("kontra",), lambda: self.compile_kontra(contracts))
+        kontra_answer = self.section(
+            ("kontra", "answer"), lambda: self.compile_kontra_answer(contracts, kontra_game, kontra_bonuses)
+        )
         counting = self.section(("counting",), self.compile_counting)
         settlement = self.section(("settlement",), self.compile_settlement)
         self.section(("settlement", "split"), lambda: self.check_split(contracts, settlement, active, sits_out))
@@ -311,6 +314,7 @@ class Compiler:
             announcing=announcing,
             kontra_game=kontra_game,
             kontra_bonuses=kontra_bonuses,
+            kontra_answer=kontra_answer,
         )
 
     # -- provenance ----------------------------------------------------------------------
@@ -906,7 +910,7 @@ class Compiler:
 
     def compile_kontra(self, contracts: dict[str, Contract]) -> tuple[KontraRule | None, KontraRule | None]:
         k = self.data.get("kontra")
-        if not k:
+        if not k or set(k) <= {"answer"}:  # (when to answer, with nothing to double: compile_kontra_answer)
             return None, None
         if not isinstance(self.data.get("announcing"), dict):
             self.problem(("kontra",), "kontra is said in the round of announcements: add `announcing`")
@@ -933,6 +937,43 @@ class Compiler:
                         'multiply it, e.g. "factor * kontra"',
                     )
         return game, rule("bonuses")
+
+    def compile_kontra_answer(
+        self, contracts: dict[str, Contract] | None, *rules: KontraRule | None
+    ) -> Literal["round", "at_once"]:
+        """When a doubling is answered. At once, the turn goes to the first seat of the other side
+        that may double again, and the seats passed over say nothing: so everybody must know the
+        sides, and who may double must not depend on a hand, or the turn would show them."""
+        k = self.data.get("kontra")
+        answer: Literal["round", "at_once"] = (k.get("answer") if isinstance(k, dict) else None) or default(
+            "kontra.answer"
+        )
+        if answer != "at_once":
+            return answer
+        if not any(rule is not None and rule.max > 0 for rule in rules):
+            self.problem(
+                ("kontra", "answer"),
+                "a doubling answered at once, but nothing may be doubled: add `kontra.game` (or `bonuses`), "
+                "or leave `answer` out",
+            )
+        for name, contract in (contracts or {}).items():
+            if any(isinstance(step, CallPartner) for step in contract.exchange):
+                self.problem(
+                    ("kontra", "answer"),
+                    f"a doubling answered at once goes to the other side's first seat that may double, which "
+                    f"would show who the partner is, but {name} calls a partner by a card: use `answer: round` "
+                    "(everybody speaks in turn), or leave the called partner out",
+                )
+                break
+        for key, rule in zip(("game", "bonuses"), rules, strict=True):
+            if rule is not None and rule.eligible is not None and "hand" in rule.eligible.names:
+                self.problem(
+                    ("kontra", key, "eligible"),
+                    f"a doubling answered at once skips the seats that may not double, which would show what "
+                    f"`{rule.eligible.source}` reads of their hands: say who may double from what the table "
+                    "knows (the auction: made_bid, bid_before_turn; is_declarer), or use `answer: round`",
+                )
+        return answer
 
     def check_exchanges(self, contracts: dict[str, Contract], plans: dict[int, tuple[Packet, ...]]) -> None:
         """An exchange must leave the declarer with as many cards as everybody else, and never

@@ -690,6 +690,8 @@ class Ruleset:
     announcing: Announcing | None = None
     kontra_game: KontraRule | None = None
     kontra_bonuses: KontraRule | None = None
+    # When a doubling is answered: in the round (round), or at once by the other side (at_once).
+    kontra_answer: Literal["round", "at_once"] = "round"
     # The ruleset as played by each of those numbers, compiled with it (by the loader).
     player_rules: Mapping[int, Ruleset] = field(default_factory=dict, repr=False, compare=False)
     # Tables the engine derives from the ruleset once (trick power, shared actions), kept here

@@ -284,6 +284,21 @@ KONTRA = Key(
                 kontra_rule,
                 said=Said("Doubling an announced bonus", text="kontra", missing="not allowed", whole=True),
             ),
+            "answer": Key(
+                Choice(
+                    "When a doubling is answered. round (default): when the other side's turn of the round comes, as everything else is said. at_once: the turn goes straight to the first seat after the doubler, in the order of speaking, of the other side that may double the item again (seats with nothing to say are skipped); it doubles again ({kontra: ITEM}), and the turn goes on in the same way, or says the done call, which ends the chain and closes the item to doubling; then the turn is back with the seat whose turn of the round it was (Skat's Kontra and Re). The sides must be known to everybody: not with a partner called by a card, nor with an `eligible` that reads the hand.",
+                    ("round", "at_once"),
+                ),
+                default="round",
+                said=Said(
+                    "A doubling is answered",
+                    {
+                        "round": "when the other side's turn of the round comes",
+                        "at_once": "at once, by the other side's first seat that may double again; the chain ends at the first no",
+                    },
+                    missing="no doubling",
+                ),
+            ),
         },
     ),
     said=Said("Kontra", text="kontra_section"),

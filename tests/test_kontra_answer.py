@@ -1,0 +1,166 @@
+"""A doubling answered at once (`kontra.answer: at_once`), held to its words: after a double the
+turn goes straight to the other side's first seat that may double again, seats with nothing to
+say are passed over, the chain ends at the first no and closes the item, and then the round goes
+on where it was. Dreierles' reading `knock_answer: at_once` is the known ruleset that uses it; the
+default (`round`) is the round in which everybody speaks in turn.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from interpreter import Game
+from interpreter.errors import IllegalActionError
+
+RECORDS = Path(__file__).parent / "records"
+AT_ONCE = {"knocks": "four", "knock_answer": "at_once"}
+ROUND = {"knocks": "four"}
+KNOCK = {"kontra": "game"}
+
+
+def _after_fertig(options: dict[str, str]) -> Game:
+    """A weg (seat 1, Vorhand), B Dreier (seat 2), C Zweier (seat 0, the dealer): C declares and
+    says fertig. B bid and may knock; A could have bid Dreier and passed, so A may not. The order
+    of speaking from the declarer is C, A, B: A sits between the declarer and B."""
+    game = Game("dreierles", players=3, dealer=0, seed=3, options=options)
+    for seat, call in [(1, "pass"), (2, "dreier"), (0, "zweier")]:
+        game.apply(seat, call)
+    while game.phase.value == "auction":
+        game.apply(game.to_act, "pass")
+    assert game.declarer == 0
+    while game.phase.value == "exchange":
+        action = game.legal_actions()[0]
+        assert isinstance(action, dict)
+        if isinstance(action["discard"], dict):  # a template: too many choices to list
+            action = {"discard": action["discard"]["from"][: action["discard"]["count"]]}
+        game.apply(0, action)
+    game.apply(0, "fertig")
+    assert game.legal_actions(1) == ["fertig"]  # A may not knock
+    game.apply(1, "fertig")
+    return game
+
+
+def test_a_knock_is_answered_at_once_and_a_seat_that_may_not_knock_is_passed_over() -> None:
+    game = _after_fertig(AT_ONCE)
+    game.apply(2, KNOCK)  # B knocks: the declarer answers at once
+    assert game.to_act == 0
+    assert game.legal_actions(0) == ["fertig", KNOCK]  # knock back, or no; nothing else
+    with pytest.raises(IllegalActionError, match=r"answer the doubling of game: double it again \(\{kontra: game\}\)"):
+        game.apply(0, {"announce": "pfeife_raus"})
+    game.apply(0, KNOCK)
+    # The opponents' first seat after the declarer is A, who may not knock: B answers.
+    assert game.to_act == 2
+    assert game.legal_actions(1) == []
+    game.apply(2, KNOCK)
+    assert game.to_act == 0
+    game.apply(0, KNOCK)  # the fourth knock, the limit of the option: back to B's turn of the round
+    assert game.to_act == 2
+    assert game.legal_actions(2) == ["fertig"]
+    titles = [e["title"] for e in game.events if e["type"] == "kontra"]
+    assert titles == ["Klopfen", "Zurückklopfen", "Klopfen", "Zurückklopfen"]
+    assert game.view(1)["kontra"] == {"game": 4}
+
+
+def test_the_first_no_ends_the_chain_and_closes_the_game_to_knocking() -> None:
+    game = _after_fertig(AT_ONCE)
+    game.apply(2, KNOCK)
+    game.apply(0, "fertig")  # the declarer does not knock back: the knocking is over
+    assert game.to_act == 2  # B's turn of the round goes on
+    assert game.legal_actions(2) == ["fertig"]
+    game.apply(2, "fertig")
+    for seat in (0, 1):  # the round ends as a round does: everybody spoke, the last two said nothing
+        assert game.legal_actions(seat) == ["fertig"]
+        game.apply(seat, "fertig")
+    assert game.phase.value == "play"
+    assert game.view(1)["kontra"] == {"game": 1}
+
+
+def test_in_the_round_the_declarer_answers_when_the_round_comes_back() -> None:
+    """The same knocks without the word: the declarer's knock back waits for B's fertig, and B's
+    not answering it at once closes nothing: B knocks again in B's next turn."""
+    game = _after_fertig(ROUND)
+    game.apply(2, KNOCK)
+    assert game.to_act == 2
+    with pytest.raises(IllegalActionError):
+        game.apply(0, KNOCK)
+    game.apply(2, "fertig")
+    game.apply(0, KNOCK)
+    game.apply(0, "fertig")
+    game.apply(1, "fertig")
+    assert KNOCK in game.legal_actions(2)
+
+
+def test_at_once_a_knock_back_left_unanswered_closes_the_game() -> None:
+    game = _after_fertig(AT_ONCE)
+    game.apply(2, KNOCK)
+    game.apply(0, KNOCK)
+    assert game.to_act == 2
+    game.apply(2, "fertig")  # B does not knock again: the chain is over
+    assert game.to_act == 2  # B's own turn of the round, with nothing left to knock
+    assert game.legal_actions(2) == ["fertig"]
+    assert game.view(1)["kontra"] == {"game": 2}
+
+
+def test_the_record_is_refused_in_the_round() -> None:
+    """dreierles-knock-answered-at-once: B's knock back straight after C's knock is no action of
+    the round, where C's turn goes on."""
+    record: dict[str, Any] = yaml.safe_load((RECORDS / "dreierles-knock-answered-at-once.yaml").read_text())
+    assert record["options"] == AT_ONCE
+    game = Game("dreierles", players=3, dealer=0, deal=record["deal"], options=ROUND)
+    actions = [tuple(a) for a in record["actions"]]
+    knock_back = actions.index((2, KNOCK))
+    for seat, action in actions[:knock_back]:
+        game.apply(seat, action)
+    with pytest.raises(IllegalActionError, match="it is seat 0's turn, not seat 2's"):
+        game.apply(2, KNOCK)
+
+
+VARIANT = """\
+title: A variant
+extends: {base}
+source: "{source}"
+status: assumed
+"""
+
+
+@pytest.mark.parametrize(
+    "base, source, rules, place, message",
+    [
+        (
+            "dreierles",
+            "pagat-dreierles: §8",
+            "kontra: {answer: at_one}",
+            "kontra.answer",
+            "at_once",
+        ),
+        (
+            "koenigrufen",
+            "pagat-koenig: §9",
+            "kontra: {answer: at_once}",
+            "kontra.answer",
+            "calls a partner by a card: use `answer: round`",
+        ),
+        (
+            "dreierles",
+            "pagat-dreierles: §8",
+            'kontra: {answer: at_once, game: {eligible: "T21 in hand"}}',
+            "kontra.game.eligible",
+            "which would show what `T21 in hand` reads of their hands",
+        ),
+    ],
+)
+def test_a_doubling_answered_at_once_is_refused_where_it_cannot_work(
+    tmp_path: Any, base: str, source: str, rules: str, place: str, message: str
+) -> None:
+    from interpreter.language.loader import check_ruleset
+
+    file = tmp_path / "variant.yaml"
+    file.write_text(VARIANT.format(base=base, source=source) + rules + "\n", encoding="utf-8")
+    problems = check_ruleset(str(file))
+    assert any(p.path.startswith(place) and message in p.message and p.line for p in problems), [
+        str(p) for p in problems
+    ]
