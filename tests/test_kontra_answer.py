@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from interpreter import Game
+from interpreter.bots.randombot import RandomBot
 from interpreter.errors import IllegalActionError
 
 RECORDS = Path(__file__).parent / "records"
@@ -151,6 +152,13 @@ status: assumed
             "kontra.game.eligible",
             "which would show what `T21 in hand` reads of their hands",
         ),
+        (
+            "dreierles",
+            "pagat-dreierles: §8",
+            "kontra: {game: {max: unlimited}}\noptions: {knocks: null, tournament: null}",
+            "kontra.game.max",
+            "`none`: no fixed number",
+        ),
     ],
 )
 def test_a_doubling_answered_at_once_is_refused_where_it_cannot_work(
@@ -164,3 +172,77 @@ def test_a_doubling_answered_at_once_is_refused_where_it_cannot_work(
     assert any(p.path.startswith(place) and message in p.message and p.line for p in problems), [
         str(p) for p in problems
     ]
+
+
+# -- no fixed limit (`max: none`): each player doubles an item at most once ---------------------
+
+UNLIMITED = str(Path(__file__).parent / "rulesets" / "dreierles-knocking-unlimited.yaml")
+
+
+def test_without_a_limit_a_seat_that_has_knocked_is_passed_over_and_may_not_knock_again() -> None:
+    game = Game(UNLIMITED, players=3, dealer=0, seed=3)
+    for seat, call in [(1, "dreier"), (2, "zweier"), (0, "pass")]:  # both opponents may knock
+        game.apply(seat, call)
+    while game.phase.value == "auction":
+        game.apply(game.to_act, "pass")
+    assert game.declarer == 2
+    while game.phase.value == "exchange":
+        action = game.legal_actions()[0]
+        assert isinstance(action, dict)
+        if isinstance(action["discard"], dict):
+            action = {"discard": action["discard"]["from"][: action["discard"]["count"]]}
+        game.apply(2, action)
+    game.apply(2, "fertig")
+    game.apply(0, KNOCK)
+    game.apply(2, KNOCK)  # answered at once
+    assert game.to_act == 1  # C has knocked: the opponents' answer is A's
+    game.apply(1, KNOCK)  # the third knock, beyond the shipped limit of two
+    assert game.to_act == 0  # the declarer has knocked: nobody answers, C's turn goes on
+    assert game.legal_actions(0) == ["fertig"]
+    with pytest.raises(IllegalActionError, match="each player doubles it at most once"):
+        game.apply(0, KNOCK)
+    assert game.view(0)["kontra"] == {"game": 3}
+
+
+def _always_doubling(game: Game, seat: int, bot: RandomBot) -> Any:
+    """A player who doubles whatever may be doubled, and else plays at random."""
+    doubles = [a for a in game.legal_actions(seat) if isinstance(a, dict) and "kontra" in a]
+    return doubles[0] if doubles else bot.choose(game, seat)
+
+
+KOENIGRUFEN_UNLIMITED = """\
+title: Königrufen, doubling without a fixed limit
+extends: koenigrufen
+source: "pagat-koenig: §9"
+status: assumed
+kontra: {game: {max: none, titles: [Kontra]}, bonuses: {max: none, titles: [Kontra]}}
+options: {kontra_chain: null}
+"""
+
+
+@pytest.mark.parametrize("variant", ["dreierles", "koenigrufen"])
+def test_without_a_limit_players_who_always_double_still_end_the_deal(tmp_path: Any, variant: str) -> None:
+    """Answered at once (the Dreierles table) and in the round (Königrufen, whose partner is
+    secret): players who double whenever they may end every deal, each item doubled at most once
+    per player."""
+    if variant == "dreierles":
+        ref, players = UNLIMITED, 3
+    else:
+        file = tmp_path / "koenigrufen-unlimited.yaml"
+        file.write_text(KOENIGRUFEN_UNLIMITED, encoding="utf-8")
+        ref, players = str(file), 4
+    bot = RandomBot(7)
+    doubled = 0
+    for seed in range(60):
+        game = Game(ref, players=players, dealer=seed % players, seed=seed)
+        for _ in range(2000):
+            if game.is_over:
+                break
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, _always_doubling(game, seat, bot))
+        assert game.is_over, f"seed {seed}: the deal did not end"
+        levels = [e["level"] for e in game.events if e["type"] == "kontra"]
+        assert all(level <= players for level in levels)
+        doubled += bool(levels)
+    assert doubled > 0

@@ -150,7 +150,13 @@ class AnnouncementRound(Round):
         # Answered at once: the item whose doubling is being answered (None: the round's turn).
         self._at_once = ruleset.kontra_answer == "at_once"
         self.answering: str | None = None
-        if ruleset.kontra_game is not None and ruleset.kontra_game.max > 0:
+        # With no fixed limit (`max: none`) each seat doubles an item at most once: (item, seat)
+        # for each double said, read only where some item has no fixed limit.
+        self._once_each = any(
+            rule is not None and rule.max is None for rule in (ruleset.kontra_game, ruleset.kontra_bonuses)
+        )
+        self._doubled: set[tuple[str, int]] = set()
+        if _doubles(ruleset.kontra_game):
             self._doubler[GAME] = "defenders"
         self._by_side: dict[str, list[str]] = {}
         self._sort_doublers()
@@ -254,6 +260,9 @@ class AnnouncementRound(Round):
         # The game, then the announced bonuses in order, that may still be doubled and that
         # the seat's side doubles next, by a seat the rule lets double. (Read only.)
         items = self._by_side[self._sides[seat]]
+        if self._once_each and self._doubled:
+            doubled = self._doubled
+            items = [item for item in items if (item, seat) not in doubled]
         if self._anyone_doubles:
             return items
         key = (seat, seat in self.revealed or self.partner_revealed, seat in self.spoken)
@@ -365,7 +374,7 @@ class AnnouncementRound(Round):
         """An allowed announcement of the bonus `name`."""
         side = self.announced[name] = self._sides[seat]
         self.announced_by[name] = seat
-        if self.ruleset.kontra_bonuses is not None and self.ruleset.kontra_bonuses.max > 0:
+        if _doubles(self.ruleset.kontra_bonuses):
             self._doubler[name] = doubler = "defenders" if side == "declarer" else "declarer"
             self._by_side[doubler] = [*self._by_side[doubler], name]  # (a new list: offers are read only)
         self._said(seat)
@@ -376,7 +385,9 @@ class AnnouncementRound(Round):
         level = self.levels[item] = self.levels.get(item, 0) + 1
         self._said(seat)
         rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
-        if rule is None or level >= rule.max:
+        if self._once_each:
+            self._doubled.add((item, seat))
+        if rule is None or (rule.max is not None and level >= rule.max):
             del self._doubler[item]  # doubled as often as allowed
         else:
             self._doubler[item] = "defenders" if self._doubler[item] == "declarer" else "declarer"
@@ -444,8 +455,10 @@ class AnnouncementRound(Round):
         rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
         if rule is None:
             return f"{item} cannot be doubled here"
-        if self.levels.get(item, 0) >= rule.max:
+        if rule.max is not None and self.levels.get(item, 0) >= rule.max:
             return f"{item} has been doubled {rule.max} times, the most allowed"
+        if rule.max is None and (item, seat) in self._doubled:
+            return f"you have doubled {item} once already, and each player doubles it at most once"
         if not self._may_double(seat, rule) and rule.eligible is not None:
             return f"you may not double ({rule.eligible.source}); you may double: {', '.join(items) or 'nothing'}"
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
@@ -469,6 +482,11 @@ class AnnouncementRound(Round):
             return
         self.turn = (self.turn + 1) % len(self.order)
         self.to_act = self.order[self.turn]
+
+
+def _doubles(rule: KontraRule | None) -> bool:
+    """Whether the rule lets its items be doubled at all (`max: 0` does not)."""
+    return rule is not None and (rule.max is None or rule.max > 0)
 
 
 def kontra_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:

@@ -100,7 +100,11 @@ class Encoding:
         partner_calls = any(isinstance(step, CallPartner) for step in exchange_steps)
         talon_shown = any(isinstance(step, TakeTalon) and step.shown for step in exchange_steps)
         most = {"game": ruleset.kontra_game, **dict.fromkeys(self.bonuses, ruleset.kontra_bonuses)}
-        self.kontra_most = {item: max(1, rule.max if rule is not None else 1) for item, rule in most.items()}
+        # (no fixed limit: each seat doubles an item at most once, so at most `players` times)
+        self.kontra_most = {
+            item: max(1, (players if rule.max is None else rule.max) if rule is not None else 1)
+            for item, rule in most.items()
+        }
         self.card_index = {c: i for i, c in enumerate(self.cards)}
         self.call_index = {c: i for i, c in enumerate(self.calls)}
         n, p, c = len(self.cards), players, len(self.calls)

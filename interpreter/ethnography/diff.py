@@ -691,10 +691,15 @@ def kontra_text(rule: Any) -> str:
         return generic_text(rule)
     times = rule.get("max", 1)
     said = rule.get("titles") or []
-    top = f"at most ×{2**times}" if isinstance(times, int) else f"at most {times} times"
+    if times == "none":
+        top = "no fixed limit: each player doubles it at most once"
+    else:
+        top = f"at most ×{2**times}" if isinstance(times, int) else f"at most {times} times"
     who = f"; only a player for whom {code(rule['eligible'])} may double" if rule.get("eligible") is not None else ""
     if said:
         return f"{words([str(t) for t in said], 'then')}, each doubling by the other side ({top}){who}"
+    if times == "none":
+        return f"doubled again and again, each time by the other side ({top}){who}"
     return f"doubled up to {times} times, each by the other side ({top}){who}"
 
 

@@ -462,7 +462,8 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
     kontra: dict[str, Any] = {}
     for key, rule in (("game", rs.kontra_game), ("bonuses", rs.kontra_bonuses)):
         if rule is not None:
-            kontra[key] = {"max": rule.max, **({"titles": list(rule.titles)} if rule.titles else {})}
+            most = "none" if rule.max is None else rule.max
+            kontra[key] = {"max": most, **({"titles": list(rule.titles)} if rule.titles else {})}
             _put(kontra[key], "eligible", _expr(rule.eligible))
     if kontra:
         kontra["answer"] = rs.kontra_answer

@@ -920,10 +920,11 @@ class Compiler:
             if not r:
                 return None
             titles = tuple(r.get("titles") or ())
-            if titles and len(titles) != r.get("max", 1):
-                self.problem(("kontra", key, "titles"), f"give one title for each of the {r.get('max', 1)} doublings")
+            most = None if r.get("max", 1) == "none" else int(r.get("max", 1))
+            if titles and most is not None and len(titles) != most:
+                self.problem(("kontra", key, "titles"), f"give one title for each of the {most} doublings")
             eligible = self.expression(("kontra", key, "eligible"), KONTRA_NAMES, BOOL)
-            return KontraRule(int(r.get("max", 1)), titles, eligible)
+            return KontraRule(most, titles, eligible)
 
         game = rule("game")
         if game is not None:
@@ -950,7 +951,7 @@ class Compiler:
         )
         if answer != "at_once":
             return answer
-        if not any(rule is not None and rule.max > 0 for rule in rules):
+        if not any(rule is not None and (rule.max is None or rule.max > 0) for rule in rules):
             self.problem(
                 ("kontra", "answer"),
                 "a doubling answered at once, but nothing may be doubled: add `kontra.game` (or `bonuses`), "

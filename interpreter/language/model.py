@@ -519,9 +519,10 @@ class Announcing:
 
 @dataclass(frozen=True)
 class KontraRule:
-    """Doubling: the other side of the last to double may double again, up to `max` times."""
+    """Doubling: the other side of the last to double may double again, up to `max` times
+    (None: no fixed number, each seat doubling the item at most once)."""
 
-    max: int
+    max: int | None
     titles: tuple[str, ...]
     eligible: Condition | None = None  # per seat: who may double (None: every seat of the side)
 

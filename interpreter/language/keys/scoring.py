@@ -265,7 +265,13 @@ ANNOUNCING = Key(
 kontra_rule = Rule(
     "Doubling an item: the other side of whoever doubled it last (first: the side that does not own it) may double it again.",
     {
-        "max": Integer("How many times it may be doubled (3: kontra, rekontra, subkontra).", 1),
+        "max": OneOf(
+            "How many times it may be doubled (3: kontra, rekontra, subkontra), or `none`: no fixed number, each player doubling it at most once (as everybody knocks once in a Räuber), so that doubling still ends, after one double per player at most.",
+            (
+                Integer("A number of doublings, 1 or more.", 1),
+                Const("`none`: no fixed number, each player doubling it at most once.", "none"),
+            ),
+        ),
         "titles": ListOf("The name of each doubling, in order.", Text("A title.")),
         "eligible": condition(
             "Who may double, per seat (absent: anyone of the side whose turn it is to double). Dreierles' 'an opponent who could have bid Dreier and passed may not knock' is `made_bid or bid_before_turn`.",
