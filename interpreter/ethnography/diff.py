@@ -735,6 +735,10 @@ def kontra_section_text(rule: Any) -> str:
         parts.append(f"the game: {kontra_text(rule['game'])}")
     if "bonuses" in rule:
         parts.append(f"each announced bonus: {kontra_text(rule['bonuses'])}")
+    if parts and rule.get("answer") == "at_once":
+        parts.append(
+            "a doubling is answered at once by the other side's first seat that may double again, the first no ending it"
+        )
     return "; ".join(parts) or "none"
 
 
