@@ -96,6 +96,7 @@ class AnnouncementRound(Round):
     # The attributes read at every action have slots of their own: the rest stay in the
     # instance's __dict__, below the 30 a Python 3.11 instance keeps in its fastest form.
     __slots__ = (
+        "_at_once",
         "_by_side",
         "_doubler",
         "_duty",
@@ -103,7 +104,6 @@ class AnnouncementRound(Round):
         "_kontras",
         "_offer_announce",
         "_offer_kontra",
-        "_at_once",
         "_offered",
         "_once_each",
         "_sides",
