@@ -9,8 +9,9 @@ Where a doubling is answered at once (`kontra.answer: at_once`), a kontra hands 
 to the first seat after the doubler, in the order of speaking, of the other side that may double
 the item again; it doubles again (and the turn goes on in the same way) or says the done call,
 which ends the chain and closes the item. Then the turn is back with the seat whose turn of the
-round it was. The chain is finite: each kontra raises the item's level towards its `max`, and
-each answer is either a kontra or the end.
+round it was. The chain is finite: each answer is either the end or a kontra, which brings the
+item one double nearer its `max`, or, with no fixed limit (`max: none`), uses up the answerer's
+one double of the item.
 
 Who is on which side is the engine's knowledge: a seat is offered only what its own side may say,
 which it knows from its own hand (it holds the called card or not). Saying something makes the
