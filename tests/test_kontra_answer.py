@@ -246,3 +246,45 @@ def test_without_a_limit_players_who_always_double_still_end_the_deal(tmp_path: 
         assert all(level <= players for level in levels)
         doubled += bool(levels)
     assert doubled > 0
+
+
+def test_at_once_in_500_random_deals_each_knock_is_answered_by_the_other_side_and_a_no_ends_the_knocking() -> None:
+    """Random players at the Dreierles table with the reading at_once and up to four knocks: after
+    a knock below the limit the other side acts next and may only knock again or say fertig (an
+    opponent's knock goes to the declarer, who bid and may always knock); once such an answer is
+    fertig, nobody knocks again in that deal; the levels count 1, 2, … up to the limit."""
+    bot = RandomBot(11, pass_probability=0.6)
+    chains = ended_by_no = 0
+    for seed in range(500):
+        game = Game("dreierles", players=3, dealer=seed % 3, seed=seed, options=AT_ONCE)
+        answering = False  # the seat to act answers a knock
+        closed = False  # a knock was answered with fertig
+        levels: list[int] = []
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            if game.phase.value != "auction" and game.declarer is None:
+                break  # a Räuber: everyone knocks once for themselves, no chain
+            legal = game.legal_actions(seat)
+            if answering:
+                assert legal == ["fertig", KNOCK], (seed, seat, legal)
+            elif closed:
+                assert KNOCK not in legal, (seed, seat)
+            action = bot.choose(game, seat)
+            game.apply(seat, action)
+            if action == KNOCK:
+                levels.append(len(levels) + 1)
+                if len(levels) < 4:
+                    chains += 1
+                    answering = True
+                    # the declarer's knock goes to an opponent, an opponent's to the declarer
+                    assert (game.to_act == game.declarer) != (seat == game.declarer), (seed, seat, game.to_act)
+                else:
+                    answering = False
+            elif answering:
+                answering, closed = False, True
+                ended_by_no += 1
+        if game.declarer is not None:
+            kontra = [e["level"] for e in game.events if e["type"] == "kontra" and e["item"] == "game"]
+            assert kontra == levels and len(levels) <= 4
+    assert chains > 200 and ended_by_no > 100, (chains, ended_by_no)  # the deals did exercise the chain
