@@ -765,7 +765,8 @@ class _BonusJudge:
         contract = deal.contract
         # What the value formulas read, the same for both sides.
         game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if reads_game else 0
-        self.values = {"game": game, "players": len(deal.seats)}
+        # `kontra`: the game's doublings, for a bonus doubled with the game (its own kontra apart).
+        self.values = {"game": game, "players": len(deal.seats), "kontra": deal.kontra}
         self.worth: dict[tuple[str, bool], int] = {}
         self.kontra = dict(deal.bonus_kontra)
         self.forfeit = deal.forfeit
@@ -811,6 +812,7 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
     values = {
         "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)),
         "players": len(deal.seats),
+        "kontra": deal.kontra,
     }
     result = []
     for name, bonus in rs.bonuses.items():

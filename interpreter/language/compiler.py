@@ -1512,11 +1512,14 @@ class Compiler:
             if contract.bonuses is not None and bonus_name not in contract.bonuses:
                 continue
             for formula in (bonus.value, bonus.announced):
-                if formula is None or not formula.names <= {"game", "players"}:
+                if formula is None or not formula.names <= {"game", "players", "kontra"}:
                     continue
                 for game in games if "game" in formula.names else [0]:
                     try:
-                        value = abs(int(formula({"game": game, "players": players}))) * contract.bonus_factor
+                        # Undoubled (kontra 1): what the weights divide stays divisible when
+                        # doubled, and what they do not is refused already.
+                        env = {"game": game, "players": players, "kontra": 1}
+                        value = abs(int(formula(env))) * contract.bonus_factor
                     except RuleError:
                         continue
                     found.append((f"bonus {bonus.title}", value))

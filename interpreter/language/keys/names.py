@@ -214,7 +214,15 @@ BONUS_JUDGED = table(
 # … the same but whether the side announced it.
 BONUS = BONUS_JUDGED.without("announced")
 # A bonus's values.
-BONUS_VALUE = table(game=_k(INT, "the game's value"), players=PLAYERS)
+BONUS_VALUE = table(
+    game=_k(INT, "the game's value"),
+    players=PLAYERS,
+    kontra=_k(
+        INT,
+        "the game's multiplier from doubling: 1, times 2 for each kontra of the game (a bonus doubled "
+        "with the game: `1 * kontra`)",
+    ),
+)
 # A combination in one player's hand (scope: seat): the hand when play starts, and who holds it.
 SEAT_BONUS = table(
     hand=_k(CARDS, "its cards when play starts, after the exchange"),

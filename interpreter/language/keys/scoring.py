@@ -170,10 +170,11 @@ bonus = Rule(
             JUDGED,
         ),
         "value": formula(
-            "Its value made silently (per payment); absent: it scores only when announced (Sack).", names.BONUS_VALUE
+            "Its value made silently (per payment); absent: it scores only when announced (Sack). Doubled with the game where it reads `kontra` (`1 * kontra`); otherwise a kontra of the game leaves it alone.",
+            names.BONUS_VALUE,
         ),
         "announced": formula(
-            "Its value when announced (made: plus; not made: minus); absent: it cannot be announced.",
+            "Its value when announced (made: plus; not made: minus); absent: it cannot be announced. Its own kontras double it apart from `kontra`, the game's.",
             names.BONUS_VALUE,
         ),
         "attempted": condition(
