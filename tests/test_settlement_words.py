@@ -8,7 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from interpreter import replay
+from interpreter import Game, load_ruleset, replay
+from interpreter.bots.randombot import play_out
 from interpreter.language.loader import check_ruleset
 
 RECORDS = Path(__file__).parent / "records"
@@ -46,3 +47,47 @@ def test_a_misspelt_kontra_in_a_bonus_value_is_refused_at_its_place_with_the_nam
     text = 'title: t\nextends: koenigrufen\nbonuses:\n  trull: {value: "1 * kontr"}\n'
     [problem] = _problems(tmp_path, text)
     assert problem.startswith("4:") and "bonuses.trull.value: unknown name 'kontr'; did you mean 'kontra'?" in problem
+
+
+# -- an individual penalty judged on the play: a bonus of scope seat reading `captured` ---------
+
+
+def test_the_player_whose_mond_was_captured_pays_each_other_player_alone() -> None:
+    assert replay(RECORDS / "koenigrufen-mond-lost-pays-alone.yaml").ok
+
+
+def test_without_the_penalty_the_same_deal_is_settled_between_the_sides_alone(tmp_path: Path) -> None:
+    # Game -1, Trull, Pagat ultimo and Mondfang +3: +2 for the declarer's side, nobody pays alone.
+    assert _replayed_as(tmp_path, "koenigrufen-mond-lost-pays-alone.yaml", "koenigrufen", [-2, 2, -2, 2]) == []
+
+
+def test_a_sides_bonus_reading_a_players_own_cards_is_refused_with_the_scope_to_use(tmp_path: Path) -> None:
+    text = 'title: t\nextends: koenigrufen\nbonuses:\n  mond_lost: {achieved: "T21 in captured", value: "-1"}\n'
+    [problem] = _problems(tmp_path, text)
+    assert problem.startswith("4:") and "bonuses.mond_lost.achieved:" in problem and "scope: seat" in problem
+
+
+def test_in_500_deals_exactly_the_seat_whose_mond_the_other_side_took_pays_it() -> None:
+    rs = load_ruleset(str(Path(__file__).parent / "rulesets" / "koenigrufen-mond-lost-pays.yaml"))
+    assert all(bonus.replaces_game == "never" for bonus in rs.bonuses.values())  # a Valat counts beside it
+    judged = 0
+    for seed in range(500):
+        game = play_out(Game(rs, players=4, seed=seed), seed=seed)
+        result = game.result
+        assert result is not None and sum(result.payments) == 0
+        penalties = [b for b in result.bonuses if b["name"] == "mond_lost"]
+        contract = rs.contracts.get(result.contract or "")
+        mond = [t for t in game.tricks if "T21" in t.cards]
+        scored = contract is not None and (contract.bonuses is None or "mond_lost" in contract.bonuses)
+        if result.outcome != "played" or result.declarer is None or not mond or not scored:
+            assert penalties == []  # no trick with the Mond, or a contract without bonuses
+            continue
+        team = {result.declarer} if result.partner is None else {result.declarer, result.partner}
+        [trick] = mond
+        holder = trick.seats[trick.cards.index("T21")]
+        captured = (holder in team) != (trick.winner in team)
+        each = contract.bonus_factor  # × the contract's bonus factor, as every bonus (a Solo's 2)
+        expected = [] if not captured else [(holder, [each if s != holder else -3 * each for s in range(4)])]
+        assert [(b["seat"], b["payments"]) for b in penalties] == expected, seed
+        judged += captured
+    assert judged >= 20

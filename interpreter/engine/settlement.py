@@ -395,7 +395,7 @@ def settle(
     side_receives(
         team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, settlement.split
     )
-    held = _seat_bonuses(deal, env) if tricks and not replaced and deal.hands is not None else []
+    held = _seat_bonuses(deal, env, tricks) if tricks and not replaced and deal.hands is not None else []
     if scored or held:
         _pay_bonuses(scored, held, team, defenders, payments, settlement.split)
     pot_change = _pot_change(deal, env, amount) if deal.pot is not None and not drawn else 0
@@ -801,13 +801,15 @@ class _BonusJudge:
         return value
 
 
-def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each combination a player held when play started (bonuses of scope seat), judged for every
-    active seat: {name, seat, side, announced, kontra, achieved, value}; the holder is paid `value`
-    by each other player at the table."""
+def _seat_bonuses(deal: Deal, env: dict[str, Any], tricks: Sequence[Trick]) -> list[dict[str, Any]]:
+    """Each combination a player held when play started, or a thing of its own play (bonuses of
+    scope seat), judged for every active seat: {name, seat, side, announced, kontra, achieved,
+    value}; the holder is paid `value` by each other player at the table (a negative value, a
+    penalty, it pays them)."""
     rs, contract = deal.ruleset, deal.contract
     if deal.hands is None:
         return []
+    own_play = _own_play(deal, tricks) if _reads_own_play(rs) else None
     kontra = dict(deal.bonus_kontra)
     values = {
         "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)),
@@ -827,7 +829,10 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
             facts = {**who, "revealed": True, "spoken": True, "card_called": bool(deal.called)}
             if bonus.requires is not None and not bonus.requires(facts):
                 continue
-            achieved = bool(bonus.achieved({**who, "players": len(deal.seats), "announced": announced}))
+            judged = {**who, "players": len(deal.seats), "announced": announced}
+            if own_play is not None:
+                judged["played"], judged["captured"] = own_play[seat]
+            achieved = bool(bonus.achieved(judged))
             if announced and bonus.announced is not None:
                 value = int(bonus.announced(values)) * (1 if achieved else -1)
             elif achieved and bonus.value is not None:
@@ -847,6 +852,32 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
     return result
+
+
+def _reads_own_play(rs: Ruleset) -> bool:
+    """Whether a bonus of scope seat is judged on its seat's own play (`played`, `captured`)
+    rather than its hand alone (worked out once per ruleset)."""
+    found: bool | None = rs.derived.get("reads_own_play")
+    if found is None:
+        found = rs.derived["reads_own_play"] = any(
+            b.scope == "seat" and bool(b.achieved.names & {"played", "captured"}) for b in rs.bonuses.values()
+        )
+    return found
+
+
+def _own_play(deal: Deal, tricks: Sequence[Trick]) -> dict[int, tuple[frozenset[str], frozenset[str]]]:
+    """Each active seat's cards played to the tricks, and those of them the other side took (a
+    seat's Mond captured)."""
+    played: dict[int, list[str]] = {seat: [] for seat in deal.seats}
+    captured: dict[int, list[str]] = {seat: [] for seat in deal.seats}
+    team = deal.team
+    for index, trick in enumerate(tricks):
+        owner = trick.winner if deal.forfeit is None else _owner(deal, index, trick)
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            played[seat].append(card)
+            if (owner in team) != (seat in team):
+                captured[seat].append(card)
+    return {seat: (frozenset(played[seat]), frozenset(captured[seat])) for seat in deal.seats}
 
 
 def _last_won_with(deal: Deal, tricks: Sequence[Trick] | None) -> frozenset[str]:

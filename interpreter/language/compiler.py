@@ -841,6 +841,14 @@ class Compiler:
             path = ("bonuses", name)
             scope = b.get("scope", default("bonuses.*.scope"))
             judged = SEAT_BONUS_NAMES if scope == "seat" else BONUS_JUDGED_NAMES
+            if scope != "seat" and re.search(r"\b(played|captured)\b", str(b.get("achieved", ""))):
+                # A player's own cards, which a side's bonus does not read: say which scope does.
+                self.problem(
+                    path + ("achieved",),
+                    "`played` and `captured` are one player's own cards: judge the bonus for each player "
+                    "with `scope: seat` (a side reads `side_played`, `opponents_played` and `side_won`)",
+                )
+                continue
             achieved = self.expression(path + ("achieved",), judged, BOOL)
             value = self.expression(path + ("value",), BONUS_VALUE_NAMES, INT) if "value" in b else None
             announced = self.expression(path + ("announced",), BONUS_VALUE_NAMES, INT)

@@ -223,13 +223,16 @@ BONUS_VALUE = table(
         "with the game: `1 * kontra`)",
     ),
 )
-# A combination in one player's hand (scope: seat): the hand when play starts, and who holds it.
+# A combination in one player's hand (scope: seat): the hand when play starts, who holds it, and
+# what became of the cards it played.
 SEAT_BONUS = table(
     hand=_k(CARDS, "its cards when play starts, after the exchange"),
     is_declarer=_k(BOOL),
     is_partner=_k(BOOL),
     players=PLAYERS,
     announced=_k(BOOL, "this seat announced it"),
+    played=_k(CARDS, "the cards the seat played to the tricks"),
+    captured=_k(CARDS, "those of them the other side took (a seat's Mond captured: `T21 in captured`)"),
 )
 # Who may announce, per seat, in the round of announcements.
 SEAT = table(

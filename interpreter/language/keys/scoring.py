@@ -202,7 +202,7 @@ bonus = Rule(
         ),
         "scope": Key(
             Choice(
-                "side (default): judged for each side on its tricks and paid between the sides. seat: a combination in one player's hand when play starts (ten trumps, the Drull, four Kings), judged for every active seat, any of them, and paid to its holder by each other player at the table (a dealer who sits out too, when `settlement.sitting_out` is defender), whichever side they are on; silent ones are claimed at the end without a word. Outside the game's multiplier and kontra like every bonus.",
+                "side (default): judged for each side on its tricks and paid between the sides. seat: a combination in one player's hand when play starts (ten trumps, the Drull, four Kings), or a thing of that player's own play (`played`, `captured`: a seat whose Mond was captured, `T21 in captured`), judged for every active seat, any of them, and paid to its holder by each other player at the table (a dealer who sits out too, when `settlement.sitting_out` is defender), whichever side they are on; a negative value is a penalty, which the seat pays each of them. Silent ones are claimed at the end without a word. Outside the game's multiplier and kontra like every bonus, unless its value reads `kontra`.",
                 ("side", "seat"),
             ),
             default="side",
