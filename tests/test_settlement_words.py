@@ -4,12 +4,13 @@ outcome, and each refused in `tarock validate` with its place when written wrong
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import yaml
 
 from interpreter import Game, load_ruleset, replay
-from interpreter.bots.randombot import play_out
+from interpreter.bots.randombot import expand, play_out
 from interpreter.language.loader import check_ruleset
 
 RECORDS = Path(__file__).parent / "records"
@@ -91,3 +92,50 @@ def test_in_500_deals_exactly_the_seat_whose_mond_the_other_side_took_pays_it() 
         assert [(b["seat"], b["payments"]) for b in penalties] == expected, seed
         judged += captured
     assert judged >= 20
+
+
+# -- a penalty paid by a side: penalties.paid_by -------------------------------------------------
+
+
+def test_a_revoke_is_paid_by_the_offenders_side_as_a_lost_game() -> None:
+    report = replay(RECORDS / "koenigrufen-revoke-paid-by-the-side.yaml")
+    assert report.ok and report.game is not None and report.game.result is not None
+    assert "the side of seat 3 (seats 1 and 3) pays 1" in report.game.result.reason
+
+
+def test_paid_by_the_offender_the_same_revoke_costs_the_partner_alone(tmp_path: Path) -> None:
+    fixture = (Path(__file__).parent / "rulesets" / "koenigrufen-revoke-paid-by-the-side.yaml").read_text("utf-8")
+    (tmp_path / "alone.yaml").write_text(fixture.replace("paid_by: side", "paid_by: offender"), encoding="utf-8")
+    record = "koenigrufen-revoke-paid-by-the-side.yaml"
+    assert _replayed_as(tmp_path, record, str(tmp_path / "alone.yaml"), [1, 1, 1, -3]) == []
+
+
+def test_a_defenders_revoke_against_a_lone_declarer_pays_the_declarer_from_each_defender() -> None:
+    # A Dreier (1 v 3, factor 4 x kontra 1): the first seat that cannot follow suit and does
+    # not trump, among seeded deals, revokes; each of the three defenders pays the declarer 4.
+    rs = load_ruleset(str(Path(__file__).parent / "rulesets" / "koenigrufen-revoke-paid-by-the-side.yaml"))
+    found = 0
+    for seed in range(200):
+        game = Game(rs, players=4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.phase.value != "play":
+            seat = game.to_act
+            legal = game.legal_actions(seat)
+            wanted = [a for a in ("dreier", "pass") if a in legal]  # the first who may says Dreier
+            game.apply(seat, wanted[0] if wanted else expand(rng.choice(legal), rng))
+        if game.is_over or game.contract is None or game.contract.name != "dreier":
+            continue
+        while not game.is_over:
+            seat = game.to_act
+            if seat != game.declarer:
+                illegal = sorted(set(game.hands[seat]) - {a["play"] for a in game.legal_actions(seat)})
+                if illegal:
+                    game.apply(seat, {"play": illegal[0]})
+                    break
+            game.apply(seat, expand(rng.choice(game.legal_actions(seat)), rng))
+        result = game.result
+        if result is None or result.outcome != "abandoned":
+            continue
+        found += 1
+        assert result.payments == [12 if s == game.declarer else -4 for s in range(4)], seed
+    assert found >= 5, found

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from interpreter.engine.actions import DiscardAction, PlayCard
 from interpreter.engine.announcing import Round
 from interpreter.engine.phase import Phase
-from interpreter.engine.settlement import Result, each_other_pays, lost_every_trick
+from interpreter.engine.settlement import Result, each_other_pays, lost_every_trick, side_receives
 from interpreter.language.model import Compulsion
 
 if TYPE_CHECKING:
@@ -87,12 +87,48 @@ def offence_result(game: Game, offender: int, parsed: PlayCard | DiscardAction, 
             "discard": f"led {parsed.card} before finishing the discard",
         }[offence]
         cards = {"card": parsed.card}
-    reason = f"seat {offender} {what}; the deal is abandoned and seat {offender} pays each other player {amount}"
+    sides = _sides(game)
+    if sides is None:
+        payments = each_other_pays(offender, game.seats, game.players, amount)
+        who = f"seat {offender} pays each other player {amount}"
+    else:
+        team, opponents = sides
+        payments = [0] * game.players
+        # As a lost game is paid: the side of the offender loses `amount` per payment.
+        side_receives(team, opponents, -amount if offender in team else amount, payments, game.ruleset.settlement.split)
+        paying = team if offender in team else opponents
+        who = f"the side of seat {offender} ({_seats(paying)}) pays {amount} to each opponent, as a lost game is paid"
+    reason = f"seat {offender} {what}; the deal is abandoned and {who}"
     game.table.history.append((offender, parsed.as_json()))
     game.events.append({"type": "offence", "seat": offender, "offence": offence, **cards, "reason": reason})
     contract = game.contract.name if game.contract else None
-    payments = each_other_pays(offender, game.seats, game.players, amount)
     return Result("abandoned", contract, game.declarer, None, None, None, payments, reason=reason)
+
+
+def _sides(game: Game) -> tuple[tuple[int, ...], list[int]] | None:
+    """The declarer's side and its opponents, where the offender's side pays a penalty
+    (`penalties.paid_by: side`) and there are sides: a declarer's game, in the exchange or the
+    play. None: the offender pays alone."""
+    rule = game.ruleset.penalties
+    contract, declarer = game.contract, game.declarer
+    if rule is None or rule.paid_by != "side" or contract is None or declarer is None or contract.individual:
+        return None
+    partner = game.partner
+    exchange = game.exchange
+    if partner is None and game.phase is Phase.EXCHANGE and exchange is not None and exchange.partner_card:
+        # In the exchange the partner is not yet written down: the called card's holder.
+        card = exchange.partner_card
+        holder = next((s for s in game.seats if card in game.hands[s]), None)
+        partner = holder if holder != declarer else None
+    team = (declarer,) if partner is None else (declarer, partner)
+    opponents = [s for s in game.seats if s not in team]
+    if game.sitting_out is not None and game.ruleset.settlement.sitting_out == "defender":
+        opponents.append(game.sitting_out)
+    return team, opponents
+
+
+def _seats(seats: tuple[int, ...] | list[int]) -> str:
+    return f"seat {seats[0]}" if len(seats) == 1 else "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
 
 
 def breach_result(game: Game, offender: int, rule: Compulsion) -> Result:

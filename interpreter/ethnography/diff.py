@@ -877,6 +877,11 @@ def penalties_text(rule: Any) -> str:
         return generic_text(rule)
     mode = {"refuse": "refused", "penalize": "accepted and penalised"}.get(str(rule.get("mode")), str(rule.get("mode")))
     offences = words([str(o) for o in rule.get("offences") or []], "and")
+    if rule.get("paid_by") == "side":
+        return (
+            f"{offences or 'offences'} {mode}; the offender's side pays {code(rule.get('pays_each'))} to each "
+            "opponent as a lost game is paid (the offender alone before there are sides)"
+        )
     return f"{offences or 'offences'} {mode}; the offender pays {code(rule.get('pays_each'))} to each other player"
 
 

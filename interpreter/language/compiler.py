@@ -1552,7 +1552,8 @@ class Compiler:
             return None
         pays = self.expression(("penalties", "pays_each"), PENALTY_NAMES, INT)
         mode = rule.get("mode", default("penalties.mode"))
-        return Penalties(mode, frozenset(rule.get("offences") or ()), pays) if pays else None
+        paid_by = rule.get("paid_by", default("penalties.paid_by"))
+        return Penalties(mode, frozenset(rule.get("offences") or ()), pays, paid_by) if pays else None
 
     def compile_session(self) -> SessionRule:
         rule = self.data.get("session") or {}

@@ -582,6 +582,9 @@ class Penalties:
     mode: Literal["refuse", "penalize"]
     offences: frozenset[str]
     pays_each: Formula
+    # offender: the offender pays each other player; side: the offender's side pays as a lost game
+    # is paid, where there are sides (the exchange and the play of a declarer's game).
+    paid_by: Literal["offender", "side"] = "offender"
 
 
 @dataclass(frozen=True)

@@ -321,6 +321,13 @@ PENALTIES = Key(
                 ),
             ),
             "pays_each": formula("What the offender pays each other player.", names.PENALTY),
+            "paid_by": Key(
+                Choice(
+                    "Who pays it. offender (default): the offender, `pays_each` to each other player. side: once there are sides (an offence in the exchange or the play of a declarer's game), the offender's side, as a lost game is paid: each player of the other side receives `pays_each` once (2 v 2: each of the offender's side pays one opponent; a lone declarer pays each of the others; each defender pays a lone declarer), shared as `settlement.split` says; before there are sides, and where everyone plays alone, the offender alone.",
+                    ("offender", "side"),
+                ),
+                default="offender",
+            ),
         },
         ("offences", "pays_each"),
     ),
