@@ -139,3 +139,18 @@ def test_a_defenders_revoke_against_a_lone_declarer_pays_the_declarer_from_each_
         found += 1
         assert result.payments == [12 if s == game.declarer else -4 for s in range(4)], seed
     assert found >= 5, found
+
+
+def test_a_declarers_wrong_discard_is_paid_by_her_side_with_the_called_kings_holder(tmp_path: Path) -> None:
+    # In the exchange the partner is the holder of the called King (seat 3): the Pagat laid away
+    # against the rule costs seats 1 and 3 one each, 2 v 2.
+    fixture = (Path(__file__).parent / "rulesets" / "koenigrufen-revoke-paid-by-the-side.yaml").read_text("utf-8")
+    (tmp_path / "discard.yaml").write_text(fixture.replace("[revoke]", "[revoke, discard]"), encoding="utf-8")
+    data = yaml.safe_load((RECORDS / "koenigrufen-revoke-paid-by-the-side.yaml").read_text(encoding="utf-8"))
+    at = data["actions"].index([1, {"discard": ["H3", "D3", "DJ"]}])
+    data["actions"] = [*data["actions"][:at], [1, {"discard": ["H3", "D3", "T1"]}]]
+    data["ruleset"] = str(tmp_path / "discard.yaml")
+    data["expect"] = {"outcome": "abandoned", "payments": [1, -1, 1, -1]}
+    (tmp_path / "record.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    report = replay(tmp_path / "record.yaml")
+    assert report.failures == []
