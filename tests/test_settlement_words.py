@@ -154,3 +154,32 @@ def test_a_declarers_wrong_discard_is_paid_by_her_side_with_the_called_kings_hol
     (tmp_path / "record.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
     report = replay(tmp_path / "record.yaml")
     assert report.failures == []
+
+
+# -- per-seat conditions about the other seats: most_points, without_tricks ---------------------
+
+
+def test_a_buergermeister_pays_alone_where_the_other_classes_read_most_points() -> None:
+    assert replay(RECORDS / "koenigrufen-trischaken-buergermeister-pays-alone.yaml").ok
+
+
+def test_without_the_condition_on_the_others_the_buergermeister_pays_for_points_too(tmp_path: Path) -> None:
+    record = "koenigrufen-trischaken-buergermeister-pays-alone.yaml"
+    assert _replayed_as(tmp_path, record, "koenigrufen", [3, -7, 1, 3]) == []
+
+
+def test_below_36_the_condition_on_the_others_changes_nothing(tmp_path: Path) -> None:
+    # The records of koenigrufen's own Trischaken without a Bürgermeister pay the same under the fixture.
+    fixture = str(Path(__file__).parent / "rulesets" / "koenigrufen-buergermeister-pays-alone.yaml")
+    assert _replayed_as(tmp_path, "koenigrufen-trischaken-example.yaml", fixture, [-1, 1, -1, 1]) == []
+    assert _replayed_as(tmp_path, "koenigrufen-trischaken-no-trick.yaml", fixture, [-3, 7, -3, -1]) == []
+
+
+def test_a_misspelt_name_of_the_other_seats_is_refused_at_its_place(tmp_path: Path) -> None:
+    text = (
+        "title: t\nextends: koenigrufen\ncontracts:\n  trischaken:\n    individual:\n      payments:\n"
+        '        - {payers: "points >= 36 and most_point < 36", receivers: others, amount: "2"}\n'
+    )
+    [problem] = _problems(tmp_path, text)
+    assert problem.startswith("7:") and "unknown name 'most_point'; did you mean 'most_points'?" in problem
+    assert "contracts.trischaken.individual.payments[0].payers" in problem

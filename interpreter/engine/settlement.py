@@ -1001,6 +1001,9 @@ def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorha
     """What a class of payments reads for each seat that takes part: its points, tricks, place
     and rank; a dealer who sits out and takes part comes last (no points, no trick)."""
     players = list(deal.seats)  # in order from Vorhand
+    # What every seat's conditions may read of the others (the Bürgermeister who pays alone).
+    most = max(points[s] for s in players)
+    without = sum(1 for s in players if tricks_of[s] == 0)
     env = {}
     for i, seat in enumerate(players):
         more = sum(1 for s in players if points[s] > points[seat])
@@ -1013,6 +1016,8 @@ def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorha
             "is_vorhand": seat == vorhand,
             "players": len(players),
             "sharing": sum(1 for s in players if points[s] == points[seat]),
+            "most_points": most,
+            "without_tricks": without,
             "sitting_out": False,
             "kontra": deal.kontra,
         }
@@ -1026,6 +1031,8 @@ def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorha
             "is_vorhand": False,
             "players": len(players),
             "sharing": 0,
+            "most_points": most,
+            "without_tricks": without,
             "sitting_out": True,
             "kontra": deal.kontra,
         }

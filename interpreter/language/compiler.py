@@ -653,7 +653,8 @@ class Compiler:
                 pays = self.expression(where + ("pays_each",), INDIVIDUAL_NAMES, INT)
                 payments = self.individual_payments(where, ind.get("payments") or [])
                 if (pays is None) == (not payments):
-                    if pays is None and not payments and "pays_each" not in ind:
+                    # Nothing written at all; what is written but wrong is reported where it is.
+                    if pays is None and not payments and "pays_each" not in ind and not ind.get("payments"):
                         self.problem(where, "say who pays: `pays_each` (with `loser`), or a list of `payments`")
                 else:
                     individual = Individual(
@@ -813,8 +814,11 @@ class Compiler:
                 else self.expression(path + ("receivers",), PAYMENT_NAMES, BOOL)
             )
             if payers is None and receivers is None:
-                self.problem(path, "name the payers or the receivers (`others` stands for everybody else once)")
-                continue
+                payers_written = entry.get("payers", default("contracts.*.individual.payments[].payers"))
+                receivers_written = entry.get("receivers", default("contracts.*.individual.payments[].receivers"))
+                if payers_written == "others" and receivers_written == "others":
+                    self.problem(path, "name the payers or the receivers (`others` stands for everybody else once)")
+                continue  # else a condition that does not compile, reported where it is written
             amount = self.expression(path + ("amount",), PAYMENT_NAMES, INT)
             if amount is not None:
                 match = entry.get("match", default("contracts.*.individual.payments[].match"))

@@ -178,6 +178,10 @@ PAYMENT = table(
     place=_k(INT, "1 + players with more points"),
     rank=_k(INT, "place with equal points ranked by order from Vorhand"),
     sharing=_k(INT, "how many players share the seat's place, itself included: 2 in a tie of two"),
+    most_points=_k(
+        INT, "the most card points any player took (`most_points <= 35`: nobody took more than 35, this seat neither)"
+    ),
+    without_tricks=_k(INT, "how many players took no trick"),
     is_vorhand=_k(BOOL),
     players=PLAYERS,
     kontra=_k(INT, "2 per doubling"),
