@@ -16,11 +16,11 @@ from interpreter.language.loader import check_ruleset
 RECORDS = Path(__file__).parent / "records"
 
 
-def _replayed_as(tmp_path: Path, record: str, ruleset: str, payments: list[int]) -> list[str]:
-    """The failures of `record` replayed under another ruleset, expecting `payments`."""
+def _replayed_as(tmp_path: Path, record: str, ruleset: str, payments: list[int], **expect: object) -> list[str]:
+    """The failures of `record` replayed under another ruleset, expecting `payments` (and `expect`)."""
     data = yaml.safe_load((RECORDS / record).read_text(encoding="utf-8"))
     data["ruleset"] = ruleset
-    data["expect"] = {"payments": payments}
+    data["expect"] = {"payments": payments, **expect}
     file = tmp_path / record
     file.write_text(yaml.safe_dump(data), encoding="utf-8")
     return replay(file).failures
@@ -183,3 +183,25 @@ def test_a_misspelt_name_of_the_other_seats_is_refused_at_its_place(tmp_path: Pa
     [problem] = _problems(tmp_path, text)
     assert problem.startswith("7:") and "unknown name 'most_point'; did you mean 'most_points'?" in problem
     assert "contracts.trischaken.individual.payments[0].payers" in problem
+
+
+# -- a draw decided after the amount: settlement.drawn reading `amount` ---------------------------
+
+
+def test_a_game_worth_nothing_is_drawn_and_leaves_the_pot_alone() -> None:
+    assert replay(RECORDS / "tapp-solo-worth-nothing-drawn.yaml").ok
+
+
+def test_drawn_on_the_card_points_alone_the_solo_worth_nothing_is_lost_and_doubles_the_pot(tmp_path: Path) -> None:
+    fixture = (Path(__file__).parent / "rulesets" / "tapp-worthless-game-drawn.yaml").read_text("utf-8")
+    (tmp_path / "points.yaml").write_text(
+        fixture.replace('drawn: "amount == 0"', 'drawn: "declarer_points == 60"'), encoding="utf-8"
+    )
+    record = "tapp-solo-worth-nothing-drawn.yaml"
+    assert _replayed_as(tmp_path, record, str(tmp_path / "points.yaml"), [-2, -12, 0], pot=14) == []
+
+
+def test_a_misspelt_amount_in_the_draw_is_refused_at_its_place(tmp_path: Path) -> None:
+    text = 'title: t\nextends: tapp\nsettlement:\n  drawn: "amont == 0"\n'
+    [problem] = _problems(tmp_path, text)
+    assert problem.startswith("4:") and "settlement.drawn: unknown name 'amont'; did you mean 'amount'?" in problem

@@ -462,10 +462,18 @@ def _game(
     declared = deal.declared
     for declaration in declared:
         won = bool(declaration.wins(env))
-    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
-    drawn = not declared and rs.settlement.drawn is not None and bool(rs.settlement.drawn(env))
     _add_value_env(contract, env, won, factor)
-    amount = 0 if drawn else int(contract.amount(env))
+    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim. A draw
+    # that reads the game's value is decided once the value is reckoned (a game worth nothing).
+    rule = None if declared else rs.settlement.drawn
+    if rule is not None and "amount" in rule.names:
+        amount = int(contract.amount(env))
+        drawn = bool(rule({**env, "amount": amount}))
+        if drawn:
+            amount = 0
+    else:
+        drawn = rule is not None and bool(rule(env))
+        amount = 0 if drawn else int(contract.amount(env))
     for declaration in declared:
         if declaration.priced == "all_tricks":
             declarer_cards, defender_cards, tricks_played = cards

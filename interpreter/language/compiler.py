@@ -86,6 +86,7 @@ CLAIM_NAMES = known.HAND_ONLY.types
 ASIDE_NAMES = known.ASIDE.types
 OUTCOME_NAMES = known.OUTCOME.types
 AMOUNT_NAMES = known.AMOUNT.types
+DRAWN_NAMES = known.DRAWN.types
 LIABLE_WHEN_NAMES = known.LIABLE_WHEN.types
 LIABLE_NAMES = known.LIABLE.types
 POT_NAMES = known.POT.types
@@ -1470,7 +1471,7 @@ class Compiler:
             payment=s.get("payment", default("settlement.payment")),
             sitting_out=s.get("sitting_out", default("settlement.sitting_out")),
             liable=tuple(liable),
-            drawn=self.expression(("settlement", "drawn"), OUTCOME_NAMES, BOOL),
+            drawn=self.expression(("settlement", "drawn"), DRAWN_NAMES, BOOL),
             stake=s.get("stake", default("settlement.stake")),
             declarer_wins=self.settlement_formulas[0],
             amount=self.settlement_formulas[1],

@@ -127,6 +127,8 @@ AMOUNT = OUTCOME | table(
     declarer_won=_k(BOOL),
     kontra=_k(INT, "the game's multiplier from doubling: 1, times 2 for each kontra"),
 )
+# When the game is drawn: the outcome, and its value as reckoned (a game worth nothing).
+DRAWN = AMOUNT | table(amount=_k(INT, "the game's value as reckoned, before the draw makes it 0"))
 # When some opponents pay for the whole team.
 LIABLE_WHEN = OUTCOME | table(declarer_won=_k(BOOL), bidders=_k(INT, "how many players bid in the auction"))
 # What they pay, and the others.
@@ -312,6 +314,7 @@ TABLES: dict[str, NameTable] = {
     "ROUTE": ROUTE,
     "OUTCOME": OUTCOME,
     "AMOUNT": AMOUNT,
+    "DRAWN": DRAWN,
     "LIABLE_WHEN": LIABLE_WHEN,
     "LIABLE": LIABLE,
     "POT": POT,

@@ -105,8 +105,8 @@ settlement = Rule(
         ),
         "drawn": Key(
             condition(
-                "When the game is drawn: nobody scores and a pot is untouched (60 to 60 where the declarer needs 61). Not applied once a declaration (Tout) has changed the aim.",
-                names.OUTCOME,
+                "When the game is drawn: nobody scores and a pot is untouched (60 to 60 where the declarer needs 61). Not applied once a declaration (Tout) has changed the aim. It may read the game's value as reckoned, `amount` (and what the value formulas read), worked out first: `amount == 0` is a game worth nothing drawn.",
+                names.DRAWN,
             ),
             said=Said("The game is drawn when", text="code", missing="never"),
         ),
