@@ -205,3 +205,32 @@ def test_a_misspelt_amount_in_the_draw_is_refused_at_its_place(tmp_path: Path) -
     text = 'title: t\nextends: tapp\nsettlement:\n  drawn: "amont == 0"\n'
     [problem] = _problems(tmp_path, text)
     assert problem.startswith("4:") and "settlement.drawn: unknown name 'amont'; did you mean 'amount'?" in problem
+
+
+# -- formulas reading the trump suit and the tricks: trump_suit, played_tricks -------------------
+
+
+def test_a_game_with_hearts_trumps_counts_double_where_the_amount_reads_the_trump_suit() -> None:
+    assert replay(RECORDS / "tapp-hearts-trumps-solo-counts-double.yaml").ok
+
+
+def test_a_solo_with_spades_trumps_is_not_doubled(tmp_path: Path) -> None:
+    fixture = str(Path(__file__).parent / "rulesets" / "tapp-hearts-trumps-count-double.yaml")
+    assert _replayed_as(tmp_path, "tapp-wuerttemberg-solo-any-suit-spades.yaml", fixture, [-62, -62, 124]) == []
+
+
+def test_the_amount_may_read_which_card_won_a_trick_and_which_side_took_it(tmp_path: Path) -> None:
+    # The spades Solo: seat 2 wins the last trick with DJ (DJ, CQ, H8); 31 x 2 + 1 = 63 each.
+    (tmp_path / "last.yaml").write_text(
+        "title: t\nextends: tapp-wuerttemberg\nsettlement:\n"
+        '  amount: "abs(declarer_points - 60) * factor + (if won_by_side(-1) and winning_card(-1) == DJ then 1 else 0)"\n',
+        encoding="utf-8",
+    )
+    record = "tapp-wuerttemberg-solo-any-suit-spades.yaml"
+    assert _replayed_as(tmp_path, record, str(tmp_path / "last.yaml"), [-63, -63, 126]) == []
+
+
+def test_a_misspelt_trump_suit_is_refused_at_its_place(tmp_path: Path) -> None:
+    text = 'title: t\nextends: tapp-wuerttemberg\nsettlement:\n  amount: "count(trump_suits & hearts) * factor"\n'
+    [problem] = _problems(tmp_path, text)
+    assert problem.startswith("4:") and "unknown name 'trump_suits'; did you mean 'trump_suit'?" in problem

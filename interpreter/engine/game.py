@@ -714,6 +714,7 @@ class Game:
             # Only a combination held in a hand reads the hands (and None spares judging them).
             hands=self.play_hands() if reads_hands(ruleset) else None,
             forfeit=self.forfeit,
+            trump_suit=self.trump_suit,
         )
         if isinstance(announcement, Round):
             facts.kontra = announcement.game_kontra

@@ -123,6 +123,7 @@ class Deal:
     # A kept-back card forced out early: (the bonus lost, its trick's number, the side that
     # forfeits that trick and every later one).
     forfeit: tuple[str, int, str] | None = None
+    trump_suit: str | None = None  # the suit that is trumps in this deal, if one is
 
     @property
     def team(self) -> tuple[int, ...]:
@@ -457,6 +458,11 @@ def _game(
         env["tricks_won_with"] = frozenset(
             [t.cards[t.seats.index(declarer)] for t in tricks or () if t.winner == declarer and declarer in t.seats]
         )
+    if "trump_suit" in reads and deal.trump_suit is not None:
+        deck = rs.deck
+        env["trump_suit"] = frozenset(c for c in deck.cards if deck.suit[c] == deal.trump_suit)
+    if "played_tricks" in reads:
+        env["played_tricks"] = _played_tricks(deal, tricks or ())
     env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
     declared = deal.declared
@@ -584,6 +590,8 @@ def _outcome_env(
         "defender_cards": len(defender_cards),
         "last_trick_won_with": _NO_CARDS,
         "tricks_won_with": _NO_CARDS,
+        "trump_suit": _NO_CARDS,
+        "played_tricks": (),
         "bidders": bidders,
     }
 
@@ -886,6 +894,20 @@ def _own_play(deal: Deal, tricks: Sequence[Trick]) -> dict[int, tuple[frozenset[
             if (owner in team) != (seat in team):
                 captured[seat].append(card)
     return {seat: (frozenset(played[seat]), frozenset(captured[seat])) for seat in deal.seats}
+
+
+def _played_tricks(deal: Deal, tricks: Sequence[Trick]) -> tuple[tuple[frozenset[str], str, bool], ...]:
+    """Each trick as the trick functions read it from the declarer's side: its cards, the card
+    that won it, and whether the declarer's side took it (a forfeited trick the other side's)."""
+    team = deal.team
+    facts = []
+    for index, trick in enumerate(tricks):
+        winner = trick.winner
+        if winner is None:
+            continue
+        owner = winner if deal.forfeit is None else _owner(deal, index, trick)
+        facts.append((frozenset(trick.cards), trick.cards[trick.seats.index(winner)], owner in team))
+    return tuple(facts)
 
 
 def _last_won_with(deal: Deal, tricks: Sequence[Trick] | None) -> frozenset[str]:

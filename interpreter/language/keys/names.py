@@ -118,6 +118,16 @@ OUTCOME = table(
         CARDS, "the declarer's card in the last trick, if the declarer won it: a set of one card or none"
     ),
     tricks_won_with=_k(CARDS, "the declarer's cards in the tricks the declarer won"),
+    trump_suit=_k(
+        CARDS,
+        "the cards of the suit that is trumps in this deal (named by the declarer or the contract's own), none "
+        "where only the pack's trumps are (`count(trump_suit & hearts) > 0`: Hearts are trumps)",
+    ),
+    played_tricks=_k(
+        Type.TRICKS,
+        shown="trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n) (by the "
+        "declarer's side), trick_of(card) (the number of the trick the card was played to, 0 if it was not played)",
+    ),
 )
 # What a game is worth: the outcome, and who won with which factor and kontra.
 AMOUNT = OUTCOME | table(
