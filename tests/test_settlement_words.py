@@ -219,15 +219,20 @@ def test_a_solo_with_spades_trumps_is_not_doubled(tmp_path: Path) -> None:
     assert _replayed_as(tmp_path, "tapp-wuerttemberg-solo-any-suit-spades.yaml", fixture, [-62, -62, 124]) == []
 
 
-def test_the_amount_may_read_which_card_won_a_trick_and_which_side_took_it(tmp_path: Path) -> None:
-    # The spades Solo: seat 2 wins the last trick with DJ (DJ, CQ, H8); 31 x 2 + 1 = 63 each.
-    (tmp_path / "last.yaml").write_text(
-        "title: t\nextends: tapp-wuerttemberg\nsettlement:\n"
-        '  amount: "abs(declarer_points - 60) * factor + (if won_by_side(-1) and winning_card(-1) == DJ then 1 else 0)"\n',
-        encoding="utf-8",
-    )
-    record = "tapp-wuerttemberg-solo-any-suit-spades.yaml"
-    assert _replayed_as(tmp_path, record, str(tmp_path / "last.yaml"), [-63, -63, 126]) == []
+def test_the_amount_may_read_which_side_took_a_trick() -> None:
+    assert replay(RECORDS / "tapp-last-trick-counts.yaml").ok
+
+
+def test_the_amount_may_read_which_card_won_a_trick(tmp_path: Path) -> None:
+    # The same Solo: the last trick won with DJ; with the Ace of diamonds instead, nothing more.
+    fixture = (Path(__file__).parent / "rulesets" / "tapp-last-trick-counts.yaml").read_text("utf-8")
+    for card, each in (("DJ", 63), ("DA", 62)):
+        written = fixture.replace("won_by_side(-1) == declarer_won", f"winning_card(-1) == {card}")
+        (tmp_path / "card.yaml").write_text(written, encoding="utf-8")
+        assert (
+            _replayed_as(tmp_path, "tapp-last-trick-counts.yaml", str(tmp_path / "card.yaml"), [-each, -each, 2 * each])
+            == []
+        )
 
 
 def test_a_misspelt_trump_suit_is_refused_at_its_place(tmp_path: Path) -> None:
