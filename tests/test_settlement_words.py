@@ -239,3 +239,15 @@ def test_a_misspelt_trump_suit_is_refused_at_its_place(tmp_path: Path) -> None:
     text = 'title: t\nextends: tapp-wuerttemberg\nsettlement:\n  amount: "count(trump_suits & hearts) * factor"\n'
     [problem] = _problems(tmp_path, text)
     assert problem.startswith("4:") and "unknown name 'trump_suits'; did you mean 'trump_suit'?" in problem
+
+
+def test_the_amount_may_read_that_the_called_king_lay_in_the_talon(tmp_path: Path) -> None:
+    assert replay(RECORDS / "koenigrufen-called-king-in-the-talon-counts-double.yaml").ok
+    record = "koenigrufen-called-king-in-the-talon-counts-double.yaml"
+    assert _replayed_as(tmp_path, record, "koenigrufen", [1, -3, 1, 1]) == []
+
+
+def test_a_called_king_held_by_a_partner_is_not_in_the_talon(tmp_path: Path) -> None:
+    # The Rufer of the Mond record, CK held by seat 3: the fixture pays it as koenigrufen does.
+    fixture = str(Path(__file__).parent / "rulesets" / "koenigrufen-king-in-the-talon-counts-double.yaml")
+    assert _replayed_as(tmp_path, "koenigrufen-mond-lost-pays-alone.yaml", fixture, [-2, 2, -2, 2]) == []

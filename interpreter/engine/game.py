@@ -715,6 +715,7 @@ class Game:
             hands=self.play_hands() if reads_hands(ruleset) else None,
             forfeit=self.forfeit,
             trump_suit=self.trump_suit,
+            called_in_talon=self.called_card is not None and self.called_card in self.initial_talon,
         )
         if isinstance(announcement, Round):
             facts.kontra = announcement.game_kontra

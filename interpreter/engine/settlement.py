@@ -124,6 +124,7 @@ class Deal:
     # forfeits that trick and every later one).
     forfeit: tuple[str, int, str] | None = None
     trump_suit: str | None = None  # the suit that is trumps in this deal, if one is
+    called_in_talon: bool = False  # the card called for a partner lay in the talon as dealt
 
     @property
     def team(self) -> tuple[int, ...]:
@@ -463,6 +464,7 @@ def _game(
         env["trump_suit"] = frozenset(c for c in deck.cards if deck.suit[c] == deal.trump_suit)
     if "played_tricks" in reads:
         env["played_tricks"] = _played_tricks(deal, tricks or ())
+    env["called_in_talon"] = deal.called_in_talon
     env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
     declared = deal.declared
@@ -592,6 +594,7 @@ def _outcome_env(
         "tricks_won_with": _NO_CARDS,
         "trump_suit": _NO_CARDS,
         "played_tricks": (),
+        "called_in_talon": False,
         "bidders": bidders,
     }
 

@@ -118,6 +118,7 @@ OUTCOME = table(
         CARDS, "the declarer's card in the last trick, if the declarer won it: a set of one card or none"
     ),
     tricks_won_with=_k(CARDS, "the declarer's cards in the tricks the declarer won"),
+    called_in_talon=_k(BOOL, "the card called for a partner lay in the talon as dealt (the declarer plays alone)"),
     trump_suit=_k(
         CARDS,
         "the cards of the suit that is trumps in this deal (named by the declarer or the contract's own), none "
