@@ -251,3 +251,38 @@ def test_a_called_king_held_by_a_partner_is_not_in_the_talon(tmp_path: Path) -> 
     # The Rufer of the Mond record, CK held by seat 3: the fixture pays it as koenigrufen does.
     fixture = str(Path(__file__).parent / "rulesets" / "koenigrufen-king-in-the-talon-counts-double.yaml")
     assert _replayed_as(tmp_path, "koenigrufen-mond-lost-pays-alone.yaml", fixture, [-2, 2, -2, 2]) == []
+
+
+# -- a wrong-sized discard as an offence: penalties.offences discard_size ------------------------
+
+
+def test_a_discard_of_the_wrong_size_recorded_at_the_table_ends_the_deal_and_costs_the_declarer() -> None:
+    report = replay(RECORDS / "dreierles-discard-of-the-wrong-size-penalized.yaml")
+    assert report.ok and report.game is not None and report.game.result is not None
+    assert "3 cards where 2 were due" in report.game.result.reason
+
+
+def _zweier(tmp_path: Path, discard: list[str], options: dict[str, str]) -> list[str]:
+    data = yaml.safe_load((RECORDS / "dreierles-discard-of-the-wrong-size-penalized.yaml").read_text(encoding="utf-8"))
+    data["actions"][-1] = [2, {"discard": discard}]
+    data["options"] = options
+    data["expect"] = {"outcome": "abandoned", "payments": [8, 8, -16]}
+    (tmp_path / "record.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    return replay(tmp_path / "record.yaml").failures
+
+
+def test_one_card_where_two_were_due_is_the_same_offence(tmp_path: Path) -> None:
+    assert _zweier(tmp_path, ["S7"], {"rule_breaches": "penalize"}) == []
+
+
+def test_without_penalties_or_with_a_card_not_held_the_wrong_size_is_refused(tmp_path: Path) -> None:
+    refused = _zweier(tmp_path, ["C7", "S7", "D3"], {})[0]
+    assert "was refused: discard exactly 2 cards, not 3" in refused
+    refused = _zweier(tmp_path, ["C7", "S7", "HA"], {"rule_breaches": "penalize"})[0]  # HA is seat 1's
+    assert "was refused" in refused and "HA" in refused
+
+
+def test_an_unknown_offence_is_refused_at_its_place_with_the_offences_there_are(tmp_path: Path) -> None:
+    text = "title: t\nextends: koenigrufen\npenalties: {offences: [revoke, discard_count], pays_each: '4'}\n"
+    [problem] = _problems(tmp_path, text)
+    assert problem.startswith("3:") and "penalties.offences[1]" in problem and "discard_size" in problem

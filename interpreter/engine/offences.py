@@ -1,9 +1,9 @@
 """Games recorded in the field: offences accepted and penalised rather than refused.
 
 A ruleset that penalises (`penalties: {mode: penalize}`, `breaches: penalize`) replays games
-as a real table played them: a card against the duty to follow, an incorrect discard, a pass
-against a compulsion, a misdeal. The action stands, the deal is abandoned, and the offender pays
-each other player. Each function here works out an offence or its penalty from the game's public
+as a real table played them: a card against the duty to follow, an incorrect discard or one of
+the wrong size, a pass against a compulsion, a misdeal. The action stands, the deal is
+abandoned, and the offender (or the offender's side, `paid_by: side`) pays. Each function here works out an offence or its penalty from the game's public
 facts; the game applies the result.
 """
 
@@ -15,7 +15,7 @@ from interpreter.engine.actions import DiscardAction, PlayCard
 from interpreter.engine.announcing import Round
 from interpreter.engine.phase import Phase
 from interpreter.engine.settlement import Result, each_other_pays, lost_every_trick, side_receives
-from interpreter.language.model import Compulsion
+from interpreter.language.model import Compulsion, Discard
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -32,8 +32,12 @@ def offence(game: Game, seat: int, parsed: object) -> str | None:
         # An incorrect discard (a King laid away in a Dreierles Zweier): a proper discard of
         # the declarer's, which the rules of what may go aside do not allow.
         exchange = game.exchange
-        if game.phase is Phase.EXCHANGE and "discard" in rule.offences and exchange is not None:
-            return "discard" if exchange.breach(seat, parsed) is not None else None
+        if game.phase is not Phase.EXCHANGE or exchange is None:
+            return None
+        if "discard" in rule.offences and exchange.breach(seat, parsed) is not None:
+            return "discard"
+        if "discard_size" in rule.offences and wrong_size(game, seat, parsed) is not None:
+            return "discard_size"
         return None
     if parsed.card not in game.hands[seat]:
         return None
@@ -48,6 +52,26 @@ def offence(game: Game, seat: int, parsed: object) -> str | None:
     if game.phase is Phase.EXCHANGE and "discard" in rule.offences and seat == game.declarer:
         return "discard"
     return None
+
+
+def wrong_size(game: Game, seat: int, parsed: DiscardAction) -> str | None:
+    """How the declarer's discard, of different cards held and not laid face up, is the wrong
+    size (three cards where two were due), which a table recording its games may penalise
+    (`discard_size`); None when it is not, or is no such discard."""
+    exchange = game.exchange
+    if exchange is None or seat != exchange.to_act or exchange.accusing or exchange.conceding:
+        return None
+    if exchange.parts is not None or exchange.choosing_trumps() or exchange.step >= len(exchange.contract.exchange):
+        return None
+    step = exchange.current_step()
+    if not isinstance(step, Discard):
+        return None
+    cards = list(parsed.cards)
+    hand = game.hands[seat]
+    if len(set(cards)) != len(cards) or any(c not in hand or c in exchange.cards.exposed for c in cards):
+        return None
+    due = step.how_many(exchange.talon_size)
+    return None if len(cards) == due else f"{len(cards)} cards where {due} were due"
 
 
 def penalty(game: Game, misdeal: bool = False) -> int:
@@ -79,7 +103,8 @@ def offence_result(game: Game, offender: int, parsed: PlayCard | DiscardAction, 
     if isinstance(parsed, DiscardAction):
         assert game.exchange is not None
         # The discard lies face down: the offence is told, not which cards it was.
-        what = f"discarded against the rules ({game.exchange.breach(offender, parsed)})"
+        wrong = game.exchange.breach(offender, parsed) if offence == "discard" else wrong_size(game, offender, parsed)
+        what = f"discarded against the rules ({wrong})"
         cards: dict[str, str] = {}
     else:
         what = {

@@ -316,8 +316,8 @@ PENALTIES = Key(
             "offences": ListOf(
                 "The offences penalised.",
                 Choice(
-                    "revoke: a card against the duty to follow or trump; discard: an incorrect discard, either one the rules of what may go aside do not allow (a King laid away where Kings may not be: the deal ends there) or a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
-                    ("revoke", "discard", "misdeal"),
+                    "revoke: a card against the duty to follow or trump; discard: an incorrect discard, either one the rules of what may go aside do not allow (a King laid away where Kings may not be: the deal ends there) or a card led before the exchange is finished; discard_size: a discard of the wrong number of cards (different cards held, three where two were due: the deal ends there); misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
+                    ("revoke", "discard", "discard_size", "misdeal"),
                 ),
             ),
             "pays_each": formula("What the offender pays each other player.", names.PENALTY),
