@@ -374,8 +374,9 @@ def test_an_incorrect_discard_ends_the_play_and_the_declarer_pays_four_times_the
         return game
 
     game = at_discard({"rule_breaches": "penalize"})
-    # A discard that is no discard at all (three cards, a card not held) is still refused.
-    for wrong in (["C7", "CK", "SK"], ["C7", "HK"]):
+    # A discard that is no discard at all (a card named twice, a card not held) is still refused;
+    # three cards where two are due is the offence discard_size (its own record).
+    for wrong in (["C7", "C7"], ["C7", "HK"]):
         with pytest.raises(IllegalActionError):
             game.apply(2, {"discard": wrong})
     events = game.apply(2, {"discard": ["C7", "CK"]})

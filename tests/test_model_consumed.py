@@ -259,6 +259,7 @@ CONSUMED: dict[str, str] = {
     "Penalties.mode": "engine/offences.py",
     "Penalties.offences": "engine/offences.py",
     "Penalties.pays_each": "engine/offences.py",
+    "Penalties.paid_by": "engine/offences.py",
     "SessionRule.deals": "engine/session.py",
     "SessionRule.holder_of": "engine/session.py",
     # the session: who deals next, its end, its rounds of their own, its score sheet and pot

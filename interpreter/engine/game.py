@@ -714,6 +714,8 @@ class Game:
             # Only a combination held in a hand reads the hands (and None spares judging them).
             hands=self.play_hands() if reads_hands(ruleset) else None,
             forfeit=self.forfeit,
+            trump_suit=self.trump_suit,
+            called_in_talon=self.called_card is not None and self.called_card in self.initial_talon,
         )
         if isinstance(announcement, Round):
             facts.kontra = announcement.game_kontra

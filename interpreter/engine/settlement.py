@@ -123,6 +123,8 @@ class Deal:
     # A kept-back card forced out early: (the bonus lost, its trick's number, the side that
     # forfeits that trick and every later one).
     forfeit: tuple[str, int, str] | None = None
+    trump_suit: str | None = None  # the suit that is trumps in this deal, if one is
+    called_in_talon: bool = False  # the card called for a partner lay in the talon as dealt
 
     @property
     def team(self) -> tuple[int, ...]:
@@ -395,7 +397,7 @@ def settle(
     side_receives(
         team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, settlement.split
     )
-    held = _seat_bonuses(deal, env) if tricks and not replaced and deal.hands is not None else []
+    held = _seat_bonuses(deal, env, tricks) if tricks and not replaced and deal.hands is not None else []
     if scored or held:
         _pay_bonuses(scored, held, team, defenders, payments, settlement.split)
     pot_change = _pot_change(deal, env, amount) if deal.pot is not None and not drawn else 0
@@ -457,15 +459,29 @@ def _game(
         env["tricks_won_with"] = frozenset(
             [t.cards[t.seats.index(declarer)] for t in tricks or () if t.winner == declarer and declarer in t.seats]
         )
+    if "trump_suit" in reads and deal.trump_suit is not None:
+        deck = rs.deck
+        env["trump_suit"] = frozenset(c for c in deck.cards if deck.suit[c] == deal.trump_suit)
+    if "played_tricks" in reads:
+        env["played_tricks"] = _played_tricks(deal, tricks or ())
+    env["called_in_talon"] = deal.called_in_talon
     env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
     declared = deal.declared
     for declaration in declared:
         won = bool(declaration.wins(env))
-    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
-    drawn = not declared and rs.settlement.drawn is not None and bool(rs.settlement.drawn(env))
     _add_value_env(contract, env, won, factor)
-    amount = 0 if drawn else int(contract.amount(env))
+    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim. A draw
+    # that reads the game's value is decided once the value is reckoned (a game worth nothing).
+    rule = None if declared else rs.settlement.drawn
+    if rule is not None and "amount" in rule.names:
+        amount = int(contract.amount(env))
+        drawn = bool(rule({**env, "amount": amount}))
+        if drawn:
+            amount = 0
+    else:
+        drawn = rule is not None and bool(rule(env))
+        amount = 0 if drawn else int(contract.amount(env))
     for declaration in declared:
         if declaration.priced == "all_tricks":
             declarer_cards, defender_cards, tricks_played = cards
@@ -576,6 +592,9 @@ def _outcome_env(
         "defender_cards": len(defender_cards),
         "last_trick_won_with": _NO_CARDS,
         "tricks_won_with": _NO_CARDS,
+        "trump_suit": _NO_CARDS,
+        "played_tricks": (),
+        "called_in_talon": False,
         "bidders": bidders,
     }
 
@@ -765,7 +784,8 @@ class _BonusJudge:
         contract = deal.contract
         # What the value formulas read, the same for both sides.
         game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if reads_game else 0
-        self.values = {"game": game, "players": len(deal.seats)}
+        # `kontra`: the game's doublings, for a bonus doubled with the game (its own kontra apart).
+        self.values = {"game": game, "players": len(deal.seats), "kontra": deal.kontra}
         self.worth: dict[tuple[str, bool], int] = {}
         self.kontra = dict(deal.bonus_kontra)
         self.forfeit = deal.forfeit
@@ -800,17 +820,20 @@ class _BonusJudge:
         return value
 
 
-def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each combination a player held when play started (bonuses of scope seat), judged for every
-    active seat: {name, seat, side, announced, kontra, achieved, value}; the holder is paid `value`
-    by each other player at the table."""
+def _seat_bonuses(deal: Deal, env: dict[str, Any], tricks: Sequence[Trick]) -> list[dict[str, Any]]:
+    """Each combination a player held when play started, or a thing of its own play (bonuses of
+    scope seat), judged for every active seat: {name, seat, side, announced, kontra, achieved,
+    value}; the holder is paid `value` by each other player at the table (a negative value, a
+    penalty, it pays them)."""
     rs, contract = deal.ruleset, deal.contract
     if deal.hands is None:
         return []
+    own_play = _own_play(deal, tricks) if _reads_own_play(rs) else None
     kontra = dict(deal.bonus_kontra)
     values = {
         "game": _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)),
         "players": len(deal.seats),
+        "kontra": deal.kontra,
     }
     result = []
     for name, bonus in rs.bonuses.items():
@@ -825,7 +848,10 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
             facts = {**who, "revealed": True, "spoken": True, "card_called": bool(deal.called)}
             if bonus.requires is not None and not bonus.requires(facts):
                 continue
-            achieved = bool(bonus.achieved({**who, "players": len(deal.seats), "announced": announced}))
+            judged = {**who, "players": len(deal.seats), "announced": announced}
+            if own_play is not None:
+                judged["played"], judged["captured"] = own_play[seat]
+            achieved = bool(bonus.achieved(judged))
             if announced and bonus.announced is not None:
                 value = int(bonus.announced(values)) * (1 if achieved else -1)
             elif achieved and bonus.value is not None:
@@ -845,6 +871,46 @@ def _seat_bonuses(deal: Deal, env: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
     return result
+
+
+def _reads_own_play(rs: Ruleset) -> bool:
+    """Whether a bonus of scope seat is judged on its seat's own play (`played`, `captured`)
+    rather than its hand alone (worked out once per ruleset)."""
+    found: bool | None = rs.derived.get("reads_own_play")
+    if found is None:
+        found = rs.derived["reads_own_play"] = any(
+            b.scope == "seat" and bool(b.achieved.names & {"played", "captured"}) for b in rs.bonuses.values()
+        )
+    return found
+
+
+def _own_play(deal: Deal, tricks: Sequence[Trick]) -> dict[int, tuple[frozenset[str], frozenset[str]]]:
+    """Each active seat's cards played to the tricks, and those of them the other side took (a
+    seat's Mond captured)."""
+    played: dict[int, list[str]] = {seat: [] for seat in deal.seats}
+    captured: dict[int, list[str]] = {seat: [] for seat in deal.seats}
+    team = deal.team
+    for index, trick in enumerate(tricks):
+        owner = trick.winner if deal.forfeit is None else _owner(deal, index, trick)
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            played[seat].append(card)
+            if (owner in team) != (seat in team):
+                captured[seat].append(card)
+    return {seat: (frozenset(played[seat]), frozenset(captured[seat])) for seat in deal.seats}
+
+
+def _played_tricks(deal: Deal, tricks: Sequence[Trick]) -> tuple[tuple[frozenset[str], str, bool], ...]:
+    """Each trick as the trick functions read it from the declarer's side: its cards, the card
+    that won it, and whether the declarer's side took it (a forfeited trick the other side's)."""
+    team = deal.team
+    facts = []
+    for index, trick in enumerate(tricks):
+        winner = trick.winner
+        if winner is None:
+            continue
+        owner = winner if deal.forfeit is None else _owner(deal, index, trick)
+        facts.append((frozenset(trick.cards), trick.cards[trick.seats.index(winner)], owner in team))
+    return tuple(facts)
 
 
 def _last_won_with(deal: Deal, tricks: Sequence[Trick] | None) -> frozenset[str]:
@@ -968,6 +1034,9 @@ def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorha
     """What a class of payments reads for each seat that takes part: its points, tricks, place
     and rank; a dealer who sits out and takes part comes last (no points, no trick)."""
     players = list(deal.seats)  # in order from Vorhand
+    # What every seat's conditions may read of the others (the Bürgermeister who pays alone).
+    most = max(points[s] for s in players)
+    without = sum(1 for s in players if tricks_of[s] == 0)
     env = {}
     for i, seat in enumerate(players):
         more = sum(1 for s in players if points[s] > points[seat])
@@ -980,6 +1049,8 @@ def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorha
             "is_vorhand": seat == vorhand,
             "players": len(players),
             "sharing": sum(1 for s in players if points[s] == points[seat]),
+            "most_points": most,
+            "without_tricks": without,
             "sitting_out": False,
             "kontra": deal.kontra,
         }
@@ -993,6 +1064,8 @@ def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorha
             "is_vorhand": False,
             "players": len(players),
             "sharing": 0,
+            "most_points": most,
+            "without_tricks": without,
             "sitting_out": True,
             "kontra": deal.kontra,
         }

@@ -18,6 +18,7 @@ Exit status: 0 the same, 1 they differ, 2 bad usage or a ruleset that does not l
 from __future__ import annotations
 
 import inspect
+import re
 import string
 import textwrap
 from collections.abc import Callable
@@ -654,7 +655,12 @@ def bonus_text(b: Any) -> str:
         parts.append("when it scores, the game and the other bonuses do not")
     if b.get("requires") is not None:
         parts.append(f"only a player for whom {code(b['requires'])} may announce it")
-    if b.get("scope") == "seat":
+    if b.get("scope") == "seat" and re.search(r"\b(played|captured)\b", str(b.get("achieved"))):
+        parts.append(
+            "judged for each player on the cards they played, paid to them by each other player at the table "
+            "(a negative value: paid by them to each)"
+        )
+    elif b.get("scope") == "seat":
         parts.append(
             "a combination in one player's hand when play starts, paid to its holder by each other player "
             "at the table, unannounced ones claimed at the end"
@@ -880,6 +886,11 @@ def penalties_text(rule: Any) -> str:
         return generic_text(rule)
     mode = {"refuse": "refused", "penalize": "accepted and penalised"}.get(str(rule.get("mode")), str(rule.get("mode")))
     offences = words([str(o) for o in rule.get("offences") or []], "and")
+    if rule.get("paid_by") == "side":
+        return (
+            f"{offences or 'offences'} {mode}; the offender's side pays {code(rule.get('pays_each'))} to each "
+            "opponent as a lost game is paid (the offender alone before there are sides)"
+        )
     return f"{offences or 'offences'} {mode}; the offender pays {code(rule.get('pays_each'))} to each other player"
 
 

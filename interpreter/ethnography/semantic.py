@@ -479,6 +479,7 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
             "mode": rs.penalties.mode,
             "offences": sorted(rs.penalties.offences),
             "pays_each": Expr(rs.penalties.pays_each.source),
+            "paid_by": rs.penalties.paid_by,
         }
     session: dict[str, Any] = {}
     srule = rs.session

@@ -86,6 +86,7 @@ CLAIM_NAMES = known.HAND_ONLY.types
 ASIDE_NAMES = known.ASIDE.types
 OUTCOME_NAMES = known.OUTCOME.types
 AMOUNT_NAMES = known.AMOUNT.types
+DRAWN_NAMES = known.DRAWN.types
 LIABLE_WHEN_NAMES = known.LIABLE_WHEN.types
 LIABLE_NAMES = known.LIABLE.types
 POT_NAMES = known.POT.types
@@ -657,7 +658,8 @@ class Compiler:
                 pays = self.expression(where + ("pays_each",), INDIVIDUAL_NAMES, INT)
                 payments = self.individual_payments(where, ind.get("payments") or [])
                 if (pays is None) == (not payments):
-                    if pays is None and not payments and "pays_each" not in ind:
+                    # Nothing written at all; what is written but wrong is reported where it is.
+                    if pays is None and not payments and "pays_each" not in ind and not ind.get("payments"):
                         self.problem(where, "say who pays: `pays_each` (with `loser`), or a list of `payments`")
                 else:
                     individual = Individual(
@@ -817,8 +819,11 @@ class Compiler:
                 else self.expression(path + ("receivers",), PAYMENT_NAMES, BOOL)
             )
             if payers is None and receivers is None:
-                self.problem(path, "name the payers or the receivers (`others` stands for everybody else once)")
-                continue
+                payers_written = entry.get("payers", default("contracts.*.individual.payments[].payers"))
+                receivers_written = entry.get("receivers", default("contracts.*.individual.payments[].receivers"))
+                if payers_written == "others" and receivers_written == "others":
+                    self.problem(path, "name the payers or the receivers (`others` stands for everybody else once)")
+                continue  # else a condition that does not compile, reported where it is written
             amount = self.expression(path + ("amount",), PAYMENT_NAMES, INT)
             if amount is not None:
                 match = entry.get("match", default("contracts.*.individual.payments[].match"))
@@ -845,6 +850,14 @@ class Compiler:
             path = ("bonuses", name)
             scope = b.get("scope", default("bonuses.*.scope"))
             judged = SEAT_BONUS_NAMES if scope == "seat" else BONUS_JUDGED_NAMES
+            if scope != "seat" and re.search(r"\b(played|captured)\b", str(b.get("achieved", ""))):
+                # A player's own cards, which a side's bonus does not read: say which scope does.
+                self.problem(
+                    path + ("achieved",),
+                    "`played` and `captured` are one player's own cards: judge the bonus for each player "
+                    "with `scope: seat` (a side reads `side_played`, `opponents_played` and `side_won`)",
+                )
+                continue
             achieved = self.expression(path + ("achieved",), judged, BOOL)
             value = self.expression(path + ("value",), BONUS_VALUE_NAMES, INT) if "value" in b else None
             announced = self.expression(path + ("announced",), BONUS_VALUE_NAMES, INT)
@@ -1500,7 +1513,7 @@ class Compiler:
             payment=s.get("payment", default("settlement.payment")),
             sitting_out=s.get("sitting_out", default("settlement.sitting_out")),
             liable=tuple(liable),
-            drawn=self.expression(("settlement", "drawn"), OUTCOME_NAMES, BOOL),
+            drawn=self.expression(("settlement", "drawn"), DRAWN_NAMES, BOOL),
             stake=s.get("stake", default("settlement.stake")),
             declarer_wins=self.settlement_formulas[0],
             amount=self.settlement_formulas[1],
@@ -1554,11 +1567,14 @@ class Compiler:
             if contract.bonuses is not None and bonus_name not in contract.bonuses:
                 continue
             for formula in (bonus.value, bonus.announced):
-                if formula is None or not formula.names <= {"game", "players"}:
+                if formula is None or not formula.names <= {"game", "players", "kontra"}:
                     continue
                 for game in games if "game" in formula.names else [0]:
                     try:
-                        value = abs(int(formula({"game": game, "players": players}))) * contract.bonus_factor
+                        # Undoubled (kontra 1): what the weights divide stays divisible when
+                        # doubled, and what they do not is refused already.
+                        env = {"game": game, "players": players, "kontra": 1}
+                        value = abs(int(formula(env))) * contract.bonus_factor
                     except RuleError:
                         continue
                     found.append((f"bonus {bonus.title}", value))
@@ -1583,7 +1599,8 @@ class Compiler:
             return None
         pays = self.expression(("penalties", "pays_each"), PENALTY_NAMES, INT)
         mode = rule.get("mode", default("penalties.mode"))
-        return Penalties(mode, frozenset(rule.get("offences") or ()), pays) if pays else None
+        paid_by = rule.get("paid_by", default("penalties.paid_by"))
+        return Penalties(mode, frozenset(rule.get("offences") or ()), pays, paid_by) if pays else None
 
     def compile_session(self) -> SessionRule:
         rule = self.data.get("session") or {}

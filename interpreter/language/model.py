@@ -491,7 +491,8 @@ class Bonus:
     replaces_game: Literal["never", "scored", "made"] = "never"
     requires: Condition | None = None  # who may announce it (per seat); for a seat's own, who may have it
     # side: judged on a side's tricks, paid between the sides; seat: a combination in one player's
-    # hand when play starts, paid to its holder by each other player at the table (Dreierles).
+    # hand when play starts, or what became of the cards it played (its Mond captured), paid to its
+    # holder by each other player at the table (Dreierles), or by it when negative (a penalty).
     scope: Literal["side", "seat"] = "side"
     # forfeit: the announced `card` forced out before its trick loses the bonus, and that trick
     # and every later one count for the other side (Pfeife raus).
@@ -582,6 +583,9 @@ class Penalties:
     mode: Literal["refuse", "penalize"]
     offences: frozenset[str]
     pays_each: Formula
+    # offender: the offender pays each other player; side: the offender's side pays as a lost game
+    # is paid, where there are sides (the exchange and the play of a declarer's game).
+    paid_by: Literal["offender", "side"] = "offender"
 
 
 @dataclass(frozen=True)

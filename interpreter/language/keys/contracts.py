@@ -229,7 +229,10 @@ individual_payment = Rule(
     "One class of payments: who pays whom, how much, how matched.",
     {
         "payers": Key(
-            condition("Who pays: a condition per seat, or `others` (everybody but the receiver).", names.PAYMENT),
+            condition(
+                "Who pays: a condition per seat, or `others` (everybody but the receiver). It may read the other seats too: `points >= 36` pays alone where the rest read `most_points < 36`.",
+                names.PAYMENT,
+            ),
             default="others",
         ),
         "receivers": Key(

@@ -118,6 +118,17 @@ OUTCOME = table(
         CARDS, "the declarer's card in the last trick, if the declarer won it: a set of one card or none"
     ),
     tricks_won_with=_k(CARDS, "the declarer's cards in the tricks the declarer won"),
+    called_in_talon=_k(BOOL, "the card called for a partner lay in the talon as dealt (the declarer plays alone)"),
+    trump_suit=_k(
+        CARDS,
+        "the cards of the suit that is trumps in this deal (named by the declarer or the contract's own), none "
+        "where only the pack's trumps are (`count(trump_suit & hearts) > 0`: Hearts are trumps)",
+    ),
+    played_tricks=_k(
+        Type.TRICKS,
+        shown="trick(n) (the cards of trick n: 1 the first, -1 the last), winning_card(n), won_by_side(n) (by the "
+        "declarer's side), trick_of(card) (the number of the trick the card was played to, 0 if it was not played)",
+    ),
 )
 # What a game is worth: the outcome, and who won with which factor and kontra.
 AMOUNT = OUTCOME | table(
@@ -127,6 +138,8 @@ AMOUNT = OUTCOME | table(
     declarer_won=_k(BOOL),
     kontra=_k(INT, "the game's multiplier from doubling: 1, times 2 for each kontra"),
 )
+# When the game is drawn: the outcome, and its value as reckoned (a game worth nothing).
+DRAWN = AMOUNT | table(amount=_k(INT, "the game's value as reckoned, before the draw makes it 0"))
 # When some opponents pay for the whole team.
 LIABLE_WHEN = OUTCOME | table(declarer_won=_k(BOOL), bidders=_k(INT, "how many players bid in the auction"))
 # What they pay, and the others.
@@ -178,6 +191,10 @@ PAYMENT = table(
     place=_k(INT, "1 + players with more points"),
     rank=_k(INT, "place with equal points ranked by order from Vorhand"),
     sharing=_k(INT, "how many players share the seat's place, itself included: 2 in a tie of two"),
+    most_points=_k(
+        INT, "the most card points any player took (`most_points <= 35`: nobody took more than 35, this seat neither)"
+    ),
+    without_tricks=_k(INT, "how many players took no trick"),
     is_vorhand=_k(BOOL),
     players=PLAYERS,
     kontra=_k(INT, "2 per doubling"),
@@ -214,14 +231,25 @@ BONUS_JUDGED = table(
 # … the same but whether the side announced it.
 BONUS = BONUS_JUDGED.without("announced")
 # A bonus's values.
-BONUS_VALUE = table(game=_k(INT, "the game's value"), players=PLAYERS)
-# A combination in one player's hand (scope: seat): the hand when play starts, and who holds it.
+BONUS_VALUE = table(
+    game=_k(INT, "the game's value"),
+    players=PLAYERS,
+    kontra=_k(
+        INT,
+        "the game's multiplier from doubling: 1, times 2 for each kontra of the game (a bonus doubled "
+        "with the game: `1 * kontra`)",
+    ),
+)
+# A combination in one player's hand (scope: seat): the hand when play starts, who holds it, and
+# what became of the cards it played.
 SEAT_BONUS = table(
     hand=_k(CARDS, "its cards when play starts, after the exchange"),
     is_declarer=_k(BOOL),
     is_partner=_k(BOOL),
     players=PLAYERS,
     announced=_k(BOOL, "this seat announced it"),
+    played=_k(CARDS, "the cards the seat played to the tricks"),
+    captured=_k(CARDS, "those of them the other side took (a seat's Mond captured: `T21 in captured`)"),
 )
 # Who may announce, per seat, in the round of announcements.
 SEAT = table(
@@ -297,6 +325,7 @@ TABLES: dict[str, NameTable] = {
     "ROUTE": ROUTE,
     "OUTCOME": OUTCOME,
     "AMOUNT": AMOUNT,
+    "DRAWN": DRAWN,
     "LIABLE_WHEN": LIABLE_WHEN,
     "LIABLE": LIABLE,
     "POT": POT,

@@ -105,8 +105,8 @@ settlement = Rule(
         ),
         "drawn": Key(
             condition(
-                "When the game is drawn: nobody scores and a pot is untouched (60 to 60 where the declarer needs 61). Not applied once a declaration (Tout) has changed the aim.",
-                names.OUTCOME,
+                "When the game is drawn: nobody scores and a pot is untouched (60 to 60 where the declarer needs 61). Not applied once a declaration (Tout) has changed the aim. It may read the game's value as reckoned, `amount` (and what the value formulas read), worked out first: `amount == 0` is a game worth nothing drawn.",
+                names.DRAWN,
             ),
             said=Said("The game is drawn when", text="code", missing="never"),
         ),
@@ -170,10 +170,11 @@ bonus = Rule(
             JUDGED,
         ),
         "value": formula(
-            "Its value made silently (per payment); absent: it scores only when announced (Sack).", names.BONUS_VALUE
+            "Its value made silently (per payment); absent: it scores only when announced (Sack). Doubled with the game where it reads `kontra` (`1 * kontra`); otherwise a kontra of the game leaves it alone.",
+            names.BONUS_VALUE,
         ),
         "announced": formula(
-            "Its value when announced (made: plus; not made: minus); absent: it cannot be announced.",
+            "Its value when announced (made: plus; not made: minus); absent: it cannot be announced. Its own kontras double it apart from `kontra`, the game's.",
             names.BONUS_VALUE,
         ),
         "attempted": condition(
@@ -201,7 +202,7 @@ bonus = Rule(
         ),
         "scope": Key(
             Choice(
-                "side (default): judged for each side on its tricks and paid between the sides. seat: a combination in one player's hand when play starts (ten trumps, the Drull, four Kings), judged for every active seat, any of them, and paid to its holder by each other player at the table (a dealer who sits out too, when `settlement.sitting_out` is defender), whichever side they are on; silent ones are claimed at the end without a word. Outside the game's multiplier and kontra like every bonus.",
+                "side (default): judged for each side on its tricks and paid between the sides. seat: a combination in one player's hand when play starts (ten trumps, the Drull, four Kings), or a thing of that player's own play (`played`, `captured`: a seat whose Mond was captured, `T21 in captured`), judged for every active seat, any of them, and paid to its holder by each other player at the table (a dealer who sits out too, when `settlement.sitting_out` is defender), whichever side they are on; a negative value is a penalty, which the seat pays each of them. Silent ones are claimed at the end without a word. Outside the game's multiplier and kontra like every bonus, unless its value reads `kontra`.",
                 ("side", "seat"),
             ),
             default="side",
@@ -336,11 +337,18 @@ PENALTIES = Key(
             "offences": ListOf(
                 "The offences penalised.",
                 Choice(
-                    "revoke: a card against the duty to follow or trump; discard: an incorrect discard, either one the rules of what may go aside do not allow (a King laid away where Kings may not be: the deal ends there) or a card led before the exchange is finished; misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
-                    ("revoke", "discard", "misdeal"),
+                    "revoke: a card against the duty to follow or trump; discard: an incorrect discard, either one the rules of what may go aside do not allow (a King laid away where Kings may not be: the deal ends there) or a card led before the exchange is finished; discard_size: a discard of the wrong number of cards (different cards held, three where two were due: the deal ends there); misdeal: a recorded deal with a hand or the talon of the wrong size (the dealer pays).",
+                    ("revoke", "discard", "discard_size", "misdeal"),
                 ),
             ),
             "pays_each": formula("What the offender pays each other player.", names.PENALTY),
+            "paid_by": Key(
+                Choice(
+                    "Who pays it. offender (default): the offender, `pays_each` to each other player. side: once there are sides (an offence in the exchange or the play of a declarer's game), the offender's side, as a lost game is paid: each player of the other side receives `pays_each` once (2 v 2: each of the offender's side pays one opponent; a lone declarer pays each of the others; each defender pays a lone declarer), shared as `settlement.split` says; before there are sides, and where everyone plays alone, the offender alone.",
+                    ("offender", "side"),
+                ),
+                default="offender",
+            ),
         },
         ("offences", "pays_each"),
     ),
