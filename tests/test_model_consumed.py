@@ -39,6 +39,7 @@ CONSUMED: dict[str, str] = {
     "Ruleset.claim": "engine/exchange.py",
     "Ruleset.announcements": "engine/announcements.py",
     "Ruleset.breaches": "engine/game.py",
+    "Ruleset.thrown_in": "engine/game.py",
     "Ruleset.play": "engine/plan.py",
     "Ruleset.counting": "engine/settlement.py",
     "Ruleset.settlement": "engine/settlement.py",
@@ -69,6 +70,9 @@ CONSUMED: dict[str, str] = {
     "Packet.to": "engine/deal.py",
     "Packet.count": "engine/deal.py",
     # the auction
+    "ThrowInPayment.payer": "engine/auction.py",
+    "ThrowInPayment.pays": "engine/auction.py",
+    "ThrowInPayment.to": "engine/auction.py",
     "AuctionPhase.name": "engine/auction.py",
     "AuctionPhase.ladder": "engine/auction.py",
     "AuctionPhase.hold": "engine/auction.py",

@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Call
 from interpreter.engine.table import Table
-from interpreter.language.model import AuctionPhase, Compulsion, Level
+from interpreter.language.model import AuctionPhase, Compulsion, Level, ThrowInPayment
 
 PASS = "pass"
 Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority"]
@@ -743,3 +743,32 @@ class Auction:
             st.awaiting, st.choices = "choice", st.phase.choose[level.call]
             return None
         return Outcome(st.holder, level.call, level.contract, ends_auction)
+
+
+def throw_in_payments(
+    rule: ThrowInPayment, seats: Sequence[int], players: int, dealer: int, caller: int | None, pot: int | None
+) -> tuple[list[int], int]:
+    """What each seat pays (negative) or is paid when the auction throws the deal in, and what the
+    pot gains: `rule.pays` from each payer (every seat in the deal, the dealer, or `caller`, the seat
+    whose call threw the deal in: nobody when everybody passed), into the pot or to each other seat
+    in the deal. Nobody takes more out of the pot than it holds (`pot`, its size before the deal)."""
+    payments = [0] * players
+    amount = int(rule.pays({"players": len(seats)}))
+    if rule.payer == "each":
+        payers = list(seats)
+    elif rule.payer == "dealer":
+        payers = [dealer]
+    else:
+        payers = [] if caller is None else [caller]
+    gained = 0
+    for payer in payers:
+        if rule.to == "pot":
+            paid = max(amount, -((pot or 0) + gained))
+            payments[payer] -= paid
+            gained += paid
+        else:
+            for other in seats:
+                if other != payer:
+                    payments[payer] -= amount
+                    payments[other] += amount
+    return payments, gained

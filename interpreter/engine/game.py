@@ -43,7 +43,7 @@ from interpreter.engine.actions import (
 )
 from interpreter.engine.announcements import DeclarerAnnouncement
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
-from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome
+from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, throw_in_payments
 from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
@@ -477,7 +477,12 @@ class Game:
             self._start_exchange()
         elif outcome.seat is None or outcome.throw_in:
             self.events.append({"type": "thrown_in", **({"seat": outcome.seat} if outcome.throw_in else {})})
-            self._finish(Result("thrown_in", None, None, None, None, None, [0] * self.players))
+            payments, pot = [0] * self.players, 0
+            if (rule := self.ruleset.thrown_in) is not None:
+                caller = outcome.seat if outcome.throw_in else None
+                held = None if self.pot_start is None else self.pot_start + self.ante
+                payments, pot = throw_in_payments(rule, self.seats, self.players, self.dealer, caller, held)
+            self._finish(Result("thrown_in", None, None, None, None, None, payments, pot=pot))
         else:
             self._declarer_found(outcome)
 

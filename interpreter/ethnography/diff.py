@@ -1024,6 +1024,19 @@ def pass_out_text(value: Any, titles: Titles) -> str:
     return f"{the(titles.phase(value))} follows"
 
 
+def thrown_in_text(rule: Any) -> str:
+    """What is paid on a deal the auction throws in: who pays how much, and where it goes."""
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    payer = {
+        "each": "each player",
+        "dealer": "the dealer",
+        "caller": "the player whose call threw it in",
+    }.get(str(rule.get("payer", "each")), str(rule.get("payer")))
+    to = "into the pot" if rule.get("to", "pot") == "pot" else "to each other player"
+    return f"{payer} pays {code(rule.get('pays'))} {to}"
+
+
 def payment_text(value: Any, titles: Titles) -> str:
     if value != "each_defender":
         return generic_text(value)
@@ -1091,6 +1104,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "sits_out": sits_out_text,
     "split": split_text,
     "talon_to_tricks": talon_to_tricks_text,
+    "thrown_in": thrown_in_text,
     "trumps": trumps_text,
     "withhold": withhold_text,
 }

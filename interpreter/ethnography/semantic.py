@@ -329,6 +329,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "session",
             "accusation",
             "pot_ante",
+            "thrown_in",
             "penalties",
             "by_players",
             "player_rules",
@@ -578,6 +579,9 @@ def _auction(rs: Ruleset) -> dict[str, Any]:
     if rs.phases:
         out["first"] = rs.phases[0].name  # the compiler puts the opening phase first
     out["breaches"] = rs.breaches
+    if rs.thrown_in is not None:
+        rule = rs.thrown_in
+        out["thrown_in"] = {"payer": rule.payer, "pays": Expr(rule.pays.source), "to": rule.to}
     _put(out, "phases", {phase.name: _phase(phase, rs.deck) for phase in rs.phases})
     return out
 

@@ -68,6 +68,7 @@ from interpreter.language.model import (
     Settlement,
     SpecialRound,
     TakeTalon,
+    ThrowInPayment,
     TrickException,
     Withhold,
 )
@@ -259,6 +260,7 @@ class Compiler:
         contracts = self.section(("contracts",), self.compile_contracts)
         self.section(("contracts",), lambda: self.check_exchanges(contracts, plans))
         phases = self.section(("auction",), lambda: self.compile_auction(contracts or {}))
+        thrown_in = self.section(("auction", "thrown_in"), self.compile_thrown_in)
         claim = self.section(("claim",), self.compile_claim)
         announcements = self.section(("announcements",), self.compile_announcements)
         play = self.section(("play",), self.compile_play)
@@ -292,6 +294,7 @@ class Compiler:
             claim=claim,
             announcements=announcements,
             breaches=self.get(("auction", "breaches"), default("auction.breaches")),
+            thrown_in=thrown_in,
             play=play,
             counting=counting,
             settlement=settlement,
@@ -1253,6 +1256,30 @@ class Compiler:
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)
+
+    def compile_thrown_in(self) -> ThrowInPayment | None:
+        """What is paid on a deal the auction throws in: refused where nothing would change hands
+        (each player paying each other) or where it goes into a pot the table does not keep."""
+        rule = self.get(("auction", "thrown_in"))
+        if not rule:
+            return None
+        path: Path = ("auction", "thrown_in")
+        payer = rule.get("payer", default("auction.thrown_in.payer"))
+        to = rule.get("to", default("auction.thrown_in.to"))
+        if payer == "each" and to == "others":
+            self.problem(
+                path + ("to",),
+                "each player paying each other player changes nothing: write `to: pot` (each pays into the "
+                "pot), or name one payer (`payer: dealer` or `payer: caller`)",
+            )
+        if to == "pot" and self.data.get("pot_ante") is None and not (self.data.get("session") or {}).get("pot"):
+            self.problem(
+                path + ("to",),
+                "the table keeps no pot to pay into: keep one (`pot_ante`, or `session.pot`), "
+                "or pay each other player (`to: others`)",
+            )
+        pays = self.expression(path + ("pays",), BREACH_NAMES, INT)
+        return ThrowInPayment(payer, pays, to) if pays is not None else None
 
     # -- play, counting, settlement ------------------------------------------------------
     def compile_claim(self) -> Claim | None:

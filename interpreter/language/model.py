@@ -86,6 +86,17 @@ class Compulsion:
 
 
 @dataclass(frozen=True)
+class ThrowInPayment:
+    """What is paid when the auction throws the deal in: `pays` by each payer (every player in
+    the deal, the dealer, or the player whose call threw it in), into the pot or to each other
+    player in the deal."""
+
+    payer: Literal["each", "dealer", "caller"]
+    pays: Formula
+    to: Literal["pot", "others"]
+
+
+@dataclass(frozen=True)
 class AuctionPhase:
     name: str
     title: str
@@ -682,6 +693,7 @@ class Ruleset:
     session: SessionRule = SessionRule()
     accusation: Accusation | None = None
     pot_ante: Formula | None = None  # what the dealer pays into the pot at each deal
+    thrown_in: ThrowInPayment | None = None  # what is paid when the auction throws the deal in
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
     direction: str | None = None  # the direction of play at the table (display only)

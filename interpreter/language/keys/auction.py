@@ -280,6 +280,31 @@ phase = Rule(
     ("ladder",),
 )
 
+thrown_in = Rule(
+    "What is paid when the auction throws the deal in (everybody passed, with `pass_out: throw_in`, or a call "
+    "that `ends: throw_in` was said); without it nobody pays. A redeal (`redeal`) is no throw-in and pays nothing.",
+    {
+        "payer": Key(
+            Choice(
+                "Who pays: each player in the deal (into the pot: a Stock fed by every player), the dealer, or the "
+                "caller (the player whose call threw the deal in; nobody when everybody passed).",
+                ("each", "dealer", "caller"),
+            ),
+            default="each",
+        ),
+        "pays": formula("What each payer pays (into the pot, or to each other player in the deal).", names.BREACH),
+        "to": Key(
+            Choice(
+                "Where it goes: into the pot (the table must keep one: `pot_ante` or `session.pot`), or to each "
+                "other player in the deal.",
+                ("pot", "others"),
+            ),
+            default="pot",
+        ),
+    },
+    ("pays",),
+)
+
 auction = Rule(
     "The bidding that decides the contract and the lone player.",
     {
@@ -303,6 +328,7 @@ auction = Rule(
                 words={"refuse": "is refused", "penalize": "is accepted and penalised"},
             ),
         ),
+        "thrown_in": Key(thrown_in, said=Said("When the auction throws the deal in", text="thrown_in", whole=True)),
     },
 )
 
