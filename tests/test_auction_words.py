@@ -1,5 +1,6 @@
 """The auction's words of issue 30 (item 7), each played against a deal worked out by hand:
-payments on a deal the auction throws in (`auction.thrown_in`)."""
+payments on a deal the auction throws in (`auction.thrown_in`), and a hand that throws the deal
+in as dealt (`auction.redeal`)."""
 
 from __future__ import annotations
 
@@ -115,3 +116,70 @@ def test_a_wrong_throw_in_payment_names_its_place_and_the_fix(tmp_path: Path, ru
     text = f"title: A wrong payment\nextends: breitnau\nstatus: assumed\nauction:\n  thrown_in: {rule}\n"
     problems = _problems(tmp_path, text)
     assert len(problems) == 1 and problems[0].startswith(message), problems
+
+
+# -- a redeal when a dealt hand meets a condition -------------------------------------------------
+
+REDEAL_TABLE = Path(__file__).parent / "rulesets" / "breitnau-redeal-few-trumps.yaml"
+BREITNAU_HANDS = [
+    ["T9", "T1", "CN", "C10", "SJ", "HQ", "DQ"],
+    ["T20", "T18", "T12", "T2", "S8", "DK", "D4"],
+    ["T10", "C9", "HJ", "H2", "DN", "DJ", "DA"],
+    ["T21", "T8", "T3", "SK", "S9", "HN", "D2"],
+    ["T16", "T11", "T7", "T6", "CQ", "CJ", "H3"],
+    ["T22", "T17", "T5", "C8", "SQ", "H4", "D3"],
+]
+BREITNAU_TALON = ["T19", "T15", "T14", "T13", "T4", "CK", "C7", "SN", "S10", "S7", "HK", "HA"]
+
+
+def _breitnau(hands: list[list[str]], ruleset: object = None) -> Game:
+    rs = load_ruleset(str(REDEAL_TABLE)) if ruleset is None else ruleset
+    return Game(rs, 6, 0, deal={"hands": hands, "talon": BREITNAU_TALON})  # type: ignore[arg-type]
+
+
+def test_a_hand_with_too_few_trumps_throws_the_deal_in_before_anybody_bids() -> None:
+    game = _breitnau(BREITNAU_HANDS)
+    assert game.is_over and game.result is not None and game.result.outcome == "thrown_in"
+    assert game.result.payments == [0] * 6 and game.result.reason == "fewer than two trumps"
+    assert [e for e in game.events if e["type"] == "thrown_in"] == [
+        {"type": "thrown_in", "seat": 2, "reason": "fewer than two trumps"}
+    ]
+    assert game.calls == []
+    # Without the word the same deal is bid: Vorhand, seat 1, speaks.
+    shipped = _breitnau(BREITNAU_HANDS, load_ruleset("breitnau"))
+    assert not shipped.is_over and shipped.to_act == 1
+
+
+def test_the_first_hand_in_order_of_play_from_vorhand_throws_the_deal_in() -> None:
+    hands = [list(h) for h in BREITNAU_HANDS]
+    # Seat 2 takes T21 and T8 from seat 3 (which keeps T3 alone); the dealer, seat 0, gives T1 to
+    # Vorhand for S8 (keeping T9 alone). Seats 3 and 0 have one trump each; in order of play from
+    # Vorhand (1, 2, 3, 4, 5, 0) seat 3 comes first.
+    hands[2][1:3], hands[3][0:2] = ["T21", "T8"], ["C9", "HJ"]
+    hands[0][1], hands[1][4] = "S8", "T1"
+    game = _breitnau(hands)
+    assert [e.get("seat") for e in game.events if e["type"] == "thrown_in"] == [3]
+
+
+def test_a_seeded_deal_is_thrown_in_exactly_when_a_hand_has_fewer_than_two_trumps() -> None:
+    rs = load_ruleset(str(REDEAL_TABLE))
+    redealt = 0
+    for seed in range(600):
+        game = Game(rs, 6, seed % 6, seed=seed)
+        # Trumps are the cards T1 to T22, counted from the hands as dealt without the engine's help.
+        few = [s for s in game.seats if sum(c.startswith("T") for c in game.initial_hands[s]) < 2]
+        assert game.is_over == bool(few), seed
+        if few:
+            redealt += 1
+            assert [e.get("seat") for e in game.events if e["type"] == "thrown_in"] == [few[0]], seed
+    assert 0 < redealt < 600  # both sides of the rule were met
+
+
+def test_a_redeal_condition_naming_what_a_hand_cannot_tell_is_refused_at_its_place(tmp_path: Path) -> None:
+    text = (
+        "title: A wrong redeal\nextends: breitnau\nstatus: assumed\nauction:\n"
+        '  redeal:\n    - {when: "count(hand & trumps) < 2 and bid_made"}\n'
+    )
+    [problem] = _problems(tmp_path, text)
+    assert problem.startswith("auction.redeal[0].when: "), problem
+    assert "bid_made" in problem

@@ -44,7 +44,7 @@ from interpreter.engine.actions import (
 from interpreter.engine.announcements import DeclarerAnnouncement
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
 from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, throw_in_payments
-from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
+from interpreter.engine.deal import DealError, Dealt, explicit_deal, redeal_of, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.ids import ActionIds
@@ -167,8 +167,14 @@ class Game:
                 else 0
             )
             self.events.append({"type": "phase", "phase": "auction", "name": ruleset.phases[0].name})
+            redeal = redeal_of(ruleset.redeal, self.seats, self.cards.hands) if ruleset.redeal else None
             if dealt.misdeal is not None:
                 self._finish(offences.misdeal_result(self, dealt.misdeal))
+            elif redeal is not None:
+                # A hand that throws the deal in as dealt: its holder shows it, and nobody bids.
+                seat, rule = redeal
+                self.events.append({"type": "thrown_in", "seat": seat, "reason": rule.reason})
+                self._finish(Result("thrown_in", None, None, None, None, None, [0] * self.players, reason=rule.reason))
             else:
                 self._stage = self.auction
                 # An auction in which nobody can change the outcome (compulsory Räuber) is over at once.

@@ -1037,6 +1037,17 @@ def thrown_in_text(rule: Any) -> str:
     return f"{payer} pays {code(rule.get('pays'))} {to}"
 
 
+def redeal_text(rules: Any) -> str:
+    """The hands that throw the deal in as dealt: each condition, with what the table is told."""
+    if not isinstance(rules, list):
+        return generic_text(rules)
+    return "; or ".join(
+        f"a hand as dealt meets {code(r.get('when'))}" + (f" ({r['reason']})" if r.get("reason") else "")
+        for r in rules
+        if isinstance(r, dict)
+    )
+
+
 def payment_text(value: Any, titles: Titles) -> str:
     if value != "each_defender":
         return generic_text(value)
@@ -1089,6 +1100,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "phase": phase_text,
     "phase_title": phase_title_text,
     "plan": plan_text,
+    "redeal": redeal_text,
     "play_rules": play_rules_text,
     "play_trumps": play_trumps_text,
     "players": players_text,

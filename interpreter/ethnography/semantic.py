@@ -330,6 +330,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "accusation",
             "pot_ante",
             "thrown_in",
+            "redeal",
             "penalties",
             "by_players",
             "player_rules",
@@ -582,6 +583,7 @@ def _auction(rs: Ruleset) -> dict[str, Any]:
     if rs.thrown_in is not None:
         rule = rs.thrown_in
         out["thrown_in"] = {"payer": rule.payer, "pays": Expr(rule.pays.source), "to": rule.to}
+    _put(out, "redeal", [{"when": Expr(r.when.source), "reason": r.reason} for r in rs.redeal])
     _put(out, "phases", {phase.name: _phase(phase, rs.deck) for phase in rs.phases})
     return out
 

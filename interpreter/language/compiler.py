@@ -59,6 +59,7 @@ from interpreter.language.model import (
     Penalties,
     PlayRules,
     Preference,
+    Redeal,
     Route,
     Ruleset,
     ScheduledTrick,
@@ -261,6 +262,7 @@ class Compiler:
         self.section(("contracts",), lambda: self.check_exchanges(contracts, plans))
         phases = self.section(("auction",), lambda: self.compile_auction(contracts or {}))
         thrown_in = self.section(("auction", "thrown_in"), self.compile_thrown_in)
+        redeal = self.section(("auction", "redeal"), self.compile_redeal)
         claim = self.section(("claim",), self.compile_claim)
         announcements = self.section(("announcements",), self.compile_announcements)
         play = self.section(("play",), self.compile_play)
@@ -295,6 +297,7 @@ class Compiler:
             announcements=announcements,
             breaches=self.get(("auction", "breaches"), default("auction.breaches")),
             thrown_in=thrown_in,
+            redeal=redeal,
             play=play,
             counting=counting,
             settlement=settlement,
@@ -1280,6 +1283,15 @@ class Compiler:
             )
         pays = self.expression(path + ("pays",), BREACH_NAMES, INT)
         return ThrowInPayment(payer, pays, to) if pays is not None else None
+
+    def compile_redeal(self) -> tuple[Redeal, ...]:
+        """The hands that throw the deal in as dealt, each condition checked against one hand."""
+        rules = []
+        for i, entry in enumerate(self.get(("auction", "redeal")) or ()):
+            when = self.expression(("auction", "redeal", i, "when"), CLAIM_NAMES, BOOL)
+            if when is not None:
+                rules.append(Redeal(when, entry.get("reason") or f"the hand meets {when.source}"))
+        return tuple(rules)
 
     # -- play, counting, settlement ------------------------------------------------------
     def compile_claim(self) -> Claim | None:

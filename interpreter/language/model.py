@@ -97,6 +97,14 @@ class ThrowInPayment:
 
 
 @dataclass(frozen=True)
+class Redeal:
+    """A hand that, as dealt, throws the deal in before the bidding (the Petit alone)."""
+
+    when: Condition
+    reason: str
+
+
+@dataclass(frozen=True)
 class AuctionPhase:
     name: str
     title: str
@@ -694,6 +702,7 @@ class Ruleset:
     accusation: Accusation | None = None
     pot_ante: Formula | None = None  # what the dealer pays into the pot at each deal
     thrown_in: ThrowInPayment | None = None  # what is paid when the auction throws the deal in
+    redeal: tuple[Redeal, ...] = ()  # hands that throw the deal in as dealt, before the bidding
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
     direction: str | None = None  # the direction of play at the table (display only)

@@ -305,6 +305,18 @@ thrown_in = Rule(
     ("pays",),
 )
 
+redeal = Rule(
+    "A hand that, as dealt, throws the deal in before anybody bids: the cards are dealt again (French Tarot's "
+    "Petit alone, a hand with too few trumps). The hands are looked at in order of play from Vorhand; the first "
+    "that meets a condition is shown and the deal is thrown in, paying nothing. A throw-in the holder may choose "
+    "instead is a bid that `ends: throw_in`, with `requires`.",
+    {
+        "when": condition("The condition on one hand, as dealt.", names.HAND_ONLY),
+        "reason": reason("What the table is told (the Petit alone).", Computed("the hand meets `when`")),
+    },
+    ("when",),
+)
+
 auction = Rule(
     "The bidding that decides the contract and the lone player.",
     {
@@ -329,6 +341,10 @@ auction = Rule(
             ),
         ),
         "thrown_in": Key(thrown_in, said=Said("When the auction throws the deal in", text="thrown_in", whole=True)),
+        "redeal": Key(
+            ListOf("Hands that throw the deal in as dealt, before the bidding.", redeal),
+            said=Said("The deal is dealt again when", text="redeal", missing="never", whole=True),
+        ),
     },
 )
 
