@@ -183,3 +183,69 @@ def test_a_redeal_condition_naming_what_a_hand_cannot_tell_is_refused_at_its_pla
     [problem] = _problems(tmp_path, text)
     assert problem.startswith("auction.redeal[0].when: "), problem
     assert "bid_made" in problem
+
+
+# -- a declarer named by a card held when everybody passed ----------------------------------------
+
+GSTIESS_TABLE = Path(__file__).parent / "rulesets" / "breitnau-gstiess-must-dappen.yaml"
+
+
+def _passed_twice(hands: list[list[str]], talon: list[str], ruleset: object = None) -> Game:
+    rs = load_ruleset(str(GSTIESS_TABLE)) if ruleset is None else ruleset
+    game = Game(rs, 6, 0, deal={"hands": hands, "talon": talon})  # type: ignore[arg-type]
+    for _ in range(12):  # the Solo round and the Dappen round, Vorhand (seat 1) first
+        assert game.to_act is not None
+        game.apply(game.to_act, "pass")
+    return game
+
+
+def test_the_holder_of_the_gstiess_declares_when_everybody_passed_without_another_word() -> None:
+    game = _passed_twice(BREITNAU_HANDS, BREITNAU_TALON)
+    assert game.contract is not None and game.contract.name == "dappen"
+    assert game.declarer == 5 and not game.is_over
+    assert len(game.calls) == 12 and game.to_act == 5  # seat 5 takes the Dapp: nobody else spoke
+    assert {"type": "contract", "contract": "dappen", "declarer": 5} in game.events
+    # Without the word the same twelve passes throw the deal in (tests/records/breitnau-thrown-in.yaml).
+    shipped = _passed_twice(BREITNAU_HANDS, BREITNAU_TALON, load_ruleset("breitnau"))
+    assert shipped.result is not None and shipped.result.outcome == "thrown_in"
+
+
+def test_a_card_in_the_talon_passes_the_game_to_the_holder_of_the_next_card() -> None:
+    hands = [list(h) for h in BREITNAU_HANDS]
+    talon = list(BREITNAU_TALON)
+    hands[5][0], talon[0] = talon[0], hands[5][0]  # the Gstieß lies in the Dapp; seat 5 has T19
+    game = _passed_twice(hands, talon)
+    assert game.declarer == 3  # the Mond's holder
+    hands[3][0], talon[1] = talon[1], hands[3][0]  # the Mond too: nobody holds a card named
+    game = _passed_twice(hands, talon)
+    assert game.result is not None and game.result.outcome == "thrown_in" and game.declarer is None
+    assert [e for e in game.events if e["type"] == "thrown_in"] == [{"type": "thrown_in"}]
+
+
+@pytest.mark.parametrize(
+    ("base", "then", "message"),
+    [
+        (
+            "breitnau",
+            "{pass_out: throw_in, holder_of: [T22]}",
+            "auction.phases.dappen_round.then.holder_of: the holder of a card declares the game played when "
+            "everybody passes: write `pass_out: play`",
+        ),
+        (
+            "breitnau",
+            "{pass_out: play, play: dappen, holder_of: [T22, T23]}",
+            "auction.phases.dappen_round.then.holder_of[1]: no card T23 in this pack",
+        ),
+        (
+            "dreierles",
+            "{pass_out: play, play: raeuber, holder_of: [T22]}",
+            "auction.phases.bidding.then.holder_of: 'raeuber' is played everyone for themselves, with no "
+            "declarer for the holder to be",
+        ),
+    ],
+)
+def test_a_wrong_holder_of_names_its_place_and_the_fix(tmp_path: Path, base: str, then: str, message: str) -> None:
+    phase = "dappen_round" if base == "breitnau" else "bidding"
+    text = f"title: A wrong holder\nextends: {base}\nstatus: assumed\nauction:\n  phases:\n    {phase}:\n      then: {then}\n"
+    problems = _problems(tmp_path, text)
+    assert len(problems) == 1 and problems[0].startswith(message), problems

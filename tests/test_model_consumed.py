@@ -83,6 +83,7 @@ CONSUMED: dict[str, str] = {
     "AuctionPhase.max_bidders": "engine/auction.py",
     "AuctionPhase.compulsory": "engine/auction.py",
     "AuctionPhase.pass_out": "engine/auction.py",
+    "AuctionPhase.pass_out_holder": "engine/auction.py",
     "AuctionPhase.after": "engine/auction.py",
     "AuctionPhase.interrupts": "engine/auction.py",
     "AuctionPhase.choose": "engine/auction.py",

@@ -572,7 +572,7 @@ class Auction:
         while outcome is not None:
             following = self.next_phase(outcome)
             if following is None:
-                self.outcome = outcome
+                self.outcome = self._holder_declares(outcome)
                 self.to_act = None
                 return True
             if self.table is not None:
@@ -580,6 +580,19 @@ class Auction:
             outcome = self.settle()
         self.to_act = self.whose_turn()
         return False
+
+    def _holder_declares(self, outcome: Outcome) -> Outcome:
+        """Everybody passed into a game that the holder of a card declares (`then.holder_of`):
+        the holder of the first listed card a player holds is its declarer, without another word;
+        none of them held, the deal is thrown in. Any other outcome stands."""
+        phase = self.state.phase
+        if outcome.seat is not None or not phase.pass_out_holder or phase.pass_out != "play":
+            return outcome
+        for card in phase.pass_out_holder:
+            for seat in self.seats:
+                if card in self.hands[seat]:
+                    return Outcome(seat, None, phase.pass_out_play, ends_auction=True)
+        return Outcome(None, None, None, ends_auction=True, throw_in=True)
 
     # -- applying a call ---------------------------------------------------------------------
     def apply(self, seat: int, call: str) -> Outcome | None:

@@ -475,19 +475,19 @@ class Game:
         outcome = auction.outcome
         assert outcome is not None
         phase = auction.state.phase
-        if outcome.seat is None and phase.pass_out == "play":
+        if outcome.seat is None and phase.pass_out == "play" and not outcome.throw_in:
             # Everybody passed: a game without a declarer (Räuber, Ramsch) is played.
             assert phase.pass_out_play is not None
             self.contract = self.ruleset.contracts[phase.pass_out_play]
             self.events.append({"type": "contract", "contract": self.contract.name, "declarer": None})
             self._start_exchange()
         elif outcome.seat is None or outcome.throw_in:
-            self.events.append({"type": "thrown_in", **({"seat": outcome.seat} if outcome.throw_in else {})})
+            thrower = outcome.seat if outcome.throw_in else None  # (nobody, when no card named a declarer)
+            self.events.append({"type": "thrown_in", **({"seat": thrower} if thrower is not None else {})})
             payments, pot = [0] * self.players, 0
             if (rule := self.ruleset.thrown_in) is not None:
-                caller = outcome.seat if outcome.throw_in else None
                 held = None if self.pot_start is None else self.pot_start + self.ante
-                payments, pot = throw_in_payments(rule, self.seats, self.players, self.dealer, caller, held)
+                payments, pot = throw_in_payments(rule, self.seats, self.players, self.dealer, thrower, held)
             self._finish(Result("thrown_in", None, None, None, None, None, payments, pot=pot))
         else:
             self._declarer_found(outcome)

@@ -1020,7 +1020,7 @@ def pass_out_text(value: Any, titles: Titles) -> str:
     if value == "throw_in":
         return "the deal is thrown in"
     if value == "play":
-        return "a contract is played without a lone player"
+        return "a contract is played without a lone player, unless the holder of a card named declares it"
     return f"{the(titles.phase(value))} follows"
 
 
@@ -1046,6 +1046,13 @@ def redeal_text(rules: Any) -> str:
         for r in rules
         if isinstance(r, dict)
     )
+
+
+def holder_of_text(cards: Any) -> str:
+    """Whose game it is when everybody passed: the holder of the first of these cards held."""
+    if not isinstance(cards, list):
+        return generic_text(cards)
+    return "the holder of " + ", else of ".join(str(c) for c in cards) + " (none held: the deal is thrown in)"
 
 
 def payment_text(value: Any, titles: Titles) -> str:
@@ -1082,6 +1089,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "exchange": exchange_text,
     "factor": factor_text,
     "hold": hold_text,
+    "holder_of": holder_of_text,
     "individual": individual_text,
     "keep_back": keep_back_text,
     "kontra": kontra_text,

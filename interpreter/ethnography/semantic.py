@@ -358,6 +358,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "interrupts",
             "choose",
             "pass_out_play",
+            "pass_out_holder",
             "carried_may_hold",
             "style",
             "speakers",
@@ -560,6 +561,7 @@ def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     _put(out, "compulsory", sorted(rules, key=lambda r: (r["call"], repr(r["when"].key))))
     then: dict[str, Any] = {"pass_out": phase.pass_out}
     _put(then, "play", phase.pass_out_play)
+    _put(then, "holder_of", list(phase.pass_out_holder))
     _put(then, "after", dict(phase.after))
     _put(then, "choose", {call: [_level(lv) for lv in levels] for call, levels in phase.choose.items()})
     out["then"] = then

@@ -1206,6 +1206,8 @@ class Compiler:
                     path + ("then", "play"),
                     f"no contract named '{pass_out_play}'{_hint(str(pass_out_play), known_contracts)}",
                 )
+            holder_of = tuple(then.get("holder_of") or ())
+            self.check_pass_out_holder(path + ("then", "holder_of"), holder_of, pass_out, pass_out_play, contracts)
             after = dict(then.get("after") or {})
             for call, target in after.items():
                 if call not in calls:
@@ -1247,6 +1249,7 @@ class Compiler:
                     interrupts=interrupts,
                     choose=choose,
                     pass_out_play=pass_out_play,
+                    pass_out_holder=holder_of,
                     carried_may_hold=p.get("carried_may_hold", default("auction.phases.*.carried_may_hold")),
                     style=p.get("style", default("auction.phases.*.style")),
                     start=p.get("start", default("auction.phases.*.start")),
@@ -1259,6 +1262,29 @@ class Compiler:
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)
+
+    def check_pass_out_holder(
+        self, path: Path, cards: tuple[str, ...], pass_out: str, play: str | None, contracts: dict[str, Contract]
+    ) -> None:
+        """The cards whose holder declares the game played when everybody passed: cards of the
+        pack, naming the declarer of a game `pass_out: play` plays, which has one."""
+        if not cards:
+            return
+        if pass_out != "play":
+            self.problem(
+                path,
+                "the holder of a card declares the game played when everybody passes: write `pass_out: play` "
+                "and name that game with `play`",
+            )
+        elif play in contracts and contracts[play].individual is not None:
+            self.problem(
+                path,
+                f"'{play}' is played everyone for themselves, with no declarer for the holder to be: "
+                "name a game with a declarer in `play`, or leave `holder_of` out",
+            )
+        for i, card in enumerate(cards):
+            if card not in self.deck.suit:
+                self.problem((*path, i), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}")
 
     def compile_thrown_in(self) -> ThrowInPayment | None:
         """What is paid on a deal the auction throws in: refused where nothing would change hands

@@ -120,6 +120,7 @@ class AuctionPhase:
         default_factory=dict
     )  # uncontested winning call -> the games its bidder chooses from
     pass_out_play: str | None = None  # the contract played when everybody passed
+    pass_out_holder: tuple[str, ...] = ()  # its declarer: the holder of the first of these cards held
     carried_may_hold: bool = True  # False: the bidder carried in drops out when outbid
     style: Literal["duel", "rounds", "declare"] = "duel"
     speakers: Literal["all", "previous_bidders"] = "all"

@@ -16,6 +16,7 @@ from interpreter.language.keys.kinds import (
     Rule,
     Said,
     Text,
+    card,
     condition,
     formula,
     name,
@@ -129,6 +130,16 @@ then = Rule(
         "play": Key(
             name("The contract played when everybody passed and `pass_out` is `play`."),
             said=_phase("pass_out_play", "the game when everybody passes", text="contract_title"),
+        ),
+        "holder_of": Key(
+            ListOf(
+                "When everybody passed and `pass_out` is `play`: the player holding the first of these cards that "
+                "a player holds declares the game `play` names, without another word (a Muss: the holder of the "
+                "Sküs must play); none of them held (all in the talon): the deal is thrown in.",
+                card(),
+                min_items=1,
+            ),
+            said=_phase("holder_of", "when everybody passes, the game is declared by", text="holder_of"),
         ),
         "choose": Key(
             Entries(
