@@ -10,6 +10,7 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.engine.auction import throw_in_payments
+from interpreter.errors import IllegalActionError
 from interpreter.language.loader import check_ruleset
 
 RECORDS = Path(__file__).parent / "records"
@@ -247,5 +248,85 @@ def test_a_card_in_the_talon_passes_the_game_to_the_holder_of_the_next_card() ->
 def test_a_wrong_holder_of_names_its_place_and_the_fix(tmp_path: Path, base: str, then: str, message: str) -> None:
     phase = "dappen_round" if base == "breitnau" else "bidding"
     text = f"title: A wrong holder\nextends: {base}\nstatus: assumed\nauction:\n  phases:\n    {phase}:\n      then: {then}\n"
+    problems = _problems(tmp_path, text)
+    assert len(problems) == 1 and problems[0].startswith(message), problems
+
+
+# -- the challenged holder raises at once ---------------------------------------------------------
+
+RAISE_TABLE = Path(__file__).parent / "rulesets" / "breitnau-holder-raises.yaml"
+
+
+def _dappen_round(ruleset: object, *calls: tuple[int, str]) -> Game:
+    rs = load_ruleset(str(RAISE_TABLE)) if ruleset is None else ruleset
+    game = Game(rs, 6, 0, deal={"hands": BREITNAU_HANDS, "talon": BREITNAU_TALON})  # type: ignore[arg-type]
+    for seat in (1, 2, 3, 4, 5, 0):  # the Solo round
+        game.apply(seat, "pass")
+    for seat, call in calls:
+        game.apply(seat, call)
+    return game
+
+
+def test_the_challenged_holder_may_raise_at_once_hold_or_drop() -> None:
+    game = _dappen_round(None, (1, "dappen"), (2, "strecken"))
+    assert game.legal_actions(1) == ["pass", "selber", "stupfen"]
+    game.apply(1, "stupfen")
+    # Nothing is higher than Stupfen: seat 2 drops out without a word, nobody else may bid.
+    assert game.contract is not None and game.contract.name == "stupfen" and game.declarer == 1
+    # Without the word the holder may only hold or drop: the raise is refused, and says why.
+    shipped = _dappen_round(load_ruleset("breitnau"), (1, "dappen"), (2, "strecken"))
+    assert shipped.legal_actions(1) == ["pass", "selber"]
+    with pytest.raises(IllegalActionError, match="answer the bid strecken first; you may say: pass, selber"):
+        shipped.apply(1, "stupfen")
+
+
+def test_after_a_raise_the_challenger_answers_and_a_raising_holder_never_holds(tmp_path: Path) -> None:
+    file = tmp_path / "raise.yaml"
+    file.write_text(
+        "title: Raise only (a test)\nextends: breitnau\nstatus: assumed\nauction:\n  phases:\n    dappen_round:\n"
+        "      answer: raise\n      hold: null\n"
+        "      ladder: [{call: dappen}, {call: strecken}, {call: stupfen}, {call: solo}]\n",
+        encoding="utf-8",
+    )
+    rs = load_ruleset(str(file))
+    game = _dappen_round(rs, (1, "dappen"), (2, "strecken"))
+    assert game.legal_actions(1) == ["pass", "stupfen"]  # no hold: raise or drop
+    game.apply(1, "stupfen")
+    assert game.to_act == 2 and game.legal_actions(2) == ["pass", "solo"]  # the challenger answers the raise
+    game.apply(2, "solo")
+    # Solo is the top: the holder can neither hold (answer: raise) nor raise, so drops out unasked.
+    assert game.contract is not None and game.contract.name == "solo" and game.declarer == 2
+
+
+@pytest.mark.parametrize(
+    ("base", "phase", "written", "message"),
+    [
+        (
+            "koenigrufen",
+            "bidding",
+            "answer: raise",
+            "auction.phases.bidding.answer: a holder answers a challenger at once only in a duel",
+        ),
+        (
+            "breitnau",
+            "solo_round",
+            "answer: raise_or_hold",
+            "auction.phases.solo_round.answer: holding needs the phase's hold call (`hold: selber`): add it, "
+            "or write `answer: raise`",
+        ),
+        (
+            "breitnau",
+            "dappen_round",
+            "answer: raise",
+            "auction.phases.dappen_round.hold: 'selber' would never be said: with `answer: raise`",
+        ),
+    ],
+)
+def test_a_wrong_answer_names_its_place_and_the_fix(
+    tmp_path: Path, base: str, phase: str, written: str, message: str
+) -> None:
+    text = (
+        f"title: A wrong answer\nextends: {base}\nstatus: assumed\nauction:\n  phases:\n    {phase}:\n      {written}\n"
+    )
     problems = _problems(tmp_path, text)
     assert len(problems) == 1 and problems[0].startswith(message), problems

@@ -5,7 +5,8 @@ How one phase runs (Dappen, Cego and Tapp all fit it):
 - an entrant may bid the lowest level (or, with `raise: any`, any level) when nobody has bid,
   otherwise the next level above the current bid (or any higher one);
 - the current holder answers a challenger at once: hold (take the same level, by the phase's
-  hold call such as "selber") or pass; after a hold the challenger may go one higher or pass;
+  hold call such as "selber") or pass, or where the phase's `answer` says, raise over the
+  challenger at once; after a hold or a raise the challenger may go higher or pass;
 - when the duel is decided the next entrant in order speaks;
 - the phase ends as soon as nobody can change its outcome, or at once on a level that `ends` it.
 Requirements (holds a king) and compulsions (must dappen) are DSL conditions on the hand.
@@ -401,9 +402,22 @@ class Auction:
         if st.phase.style == "declare":
             return [PASS, *(lv.call for lv in st.phase.ladder if self._meets(lv, seat))]
         if st.awaiting == "holder":
-            can_hold = self._can_hold(seat) and self._meets(st.phase.ladder[st.level], seat)
-            return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
+            answer, ladder = st.phase.answer, st.phase.ladder
+            can_hold = answer != "raise" and self._can_hold(seat) and self._meets(ladder[st.level], seat)
+            calls = [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
+            if answer != "hold":  # a raise at once, over the challenger's bid
+                for i in self._bids_open_to(seat, st.level):
+                    if self._meets(ladder[i], seat):
+                        calls.append(ladder[i].call)
+            return calls
         return None
+
+    def _may_answer(self, holder: int) -> bool:
+        """Whether the challenged holder has an answer besides dropping out, by the phase's rules
+        (not the hand): a hold, or a raise at once."""
+        st = self.state
+        answer = st.phase.answer
+        return (answer != "raise" and self._can_hold(holder)) or (answer != "hold" and self._may_bid(holder, st.level))
 
     def breach(self, seat: int, call: str) -> Compulsion | None:
         """The compulsion a pass by `seat` now would break, if any (checked before applying it)."""
@@ -503,7 +517,7 @@ class Auction:
         if index is None:
             return f"'{call}' is not a bid in the {st.phase.title}; you may say: {options}"
         level = st.phase.ladder[index]
-        if st.awaiting == "holder":
+        if st.awaiting == "holder" and st.phase.answer == "hold":
             return f"answer the bid {st.phase.ladder[st.level].call} first; you may say: {options}"
         unmet = self._unmet(level, seat)
         if unmet is not None and index in self._bids_open_to(seat, st.level):
@@ -647,6 +661,8 @@ class Auction:
                 st.passed.add(st.holder)
                 st.holder, st.challenger, st.awaiting = st.challenger, None, "entrant"
             else:
+                if call != st.phase.hold:  # a raise at once: the challenger answers it
+                    st.level = self._rung(call)
                 st.awaiting = "challenger"
         elif st.awaiting == "challenger":
             if call == PASS:
@@ -712,7 +728,7 @@ class Auction:
             if st.awaiting == "holder":
                 assert st.holder is not None
                 level = ladder[st.level]
-                if self._can_hold(st.holder):
+                if self._may_answer(st.holder):
                     return None
                 # A level that cannot be held passes to the challenger without a word.
                 st.passed.add(st.holder)

@@ -360,6 +360,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "pass_out_play",
             "pass_out_holder",
             "carried_may_hold",
+            "answer",
             "style",
             "speakers",
             "start",
@@ -568,6 +569,7 @@ def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     _put(out, "interrupts", [_level(lv) for lv in phase.interrupts])
     _put(out, "side_bids", [{**_level(lv), "over": sorted(over)} for lv, over in phase.side_bids])
     out["carried_may_hold"] = phase.carried_may_hold
+    out["answer"] = phase.answer
     out["style"] = phase.style
     out["speakers"] = phase.speakers
     out["start"] = phase.start

@@ -1206,6 +1206,8 @@ class Compiler:
                     path + ("then", "play"),
                     f"no contract named '{pass_out_play}'{_hint(str(pass_out_play), known_contracts)}",
                 )
+            answer = p.get("answer", default("auction.phases.*.answer"))
+            self.check_answer(path, answer, p)
             holder_of = tuple(then.get("holder_of") or ())
             self.check_pass_out_holder(path + ("then", "holder_of"), holder_of, pass_out, pass_out_play, contracts)
             after = dict(then.get("after") or {})
@@ -1251,6 +1253,7 @@ class Compiler:
                     pass_out_play=pass_out_play,
                     pass_out_holder=holder_of,
                     carried_may_hold=p.get("carried_may_hold", default("auction.phases.*.carried_may_hold")),
+                    answer=answer,
                     style=p.get("style", default("auction.phases.*.style")),
                     start=p.get("start", default("auction.phases.*.start")),
                     side_bids=side_bids,
@@ -1262,6 +1265,30 @@ class Compiler:
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)
+
+    def check_answer(self, path: Path, answer: str, phase: dict[str, Any]) -> None:
+        """The challenged holder's answers: a duel's, holding by the phase's hold call."""
+        if answer == default("auction.phases.*.answer"):
+            return
+        if phase.get("style", default("auction.phases.*.style")) != "duel":
+            self.problem(
+                path + ("answer",),
+                "a holder answers a challenger at once only in a duel (`style: duel`); in rounds a player "
+                "raises on their own turn: leave `answer` out",
+            )
+            return
+        hold = phase.get("hold")
+        if answer == "raise_or_hold" and (hold is None or hold == "same"):
+            self.problem(
+                path + ("answer",),
+                "holding needs the phase's hold call (`hold: selber`): add it, or write `answer: raise`",
+            )
+        if answer == "raise" and hold is not None:
+            self.problem(
+                path + ("hold",),
+                f"'{hold}' would never be said: with `answer: raise` the challenged holder raises or drops out; "
+                "leave `hold` out, or write `answer: raise_or_hold`",
+            )
 
     def check_pass_out_holder(
         self, path: Path, cards: tuple[str, ...], pass_out: str, play: str | None, contracts: dict[str, Contract]

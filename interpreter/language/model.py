@@ -122,6 +122,8 @@ class AuctionPhase:
     pass_out_play: str | None = None  # the contract played when everybody passed
     pass_out_holder: tuple[str, ...] = ()  # its declarer: the holder of the first of these cards held
     carried_may_hold: bool = True  # False: the bidder carried in drops out when outbid
+    # duel: what the challenged holder may answer besides dropping out (hold, raise at once, either)
+    answer: Literal["hold", "raise", "raise_or_hold"] = "hold"
     style: Literal["duel", "rounds", "declare"] = "duel"
     speakers: Literal["all", "previous_bidders"] = "all"
     start: Literal["vorhand", "after_vorhand", "after_holder"] = "vorhand"

@@ -176,6 +176,25 @@ phase = Rule(
             ),
             said=_phase("hold", "holding a later, higher bid", text="hold", missing="not allowed"),
         ),
+        "answer": Key(
+            Choice(
+                "duel style: what the challenged holder may answer, at once: hold (default: take the challenger's "
+                "bid with the `hold` call, where the phase has one) or drop out; raise: bid higher than the "
+                "challenger or drop out, never hold; raise_or_hold: any of the three. After a hold or a raise the "
+                "challenger answers by going higher or dropping out.",
+                ("hold", "raise", "raise_or_hold"),
+            ),
+            default="hold",
+            said=_phase(
+                "answer",
+                "the challenged holder",
+                words={
+                    "hold": "holds or drops out",
+                    "raise": "raises at once or drops out",
+                    "raise_or_hold": "raises at once, holds, or drops out",
+                },
+            ),
+        ),
         "raise": Key(
             Choice("Whether a bid must be the next level (default) or may jump.", ("next", "any")),
             default="next",
