@@ -330,3 +330,30 @@ def test_a_wrong_answer_names_its_place_and_the_fix(
     )
     problems = _problems(tmp_path, text)
     assert len(problems) == 1 and problems[0].startswith(message), problems
+
+
+# -- the winner of a contested auction names the game ---------------------------------------------
+
+CHOOSE_TABLE = Path(__file__).parent / "rulesets" / "breitnau-winner-names-the-game.yaml"
+CONTESTED = ((1, "dappen"), (2, "strecken"), (1, "selber"), (2, "pass"))
+
+
+def test_the_winner_of_a_contested_phase_names_the_game() -> None:
+    game = _dappen_round(load_ruleset(str(CHOOSE_TABLE)), *CONTESTED)
+    assert game.contract is None and game.to_act == 1 and game.legal_actions(1) == ["strecken", "solo"]
+    game.apply(1, "solo")
+    assert game.contract is not None and game.contract.name == "solo" and game.declarer == 1
+    # Without the word the contested Strecken is played as bid, with no choice.
+    shipped = _dappen_round(load_ruleset("breitnau"), *CONTESTED)
+    assert shipped.contract is not None and shipped.contract.name == "strecken" and shipped.declarer == 1
+
+
+def test_choose_when_without_games_to_choose_names_its_place_and_the_fix(tmp_path: Path) -> None:
+    text = (
+        "title: Nothing to choose\nextends: breitnau\nstatus: assumed\nauction:\n  phases:\n"
+        "    dappen_round:\n      then: {choose_when: won}\n"
+    )
+    assert _problems(tmp_path, text) == [
+        "auction.phases.dappen_round.then.choose_when: the winner has nothing to choose from: list the games "
+        "by winning call in `then.choose`, or leave `choose_when` out"
+    ]

@@ -85,6 +85,7 @@ CONSUMED: dict[str, str] = {
     "AuctionPhase.pass_out": "engine/auction.py",
     "AuctionPhase.pass_out_holder": "engine/auction.py",
     "AuctionPhase.answer": "engine/auction.py",
+    "AuctionPhase.choose_when": "engine/auction.py",
     "AuctionPhase.after": "engine/auction.py",
     "AuctionPhase.interrupts": "engine/auction.py",
     "AuctionPhase.choose": "engine/auction.py",

@@ -766,10 +766,14 @@ class Auction:
         if st.holder is None:
             return Outcome(None, None, None, ends_auction)
         level = st.phase.ladder[st.level]
-        if level.call in st.phase.choose and (st.bidders == {st.holder} or level.contract is None):
-            # Nobody bid against it, or it names no game to play (Mein Spiel): its bidder now
-            # chooses the game (a call of the game's name).
-            st.awaiting, st.choices = "choice", st.phase.choose[level.call]
+        phase = st.phase
+        if level.call in phase.choose and (
+            st.bidders == {st.holder} or level.contract is None or phase.choose_when == "won"
+        ):
+            # Nobody bid against it, it names no game to play (Mein Spiel), or the winner names
+            # the game contested or not (`choose_when: won`): its bidder now chooses the game (a
+            # call of the game's name).
+            st.awaiting, st.choices = "choice", phase.choose[level.call]
             return None
         return Outcome(st.holder, level.call, level.contract, ends_auction)
 

@@ -359,6 +359,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "choose",
             "pass_out_play",
             "pass_out_holder",
+            "choose_when",
             "carried_may_hold",
             "answer",
             "style",
@@ -565,6 +566,8 @@ def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     _put(then, "holder_of", list(phase.pass_out_holder))
     _put(then, "after", dict(phase.after))
     _put(then, "choose", {call: [_level(lv) for lv in levels] for call, levels in phase.choose.items()})
+    if phase.choose_when != default("auction.phases.*.then.choose_when"):
+        then["choose_when"] = phase.choose_when
     out["then"] = then
     _put(out, "interrupts", [_level(lv) for lv in phase.interrupts])
     _put(out, "side_bids", [{**_level(lv), "over": sorted(over)} for lv, over in phase.side_bids])

@@ -1236,6 +1236,13 @@ class Compiler:
                         at_key=True,
                     )
                 choose[call] = self.levels(p, path + ("then", "choose", call), entries, contracts)
+            choose_when = then.get("choose_when", default("auction.phases.*.then.choose_when"))
+            if choose_when != default("auction.phases.*.then.choose_when") and not choose:
+                self.problem(
+                    path + ("then", "choose_when"),
+                    "the winner has nothing to choose from: list the games by winning call in `then.choose`, "
+                    "or leave `choose_when` out",
+                )
             phases.append(
                 AuctionPhase(
                     name=name,
@@ -1250,6 +1257,7 @@ class Compiler:
                     after=after,
                     interrupts=interrupts,
                     choose=choose,
+                    choose_when=choose_when,
                     pass_out_play=pass_out_play,
                     pass_out_holder=holder_of,
                     carried_may_hold=p.get("carried_may_hold", default("auction.phases.*.carried_may_hold")),

@@ -119,6 +119,7 @@ class AuctionPhase:
     choose: dict[str, tuple[Level, ...]] = field(
         default_factory=dict
     )  # uncontested winning call -> the games its bidder chooses from
+    choose_when: Literal["uncontested", "won"] = "uncontested"  # won: the winner chooses, contested or not
     pass_out_play: str | None = None  # the contract played when everybody passed
     pass_out_holder: tuple[str, ...] = ()  # its declarer: the holder of the first of these cards held
     carried_may_hold: bool = True  # False: the bidder carried in drops out when outbid

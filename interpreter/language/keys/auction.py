@@ -146,7 +146,22 @@ then = Rule(
                 "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber); a call that names no contract (`contract: null`, Mein Spiel) lets its bidder choose whenever it wins, contested or not.",
                 ListOf("The games to choose from.", ladder_level, min_items=1),
             ),
-            said=_phase("choose", "the uncontested bidder's choice", text="choose", whole=True),
+            said=_phase("choose", "the winning bidder's choice", text="choose", whole=True),
+        ),
+        "choose_when": Key(
+            Choice(
+                "When the winner of a call listed in `choose` chooses the game: uncontested (default: only when "
+                "nobody bid against it, or when the call names no contract), or won (whenever it wins, contested "
+                "or not: the winner names the final contract).",
+                ("uncontested", "won"),
+            ),
+            default="uncontested",
+            said=_phase(
+                "choose_when",
+                "the winner chooses the game",
+                words={"uncontested": "only when nobody bid against it", "won": "whenever the call wins"},
+                missing="only when nobody bid against it",
+            ),
         ),
         "after": Key(
             Entries(
