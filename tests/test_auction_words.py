@@ -357,3 +357,54 @@ def test_choose_when_without_games_to_choose_names_its_place_and_the_fix(tmp_pat
         "auction.phases.dappen_round.then.choose_when: the winner has nothing to choose from: list the games "
         "by winning call in `then.choose`, or leave `choose_when` out"
     ]
+
+
+# -- a priority that is not the speaking order -----------------------------------------------------
+
+PRIORITY_TABLE = Path(__file__).parent / "rulesets" / "koenigrufen-vorhand-speaks-last.yaml"
+KOENIG_DEAL = {
+    "hands": [
+        ["DQ", "DK", "HJ", "T12", "T4", "T18", "SN", "T17", "T3", "C10", "DN", "CN"],
+        ["C7", "T13", "HN", "H2", "SJ", "T8", "CQ", "S8", "H4", "T10", "S10", "DJ"],
+        ["T6", "HK", "T2", "D2", "S9", "T1", "T7", "HQ", "T19", "T9", "D3", "T14"],
+        ["T5", "HA", "T21", "T15", "D4", "H3", "S7", "CK", "SK", "T20", "CJ", "SQ"],
+    ],
+    "talon": ["T16", "T11", "T22", "C9", "C8", "DA"],
+}
+
+
+def test_forehand_speaks_last_but_holds_first(tmp_path: Path) -> None:
+    game = Game(load_ruleset(str(PRIORITY_TABLE)), 4, 0, deal=KOENIG_DEAL)
+    for seat, call in ((2, "solo"), (3, "pass"), (0, "pass")):
+        game.apply(seat, call)
+    assert game.to_act == 1 and "solo" in game.legal_actions(1)  # the same game, by priority
+    game.apply(1, "solo")
+    assert game.to_act == 2 and "solo" not in game.legal_actions(2)  # lower in priority: only higher
+    # With the speaking order as the priority, Forehand, last to speak, must go higher.
+    file = tmp_path / "order.yaml"
+    text = PRIORITY_TABLE.read_text(encoding="utf-8").replace("priority: vorhand", "priority: order")
+    file.write_text(text, encoding="utf-8")
+    ordered = Game(load_ruleset(str(file)), 4, 0, deal=KOENIG_DEAL)
+    for seat, call in ((2, "solo"), (3, "pass"), (0, "pass")):
+        ordered.apply(seat, call)
+    assert ordered.to_act == 1 and "solo" not in ordered.legal_actions(1)
+    with pytest.raises(IllegalActionError, match="solo does not outbid solo"):
+        ordered.apply(1, "solo")
+
+
+@pytest.mark.parametrize(
+    ("base", "phase", "message"),
+    [
+        ("breitnau", "dappen_round", "auction.phases.dappen_round.priority: priority decides only who may hold"),
+        ("cego-ministranten", "after_fort", None),
+    ],
+)
+def test_priority_outside_rounds_with_a_hold_names_its_place_and_the_fix(
+    tmp_path: Path, base: str, phase: str, message: str | None
+) -> None:
+    text = f"title: Priority\nextends: {base}\nstatus: assumed\nauction:\n  phases:\n    {phase}:\n      priority: vorhand\n"
+    problems = _problems(tmp_path, text)
+    if message is None:
+        assert problems == []  # rounds with a hold call: allowed
+    else:
+        assert len(problems) == 1 and problems[0].startswith(message), problems

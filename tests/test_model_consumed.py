@@ -86,6 +86,7 @@ CONSUMED: dict[str, str] = {
     "AuctionPhase.pass_out_holder": "engine/auction.py",
     "AuctionPhase.answer": "engine/auction.py",
     "AuctionPhase.choose_when": "engine/auction.py",
+    "AuctionPhase.priority": "engine/auction.py",
     "AuctionPhase.after": "engine/auction.py",
     "AuctionPhase.interrupts": "engine/auction.py",
     "AuctionPhase.choose": "engine/auction.py",

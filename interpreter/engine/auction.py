@@ -258,9 +258,12 @@ class Auction:
         return None
 
     def _priority(self, seat: int) -> int:
-        # Earlier in the phase's order is higher priority; a bidder carried in comes first.
+        # Earlier in the phase's order is higher priority, or earlier from Vorhand where the
+        # phase's `priority` says so; a bidder carried in comes first.
         st = self.state
-        return -1 if seat == st.carried else st.order.index(seat)
+        if seat == st.carried:
+            return -1
+        return self.seats.index(seat) if st.phase.priority == "vorhand" else st.order.index(seat)
 
     def _may_hold_over(self, seat: int) -> bool:
         """Whether `seat` ranks before the holder as the phase's `hold_by` says (before the hand)."""

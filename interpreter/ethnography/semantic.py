@@ -362,6 +362,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "choose_when",
             "carried_may_hold",
             "answer",
+            "priority",
             "style",
             "speakers",
             "start",
@@ -577,6 +578,7 @@ def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     out["speakers"] = phase.speakers
     out["start"] = phase.start
     out["hold_by"] = phase.hold_by
+    out["priority"] = phase.priority
     out["interrupt_priority"] = phase.interrupt_priority
     out.update(_extra(phase, deck))
     return out

@@ -1206,6 +1206,15 @@ class Compiler:
                     path + ("then", "play"),
                     f"no contract named '{pass_out_play}'{_hint(str(pass_out_play), known_contracts)}",
                 )
+            priority = p.get("priority", default("auction.phases.*.priority"))
+            if priority != default("auction.phases.*.priority") and (
+                p.get("style", default("auction.phases.*.style")) != "rounds" or p.get("hold") is None
+            ):
+                self.problem(
+                    path + ("priority",),
+                    "priority decides only who may hold a bid in rounds: write `style: rounds` with a `hold` "
+                    "(a call, or `same`), or leave `priority` out",
+                )
             answer = p.get("answer", default("auction.phases.*.answer"))
             self.check_answer(path, answer, p)
             holder_of = tuple(then.get("holder_of") or ())
@@ -1267,6 +1276,7 @@ class Compiler:
                     side_bids=side_bids,
                     speakers=p.get("speakers", default("auction.phases.*.speakers")),
                     hold_by=p.get("hold_by", default("auction.phases.*.hold_by")),
+                    priority=priority,
                     interrupt_priority=p.get("interrupt_priority", default("auction.phases.*.interrupt_priority")),
                 )
             )

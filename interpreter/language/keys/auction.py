@@ -268,6 +268,21 @@ phase = Rule(
             ),
             said=_phase("side_bids", "side bids", text="calls", whole=True),
         ),
+        "priority": Key(
+            Choice(
+                "rounds style: which of two players ranks first when one would hold the other's bid: the one "
+                "earlier in the phase's speaking order (order, the default), or the one earlier from Vorhand in "
+                "the order of play, whoever speaks first (vorhand: with `start: after_vorhand` Vorhand speaks "
+                "last but holds first).",
+                ("order", "vorhand"),
+            ),
+            default="order",
+            said=_phase(
+                "priority",
+                "who ranks first to hold",
+                words={"order": "the earlier speaker", "vorhand": "the player nearer Vorhand, whoever speaks first"},
+            ),
+        ),
         "hold_by": Key(
             Choice(
                 "rounds style: who may hold the current bid with the hold call: any player earlier in the order (default), or only the player who speaks first in the phase (Vorhand, who opened).",
