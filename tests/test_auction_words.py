@@ -408,3 +408,20 @@ def test_priority_outside_rounds_with_a_hold_names_its_place_and_the_fix(
         assert problems == []  # rounds with a hold call: allowed
     else:
         assert len(problems) == 1 and problems[0].startswith(message), problems
+
+
+def test_a_later_player_takes_a_game_over_by_naming_it_again() -> None:
+    table = Path(__file__).parent / "rulesets" / "koenigrufen-later-takes-over.yaml"
+    game = Game(load_ruleset(str(table)), 4, 0, deal=KOENIG_DEAL)
+    game.apply(1, "solo")
+    assert "solo" in game.legal_actions(2)  # later, so first in this priority
+    game.apply(2, "solo")
+    game.apply(3, "pass")
+    game.apply(0, "pass")
+    assert game.to_act == 1 and "solo" not in game.legal_actions(1)  # earlier: only higher
+    # At Königrufen as shipped the later player must go higher.
+    shipped = Game(load_ruleset("koenigrufen"), 4, 0, deal=KOENIG_DEAL)
+    shipped.apply(1, "solo")
+    assert "solo" not in shipped.legal_actions(2)
+    with pytest.raises(IllegalActionError, match="solo does not outbid solo"):
+        shipped.apply(2, "solo")

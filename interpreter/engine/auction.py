@@ -258,12 +258,15 @@ class Auction:
         return None
 
     def _priority(self, seat: int) -> int:
-        # Earlier in the phase's order is higher priority, or earlier from Vorhand where the
-        # phase's `priority` says so; a bidder carried in comes first.
+        # Lower ranks first: earlier in the phase's order, or as the phase's `priority` says
+        # (earlier from Vorhand; later in the order); a bidder carried in comes first.
         st = self.state
         if seat == st.carried:
-            return -1
-        return self.seats.index(seat) if st.phase.priority == "vorhand" else st.order.index(seat)
+            return -1 - len(self.seats)
+        priority = st.phase.priority
+        if priority == "order":
+            return st.order.index(seat)
+        return self.seats.index(seat) if priority == "vorhand" else -st.order.index(seat)
 
     def _may_hold_over(self, seat: int) -> bool:
         """Whether `seat` ranks before the holder as the phase's `hold_by` says (before the hand)."""

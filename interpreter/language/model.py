@@ -130,9 +130,8 @@ class AuctionPhase:
     start: Literal["vorhand", "after_vorhand", "after_holder"] = "vorhand"
     side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()  # (bid, the calls it may be made over); ends the auction
     hold_by: Literal["earlier", "first"] = "earlier"  # rounds: who may hold (any earlier player, or the first only)
-    priority: Literal["order", "vorhand"] = (
-        "order"  # rounds: who ranks first to hold (the speaking order, or from Vorhand)
-    )
+    # rounds: who ranks first to hold (the speaking order, from Vorhand, or the later speaker)
+    priority: Literal["order", "vorhand", "later"] = "order"
     # An interrupt by a later player waits while earlier players who have not yet had their turn
     # may claim a special game first ("earlier_turn"), or stands at once ("first_call").
     interrupt_priority: Literal["first_call", "earlier_turn"] = "first_call"

@@ -273,14 +273,19 @@ phase = Rule(
                 "rounds style: which of two players ranks first when one would hold the other's bid: the one "
                 "earlier in the phase's speaking order (order, the default), or the one earlier from Vorhand in "
                 "the order of play, whoever speaks first (vorhand: with `start: after_vorhand` Vorhand speaks "
-                "last but holds first).",
-                ("order", "vorhand"),
+                "last but holds first), or the one later in the speaking order (later: a later player takes "
+                "the bid over by naming the same game, an earlier one must go higher).",
+                ("order", "vorhand", "later"),
             ),
             default="order",
             said=_phase(
                 "priority",
                 "who ranks first to hold",
-                words={"order": "the earlier speaker", "vorhand": "the player nearer Vorhand, whoever speaks first"},
+                words={
+                    "order": "the earlier speaker",
+                    "vorhand": "the player nearer Vorhand, whoever speaks first",
+                    "later": "the later speaker",
+                },
             ),
         ),
         "hold_by": Key(
