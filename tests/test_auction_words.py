@@ -425,3 +425,55 @@ def test_a_later_player_takes_a_game_over_by_naming_it_again() -> None:
     assert "solo" not in shipped.legal_actions(2)
     with pytest.raises(IllegalActionError, match="solo does not outbid solo"):
         shipped.apply(2, "solo")
+
+
+# -- a proposal answered by another seat ------------------------------------------------------------
+
+ASKED_TABLE = Path(__file__).parent / "rulesets" / "breitnau-redeal-asked.yaml"
+
+
+def test_a_redeal_asked_for_waits_for_the_dealer_who_may_refuse_it() -> None:
+    game = _breitnau(BREITNAU_HANDS, load_ruleset(str(ASKED_TABLE)))
+    assert game.legal_actions(1) == ["pass", "solo"]  # seat 1 holds four trumps: nothing to ask
+    game.apply(1, "pass")
+    assert game.legal_actions(2) == ["pass", "solo", "neu"]
+    game.apply(2, "neu")
+    assert game.to_act == 0 and game.legal_actions(0) == ["ja", "nein"] and game.legal_actions(3) == []
+    with pytest.raises(IllegalActionError, match="seat 2 said neu; the dealer, seat 0, answers it first"):
+        game.apply(3, "pass")
+    game.apply(0, "nein")
+    # Refused: void, seat 2's turn goes on, and it may not ask again this deal.
+    assert not game.is_over and game.to_act == 2 and game.legal_actions(2) == ["pass", "solo"]
+    with pytest.raises(IllegalActionError, match="your neu was refused: it is not said again this deal"):
+        game.apply(2, "neu")
+    game.apply(2, "pass")
+    assert game.to_act == 3
+    # Granted, the call takes effect: the deal is thrown in (tests/records/breitnau-redeal-asked-and-granted.yaml).
+    granted = _breitnau(BREITNAU_HANDS, load_ruleset(str(ASKED_TABLE)))
+    for seat, call in ((1, "pass"), (2, "neu"), (0, "ja")):
+        granted.apply(seat, call)
+    assert granted.result is not None and granted.result.outcome == "thrown_in"
+    assert [e for e in granted.events if e["type"] == "thrown_in"] == [{"type": "thrown_in", "seat": 2}]
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (
+            "{accept: solo, refuse: nein}",
+            "auction.phases.solo_round.interrupts[0].answered_by.accept: 'solo' is already a call",
+        ),
+        (
+            "{accept: ja, refuse: ja}",
+            "auction.phases.solo_round.interrupts[0].answered_by.refuse: 'ja' would both accept",
+        ),
+    ],
+)
+def test_a_wrong_answer_to_a_proposal_names_its_place_and_the_fix(tmp_path: Path, answer: str, message: str) -> None:
+    text = (
+        "title: A wrong proposal\nextends: breitnau\nstatus: assumed\ncalls: {neu: {}, ja: {}, nein: {}}\n"
+        "auction:\n  phases:\n    solo_round:\n      interrupts:\n"
+        f'        - {{call: neu, requires: "count(hand & trumps) < 2", ends: throw_in, answered_by: {answer}}}\n'
+    )
+    problems = _problems(tmp_path, text)
+    assert problems and problems[0].startswith(message), problems

@@ -106,6 +106,10 @@ CONSUMED: dict[str, str] = {
     "Level.ends": "engine/auction.py",
     "Level.jump": "engine/auction.py",
     "Level.needs": "engine/auction.py",
+    "Level.answered_by": "engine/auction.py",
+    "Proposal.by": "engine/auction.py",  # the dealer answers (Auction.dealer, whose_turn)
+    "Proposal.accept": "engine/auction.py",
+    "Proposal.refuse": "engine/auction.py",
     "Compulsion.when": "engine/auction.py",
     "Compulsion.call": "engine/auction.py",
     "Compulsion.reason": "engine/auction.py",

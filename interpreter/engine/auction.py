@@ -20,10 +20,10 @@ from typing import Any, Literal, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Call
 from interpreter.engine.table import Table
-from interpreter.language.model import AuctionPhase, Compulsion, Level, ThrowInPayment
+from interpreter.language.model import AuctionPhase, Compulsion, Level, Proposal, ThrowInPayment
 
 PASS = "pass"
-Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority"]
+Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority", "answer"]
 
 
 class PhaseState:
@@ -45,6 +45,7 @@ class PhaseState:
         "passed",
         "pending",
         "phase",
+        "proposal",
         "spoken",
     )
 
@@ -64,6 +65,9 @@ class PhaseState:
         self.choices: tuple[Level, ...] = ()  # the games the holder chooses from
         self.pending: Outcome | None = None  # an interrupt waiting while earlier players may claim priority
         self.asking: list[int] = []  # those earlier players, still to answer, in order
+        # A call put to another player (`answered_by`): who said it, the call, and what the phase
+        # awaited before; the answer takes it up again.
+        self.proposal: tuple[int, str, Awaiting] | None = None
 
 
 class Outcome(NamedTuple):
@@ -84,6 +88,7 @@ class AuctionTables:
     phases: dict[str, AuctionPhase]  # by name
     jumps: dict[str, tuple[int, ...]]  # by phase: the levels that may be bid over any lower one
     rungs: dict[str, dict[str, int]]  # by phase: each call of its ladder -> its index
+    proposals: dict[str, dict[str, Proposal]]  # by phase: the calls another player answers first
 
 
 class Auction:
@@ -100,6 +105,7 @@ class Auction:
         tables: AuctionTables | None = None,
         table: Table | None = None,
         penalize: bool = False,
+        dealer: int | None = None,
     ):
         # `tables`: tables_of(phases), which a caller may keep for the next deal.
         self.tables = tables = tables if tables is not None else self.tables_of(phases)
@@ -114,6 +120,8 @@ class Auction:
         # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
         self.bid_when_spoke: dict[int, bool] = {}
         self.last_speaker: int | None = None  # the seat that made the last call
+        self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal
+        self.refused: set[tuple[int, str]] = set()  # proposals refused this deal: (seat, call)
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
         # As a stage of a deal: where its calls and events are written, whether a pass against a
@@ -130,6 +138,7 @@ class Auction:
             {p.name: p for p in phases},
             {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases},
             {p.name: {lv.call: i for i, lv in reversed(list(enumerate(p.ladder)))} for p in phases},
+            {p.name: {lv.call: lv.answered_by for lv in p.ladder + p.interrupts if lv.answered_by} for p in phases},
         )
 
     # -- phases ----------------------------------------------------------------------------
@@ -184,6 +193,8 @@ class Auction:
                 return st.holder
             if awaiting == "priority":
                 return st.asking[0]
+            if awaiting == "answer":
+                return self._answerer()
             if style == "rounds":
                 return self._rounds_next()
             if style == "declare":
@@ -349,7 +360,7 @@ class Auction:
         st = self.state
         if (
             not st.phase.interrupts
-            or st.awaiting in ("choice", "priority")
+            or st.awaiting in ("choice", "priority", "answer")
             or seat not in st.order
             or seat in st.spoken
         ):
@@ -365,6 +376,8 @@ class Auction:
         if known is not None and known[0] == seat:
             return known[1]
         calls = self._legal_calls(seat)
+        if self.refused:  # a proposal refused is not made again this deal
+            calls = [c for c in calls if (seat, c) not in self.refused]
         self._legal = (seat, calls)
         return calls
 
@@ -403,6 +416,10 @@ class Auction:
             return [lv.call for lv in st.choices]
         if st.awaiting == "priority":
             return [PASS, *(lv.call for lv in st.phase.interrupts if self._meets(lv, seat))]
+        if st.awaiting == "answer":
+            assert st.proposal is not None
+            proposal = self.tables.proposals[st.phase.name][st.proposal[1]]
+            return [proposal.accept, proposal.refuse]
         if st.phase.style == "rounds":
             return self._rounds_legal(seat)
         if st.phase.style == "declare":
@@ -494,6 +511,13 @@ class Auction:
         st = self.state
         if st.awaiting == "choice" and seat == st.holder:
             return f"choose the game to play: {options}"
+        if st.awaiting == "answer" and st.proposal is not None:
+            said = f"seat {st.proposal[0]} said {st.proposal[1]}"
+            if seat != self._answerer():
+                return f"{said}; the dealer, seat {self._answerer()}, answers it first"
+            return f"{said}: grant it or refuse it; you may say: {options}"
+        if (seat, call) in self.refused:
+            return f"your {call} was refused: it is not said again this deal; you may say: {options}"
         if st.awaiting == "priority" and st.pending is not None:
             said = f"seat {st.pending.seat} said {st.pending.call}"
             if seat != self.whose_turn():
@@ -617,9 +641,42 @@ class Auction:
     # -- applying a call ---------------------------------------------------------------------
     def apply(self, seat: int, call: str) -> Outcome | None:
         """Apply a legal call; returns the phase's outcome when it has ended."""
+        self._legal = None
+        st = self.state
+        if st.awaiting == "answer":
+            return self._answer_proposal(seat, call)
+        proposals = self.tables.proposals[st.phase.name]
+        if proposals and call in proposals:
+            # Put to another player first: the call takes effect only when granted.
+            st.proposal, st.awaiting = (seat, call, st.awaiting), "answer"
+            return None
+        return self._apply_call(seat, call)
+
+    def _answerer(self) -> int:
+        """Who answers the proposal made: its `by`, the dealer."""
+        st = self.state
+        assert st.proposal is not None
+        proposal = self.tables.proposals[st.phase.name][st.proposal[1]]
+        assert proposal.by == "dealer"  # (the one answerer the language has)
+        return self.dealer
+
+    def _answer_proposal(self, seat: int, call: str) -> Outcome | None:
+        """The dealer's answer to a proposal: granted, the call takes effect as if said then;
+        refused, it is void and the phase goes on where it stood."""
+        st = self.state
+        assert st.proposal is not None
+        proposer, proposed, awaiting = st.proposal
+        st.proposal, st.awaiting = None, awaiting
+        self.last_speaker = seat
+        if call == self.tables.proposals[st.phase.name][proposed].accept:
+            return self._apply_call(proposer, proposed)
+        self.refused.add((proposer, proposed))
+        return None
+
+    def _apply_call(self, seat: int, call: str) -> Outcome | None:
+        """A call taking effect (a proposal once granted)."""
         self.bid_when_spoke.setdefault(seat, bool(self.bidders))
         self.last_speaker = seat
-        self._legal = None
         st = self.state
         interrupts = st.phase.interrupts
         interrupt = next((lv for lv in interrupts if lv.call == call), None) if interrupts else None
@@ -722,7 +779,7 @@ class Auction:
         self._legal = None
         st = self.state
         ladder = st.phase.ladder
-        if st.awaiting == "priority":
+        if st.awaiting == "priority" or st.awaiting == "answer":
             return None
         if st.phase.style == "rounds" and st.awaiting != "choice":
             return self._rounds_settle()

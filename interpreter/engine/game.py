@@ -159,6 +159,7 @@ class Game:
             tables=_auction_tables(ruleset),
             table=self.table,
             penalize=ruleset.breaches == "penalize",
+            dealer=dealer,
         )
         try:
             self.ante = (

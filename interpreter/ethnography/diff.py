@@ -280,7 +280,10 @@ def level_text(level: Any) -> str:
         text += f" (over {words([str(c) for c in level['over']], 'or')})"
     if level.get("jump"):
         text += " (may be bid over any lower bid)"
-    return text + _rest(level, ("call", "contract", "requires", "holdable", "ends", "over", "jump"))
+    answer = level.get("answered_by")
+    if isinstance(answer, dict):
+        text += f" (put to the {answer.get('by', 'dealer')}: {answer.get('accept')} grants it, {answer.get('refuse')} refuses)"
+    return text + _rest(level, ("call", "contract", "requires", "holdable", "ends", "over", "jump", "answered_by"))
 
 
 def ladder_text(ladder: Any) -> str:

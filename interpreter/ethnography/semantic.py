@@ -543,6 +543,9 @@ def _level(level: Level) -> dict[str, Any]:
     _put(out, "ends", level.ends)
     if level.jump != default("auction.phases.*.ladder[].jump"):
         out["jump"] = level.jump
+    if level.answered_by is not None:
+        answer = level.answered_by
+        out["answered_by"] = {"by": answer.by, "accept": answer.accept, "refuse": answer.refuse}
     return out
 
 

@@ -59,6 +59,7 @@ from interpreter.language.model import (
     Penalties,
     PlayRules,
     Preference,
+    Proposal,
     Redeal,
     Route,
     Ruleset,
@@ -1142,9 +1143,29 @@ class Compiler:
                     ends=lv.get("ends"),
                     jump=lv.get("jump", default("auction.phases.*.ladder[].jump")),
                     needs=_first_need(contracts.get(contract)) if contract else None,
+                    answered_by=self.proposal(phase, where + (j, "answered_by"), lv.get("answered_by")),
                 )
             )
         return tuple(result)
+
+    def proposal(self, phase: dict[str, Any], where: Path, rule: dict[str, Any] | None) -> Proposal | None:
+        """Who answers a call that is a proposal (a bid of the ladder or an interrupt), with which
+        calls: two calls of their own."""
+        if not rule:
+            return None
+        accept, refuse = rule["accept"], rule["refuse"]  # (both required by the schema)
+        taken = {*NOT_CONTRACT_CALLS, phase.get("hold")} | {
+            lv.get("call") for key in ("ladder", "interrupts") for lv in phase.get(key) or []
+        }
+        for key, call in (("accept", accept), ("refuse", refuse)):
+            if call in taken:
+                self.problem(
+                    where + (key,),
+                    f"'{call}' is already a call of the phase: the answer needs calls of its own (ja, nein)",
+                )
+        if accept == refuse:
+            self.problem(where + ("refuse",), f"'{refuse}' would both accept and refuse: name two calls")
+        return Proposal(rule.get("by", default("auction.phases.*.ladder[].answered_by.by")), accept, refuse)
 
     def compile_auction(self, contracts: dict[str, Contract]) -> tuple[AuctionPhase, ...]:
         raw_phases: dict[str, Any] = self.get(("auction", "phases")) or {}

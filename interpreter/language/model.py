@@ -63,6 +63,16 @@ class Packet:
 
 
 @dataclass(frozen=True)
+class Proposal:
+    """A call another player answers before it takes effect: `by` (the dealer) says `accept` or
+    `refuse`."""
+
+    by: Literal["dealer"]
+    accept: str
+    refuse: str
+
+
+@dataclass(frozen=True)
 class Level:
     call: str
     contract: str | None  # None: a call whose bidder, uncontested, chooses the game (Mein Spiel)
@@ -74,6 +84,7 @@ class Level:
     # to call): a bid is refused when the hand could not take it, so that nobody can bid a game
     # they could not carry out (a Leere game without its cards, a Rufer holding every card to call).
     needs: Keep | CallCard | None = None
+    answered_by: Proposal | None = None  # a proposal another player accepts or refuses first
 
 
 @dataclass(frozen=True)
@@ -791,6 +802,10 @@ class Ruleset:
             for levels in phase.choose.values():
                 for level in levels:
                     add(level.call)
+            for level in phase.ladder + phase.interrupts:
+                if level.answered_by is not None:
+                    add(level.answered_by.accept)
+                    add(level.answered_by.refuse)
             add(phase.hold)
             for rule in phase.compulsory:
                 add(rule.call)

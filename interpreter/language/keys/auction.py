@@ -11,6 +11,7 @@ from interpreter.language.keys.kinds import (
     Integer,
     Key,
     ListOf,
+    Node,
     Null,
     OneOf,
     Rule,
@@ -33,33 +34,54 @@ CALLS = Key(
     ),
 )
 
+_LEVEL_KEYS: dict[str, Key | Node] = {
+    "call": name("The call that bids this level."),
+    "contract": Key(
+        OneOf(
+            "The contract played if this level wins (default: the call's name); null: none, its bidder chooses one when uncontested (`then.choose`: Mein Spiel).",
+            (name(), Null()),
+        ),
+        default=Computed("the call"),
+    ),
+    "requires": condition(
+        "A condition on the bidder's hand to bid or hold this level. Besides it, a level whose contract keeps cards before the talon (`exchange: [{keep: ...}]`) may be bid or held only by a hand holding such cards: nobody bids a game they could not carry out.",
+        names.AUCTION,
+    ),
+    "holdable": Key(Boolean("Whether an earlier bidder may hold this level (default true)."), default=True),
+    "jump": Key(
+        Boolean(
+            "This level may be bid over any lower one, not only over the level below it (special games that outrank the normal ones at any stage of the bidding)."
+        ),
+        default=False,
+    ),
+    "ends": Choice(
+        "Bidding this level ends the phase or the whole auction at once; throw_in: the deal is thrown in (a hand of seven empty cards).",
+        ("phase", "auction", "throw_in"),
+    ),
+    "title": title("A display name for the level."),
+}
+
+# A game a winning bidder chooses (`then.choose`): a level that is not said in the bidding.
+chosen_level = Rule("A game the winning bidder may choose.", _LEVEL_KEYS, ("call",))
+
 ladder_level = Rule(
     "One level of a bidding ladder, lowest first.",
     {
-        "call": name("The call that bids this level."),
-        "contract": Key(
-            OneOf(
-                "The contract played if this level wins (default: the call's name); null: none, its bidder chooses one when uncontested (`then.choose`: Mein Spiel).",
-                (name(), Null()),
+        **_LEVEL_KEYS,
+        "answered_by": Key(
+            Rule(
+                "The call is a proposal another player answers before it takes effect (a redeal asked for, which "
+                "the dealer grants or refuses): accepted, it is as if said; refused, it is void, the proposer's "
+                "turn goes on, and the proposer may not say it again this deal.",
+                {
+                    "by": Key(Choice("Who answers: the dealer.", ("dealer",)), default="dealer"),
+                    "accept": name("The answer's call that grants it (ja)."),
+                    "refuse": name("The answer's call that refuses it (nein)."),
+                },
+                ("accept", "refuse"),
+                provenance=False,
             ),
-            default=Computed("the call"),
         ),
-        "requires": condition(
-            "A condition on the bidder's hand to bid or hold this level. Besides it, a level whose contract keeps cards before the talon (`exchange: [{keep: ...}]`) may be bid or held only by a hand holding such cards: nobody bids a game they could not carry out.",
-            names.AUCTION,
-        ),
-        "holdable": Key(Boolean("Whether an earlier bidder may hold this level (default true)."), default=True),
-        "jump": Key(
-            Boolean(
-                "This level may be bid over any lower one, not only over the level below it (special games that outrank the normal ones at any stage of the bidding)."
-            ),
-            default=False,
-        ),
-        "ends": Choice(
-            "Bidding this level ends the phase or the whole auction at once; throw_in: the deal is thrown in (a hand of seven empty cards).",
-            ("phase", "auction", "throw_in"),
-        ),
-        "title": title("A display name for the level."),
     },
     ("call",),
 )
@@ -144,7 +166,7 @@ then = Rule(
         "choose": Key(
             Entries(
                 "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber); a call that names no contract (`contract: null`, Mein Spiel) lets its bidder choose whenever it wins, contested or not.",
-                ListOf("The games to choose from.", ladder_level, min_items=1),
+                ListOf("The games to choose from.", chosen_level, min_items=1),
             ),
             said=_phase("choose", "the winning bidder's choice", text="choose", whole=True),
         ),
