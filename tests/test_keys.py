@@ -191,6 +191,18 @@ def _documents() -> dict[str, Document]:
     contract = next(iter(data["contracts"].values()))
     contract["play"] = {**contract.get("play", {}), "keep_back": [{"cards": "{T1}"}]}
     out["fixture-keep-back"] = dataclasses.replace(breitnau, data=data)
+    # What a throw-in costs (tests/rulesets/tapp-thrown-in-pot.yaml), into a pot the table keeps.
+    data = copy.deepcopy(breitnau.data)
+    data["pot_ante"] = "0"
+    data["auction"]["thrown_in"] = {"payer": "dealer", "pays": "1", "to": "pot"}
+    out["fixture-thrown-in"] = dataclasses.replace(breitnau, data=data)
+    # A call put to the dealer (tests/rulesets/breitnau-redeal-asked.yaml).
+    data = copy.deepcopy(breitnau.data)
+    data["calls"] = {**data["calls"], "neu": {}, "ja": {}, "nein": {}}
+    answer = {"by": "dealer", "accept": "ja", "refuse": "nein"}
+    data["auction"]["phases"]["solo_round"]["interrupts"] = [{"call": "neu", "ends": "throw_in", "answered_by": answer}]
+    data["auction"]["phases"]["solo_round"]["ladder"] = [{"call": "solo", "answered_by": answer}]
+    out["fixture-proposal"] = dataclasses.replace(breitnau, data=data)
     # A score sheet, which no shipped ruleset keeps.
     data = copy.deepcopy(breitnau.data)
     data["session"] = {"sheet": {"score": "payment"}}

@@ -232,6 +232,9 @@ def _calls_of(ruleset: Ruleset) -> list[str]:
         calls += [lv.call for lv in phase.ladder] + [lv.call for lv in phase.interrupts]
         calls += [lv.call for lv, _ in phase.side_bids]
         calls += [lv.call for levels in phase.choose.values() for lv in levels]
+        for lv in phase.ladder + phase.interrupts:  # the answers to a proposal (ja, nein)
+            if lv.answered_by is not None:
+                calls += [lv.answered_by.accept, lv.answered_by.refuse]
         if phase.hold:
             calls.append(phase.hold)
     if ruleset.announcing is not None:

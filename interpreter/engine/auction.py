@@ -5,7 +5,8 @@ How one phase runs (Dappen, Cego and Tapp all fit it):
 - an entrant may bid the lowest level (or, with `raise: any`, any level) when nobody has bid,
   otherwise the next level above the current bid (or any higher one);
 - the current holder answers a challenger at once: hold (take the same level, by the phase's
-  hold call such as "selber") or pass; after a hold the challenger may go one higher or pass;
+  hold call such as "selber") or pass, or where the phase's `answer` says, raise over the
+  challenger at once; after a hold or a raise the challenger may go higher or pass;
 - when the duel is decided the next entrant in order speaks;
 - the phase ends as soon as nobody can change its outcome, or at once on a level that `ends` it.
 Requirements (holds a king) and compulsions (must dappen) are DSL conditions on the hand.
@@ -19,10 +20,10 @@ from typing import Any, Literal, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Call
 from interpreter.engine.table import Table
-from interpreter.language.model import AuctionPhase, Compulsion, Level
+from interpreter.language.model import AuctionPhase, Compulsion, Level, Proposal, ThrowInPayment
 
 PASS = "pass"
-Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority"]
+Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority", "answer"]
 
 
 class PhaseState:
@@ -44,6 +45,7 @@ class PhaseState:
         "passed",
         "pending",
         "phase",
+        "proposal",
         "spoken",
     )
 
@@ -63,6 +65,9 @@ class PhaseState:
         self.choices: tuple[Level, ...] = ()  # the games the holder chooses from
         self.pending: Outcome | None = None  # an interrupt waiting while earlier players may claim priority
         self.asking: list[int] = []  # those earlier players, still to answer, in order
+        # A call put to another player (`answered_by`): who said it, the call, and what the phase
+        # awaited before; the answer takes it up again.
+        self.proposal: tuple[int, str, Awaiting] | None = None
 
 
 class Outcome(NamedTuple):
@@ -83,6 +88,7 @@ class AuctionTables:
     phases: dict[str, AuctionPhase]  # by name
     jumps: dict[str, tuple[int, ...]]  # by phase: the levels that may be bid over any lower one
     rungs: dict[str, dict[str, int]]  # by phase: each call of its ladder -> its index
+    proposals: dict[str, dict[str, Proposal]]  # by phase: the calls another player answers first
 
 
 class Auction:
@@ -99,6 +105,7 @@ class Auction:
         tables: AuctionTables | None = None,
         table: Table | None = None,
         penalize: bool = False,
+        dealer: int | None = None,
     ):
         # `tables`: tables_of(phases), which a caller may keep for the next deal.
         self.tables = tables = tables if tables is not None else self.tables_of(phases)
@@ -113,6 +120,8 @@ class Auction:
         # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
         self.bid_when_spoke: dict[int, bool] = {}
         self.last_speaker: int | None = None  # the seat that made the last call
+        self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal
+        self.refused: set[tuple[int, str]] = set()  # proposals refused this deal: (seat, call)
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
         # As a stage of a deal: where its calls and events are written, whether a pass against a
@@ -129,6 +138,7 @@ class Auction:
             {p.name: p for p in phases},
             {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases},
             {p.name: {lv.call: i for i, lv in reversed(list(enumerate(p.ladder)))} for p in phases},
+            {p.name: {lv.call: lv.answered_by for lv in p.ladder + p.interrupts if lv.answered_by} for p in phases},
         )
 
     # -- phases ----------------------------------------------------------------------------
@@ -183,6 +193,8 @@ class Auction:
                 return st.holder
             if awaiting == "priority":
                 return st.asking[0]
+            if awaiting == "answer":
+                return self._answerer()
             if style == "rounds":
                 return self._rounds_next()
             if style == "declare":
@@ -257,9 +269,15 @@ class Auction:
         return None
 
     def _priority(self, seat: int) -> int:
-        # Earlier in the phase's order is higher priority; a bidder carried in comes first.
+        # Lower ranks first: earlier in the phase's order, or as the phase's `priority` says
+        # (earlier from Vorhand; later in the order); a bidder carried in comes first.
         st = self.state
-        return -1 if seat == st.carried else st.order.index(seat)
+        if seat == st.carried:
+            return -1 - len(self.seats)
+        priority = st.phase.priority
+        if priority == "order":
+            return st.order.index(seat)
+        return self.seats.index(seat) if priority == "vorhand" else -st.order.index(seat)
 
     def _may_hold_over(self, seat: int) -> bool:
         """Whether `seat` ranks before the holder as the phase's `hold_by` says (before the hand)."""
@@ -342,7 +360,7 @@ class Auction:
         st = self.state
         if (
             not st.phase.interrupts
-            or st.awaiting in ("choice", "priority")
+            or st.awaiting in ("choice", "priority", "answer")
             or seat not in st.order
             or seat in st.spoken
         ):
@@ -358,6 +376,8 @@ class Auction:
         if known is not None and known[0] == seat:
             return known[1]
         calls = self._legal_calls(seat)
+        if self.refused:  # a proposal refused is not made again this deal
+            calls = [c for c in calls if (seat, c) not in self.refused]
         self._legal = (seat, calls)
         return calls
 
@@ -396,14 +416,31 @@ class Auction:
             return [lv.call for lv in st.choices]
         if st.awaiting == "priority":
             return [PASS, *(lv.call for lv in st.phase.interrupts if self._meets(lv, seat))]
+        if st.awaiting == "answer":
+            assert st.proposal is not None
+            proposal = self.tables.proposals[st.phase.name][st.proposal[1]]
+            return [proposal.accept, proposal.refuse]
         if st.phase.style == "rounds":
             return self._rounds_legal(seat)
         if st.phase.style == "declare":
             return [PASS, *(lv.call for lv in st.phase.ladder if self._meets(lv, seat))]
         if st.awaiting == "holder":
-            can_hold = self._can_hold(seat) and self._meets(st.phase.ladder[st.level], seat)
-            return [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
+            answer, ladder = st.phase.answer, st.phase.ladder
+            can_hold = answer != "raise" and self._can_hold(seat) and self._meets(ladder[st.level], seat)
+            calls = [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
+            if answer != "hold":  # a raise at once, over the challenger's bid
+                for i in self._bids_open_to(seat, st.level):
+                    if self._meets(ladder[i], seat):
+                        calls.append(ladder[i].call)
+            return calls
         return None
+
+    def _may_answer(self, holder: int) -> bool:
+        """Whether the challenged holder has an answer besides dropping out, by the phase's rules
+        (not the hand): a hold, or a raise at once."""
+        st = self.state
+        answer = st.phase.answer
+        return (answer != "raise" and self._can_hold(holder)) or (answer != "hold" and self._may_bid(holder, st.level))
 
     def breach(self, seat: int, call: str) -> Compulsion | None:
         """The compulsion a pass by `seat` now would break, if any (checked before applying it)."""
@@ -474,6 +511,13 @@ class Auction:
         st = self.state
         if st.awaiting == "choice" and seat == st.holder:
             return f"choose the game to play: {options}"
+        if st.awaiting == "answer" and st.proposal is not None:
+            said = f"seat {st.proposal[0]} said {st.proposal[1]}"
+            if seat != self._answerer():
+                return f"{said}; the dealer, seat {self._answerer()}, answers it first"
+            return f"{said}: grant it or refuse it; you may say: {options}"
+        if (seat, call) in self.refused:
+            return f"your {call} was refused: it is not said again this deal; you may say: {options}"
         if st.awaiting == "priority" and st.pending is not None:
             said = f"seat {st.pending.seat} said {st.pending.call}"
             if seat != self.whose_turn():
@@ -503,7 +547,7 @@ class Auction:
         if index is None:
             return f"'{call}' is not a bid in the {st.phase.title}; you may say: {options}"
         level = st.phase.ladder[index]
-        if st.awaiting == "holder":
+        if st.awaiting == "holder" and st.phase.answer == "hold":
             return f"answer the bid {st.phase.ladder[st.level].call} first; you may say: {options}"
         unmet = self._unmet(level, seat)
         if unmet is not None and index in self._bids_open_to(seat, st.level):
@@ -572,7 +616,7 @@ class Auction:
         while outcome is not None:
             following = self.next_phase(outcome)
             if following is None:
-                self.outcome = outcome
+                self.outcome = self._holder_declares(outcome)
                 self.to_act = None
                 return True
             if self.table is not None:
@@ -581,12 +625,58 @@ class Auction:
         self.to_act = self.whose_turn()
         return False
 
+    def _holder_declares(self, outcome: Outcome) -> Outcome:
+        """Everybody passed into a game that the holder of a card declares (`then.holder_of`):
+        the holder of the first listed card a player holds is its declarer, without another word;
+        none of them held, the deal is thrown in. Any other outcome stands."""
+        phase = self.state.phase
+        if outcome.seat is not None or not phase.pass_out_holder or phase.pass_out != "play":
+            return outcome
+        for card in phase.pass_out_holder:
+            for seat in self.seats:
+                if card in self.hands[seat]:
+                    return Outcome(seat, None, phase.pass_out_play, ends_auction=True)
+        return Outcome(None, None, None, ends_auction=True, throw_in=True)
+
     # -- applying a call ---------------------------------------------------------------------
     def apply(self, seat: int, call: str) -> Outcome | None:
         """Apply a legal call; returns the phase's outcome when it has ended."""
+        self._legal = None
+        st = self.state
+        if st.awaiting == "answer":
+            return self._answer_proposal(seat, call)
+        proposals = self.tables.proposals[st.phase.name]
+        if proposals and call in proposals:
+            # Put to another player first: the call takes effect only when granted.
+            st.proposal, st.awaiting = (seat, call, st.awaiting), "answer"
+            return None
+        return self._apply_call(seat, call)
+
+    def _answerer(self) -> int:
+        """Who answers the proposal made: its `by`, the dealer."""
+        st = self.state
+        assert st.proposal is not None
+        proposal = self.tables.proposals[st.phase.name][st.proposal[1]]
+        assert proposal.by == "dealer"  # (the one answerer the language has)
+        return self.dealer
+
+    def _answer_proposal(self, seat: int, call: str) -> Outcome | None:
+        """The dealer's answer to a proposal: granted, the call takes effect as if said then;
+        refused, it is void and the phase goes on where it stood."""
+        st = self.state
+        assert st.proposal is not None
+        proposer, proposed, awaiting = st.proposal
+        st.proposal, st.awaiting = None, awaiting
+        self.last_speaker = seat
+        if call == self.tables.proposals[st.phase.name][proposed].accept:
+            return self._apply_call(proposer, proposed)
+        self.refused.add((proposer, proposed))
+        return None
+
+    def _apply_call(self, seat: int, call: str) -> Outcome | None:
+        """A call taking effect (a proposal once granted)."""
         self.bid_when_spoke.setdefault(seat, bool(self.bidders))
         self.last_speaker = seat
-        self._legal = None
         st = self.state
         interrupts = st.phase.interrupts
         interrupt = next((lv for lv in interrupts if lv.call == call), None) if interrupts else None
@@ -634,6 +724,8 @@ class Auction:
                 st.passed.add(st.holder)
                 st.holder, st.challenger, st.awaiting = st.challenger, None, "entrant"
             else:
+                if call != st.phase.hold:  # a raise at once: the challenger answers it
+                    st.level = self._rung(call)
                 st.awaiting = "challenger"
         elif st.awaiting == "challenger":
             if call == PASS:
@@ -687,7 +779,7 @@ class Auction:
         self._legal = None
         st = self.state
         ladder = st.phase.ladder
-        if st.awaiting == "priority":
+        if st.awaiting == "priority" or st.awaiting == "answer":
             return None
         if st.phase.style == "rounds" and st.awaiting != "choice":
             return self._rounds_settle()
@@ -699,7 +791,7 @@ class Auction:
             if st.awaiting == "holder":
                 assert st.holder is not None
                 level = ladder[st.level]
-                if self._can_hold(st.holder):
+                if self._may_answer(st.holder):
                     return None
                 # A level that cannot be held passes to the challenger without a word.
                 st.passed.add(st.holder)
@@ -737,9 +829,42 @@ class Auction:
         if st.holder is None:
             return Outcome(None, None, None, ends_auction)
         level = st.phase.ladder[st.level]
-        if level.call in st.phase.choose and (st.bidders == {st.holder} or level.contract is None):
-            # Nobody bid against it, or it names no game to play (Mein Spiel): its bidder now
-            # chooses the game (a call of the game's name).
-            st.awaiting, st.choices = "choice", st.phase.choose[level.call]
+        phase = st.phase
+        if level.call in phase.choose and (
+            st.bidders == {st.holder} or level.contract is None or phase.choose_when == "won"
+        ):
+            # Nobody bid against it, it names no game to play (Mein Spiel), or the winner names
+            # the game contested or not (`choose_when: won`): its bidder now chooses the game (a
+            # call of the game's name).
+            st.awaiting, st.choices = "choice", phase.choose[level.call]
             return None
         return Outcome(st.holder, level.call, level.contract, ends_auction)
+
+
+def throw_in_payments(
+    rule: ThrowInPayment, seats: Sequence[int], players: int, dealer: int, caller: int | None, pot: int | None
+) -> tuple[list[int], int]:
+    """What each seat pays (negative) or is paid when the auction throws the deal in, and what the
+    pot gains: `rule.pays` from each payer (every seat in the deal, the dealer, or `caller`, the seat
+    whose call threw the deal in: nobody when everybody passed), into the pot or to each other seat
+    in the deal. Nobody takes more out of the pot than it holds (`pot`, its size before the deal)."""
+    payments = [0] * players
+    amount = int(rule.pays({"players": len(seats)}))
+    if rule.payer == "each":
+        payers = list(seats)
+    elif rule.payer == "dealer":
+        payers = [dealer]
+    else:
+        payers = [] if caller is None else [caller]
+    gained = 0
+    for payer in payers:
+        if rule.to == "pot":
+            paid = max(amount, -((pot or 0) + gained))
+            payments[payer] -= paid
+            gained += paid
+        else:
+            for other in seats:
+                if other != payer:
+                    payments[payer] -= amount
+                    payments[other] += amount
+    return payments, gained

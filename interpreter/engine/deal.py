@@ -22,7 +22,7 @@ from typing import Any
 
 from interpreter.engine.actions import shown
 from interpreter.errors import Problem, RecordError, did_you_mean
-from interpreter.language.model import Packet, Ruleset
+from interpreter.language.model import Packet, Redeal, Ruleset
 
 DealPlace = tuple[str | int, ...]
 
@@ -61,6 +61,19 @@ class Dealt:
     talon: list[str]
     seed: int | None  # the shuffle's seed, when shuffled from one
     misdeal: str | None = None  # what was wrong with a misdeal the table played
+
+
+def redeal_of(
+    rules: Sequence[Redeal], seats: Sequence[int], hands: Mapping[int, list[str]]
+) -> tuple[int, Redeal] | None:
+    """The first hand, in order of play from Vorhand, that throws the deal in as dealt (the Petit
+    alone), with the rule it meets; None when the deal stands."""
+    for seat in seats:
+        hand = {"hand": frozenset(hands[seat])}
+        for rule in rules:
+            if rule.when(hand):
+                return seat, rule
+    return None
 
 
 def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int | None) -> Dealt:

@@ -43,8 +43,8 @@ from interpreter.engine.actions import (
 )
 from interpreter.engine.announcements import DeclarerAnnouncement
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
-from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome
-from interpreter.engine.deal import DealError, Dealt, explicit_deal, seed_problem, shuffle_and_deal
+from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, throw_in_payments
+from interpreter.engine.deal import DealError, Dealt, explicit_deal, redeal_of, seed_problem, shuffle_and_deal
 from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.ids import ActionIds
@@ -159,6 +159,7 @@ class Game:
             tables=_auction_tables(ruleset),
             table=self.table,
             penalize=ruleset.breaches == "penalize",
+            dealer=dealer,
         )
         try:
             self.ante = (
@@ -167,8 +168,14 @@ class Game:
                 else 0
             )
             self.events.append({"type": "phase", "phase": "auction", "name": ruleset.phases[0].name})
+            redeal = redeal_of(ruleset.redeal, self.seats, self.cards.hands) if ruleset.redeal else None
             if dealt.misdeal is not None:
                 self._finish(offences.misdeal_result(self, dealt.misdeal))
+            elif redeal is not None:
+                # A hand that throws the deal in as dealt: its holder shows it, and nobody bids.
+                seat, rule = redeal
+                self.events.append({"type": "thrown_in", "seat": seat, "reason": rule.reason})
+                self._finish(Result("thrown_in", None, None, None, None, None, [0] * self.players, reason=rule.reason))
             else:
                 self._stage = self.auction
                 # An auction in which nobody can change the outcome (compulsory Räuber) is over at once.
@@ -469,15 +476,20 @@ class Game:
         outcome = auction.outcome
         assert outcome is not None
         phase = auction.state.phase
-        if outcome.seat is None and phase.pass_out == "play":
+        if outcome.seat is None and phase.pass_out == "play" and not outcome.throw_in:
             # Everybody passed: a game without a declarer (Räuber, Ramsch) is played.
             assert phase.pass_out_play is not None
             self.contract = self.ruleset.contracts[phase.pass_out_play]
             self.events.append({"type": "contract", "contract": self.contract.name, "declarer": None})
             self._start_exchange()
         elif outcome.seat is None or outcome.throw_in:
-            self.events.append({"type": "thrown_in", **({"seat": outcome.seat} if outcome.throw_in else {})})
-            self._finish(Result("thrown_in", None, None, None, None, None, [0] * self.players))
+            thrower = outcome.seat if outcome.throw_in else None  # (nobody, when no card named a declarer)
+            self.events.append({"type": "thrown_in", **({"seat": thrower} if thrower is not None else {})})
+            payments, pot = [0] * self.players, 0
+            if (rule := self.ruleset.thrown_in) is not None:
+                held = None if self.pot_start is None else self.pot_start + self.ante
+                payments, pot = throw_in_payments(rule, self.seats, self.players, self.dealer, thrower, held)
+            self._finish(Result("thrown_in", None, None, None, None, None, payments, pot=pot))
         else:
             self._declarer_found(outcome)
 

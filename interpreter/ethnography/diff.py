@@ -281,7 +281,10 @@ def level_text(level: Any) -> str:
         text += f" (over {words([str(c) for c in level['over']], 'or')})"
     if level.get("jump"):
         text += " (may be bid over any lower bid)"
-    return text + _rest(level, ("call", "contract", "requires", "holdable", "ends", "over", "jump"))
+    answer = level.get("answered_by")
+    if isinstance(answer, dict):
+        text += f" (put to the {answer.get('by', 'dealer')}: {answer.get('accept')} grants it, {answer.get('refuse')} refuses)"
+    return text + _rest(level, ("call", "contract", "requires", "holdable", "ends", "over", "jump", "answered_by"))
 
 
 def ladder_text(ladder: Any) -> str:
@@ -1040,8 +1043,39 @@ def pass_out_text(value: Any, titles: Titles) -> str:
     if value == "throw_in":
         return "the deal is thrown in"
     if value == "play":
-        return "a contract is played without a lone player"
+        return "a contract is played without a lone player, unless the holder of a card named declares it"
     return f"{the(titles.phase(value))} follows"
+
+
+def thrown_in_text(rule: Any) -> str:
+    """What is paid on a deal the auction throws in: who pays how much, and where it goes."""
+    if not isinstance(rule, dict):
+        return generic_text(rule)
+    payer = {
+        "each": "each player",
+        "dealer": "the dealer",
+        "caller": "the player whose call threw it in",
+    }.get(str(rule.get("payer", "each")), str(rule.get("payer")))
+    to = "into the pot" if rule.get("to", "pot") == "pot" else "to each other player"
+    return f"{payer} pays {code(rule.get('pays'))} {to}"
+
+
+def redeal_text(rules: Any) -> str:
+    """The hands that throw the deal in as dealt: each condition, with what the table is told."""
+    if not isinstance(rules, list):
+        return generic_text(rules)
+    return "; or ".join(
+        f"a hand as dealt meets {code(r.get('when'))}" + (f" ({r['reason']})" if r.get("reason") else "")
+        for r in rules
+        if isinstance(r, dict)
+    )
+
+
+def holder_of_text(cards: Any) -> str:
+    """Whose game it is when everybody passed: the holder of the first of these cards held."""
+    if not isinstance(cards, list):
+        return generic_text(cards)
+    return "the holder of " + ", else of ".join(str(c) for c in cards) + " (none held: the deal is thrown in)"
 
 
 def payment_text(value: Any, titles: Titles) -> str:
@@ -1078,6 +1112,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "exchange": exchange_text,
     "factor": factor_text,
     "hold": hold_text,
+    "holder_of": holder_of_text,
     "individual": individual_text,
     "keep_back": keep_back_text,
     "kontra": kontra_text,
@@ -1096,6 +1131,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "phase": phase_text,
     "phase_title": phase_title_text,
     "plan": plan_text,
+    "redeal": redeal_text,
     "play_rules": play_rules_text,
     "play_trumps": play_trumps_text,
     "players": players_text,
@@ -1111,6 +1147,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "sits_out": sits_out_text,
     "split": split_text,
     "talon_to_tricks": talon_to_tricks_text,
+    "thrown_in": thrown_in_text,
     "trumps": trumps_text,
     "withhold": withhold_text,
 }

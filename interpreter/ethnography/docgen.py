@@ -354,7 +354,9 @@ def _auction(w: Writer, side: Side) -> None:
         for key in ("pass_out", "after"):
             w.rule(base + ("then", key), label=_capital(label_of(base + ("then", key), w.titles).split(": ", 1)[-1]))
         for path in _rule_paths(phase, base):
-            if path[3] in ("carried_may_hold", "style", "speakers", "start") and _is_default(path, side):
+            if path[3] in ("carried_may_hold", "style", "speakers", "start", "answer", "priority") and _is_default(
+                path, side
+            ):
                 w.used.add(path)
             elif not any(path[: len(u)] == u for u in w.used) and template_for(path) is not None:
                 w.rule(path, label=_capital(label_of(path, w.titles).split(": ", 1)[-1]))

@@ -329,6 +329,8 @@ HANDLED: dict[type, frozenset[str]] = {
             "session",
             "accusation",
             "pot_ante",
+            "thrown_in",
+            "redeal",
             "penalties",
             "by_players",
             "player_rules",
@@ -357,7 +359,11 @@ HANDLED: dict[type, frozenset[str]] = {
             "interrupts",
             "choose",
             "pass_out_play",
+            "pass_out_holder",
+            "choose_when",
             "carried_may_hold",
+            "answer",
+            "priority",
             "style",
             "speakers",
             "start",
@@ -542,6 +548,9 @@ def _level(level: Level) -> dict[str, Any]:
     _put(out, "ends", level.ends)
     if level.jump != default("auction.phases.*.ladder[].jump"):
         out["jump"] = level.jump
+    if level.answered_by is not None:
+        answer = level.answered_by
+        out["answered_by"] = {"by": answer.by, "accept": answer.accept, "refuse": answer.refuse}
     return out
 
 
@@ -563,16 +572,21 @@ def _phase(phase: AuctionPhase, deck: Deck) -> dict[str, Any]:
     _put(out, "compulsory", sorted(rules, key=lambda r: (r["call"], repr(r["when"].key))))
     then: dict[str, Any] = {"pass_out": phase.pass_out}
     _put(then, "play", phase.pass_out_play)
+    _put(then, "holder_of", list(phase.pass_out_holder))
     _put(then, "after", dict(phase.after))
     _put(then, "choose", {call: [_level(lv) for lv in levels] for call, levels in phase.choose.items()})
+    if phase.choose_when != default("auction.phases.*.then.choose_when"):
+        then["choose_when"] = phase.choose_when
     out["then"] = then
     _put(out, "interrupts", [_level(lv) for lv in phase.interrupts])
     _put(out, "side_bids", [{**_level(lv), "over": sorted(over)} for lv, over in phase.side_bids])
     out["carried_may_hold"] = phase.carried_may_hold
+    out["answer"] = phase.answer
     out["style"] = phase.style
     out["speakers"] = phase.speakers
     out["start"] = phase.start
     out["hold_by"] = phase.hold_by
+    out["priority"] = phase.priority
     out["interrupt_priority"] = phase.interrupt_priority
     out.update(_extra(phase, deck))
     return out
@@ -583,6 +597,10 @@ def _auction(rs: Ruleset) -> dict[str, Any]:
     if rs.phases:
         out["first"] = rs.phases[0].name  # the compiler puts the opening phase first
     out["breaches"] = rs.breaches
+    if rs.thrown_in is not None:
+        rule = rs.thrown_in
+        out["thrown_in"] = {"payer": rule.payer, "pays": Expr(rule.pays.source), "to": rule.to}
+    _put(out, "redeal", [{"when": Expr(r.when.source), "reason": r.reason} for r in rs.redeal])
     _put(out, "phases", {phase.name: _phase(phase, rs.deck) for phase in rs.phases})
     return out
 

@@ -33,7 +33,11 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "call":
         return f"  Call: seat {event['seat']}: {rs.call_title(event['call'])}"
     if kind == "thrown_in":
-        return "Everybody passed: the deal is thrown in, no payment."
+        if "reason" in event:
+            return f"Seat {event['seat']}'s hand throws the deal in ({event['reason']}): the cards are dealt again."
+        if "seat" in event:
+            return f"Seat {event['seat']} throws the deal in."
+        return "Everybody passed: the deal is thrown in."
     if kind == "contract":
         title = rs.contracts[event["contract"]].title
         if event["declarer"] is None:

@@ -69,7 +69,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("dealer", "explicit"),  # not the seed: it determines every hand
     "phase": ("phase", "name", "leader", "seat"),
     "call": ("seat", "call", "phase"),
-    "thrown_in": ("seat",),  # `seat` where one seat threw the deal in
+    "thrown_in": ("seat", "reason"),  # `seat` where one seat threw the deal in; `reason`: a hand's redeal rule
     "contract": ("contract", "declarer"),
     "talon_taken": ("seat", "count", "part"),  # `part`: the half or third chosen of a talon laid out
     "discard": ("seat", "count"),  # face down: how many, never which

@@ -184,6 +184,8 @@ def explain_result(
     outcome = result["outcome"]
     paid = "Payments: " + ", ".join(f"{say(s)} {v:+d}" for s, v in enumerate(payments)) + f" ({unit})."
     if outcome == "thrown_in":
+        if any(payments) or result.get("pot"):
+            return ["Result: thrown in.", paid]
         return ["Result: thrown in, nobody pays."]
     if outcome == "abandoned":
         return [f"Result: the deal is abandoned: {result.get('reason', '')}", paid]

@@ -59,6 +59,8 @@ from interpreter.language.model import (
     Penalties,
     PlayRules,
     Preference,
+    Proposal,
+    Redeal,
     Route,
     Ruleset,
     ScheduledTrick,
@@ -68,6 +70,7 @@ from interpreter.language.model import (
     Settlement,
     SpecialRound,
     TakeTalon,
+    ThrowInPayment,
     TrickException,
     Withhold,
 )
@@ -260,6 +263,8 @@ class Compiler:
         contracts = self.section(("contracts",), self.compile_contracts)
         self.section(("contracts",), lambda: self.check_exchanges(contracts, plans))
         phases = self.section(("auction",), lambda: self.compile_auction(contracts or {}))
+        thrown_in = self.section(("auction", "thrown_in"), self.compile_thrown_in)
+        redeal = self.section(("auction", "redeal"), self.compile_redeal)
         claim = self.section(("claim",), self.compile_claim)
         announcements = self.section(("announcements",), self.compile_announcements)
         play = self.section(("play",), self.compile_play)
@@ -296,6 +301,8 @@ class Compiler:
             claim=claim,
             announcements=announcements,
             breaches=self.get(("auction", "breaches"), default("auction.breaches")),
+            thrown_in=thrown_in,
+            redeal=redeal,
             play=play,
             counting=counting,
             settlement=settlement,
@@ -1191,9 +1198,29 @@ class Compiler:
                     ends=lv.get("ends"),
                     jump=lv.get("jump", default("auction.phases.*.ladder[].jump")),
                     needs=_first_need(contracts.get(contract)) if contract else None,
+                    answered_by=self.proposal(phase, where + (j, "answered_by"), lv.get("answered_by")),
                 )
             )
         return tuple(result)
+
+    def proposal(self, phase: dict[str, Any], where: Path, rule: dict[str, Any] | None) -> Proposal | None:
+        """Who answers a call that is a proposal (a bid of the ladder or an interrupt), with which
+        calls: two calls of their own."""
+        if not rule:
+            return None
+        accept, refuse = rule["accept"], rule["refuse"]  # (both required by the schema)
+        taken = {*NOT_CONTRACT_CALLS, phase.get("hold")} | {
+            lv.get("call") for key in ("ladder", "interrupts") for lv in phase.get(key) or []
+        }
+        for key, call in (("accept", accept), ("refuse", refuse)):
+            if call in taken:
+                self.problem(
+                    where + (key,),
+                    f"'{call}' is already a call of the phase: the answer needs calls of its own (ja, nein)",
+                )
+        if accept == refuse:
+            self.problem(where + ("refuse",), f"'{refuse}' would both accept and refuse: name two calls")
+        return Proposal(rule.get("by", default("auction.phases.*.ladder[].answered_by.by")), accept, refuse)
 
     def compile_auction(self, contracts: dict[str, Contract]) -> tuple[AuctionPhase, ...]:
         raw_phases: dict[str, Any] = self.get(("auction", "phases")) or {}
@@ -1255,6 +1282,19 @@ class Compiler:
                     path + ("then", "play"),
                     f"no contract named '{pass_out_play}'{_hint(str(pass_out_play), known_contracts)}",
                 )
+            priority = p.get("priority", default("auction.phases.*.priority"))
+            if priority != default("auction.phases.*.priority") and (
+                p.get("style", default("auction.phases.*.style")) != "rounds" or p.get("hold") is None
+            ):
+                self.problem(
+                    path + ("priority",),
+                    "priority decides only who may hold a bid in rounds: write `style: rounds` with a `hold` "
+                    "(a call, or `same`), or leave `priority` out",
+                )
+            answer = p.get("answer", default("auction.phases.*.answer"))
+            self.check_answer(path, answer, p)
+            holder_of = tuple(then.get("holder_of") or ())
+            self.check_pass_out_holder(path + ("then", "holder_of"), holder_of, pass_out, pass_out_play, contracts)
             after = dict(then.get("after") or {})
             for call, target in after.items():
                 if call not in calls:
@@ -1281,6 +1321,13 @@ class Compiler:
                         at_key=True,
                     )
                 choose[call] = self.levels(p, path + ("then", "choose", call), entries, contracts)
+            choose_when = then.get("choose_when", default("auction.phases.*.then.choose_when"))
+            if choose_when != default("auction.phases.*.then.choose_when") and not choose:
+                self.problem(
+                    path + ("then", "choose_when"),
+                    "the winner has nothing to choose from: list the games by winning call in `then.choose`, "
+                    "or leave `choose_when` out",
+                )
             phases.append(
                 AuctionPhase(
                     name=name,
@@ -1295,19 +1342,103 @@ class Compiler:
                     after=after,
                     interrupts=interrupts,
                     choose=choose,
+                    choose_when=choose_when,
                     pass_out_play=pass_out_play,
+                    pass_out_holder=holder_of,
                     carried_may_hold=p.get("carried_may_hold", default("auction.phases.*.carried_may_hold")),
+                    answer=answer,
                     style=p.get("style", default("auction.phases.*.style")),
                     start=p.get("start", default("auction.phases.*.start")),
                     side_bids=side_bids,
                     speakers=p.get("speakers", default("auction.phases.*.speakers")),
                     hold_by=p.get("hold_by", default("auction.phases.*.hold_by")),
+                    priority=priority,
                     interrupt_priority=p.get("interrupt_priority", default("auction.phases.*.interrupt_priority")),
                 )
             )
         # The opening phase first: the engine starts the auction with phases[0].
         phases.sort(key=lambda ph: ph.name != first)
         return tuple(phases)
+
+    def check_answer(self, path: Path, answer: str, phase: dict[str, Any]) -> None:
+        """The challenged holder's answers: a duel's, holding by the phase's hold call."""
+        if answer == default("auction.phases.*.answer"):
+            return
+        if phase.get("style", default("auction.phases.*.style")) != "duel":
+            self.problem(
+                path + ("answer",),
+                "a holder answers a challenger at once only in a duel (`style: duel`); in rounds a player "
+                "raises on their own turn: leave `answer` out",
+            )
+            return
+        hold = phase.get("hold")
+        if answer == "raise_or_hold" and (hold is None or hold == "same"):
+            self.problem(
+                path + ("answer",),
+                "holding needs the phase's hold call (`hold: selber`): add it, or write `answer: raise`",
+            )
+        if answer == "raise" and hold is not None:
+            self.problem(
+                path + ("hold",),
+                f"'{hold}' would never be said: with `answer: raise` the challenged holder raises or drops out; "
+                "leave `hold` out, or write `answer: raise_or_hold`",
+            )
+
+    def check_pass_out_holder(
+        self, path: Path, cards: tuple[str, ...], pass_out: str, play: str | None, contracts: dict[str, Contract]
+    ) -> None:
+        """The cards whose holder declares the game played when everybody passed: cards of the
+        pack, naming the declarer of a game `pass_out: play` plays, which has one."""
+        if not cards:
+            return
+        if pass_out != "play":
+            self.problem(
+                path,
+                "the holder of a card declares the game played when everybody passes: write `pass_out: play` "
+                "and name that game with `play`",
+            )
+        elif play in contracts and contracts[play].individual is not None:
+            self.problem(
+                path,
+                f"'{play}' is played everyone for themselves, with no declarer for the holder to be: "
+                "name a game with a declarer in `play`, or leave `holder_of` out",
+            )
+        for i, card in enumerate(cards):
+            if card not in self.deck.suit:
+                self.problem((*path, i), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}")
+
+    def compile_thrown_in(self) -> ThrowInPayment | None:
+        """What is paid on a deal the auction throws in: refused where nothing would change hands
+        (each player paying each other) or where it goes into a pot the table does not keep."""
+        rule = self.get(("auction", "thrown_in"))
+        if not rule:
+            return None
+        path: Path = ("auction", "thrown_in")
+        payer = rule.get("payer", default("auction.thrown_in.payer"))
+        to = rule.get("to", default("auction.thrown_in.to"))
+        if payer == "each" and to == "others":
+            self.problem(
+                path + ("to",),
+                "each player paying each other player changes nothing: write `to: pot` (each pays into the "
+                "pot), or name one payer (`payer: dealer` or `payer: caller`)",
+            )
+        if to == "pot" and self.data.get("pot_ante") is None and not (self.data.get("session") or {}).get("pot"):
+            self.problem(
+                path + ("to",),
+                "the table keeps no pot to pay into: keep one (`pot_ante`, or `session.pot`), "
+                "or pay each other player (`to: others`)",
+            )
+        pays = self.expression(path + ("pays",), BREACH_NAMES, INT)
+        return ThrowInPayment(payer, pays, to) if pays is not None else None
+
+    def compile_redeal(self) -> tuple[Redeal, ...]:
+        """The hands that throw the deal in as dealt, each condition checked against one hand."""
+        rules = []
+        for i, entry in enumerate(self.get(("auction", "redeal")) or ()):
+            when = self.expression(("auction", "redeal", i, "when"), CLAIM_NAMES, BOOL)
+            if when is not None:
+                rules.append(Redeal(when, entry.get("reason") or f"the hand meets {when.source}"))
+        return tuple(rules)
 
     # -- play, counting, settlement ------------------------------------------------------
     def compile_claim(self) -> Claim | None:

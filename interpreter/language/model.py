@@ -63,6 +63,16 @@ class Packet:
 
 
 @dataclass(frozen=True)
+class Proposal:
+    """A call another player answers before it takes effect: `by` (the dealer) says `accept` or
+    `refuse`."""
+
+    by: Literal["dealer"]
+    accept: str
+    refuse: str
+
+
+@dataclass(frozen=True)
 class Level:
     call: str
     contract: str | None  # None: a call whose bidder, uncontested, chooses the game (Mein Spiel)
@@ -74,6 +84,7 @@ class Level:
     # to call): a bid is refused when the hand could not take it, so that nobody can bid a game
     # they could not carry out (a Leere game without its cards, a Rufer holding every card to call).
     needs: Keep | CallCard | None = None
+    answered_by: Proposal | None = None  # a proposal another player accepts or refuses first
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,25 @@ class Compulsion:
     reason: str
     breach_pays_each: Formula | None  # what a player who passed anyway pays each other player
     or_higher: bool = False  # the call or any higher bid of the ladder ("state a contract")
+
+
+@dataclass(frozen=True)
+class ThrowInPayment:
+    """What is paid when the auction throws the deal in: `pays` by each payer (every player in
+    the deal, the dealer, or the player whose call threw it in), into the pot or to each other
+    player in the deal."""
+
+    payer: Literal["each", "dealer", "caller"]
+    pays: Formula
+    to: Literal["pot", "others"]
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """A hand that, as dealt, throws the deal in before the bidding (the Petit alone)."""
+
+    when: Condition
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -100,13 +130,19 @@ class AuctionPhase:
     choose: dict[str, tuple[Level, ...]] = field(
         default_factory=dict
     )  # uncontested winning call -> the games its bidder chooses from
+    choose_when: Literal["uncontested", "won"] = "uncontested"  # won: the winner chooses, contested or not
     pass_out_play: str | None = None  # the contract played when everybody passed
+    pass_out_holder: tuple[str, ...] = ()  # its declarer: the holder of the first of these cards held
     carried_may_hold: bool = True  # False: the bidder carried in drops out when outbid
+    # duel: what the challenged holder may answer besides dropping out (hold, raise at once, either)
+    answer: Literal["hold", "raise", "raise_or_hold"] = "hold"
     style: Literal["duel", "rounds", "declare"] = "duel"
     speakers: Literal["all", "previous_bidders"] = "all"
     start: Literal["vorhand", "after_vorhand", "after_holder"] = "vorhand"
     side_bids: tuple[tuple[Level, frozenset[str]], ...] = ()  # (bid, the calls it may be made over); ends the auction
     hold_by: Literal["earlier", "first"] = "earlier"  # rounds: who may hold (any earlier player, or the first only)
+    # rounds: who ranks first to hold (the speaking order, from Vorhand, or the later speaker)
+    priority: Literal["order", "vorhand", "later"] = "order"
     # An interrupt by a later player waits while earlier players who have not yet had their turn
     # may claim a special game first ("earlier_turn"), or stands at once ("first_call").
     interrupt_priority: Literal["first_call", "earlier_turn"] = "first_call"
@@ -687,6 +723,8 @@ class Ruleset:
     session: SessionRule = SessionRule()
     accusation: Accusation | None = None
     pot_ante: Formula | None = None  # what the dealer pays into the pot at each deal
+    thrown_in: ThrowInPayment | None = None  # what is paid when the auction throws the deal in
+    redeal: tuple[Redeal, ...] = ()  # hands that throw the deal in as dealt, before the bidding
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
     direction: str | None = None  # the direction of play at the table (display only)
@@ -771,6 +809,10 @@ class Ruleset:
             for levels in phase.choose.values():
                 for level in levels:
                     add(level.call)
+            for level in phase.ladder + phase.interrupts:
+                if level.answered_by is not None:
+                    add(level.answered_by.accept)
+                    add(level.answered_by.refuse)
             add(phase.hold)
             for rule in phase.compulsory:
                 add(rule.call)

@@ -11,11 +11,13 @@ from interpreter.language.keys.kinds import (
     Integer,
     Key,
     ListOf,
+    Node,
     Null,
     OneOf,
     Rule,
     Said,
     Text,
+    card,
     condition,
     formula,
     name,
@@ -32,33 +34,54 @@ CALLS = Key(
     ),
 )
 
+_LEVEL_KEYS: dict[str, Key | Node] = {
+    "call": name("The call that bids this level."),
+    "contract": Key(
+        OneOf(
+            "The contract played if this level wins (default: the call's name); null: none, its bidder chooses one when uncontested (`then.choose`: Mein Spiel).",
+            (name(), Null()),
+        ),
+        default=Computed("the call"),
+    ),
+    "requires": condition(
+        "A condition on the bidder's hand to bid or hold this level. Besides it, a level whose contract keeps cards before the talon (`exchange: [{keep: ...}]`) may be bid or held only by a hand holding such cards: nobody bids a game they could not carry out.",
+        names.AUCTION,
+    ),
+    "holdable": Key(Boolean("Whether an earlier bidder may hold this level (default true)."), default=True),
+    "jump": Key(
+        Boolean(
+            "This level may be bid over any lower one, not only over the level below it (special games that outrank the normal ones at any stage of the bidding)."
+        ),
+        default=False,
+    ),
+    "ends": Choice(
+        "Bidding this level ends the phase or the whole auction at once; throw_in: the deal is thrown in (a hand of seven empty cards).",
+        ("phase", "auction", "throw_in"),
+    ),
+    "title": title("A display name for the level."),
+}
+
+# A game a winning bidder chooses (`then.choose`): a level that is not said in the bidding.
+chosen_level = Rule("A game the winning bidder may choose.", _LEVEL_KEYS, ("call",))
+
 ladder_level = Rule(
     "One level of a bidding ladder, lowest first.",
     {
-        "call": name("The call that bids this level."),
-        "contract": Key(
-            OneOf(
-                "The contract played if this level wins (default: the call's name); null: none, its bidder chooses one when uncontested (`then.choose`: Mein Spiel).",
-                (name(), Null()),
+        **_LEVEL_KEYS,
+        "answered_by": Key(
+            Rule(
+                "The call is a proposal another player answers before it takes effect (a redeal asked for, which "
+                "the dealer grants or refuses): accepted, it is as if said; refused, it is void, the proposer's "
+                "turn goes on, and the proposer may not say it again this deal.",
+                {
+                    "by": Key(Choice("Who answers: the dealer.", ("dealer",)), default="dealer"),
+                    "accept": name("The answer's call that grants it (ja)."),
+                    "refuse": name("The answer's call that refuses it (nein)."),
+                },
+                ("accept", "refuse"),
+                provenance=False,
             ),
-            default=Computed("the call"),
         ),
-        "requires": condition(
-            "A condition on the bidder's hand to bid or hold this level. Besides it, a level whose contract keeps cards before the talon (`exchange: [{keep: ...}]`) may be bid or held only by a hand holding such cards: nobody bids a game they could not carry out.",
-            names.AUCTION,
-        ),
-        "holdable": Key(Boolean("Whether an earlier bidder may hold this level (default true)."), default=True),
-        "jump": Key(
-            Boolean(
-                "This level may be bid over any lower one, not only over the level below it (special games that outrank the normal ones at any stage of the bidding)."
-            ),
-            default=False,
-        ),
-        "ends": Choice(
-            "Bidding this level ends the phase or the whole auction at once; throw_in: the deal is thrown in (a hand of seven empty cards).",
-            ("phase", "auction", "throw_in"),
-        ),
-        "title": title("A display name for the level."),
     },
     ("call",),
 )
@@ -130,12 +153,37 @@ then = Rule(
             name("The contract played when everybody passed and `pass_out` is `play`."),
             said=_phase("pass_out_play", "the game when everybody passes", text="contract_title"),
         ),
+        "holder_of": Key(
+            ListOf(
+                "When everybody passed and `pass_out` is `play`: the player holding the first of these cards that "
+                "a player holds declares the game `play` names, without another word (a Muss: the holder of the "
+                "Sküs must play); none of them held (all in the talon): the deal is thrown in.",
+                card(),
+                min_items=1,
+            ),
+            said=_phase("holder_of", "when everybody passes, the game is declared by", text="holder_of"),
+        ),
         "choose": Key(
             Entries(
                 "By winning call: when nobody bid against it, its bidder then chooses the game from these (Vorhand's Cego or Räuber); a call that names no contract (`contract: null`, Mein Spiel) lets its bidder choose whenever it wins, contested or not.",
-                ListOf("The games to choose from.", ladder_level, min_items=1),
+                ListOf("The games to choose from.", chosen_level, min_items=1),
             ),
-            said=_phase("choose", "the uncontested bidder's choice", text="choose", whole=True),
+            said=_phase("choose", "the winning bidder's choice", text="choose", whole=True),
+        ),
+        "choose_when": Key(
+            Choice(
+                "When the winner of a call listed in `choose` chooses the game: uncontested (default: only when "
+                "nobody bid against it, or when the call names no contract), or won (whenever it wins, contested "
+                "or not: the winner names the final contract).",
+                ("uncontested", "won"),
+            ),
+            default="uncontested",
+            said=_phase(
+                "choose_when",
+                "the winner chooses the game",
+                words={"uncontested": "only when nobody bid against it", "won": "whenever the call wins"},
+                missing="only when nobody bid against it",
+            ),
         ),
         "after": Key(
             Entries(
@@ -164,6 +212,25 @@ phase = Rule(
                 "The call with which an earlier bidder takes over a higher bid (selber, selbst); `same`: by naming the same game again (a player with higher priority may bid equal, a lower one must bid higher); absent: no holding."
             ),
             said=_phase("hold", "holding a later, higher bid", text="hold", missing="not allowed"),
+        ),
+        "answer": Key(
+            Choice(
+                "duel style: what the challenged holder may answer, at once: hold (default: take the challenger's "
+                "bid with the `hold` call, where the phase has one) or drop out; raise: bid higher than the "
+                "challenger or drop out, never hold; raise_or_hold: any of the three. After a hold or a raise the "
+                "challenger answers by going higher or dropping out.",
+                ("hold", "raise", "raise_or_hold"),
+            ),
+            default="hold",
+            said=_phase(
+                "answer",
+                "the challenged holder",
+                words={
+                    "hold": "holds or drops out",
+                    "raise": "raises at once or drops out",
+                    "raise_or_hold": "raises at once, holds, or drops out",
+                },
+            ),
         ),
         "raise": Key(
             Choice("Whether a bid must be the next level (default) or may jump.", ("next", "any")),
@@ -223,6 +290,26 @@ phase = Rule(
             ),
             said=_phase("side_bids", "side bids", text="calls", whole=True),
         ),
+        "priority": Key(
+            Choice(
+                "rounds style: which of two players ranks first when one would hold the other's bid: the one "
+                "earlier in the phase's speaking order (order, the default), or the one earlier from Vorhand in "
+                "the order of play, whoever speaks first (vorhand: with `start: after_vorhand` Vorhand speaks "
+                "last but holds first), or the one later in the speaking order (later: a later player takes "
+                "the bid over by naming the same game, an earlier one must go higher).",
+                ("order", "vorhand", "later"),
+            ),
+            default="order",
+            said=_phase(
+                "priority",
+                "who ranks first to hold",
+                words={
+                    "order": "the earlier speaker",
+                    "vorhand": "the player nearer Vorhand, whoever speaks first",
+                    "later": "the later speaker",
+                },
+            ),
+        ),
         "hold_by": Key(
             Choice(
                 "rounds style: who may hold the current bid with the hold call: any player earlier in the order (default), or only the player who speaks first in the phase (Vorhand, who opened).",
@@ -280,6 +367,43 @@ phase = Rule(
     ("ladder",),
 )
 
+thrown_in = Rule(
+    "What is paid when the auction throws the deal in (everybody passed, with `pass_out: throw_in`, or a call "
+    "that `ends: throw_in` was said); without it nobody pays. A redeal (`redeal`) is no throw-in and pays nothing.",
+    {
+        "payer": Key(
+            Choice(
+                "Who pays: each player in the deal (into the pot: a Stock fed by every player), the dealer, or the "
+                "caller (the player whose call threw the deal in; nobody when everybody passed).",
+                ("each", "dealer", "caller"),
+            ),
+            default="each",
+        ),
+        "pays": formula("What each payer pays (into the pot, or to each other player in the deal).", names.BREACH),
+        "to": Key(
+            Choice(
+                "Where it goes: into the pot (the table must keep one: `pot_ante` or `session.pot`), or to each "
+                "other player in the deal.",
+                ("pot", "others"),
+            ),
+            default="pot",
+        ),
+    },
+    ("pays",),
+)
+
+redeal = Rule(
+    "A hand that, as dealt, throws the deal in before anybody bids: the cards are dealt again (French Tarot's "
+    "Petit alone, a hand with too few trumps). The hands are looked at in order of play from Vorhand; the first "
+    "that meets a condition is shown and the deal is thrown in, paying nothing. A throw-in the holder may choose "
+    "instead is a bid that `ends: throw_in`, with `requires`.",
+    {
+        "when": condition("The condition on one hand, as dealt.", names.HAND_ONLY),
+        "reason": reason("What the table is told (the Petit alone).", Computed("the hand meets `when`")),
+    },
+    ("when",),
+)
+
 auction = Rule(
     "The bidding that decides the contract and the lone player.",
     {
@@ -302,6 +426,11 @@ auction = Rule(
                 "A pass where a bid is compulsory",
                 words={"refuse": "is refused", "penalize": "is accepted and penalised"},
             ),
+        ),
+        "thrown_in": Key(thrown_in, said=Said("When the auction throws the deal in", text="thrown_in", whole=True)),
+        "redeal": Key(
+            ListOf("Hands that throw the deal in as dealt, before the bidding.", redeal),
+            said=Said("The deal is dealt again when", text="redeal", missing="never", whole=True),
         ),
     },
 )
