@@ -204,6 +204,24 @@ def tapp_pot_session() -> dict[str, Any]:
     }
 
 
+def kitty_deal(kitty: int, taken: list[int], dealer: int, expect: dict[str, Any]) -> int:
+    """The kitty of tests/rulesets/tapp-two-pots.yaml over one deal: after a throw-in it pays the
+    dealer 1, after a game lost each defender 3, never more than it holds (shared equally, what
+    does not divide stays). `taken` changes in place; returns what the kitty then holds."""
+    d = expect.get("declarer")
+    if expect.get("outcome") == "thrown_in":
+        each = min(1, kitty)
+        taken[dealer] += each
+        return kitty - each
+    if d is not None and expect["payments"][d] < 0:
+        defenders = [s for s in range(len(taken)) if s != d]
+        each = min(3, kitty // len(defenders))
+        for s in defenders:
+            taken[s] += each
+        return kitty - each * len(defenders)
+    return kitty
+
+
 def tapp_two_pots_session() -> dict[str, Any]:
     """Württemberg Tarock with two pots (tests/rulesets/tapp-two-pots.yaml): the Tapp pot
     `stock` (each player pays 5 in at the start, then the rules of tapp_pot_deal; shared at the
@@ -226,17 +244,7 @@ def tapp_two_pots_session() -> dict[str, Any]:
         expect = deal["expect"]
         scores = [a + b for a, b in zip(scores, expect["payments"], strict=True)]
         stock = tapp_pot_deal(stock, taken, dealer, expect)
-        d = expect.get("declarer")
-        if expect.get("outcome") == "thrown_in":
-            each = min(1, kitty)
-            taken[dealer] += each
-            kitty -= each
-        elif d is not None and expect["payments"][d] < 0:
-            defenders = [s for s in range(n) if s != d]
-            each = min(3, kitty // len(defenders))  # never more than it holds, shared equally
-            for s in defenders:
-                taken[s] += each
-            kitty -= each * len(defenders)
+        kitty = kitty_deal(kitty, taken, dealer, expect)
         if kitty == 0:  # `until: kitty == 0`
             break
     share = stock // n

@@ -536,6 +536,7 @@ class Table:
             "log": _log(game),
             "result": result,
             "pot": session.pot_left(),  # what a session's pot holds (None: it keeps none)
+            "pots": session.pots_left(),  # what each of the session's pots of their own holds, by name
             "deals_finished": len(self.finished),  # their rows and logs: the `deals` and `deal` messages
         }
 
