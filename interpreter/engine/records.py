@@ -141,7 +141,7 @@ def game_from_record(doc: Document, base_dir: Path | None = None) -> Game:
                     f"this ruleset's pot is an account of the session (session.pots: {named}), which a single "
                     f"deal does not keep: write the record as a session of this one deal, with what the pot "
                     f"holds as it starts (`pots: {{{accounts[0].name}: {data['pot']}}}`, then `session:` with "
-                    "the deal under it; see tests/records/tapp-wuerttemberg-pot-solo-won.yaml)",
+                    "the deal under it, as docs/design.md says of a record of a whole session)",
                     at_key=True,
                 )
             ]
