@@ -245,3 +245,22 @@ def test_the_table_shows_the_sessions_pots() -> None:
         assert [s["total"] for s in state["seats"]] == [
             sum(d.payments[s] for d in table.finished) + taken[s] + share for s in range(players)
         ]
+
+
+def test_the_table_names_the_round_of_its_own_under_way() -> None:
+    """docs/examples/example-session.yaml: four rounds of three deals, then the closing round of
+    three, whose deals the state names by the round's title (every seat and a spectator)."""
+    from interpreter.frontends.web.table import Table
+
+    ruleset = load_ruleset(str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "example-session.yaml"))
+    title = next(r.title for r in ruleset.session.special_rounds if r.name == "last_round")
+    table = Table(ruleset, 3, [], 1000, seed=3)
+    rounds = []
+    while True:
+        rounds.append({table.state_for(seat)["round"] for seat in (0, 1, 2, None)})
+        while table.bot_step():
+            pass
+        if table.session_over:
+            break
+        assert table.next_deal() is None
+    assert rounds == [{None}] * 12 + [{title}] * 3

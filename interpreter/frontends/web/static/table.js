@@ -142,7 +142,7 @@ function beep() {
 
 function draw() {
   const st = tarock.state, view = st.view, you = st.you;
-  $("deal-info").textContent = `Deal ${st.deal} of ${st.deals_planned}` + (you === null ? " · spectator" : ` · you: ${seatName(you)}`);
+  $("deal-info").textContent = `Deal ${st.deal} of ${st.deals_planned}` + (st.round ? ` · ${st.round}` : "") + (you === null ? " · spectator" : ` · you: ${seatName(you)}`);
   const windows = st.windows || 1;
   $("windows").hidden = windows < 2;
   $("windows").textContent = windows > 1 ? `This seat is open in ${windows} windows or tabs: play in one of them and close the others.` : "";
