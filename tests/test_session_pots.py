@@ -195,3 +195,22 @@ def test_a_single_deal_with_the_old_pot_is_pointed_to_the_account(tmp_path: Path
     text = "\n".join(map(str, caught.value.problems))
     assert "old.yaml:6:1: pot: this ruleset's pot is an account of the session (session.pots: stock)" in text
     assert "`pots: {stock: 10}`" in text
+
+
+def test_simulate_sessions_tells_what_is_left_in_the_pots() -> None:
+    """`simulate --sessions` with two pots: the seats' totals include what they paid into the pots
+    and took out, so with what is left in the pots at the end they add up to nothing."""
+    import json
+
+    from clirun import tarock
+
+    ran = tarock(
+        "simulate", str(TWO_POTS), "--option", "pot=kept", "--sessions", "20", "--session-deals", "6", "--json"
+    )
+    assert ran.returncode == 0, ran.stderr
+    stats = json.loads(ran.stdout)
+    assert set(stats["pots"]) == {"stock", "kitty"}
+    left = sum(p["mean"] for p in stats["pots"].values()) * stats["sessions"]
+    assert sum(s["total"] for s in stats["seats"]) + round(left) == 0
+    text = tarock("simulate", str(TWO_POTS), "--option", "pot=kept", "--sessions", "3", "--session-deals", "4")
+    assert "left in the pots at the end: stock" in text.stdout and "with what the pots took and paid" in text.stdout
