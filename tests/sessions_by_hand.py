@@ -125,40 +125,69 @@ def tapp_declarer_deals() -> dict[str, Any]:
     }
 
 
+def one_deal(record: dict[str, Any]) -> dict[str, Any]:
+    """A record of a session of one deal (a pot's deal, which needs the session's account) as a
+    record of that deal alone: its cards, actions and the deal's own expected outcome."""
+    if "session" not in record:
+        return record
+    (deal,) = record["session"]
+    return {**{k: v for k, v in record.items() if k not in ("session", "expect", "pots")}, **deal}
+
+
+def tapp_pot_deal(pot: int, taken: list[int], dealer: int, expect: dict[str, Any]) -> int:
+    """The Tapp pot's rules over one deal (tapp-late: Württemberg Tarock, Scoring): the dealer
+    antes 2; a lost Frage pays the pot what it pays each defender; a won Solo takes the pot, a
+    lost one doubles it; a drawn game (nobody paid) leaves it alone. `taken`: what each seat took
+    out of the pot (below 0: paid in), changed in place; returns what the pot then holds."""
+    n = len(taken)
+    taken[dealer] -= 2
+    pot += 2
+    d = expect.get("declarer")
+    if d is None:
+        return pot
+    paid = expect["payments"][d]  # the declarer's game: n - 1 times what each defender got
+    if expect["contract"] == "frage" and paid < 0:
+        taken[d] += paid // (n - 1)
+        pot -= paid // (n - 1)
+    elif expect["contract"] == "solo" and paid > 0:
+        taken[d] += pot
+        pot = 0
+    elif expect["contract"] == "solo" and paid < 0:
+        taken[d] -= pot
+        pot *= 2
+    return pot
+
+
 def tapp_pot_session() -> dict[str, Any]:
-    """Württemberg Tarock with the pot kept, three deals, each player paying 5 into the pot when
-    the session starts and what is left shared at the end (tests/rulesets/tapp-pot-session.yaml).
-    The pot's rules in a deal (option pot: kept): the dealer antes 2; a lost Frage pays the pot as
-    much as each defender; a won Solo takes the pot."""
+    """Württemberg Tarock with the pot kept (the account `stock`), three deals, each player
+    paying 5 into the pot when the session starts and what is left shared at the end
+    (tests/rulesets/tapp-pot-session.yaml)."""
     n, ante = 3, 5
     pot = n * ante
+    taken = [-ante] * n
     scores = [0] * n
+    plan = [
+        ("tapp-wuerttemberg-pot-solo-won", 0),
+        ("tapp-wuerttemberg-frage-won", 1),
+        ("tapp-wuerttemberg-pot-frage-lost", 2),
+    ]
     deals = []
-    # A won Solo dealt by seat 0: the deal's record had 10 in the pot; this one has 15.
-    solo = turned(load("tapp-wuerttemberg-pot-solo-won"), 0)
-    record_pot = load("tapp-wuerttemberg-pot-solo-won")["pot"]
-    d = solo["expect"]["declarer"]
-    solo["expect"]["payments"][d] += (pot + 2) - (record_pot + 2)  # the declarer takes the pot and the ante
-    solo["expect"]["pot"] = -pot  # the ante in, the whole pot out
-    # A won Frage dealt by seat 1 (its record kept no pot): the dealer's ante is all the pot sees.
-    frage = turned(load("tapp-wuerttemberg-frage-won"), 1)
-    frage["expect"]["payments"][1] -= 2
-    frage["expect"]["pot"] = 2
-    # A lost Frage dealt by seat 2: 12 to each defender and the pot, and the ante.
-    lost = turned(load("tapp-wuerttemberg-pot-frage-lost"), 2)
-    for deal in (solo, frage, lost):
+    for name, dealer in plan:
+        deal = turned(one_deal(load(name)), dealer)
         deals.append(deal)
         scores = [a + b for a, b in zip(scores, deal["expect"]["payments"], strict=True)]
-        pot += deal["expect"]["pot"]
+        pot = tapp_pot_deal(pot, taken, dealer, deal["expect"])
     share = pot // n  # shared equally at the end; what does not divide stays
     return {
         "title": "A session of Württemberg Tarock with a pot: antes at the start, what is left shared at the end",
         "source": "the deals' own records (tapp-late: Württemberg Tarock, Scoring: the pot); the session's rule is tests/rulesets/tapp-pot-session.yaml",
         "note": (
-            "Each player pays 5 into the pot as the session starts: 15. Seat 0 deals and seat 2 wins a Solo, "
-            "taking the pot with seat 0's ante (17): the pot is empty. Seat 1 deals (ante 2) and seat 2 wins a "
-            "Frage; seat 2 deals (ante 2) and loses a Frage, paying the pot 12: 16. After three deals the "
-            "session is over and the 16 are shared: 5 each, 1 stays in the pot."
+            "The pot is the session's account `stock`. Each player pays 5 into it as the session starts: 15. "
+            "Seat 0 deals (ante 2: 17) and seat 2 wins a Solo, taking the pot: it is empty. Seat 1 deals (ante "
+            "2) and seat 2 wins a Frage; seat 2 deals (ante 2: 4) and seat 1 loses a Frage, paying the pot 12, "
+            "what it pays each defender: 16. After three deals the session is over and the 16 are shared: 5 "
+            "each, 1 stays in the pot. The deals' own payments are the games alone; the totals add what each "
+            "seat paid into the pot and took out of it."
         ),
         "ruleset": "../rulesets/tapp-pot-session.yaml",
         "options": {"solo_trumps": "hearts", "pot": "kept"},
@@ -166,10 +195,80 @@ def tapp_pot_session() -> dict[str, Any]:
         "dealer": 0,
         "session": deals,
         "expect": {
-            "dealers": [0, 1, 2],
+            "dealers": [dealer for _, dealer in plan],
             "scores": scores,
-            "totals": [s - ante + share for s in scores],
-            "pot": pot - n * share,
+            "totals": [s + t + share for s, t in zip(scores, taken, strict=True)],
+            "pots": {"stock": pot - n * share},
+            "over": True,
+        },
+    }
+
+
+def kitty_deal(kitty: int, taken: list[int], dealer: int, expect: dict[str, Any]) -> int:
+    """The kitty of tests/rulesets/tapp-two-pots.yaml over one deal: after a throw-in it pays the
+    dealer 1, after a game lost each defender 3, never more than it holds (shared equally, what
+    does not divide stays). `taken` changes in place; returns what the kitty then holds."""
+    d = expect.get("declarer")
+    if expect.get("outcome") == "thrown_in":
+        each = min(1, kitty)
+        taken[dealer] += each
+        return kitty - each
+    if d is not None and expect["payments"][d] < 0:
+        defenders = [s for s in range(len(taken)) if s != d]
+        each = min(3, kitty // len(defenders))
+        for s in defenders:
+            taken[s] += each
+        return kitty - each * len(defenders)
+    return kitty
+
+
+def tapp_two_pots_session() -> dict[str, Any]:
+    """Württemberg Tarock with two pots (tests/rulesets/tapp-two-pots.yaml): the Tapp pot
+    `stock` (each player pays 5 in at the start, then the rules of tapp_pot_deal; shared at the
+    end), and the `kitty` (each player pays 3 in at the start; after a game lost it pays each
+    defender 3, after a throw-in the dealer 1, never more than it holds, shared equally; kept at
+    the end). The session ends after the deal that empties the kitty."""
+    n = 3
+    stock, kitty = 5 * n, 3 * n
+    taken = [-5 - 3] * n
+    scores = [0] * n
+    plan = [
+        ("tapp-wuerttemberg-thrown-in", 0),
+        ("tapp-wuerttemberg-solo-hearts-trumps", 1),
+        ("tapp-wuerttemberg-frage-lost", 2),
+    ]
+    deals = []
+    for name, dealer in plan:
+        deal = turned(one_deal(load(name)), dealer)
+        deals.append(deal)
+        expect = deal["expect"]
+        scores = [a + b for a, b in zip(scores, expect["payments"], strict=True)]
+        stock = tapp_pot_deal(stock, taken, dealer, expect)
+        kitty = kitty_deal(kitty, taken, dealer, expect)
+        if kitty == 0:  # `until: kitty == 0`
+            break
+    share = stock // n
+    return {
+        "title": "A session of Württemberg Tarock with two pots: the Tapp pot and a kitty that ends the session",
+        "source": "the deals' own records (tapp-late: Württemberg Tarock, Scoring: the pot); the session's rule is tests/rulesets/tapp-two-pots.yaml",
+        "note": (
+            "The stock starts with 15 (5 from each), the kitty with 9 (3 from each). Seat 0 deals and everybody "
+            "passes: seat 0 antes 2 into the stock (17) and the kitty pays the dealer 1 (8). Seat 1 deals (ante "
+            "2: 19) and seat 2 loses a Solo (-108): it doubles the stock, paying 19 in (38), and the kitty pays "
+            "seats 0 and 1 3 each (2). Seat 2 deals (ante 2: 40) and seat 1 loses a Frage (-30): it pays the "
+            "stock 15, what it pays each defender (55); the kitty, asked for 3 each, holds 2: seats 0 and 2 "
+            "take 1 each and it is empty, which ends the session. The stock's 55 are shared: 18 each, 1 stays."
+        ),
+        "ruleset": "../rulesets/tapp-two-pots.yaml",
+        "options": {"solo_trumps": "hearts", "pot": "kept"},
+        "players": n,
+        "dealer": 0,
+        "session": deals,
+        "expect": {
+            "dealers": [dealer for _, dealer in plan][: len(deals)],
+            "scores": scores,
+            "totals": [s + t + share for s, t in zip(scores, taken, strict=True)],
+            "pots": {"stock": stock - n * share, "kitty": kitty},
             "over": True,
         },
     }
@@ -187,6 +286,7 @@ SESSIONS = {
     "session-tapp-wuerttemberg-round": tapp_session,
     "session-tapp-wuerttemberg-declarer-deals": tapp_declarer_deals,
     "session-tapp-wuerttemberg-pot": tapp_pot_session,
+    "session-tapp-wuerttemberg-two-pots": tapp_two_pots_session,
 }
 
 if __name__ == "__main__":

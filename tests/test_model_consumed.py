@@ -299,6 +299,19 @@ CONSUMED: dict[str, str] = {
     "SessionPot.ante": "engine/session.py",
     "SessionPot.left": "engine/session.py",
     "SessionPot.each_deal": "engine/session.py",
+    # the session's pots of their own (accounts)
+    "SessionRule.pots": "engine/session.py",
+    "Account.name": "engine/pots.py",
+    "Account.ante": "engine/pots.py",
+    "Account.each_deal": "engine/pots.py",
+    "Account.dealer": "engine/pots.py",
+    "Account.pays": "engine/pots.py",
+    "Account.left": "engine/pots.py",
+    "PotPayout.amount": "engine/pots.py",
+    "PotPayout.to": "engine/pots.py",
+    "PotPayout.contracts": "engine/pots.py",
+    "PotPayout.when": "engine/pots.py",
+    "PotPayout.seat": "engine/pots.py",
     "ChoiceGroup.name": "engine/game.py",
     "ChoiceGroup.default": "engine/game.py",
 }
@@ -307,6 +320,7 @@ CONSUMED: dict[str, str] = {
 DESCRIPTIVE: dict[str, str] = {
     "Ruleset.title": "a title for people",
     "SpecialRound.title": "a round's title for people (the session's refusals name it)",
+    "Account.title": "a pot's title for people (its refusals name it)",
     "Ruleset.family": "the family a ruleset belongs to, for `tarock list` and the matrix",
     "Ruleset.call_titles": "the titles of calls, for people",
     "Ruleset.document": "the merged YAML, for `tarock show`",

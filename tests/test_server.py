@@ -84,7 +84,14 @@ def test_new_view_legal_act_record_close() -> None:
     record = ok(session.handle({"op": "record", "game": gid}))["record"]
     assert record["actions"] == [[seat, "pass"]] and record["ruleset"] == FIRST
     assert ok(session.handle({"op": "games"}))["games"] == [
-        {"game": gid, "ruleset": FIRST, "players": new["players"], "phase": "auction", "to_act": act["to_act"]}
+        {
+            "game": gid,
+            "ruleset": FIRST,
+            "players": new["players"],
+            "phase": "auction",
+            "to_act": act["to_act"],
+            "session": False,
+        }
     ]
     assert ok(session.handle({"op": "close", "game": gid}))["closed"] is True
     refused(session.handle({"op": "view", "game": gid, "seat": 0}), "unknown_game")
@@ -227,6 +234,12 @@ def test_every_error_code(tmp_path: Path) -> None:
     ok(session.handle({"op": "close", "game": gid}))
     bound = ok(session.handle({"op": "new", "ruleset": FIRST, "seed": 2, "tokens": True}))
     expect(session.handle({"op": "view", "game": bound["game"], "seat": 0}), "forbidden")
+    one_deal = tmp_path / "one-deal.yaml"  # a session of one deal: no deal follows it
+    one_deal.write_text("title: One deal\nextends: tapp-wuerttemberg\nsession: {deals: 1}\n", encoding="utf-8")
+    sessions = Session(allow_files=True)
+    played = ok(sessions.handle({"op": "new", "ruleset": str(one_deal), "session": True, "seed": 1}))["game"]
+    play_to_end(sessions, played)
+    expect(sessions.handle({"op": "next_deal", "game": played}), "session_over")
     out = io.StringIO()
     serve(Session(), io.BytesIO(b"x" * 200 + b"\n"), out, max_line=100)
     expect(json.loads(out.getvalue()), "too_large")

@@ -49,22 +49,40 @@ def test_a_tournament_session_ends_after_24_deals() -> None:
 
 
 def test_the_pot_is_carried_from_deal_to_deal() -> None:
+    """Württemberg Tarock's pot is the session's account `stock`: each deal's dealer antes 2; a
+    lost Frage pays it what the declarer pays each defender; a won Solo empties it, a lost one
+    doubles it; a drawn game leaves it. Worked out deal by deal from each deal's own payments,
+    over 40 deals: the pot never falls below zero and no money is made or lost."""
     from interpreter import load_ruleset
 
     session = Session(load_ruleset("tapp-wuerttemberg", {"pot": "kept"}), players=3, seed=5)
-    pots = []
-    for _ in range(12):
+    pot, taken = 0, [0, 0, 0]
+    kinds = set()
+    for _ in range(40):
         game = session.next_deal()
         play_out(game, seed=len(session.deals), pass_probability=0.3)
         session.finish_deal()
-        assert sum(game.result.payments) + game.result.pot == 0
-        pots.append(session.pot)
-    assert session.pot == sum(g.result.pot for g in session.deals) and session.pot >= 0
-    assert sum(session.scores) + session.pot == 0
-    # Each deal's dealer antes 2; a won Solo empties the pot.
-    for game, before in zip(session.deals, [0] + pots[:-1], strict=False):
         r = game.result
-        if r.contract == "solo" and r.declarer_won:
-            assert r.pot == 2 - (before + 2)
-        if r.outcome == "thrown_in":
-            assert r.pot == 2 and r.payments[game.dealer] == -2
+        assert r.pot == 0 and sum(r.payments) == 0  # the deal itself keeps no pot
+        taken[game.dealer] -= 2
+        pot += 2
+        if r.declarer is not None:
+            paid = r.payments[r.declarer]
+            if r.contract == "frage" and paid < 0:
+                taken[r.declarer] += paid // 2
+                pot -= paid // 2
+                kinds.add("frage lost")
+            elif r.contract == "solo" and paid > 0:
+                taken[r.declarer] += pot
+                pot = 0
+                kinds.add("solo won")
+            elif r.contract == "solo" and paid < 0:
+                taken[r.declarer] -= pot
+                pot *= 2
+                kinds.add("solo lost")
+        else:
+            kinds.add("thrown in")
+        assert session.pots_left() == {"stock": pot} and pot >= 0
+        assert session.totals() == [s + t for s, t in zip(session.scores, taken, strict=True)]
+        assert sum(session.totals()) + pot == 0
+    assert kinds >= {"frage lost", "solo won", "solo lost"}, kinds

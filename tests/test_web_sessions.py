@@ -212,3 +212,55 @@ def test_the_running_score_follows_the_sessions_score_sheet() -> None:
             sum(d.payments[s] for d in table.finished) for s in range(players)
         ]
         assert state["pot"] is None  # the session keeps no pot of its own: Tapp's is the deal's
+
+
+def test_the_table_shows_the_sessions_pots() -> None:
+    """A session with two pots of their own (tests/rulesets/tapp-two-pots.yaml): every seat and a
+    spectator are shown what each pot holds and each seat's total with what it paid into the
+    pots and took out, worked out here from the finished deals' records by the pots' rules
+    (tests/sessions_by_hand.py, which does not import the engine)."""
+    import sessions_by_hand
+
+    from interpreter.frontends.web.table import Table
+
+    ruleset = load_ruleset(str(Path(__file__).resolve().parent / "rulesets" / "tapp-two-pots.yaml"), {"pot": "kept"})
+    players = 3
+    table = Table(ruleset, players, [], 8, seed=5)
+    while True:
+        while table.bot_step():
+            pass
+        if table.session_over:
+            break
+        assert table.next_deal() is None
+    stock, kitty, taken = 15, 9, [-8] * players
+    for deal in table.finished:
+        expect = deal.record["expect"]
+        stock = sessions_by_hand.tapp_pot_deal(stock, taken, deal.record["dealer"], expect)
+        kitty = sessions_by_hand.kitty_deal(kitty, taken, deal.record["dealer"], expect)
+    share = stock // players if kitty == 0 else 0  # shared once the session is over
+    assert any(taken[s] != -8 for s in range(players)), "nothing moved in the pots: choose another seed"
+    for seat in [*range(players), None]:
+        state = table.state_for(seat)
+        assert state["pots"] == {"stock": stock - players * share, "kitty": kitty}
+        assert [s["total"] for s in state["seats"]] == [
+            sum(d.payments[s] for d in table.finished) + taken[s] + share for s in range(players)
+        ]
+
+
+def test_the_table_names_the_round_of_its_own_under_way() -> None:
+    """docs/examples/example-session.yaml: four rounds of three deals, then the closing round of
+    three, whose deals the state names by the round's title (every seat and a spectator)."""
+    from interpreter.frontends.web.table import Table
+
+    ruleset = load_ruleset(str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "example-session.yaml"))
+    title = next(r.title for r in ruleset.session.special_rounds if r.name == "last_round")
+    table = Table(ruleset, 3, [], 1000, seed=3)
+    rounds = []
+    while True:
+        rounds.append({table.state_for(seat)["round"] for seat in (0, 1, 2, None)})
+        while table.bot_step():
+            pass
+        if table.session_over:
+            break
+        assert table.next_deal() is None
+    assert rounds == [{None}] * 12 + [{title}] * 3

@@ -115,6 +115,11 @@ def _too_many(count: int, bound: int, why: str = "") -> str:
     return f"a deal holds at most {bound:,} actions{why}; this one has {count:,}"
 
 
+def _keeps_a_deal_pot(ruleset: Ruleset) -> bool:
+    """Whether a deal of `ruleset` keeps a pot of its own (the dealer's ante, a contract's `pot`)."""
+    return ruleset.pot_ante is not None or any(c.pot is not None for c in ruleset.contracts.values())
+
+
 def actions_bound(game: Game) -> int:
     """More actions than any deal of `game`'s size can have."""
     return ACTIONS_PER_CARD * len(game.ruleset.pack(len(game.seats)))
@@ -125,6 +130,22 @@ def game_from_record(doc: Document, base_dir: Path | None = None) -> Game:
     where a ruleset path in it is looked for first. Raises RecordError naming the place."""
     data = doc.data
     ruleset = ruleset_of_record(doc, base_dir)
+    accounts = ruleset.session.pots
+    if data.get("pot") is not None and accounts and not _keeps_a_deal_pot(ruleset):
+        # The deal keeps no pot of its own: its pot is an account of the session (session.pots).
+        named = ", ".join(a.name for a in accounts)
+        raise RecordError(
+            [
+                doc.problem(
+                    ("pot",),
+                    f"this ruleset's pot is an account of the session (session.pots: {named}), which a single "
+                    f"deal does not keep: write the record as a session of this one deal, with what the pot "
+                    f"holds as it starts (`pots: {{{accounts[0].name}: {data['pot']}}}`, then `session:` with "
+                    "the deal under it, as docs/design.md says of a record of a whole session)",
+                    at_key=True,
+                )
+            ]
+        )
     try:
         game = Game(
             ruleset,
@@ -271,7 +292,9 @@ def replay_session(doc: Document, base_dir: Path | None = None) -> Replay:
     data = doc.data
     ruleset = ruleset_of_record(doc, base_dir)
     try:
-        session = Session(ruleset, players=data["players"], dealer=data.get("dealer", 0))
+        session = Session(ruleset, players=data["players"], dealer=data.get("dealer", 0), pots=data.get("pots"))
+    except TableError as exc:  # the table (players, dealer) or what the pots hold as it starts
+        raise RecordError([doc.problem((exc.key,), str(exc))]) from None
     except TarockError as exc:
         raise RecordError([doc.problem(("players",), str(exc))]) from None
     report = Replay(doc.file)
@@ -320,6 +343,7 @@ def _compare_session(expect: dict[str, Any], session: Any, report: Replay, doc: 
         "totals": session.totals(),
         "over": session.over,
         "pot": session.pot_left(),
+        "pots": session.pots_left(),
     }
     for key, wanted in expect.items():
         got = actual.get(key)

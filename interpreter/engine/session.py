@@ -12,7 +12,9 @@ readings and options they choose. A round at a signal (`signal`) is played from 
 on, and the choices it names `after` hold for every deal after it (the stake ten times higher).
 
 Each deal's payments add up in `scores`. With a score sheet, each deal also writes each seat's
-score (`sheet`), and `totals()` settles the sheet at the end instead.
+score (`sheet`), and `totals()` settles the sheet at the end instead. The pots of their own
+(`pots`, engine/pots.py) take their antes and pay out after each deal; what the seats paid in and
+took out is added in `totals()`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interpreter.engine.game import Game
+from interpreter.engine.pots import Pots
 from interpreter.engine.seeds import deal_seed
 from interpreter.errors import IllegalActionError
 from interpreter.language.model import Ruleset, SpecialRound
@@ -34,6 +37,7 @@ class Session:
         dealer: int = 0,
         seed: int | None = None,
         options: Mapping[str, str] | None = None,
+        pots: Mapping[str, int] | None = None,
     ):
         if isinstance(ruleset, str):
             from interpreter.language.loader import load_ruleset
@@ -62,6 +66,9 @@ class Session:
             ante = int(self.rule.pot.ante({"players": self.players}))
             self.paid_in = [ante] * self.players
             self.pot = (self.pot or 0) + ante * self.players
+        # The pots of their own (`pots`: what each holds as the session starts, a pot kept from
+        # the last session), their antes at the start paid in.
+        self.pots = Pots(self.rule.pots, self.players, pots)
         self.turns = 0  # complete turns of dealing, the closing rounds' left out
         self.finished = 0  # deals added up by finish_deal
         self.next_dealer: int = dealer
@@ -102,8 +109,12 @@ class Session:
             money = [rule.stake * (self.players * s - total) for s in sheet]
         else:
             money = [rule.stake * (s - rule.start) for s in sheet]
-        share = self.pot_share()
-        return [m - paid + share for m, paid in zip(money, self.paid_in, strict=True)]
+        share = self.pot_share() + sum(self.pots.shares(self.over).values())
+        return [m - paid + taken + share for m, paid, taken in zip(money, self.paid_in, self.pots.taken, strict=True)]
+
+    def pots_left(self) -> dict[str, int]:
+        """What each pot of its own holds: at the end, what stays after the shares are taken out."""
+        return self.pots.left(self.over)
 
     def pot_left(self) -> int | None:
         """What the pot holds: at the end, what stays after the shares are taken out."""
@@ -151,6 +162,7 @@ class Session:
             ante = int(pot_rule.each_deal({"players": self.players}))
             self.paid_in = [paid + ante for paid in self.paid_in]
             self.pot = (self.pot or 0) + ante * self.players
+        self.pots.before_deal(self.dealer)
         ruleset = self.ruleset.with_choices(self.choices()) if self.choices() else self.ruleset
         self.game = Game(
             ruleset,
@@ -186,6 +198,7 @@ class Session:
         self.scores = [a + b for a, b in zip(self.scores, result.payments, strict=False)]
         if self.pot is not None:
             self.pot += result.pot
+        self.pots.after_deal(game, last)
         self.next_dealer = self._dealer_after(game, last)
         new_turn = self.next_dealer != game.dealer
         if self.current is not None and new_turn:
@@ -309,6 +322,7 @@ class Session:
             "lowest_score": min(scores),
             "pot": self.pot or 0,
             "players": self.players,
+            **self.pots.held,
         }
 
     def _round_over(self, round_: SpecialRound) -> None:
@@ -324,5 +338,6 @@ class Session:
         copy = object.__new__(Session)
         copy.__dict__.update(self.__dict__)
         copy.closing, copy.after, copy.signalled = list(self.closing), dict(self.after), list(self.signalled)
+        copy.pots = self.pots.copy()
         copy.finish_deal()
         return copy

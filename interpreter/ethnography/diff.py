@@ -826,6 +826,46 @@ def session_pot_text(pot: Any) -> str:
     return ante + each + left.get(str(pot.get("left", "kept")), str(pot.get("left")))
 
 
+def payout_text(payout: Any) -> str:
+    """A pay-out of a pot of its own, in one clause."""
+    if not isinstance(payout, dict):
+        return generic_text(payout)
+    to = {"declarer": "the declarer", "defenders": "each defender"}.get(
+        str(payout.get("to", "declarer")), f"seat {code(payout.get('seat'))}"
+    )
+    text = "after a deal"
+    if payout.get("contracts"):
+        text += f" of {words([str(c) for c in payout['contracts']], 'or')}"
+    if payout.get("when"):
+        text += f" when {code(payout['when'])}"
+    return f"{text}, {to} takes {code(payout.get('amount'))} out of it (pays it in, below 0)"
+
+
+def account_text(pot: Any) -> str:
+    """A pot of its own: its antes, its pay-outs after each deal, and what is left at the end."""
+    if not isinstance(pot, dict):
+        return generic_text(pot)
+    parts = []
+    if pot.get("ante"):
+        parts.append(f"each player pays {code(pot['ante'])} in when the session starts")
+    if pot.get("each_deal"):
+        parts.append(f"each player pays {code(pot['each_deal'])} in before every deal")
+    if pot.get("dealer"):
+        parts.append(f"the dealer pays {code(pot['dealer'])} in before every deal")
+    for payout in pot.get("pays") or ():
+        parts.append(payout_text(payout))
+    left = {"kept": "what is left at the end stays in it", "shared": "what is left at the end is shared equally"}
+    parts.append(left.get(str(pot.get("left", "kept")), str(pot.get("left"))))
+    return "; ".join(parts) + " (it never pays out more than it holds)"
+
+
+def accounts_text(pots: Any) -> str:
+    """Every pot of its own, by name."""
+    if not isinstance(pots, dict):
+        return generic_text(pots)
+    return "; ".join(f"{name}: {account_text(pot)}" for name, pot in pots.items()) or "none"
+
+
 def split_text(split: Any) -> str:
     if not isinstance(split, dict):
         return generic_text(split)
@@ -1142,6 +1182,8 @@ TEXTS: dict[str, Callable[..., str]] = {
     "dealer_when": dealer_when_text,
     "sheet": sheet_text,
     "session_pot": session_pot_text,
+    "account": account_text,
+    "accounts": accounts_text,
     "special_round": special_round_text,
     "special_rounds": special_rounds_text,
     "sits_out": sits_out_text,

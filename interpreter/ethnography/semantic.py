@@ -429,7 +429,7 @@ HANDLED: dict[type, frozenset[str]] = {
         {"unit", "payment", "sitting_out", "liable", "declarer_wins", "amount", "drawn", "stake", "split"}
     ),
     SessionRule: frozenset(
-        {"deals", "holder_of", "dealer", "dealer_when", "rounds", "until", "special_rounds", "sheet", "pot"}
+        {"deals", "holder_of", "dealer", "dealer_when", "rounds", "until", "special_rounds", "sheet", "pot", "pots"}
     ),
 }
 
@@ -514,6 +514,21 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
         _put(session_pot, "ante", Expr(srule.pot.ante.source) if srule.pot.ante is not None else None)
         _put(session_pot, "each_deal", Expr(srule.pot.each_deal.source) if srule.pot.each_deal is not None else None)
         session["pot"] = session_pot
+    accounts: dict[str, Any] = {}
+    for account in srule.pots:
+        pot: dict[str, Any] = {"left": account.left}
+        for key in ("ante", "each_deal", "dealer"):
+            _put(pot, key, _expr(getattr(account, key)))
+        pays = []
+        for payout in account.pays:
+            item: dict[str, Any] = {"to": payout.to, "amount": Expr(payout.amount.source)}
+            _put(item, "contracts", sorted(payout.contracts))
+            _put(item, "when", _expr(payout.when))
+            _put(item, "seat", _expr(payout.seat))
+            pays.append(item)
+        _put(pot, "pays", pays)
+        accounts[account.name] = pot
+    _put(session, "pots", accounts)
     session.update(_extra(srule, deck))
     _put(tree, "session", session)
     for key, value in _extra(rs, deck).items():

@@ -390,6 +390,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             sheet = ", ".join(f"seat {s} {v}" for s, v in enumerate(session.sheet))
             totals = ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(session.totals()))
             text += f"\n  Score sheet: {sheet}; settled now: {totals}"
+        if session.pots.held:
+            held = ", ".join(f"{name} {held}" for name, held in session.pots.held.items())
+            totals = ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(session.totals()))
+            text += f"\n  Pots: {held}; with what each seat paid in and took out: {totals}"
         return text
 
     number = 1

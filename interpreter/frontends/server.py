@@ -2,7 +2,8 @@
 
 One request object per line, one response object per line, in order. Several games are open at
 once, each named by the id that `new` or `load` returns. Ops: rulesets, new, load, view, legal,
-act, bot, events, record, games, close.
+act, bot, events, record, games, close; for a game played as a session of deals (`new` with
+`"session": true`), session and next_deal.
 
 Requests look like {"id": 1, "op": "new", "ruleset": "NAME", "players": 6, "seed": 7}; responses
 are {"id": 1, "ok": true, ...} or {"id": 1, "ok": false, "error": {"code": ..., "message": ...}}.
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from interpreter.bots.rulebot import RuleBot
     from interpreter.bots.searchbot import SearchBot
     from interpreter.engine.game import Game
+    from interpreter.engine.session import Session as TableSession
     from interpreter.language.model import Ruleset
 
 MAX_LINE = 1 << 20  # bytes in one request line
@@ -137,6 +139,7 @@ ERROR_CODES = {
     "illegal_action": "the action is well formed but the rules forbid it now",
     "game_over": "the deal is over",
     "forbidden": "the game binds seats to tokens, and this request's token (or its absence) does not allow it",
+    "session_over": "the game's session of deals is over: no deal follows",
     "internal_error": "a fault in the server (please report it with the request); the session goes on",
 }
 
@@ -149,6 +152,9 @@ class Slot:
     bots: dict[str, RandomBot | RuleBot | SearchBot] = field(default_factory=dict)
     # Where `new` issued tokens: token -> the seat it acts and sees for, or UMPIRE.
     tokens: dict[str, int | str] | None = None
+    # A game played as a session of deals: the session, and its events so far (public).
+    session: TableSession | None = None
+    session_events: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Session:
@@ -173,6 +179,8 @@ class Session:
             "record": self.op_record,
             "games": self.op_games,
             "close": self.op_close,
+            "session": self.op_session,
+            "next_deal": self.op_next_deal,
         }
 
     # -- entry points ------------------------------------------------------------------------
@@ -262,6 +270,12 @@ class Session:
         deal = _may(req, "deal", dict)
         options = _options(req)
         tokens = _may(req, "tokens", bool, False)
+        as_session = _may(req, "session", bool, False)
+        pots = _may(req, "pots", dict)
+        if pots is not None and not as_session:
+            raise ProtocolError(
+                "bad_request", '"pots" are what a session\'s pots hold as it starts: give "session": true'
+            )
         if seed is not None and not 0 <= seed < MAX_SEED:
             raise ProtocolError("bad_request", f'"seed" must be from 0 to 2**64 - 1, not {_short(seed)}')
         if seed is not None and deal is not None:
@@ -271,13 +285,36 @@ class Session:
         ruleset = self._ruleset(ref, options)
         if deal is not None:
             _check_deal_size(deal, ruleset)
+        table: TableSession | None = None
+        started: dict[str, Any] = {}
         try:
-            game = Game(ruleset, players=players, dealer=dealer, seed=seed, deal=deal)
+            if as_session:
+                from interpreter.engine.session import Session as TableSession
+
+                # The session's seed deals every deal of it (deal i from a seed hashed from it).
+                table = TableSession(ruleset, players=players, dealer=dealer, seed=seed, pots=pots)
+                started = {
+                    "type": "session_start",
+                    "players": table.players,
+                    "dealer": dealer,
+                    "pots": table.pots_left(),
+                }
+                game = table.next_deal(deal=deal)
+            else:
+                game = Game(ruleset, players=players, dealer=dealer, seed=seed, deal=deal)
         except RecordError as exc:
             raise ProtocolError("bad_deal", "; ".join(p.message for p in exc.problems)) from None
         except InvalidActionError as exc:
             raise ProtocolError("bad_request", str(exc)) from None
+        except TarockError as exc:  # a rule of the session failed as it started (an ante's formula)
+            raise ProtocolError("bad_ruleset", str(exc)) from None
         response = self._open(game)
+        if table is not None:
+            slot = self.games[response["game"]]
+            slot.session = table
+            slot.session_events.append(started)
+            self._deal_started(slot)
+            response["session"] = session_state(table)
         if tokens:
             import secrets
 
@@ -367,7 +404,7 @@ class Session:
             raise ProtocolError(
                 "bad_request", 'the request needs "action": a call such as "pass" or an object such as {"play": "T21"}'
             )
-        return {"game": req["game"], **self._apply(slot.game, seat, req["action"])}
+        return self._told(slot, {"game": req["game"], **self._apply(slot.game, seat, req["action"])})
 
     def op_bot(self, req: Request) -> Response:
         slot = self._slot(req)
@@ -394,6 +431,7 @@ class Session:
         response: Response = {"game": req["game"], "seat": seat, "action": action}
         if apply:
             response.update(self._apply(game, seat, action))
+            self._told(slot, response)
         return response
 
     def op_events(self, req: Request) -> Response:
@@ -423,9 +461,74 @@ class Session:
                     "players": s.game.players,
                     "phase": s.game.phase.value,
                     "to_act": s.game.to_act,
+                    "session": s.session is not None,
                 }
                 for gid, s in self.games.items()
             ]
+        }
+
+    def op_session(self, req: Request) -> Response:
+        """Where a game's session of deals stands, and its events from `since` on (public)."""
+        slot = self._slot(req)
+        self._bound(slot, req)  # public, but only for the game's own tokens
+        table = self._table(slot, req)
+        since = _may(req, "since", int, 0)
+        if since < 0:
+            raise ProtocolError("bad_request", '"since" counts session events already seen: 0 or more')
+        return {
+            "game": req["game"],
+            "session": session_state(table),
+            "events": slot.session_events[since:],
+            "next": len(slot.session_events),
+        }
+
+    def op_next_deal(self, req: Request) -> Response:
+        """The next deal of a game's session, once the deal before is over: with the cards
+        `deal`, shuffled from `seed`, or from the session's own seed; before it, `signal` starts a
+        round the ruleset plays at a signal, `request_end` has a seat ask to end the session."""
+        slot = self._slot(req)
+        self._umpire_only(slot, req, "the next deal is dealt for every seat")
+        table = self._table(slot, req)
+        seed = _may(req, "seed", int)
+        deal = _may(req, "deal", dict)
+        signal = _may(req, "signal", str)
+        asking = _may(req, "request_end", int)
+        if seed is not None and not 0 <= seed < MAX_SEED:
+            raise ProtocolError("bad_request", f'"seed" must be from 0 to 2**64 - 1, not {_short(seed)}')
+        if seed is not None and deal is not None:
+            raise ProtocolError("bad_request", 'give "seed" or "deal", not both')
+        if not slot.game.is_over:
+            raise ProtocolError("illegal_action", "the deal under way is not over: finish it first")
+        if table.over:
+            raise ProtocolError("session_over", f"the session is over after {len(table.deals)} deals")
+        if asking is not None:
+            self._checked_seat(slot.game, asking)
+        if deal is not None:
+            _check_deal_size(deal, slot.game.ruleset)
+        before = len(slot.session_events)
+        try:
+            # The two requests are checked before either changes the session.
+            if asking is not None:
+                table.request_end(asking)
+                slot.session_events.append({"type": "session_end_requested", "seat": asking})
+            if signal is not None:
+                table.signal(signal)
+                slot.session_events.append({"type": "session_signal", "round": signal})
+            game = table.next_deal(deal=deal, seed=seed)
+        except RecordError as exc:
+            raise ProtocolError("bad_deal", "; ".join(p.message for p in exc.problems)) from None
+        except IllegalActionError as exc:
+            del slot.session_events[before:]
+            raise ProtocolError("illegal_action", str(exc)) from None
+        except TarockError as exc:
+            raise ProtocolError("bad_ruleset", str(exc)) from None
+        slot.game, slot.bots = game, {}
+        self._deal_started(slot)
+        return {
+            **{k: v for k, v in self._described(game).items() if k != "game"},
+            "game": req["game"],
+            "session": session_state(table),
+            "session_events": slot.session_events[before:],
         }
 
     def op_close(self, req: Request) -> Response:
@@ -476,8 +579,11 @@ class Session:
         self._counter += 1
         gid = f"g{self._counter}"
         self.games[gid] = Slot(game)
+        return {**self._described(game), "game": gid}
+
+    @staticmethod
+    def _described(game: Game) -> Response:
         return {
-            "game": gid,
             "ruleset": game.ruleset.name,
             "players": game.players,
             "dealer": game.dealer,
@@ -486,6 +592,58 @@ class Session:
             "phase": game.phase.value,
             "to_act": game.to_act,
         }
+
+    @staticmethod
+    def _table(slot: Slot, req: Request) -> TableSession:
+        if slot.session is None:
+            raise ProtocolError(
+                "bad_request", f'game {_short(req.get("game"))} is a single deal: start a session with "session": true'
+            )
+        return slot.session
+
+    @staticmethod
+    def _deal_started(slot: Slot) -> None:
+        table = slot.session
+        assert table is not None
+        slot.session_events.append(
+            {
+                "type": "session_deal",
+                "deal": len(table.deals),
+                "dealer": slot.game.dealer,
+                "round": table.rounds_of_deals[-1],  # a round of its own, or null
+            }
+        )
+
+    def _told(self, slot: Slot, response: Response) -> Response:
+        """An action's response, with the session's new standing and events once it ended a
+        deal of a session."""
+        events = self._deal_over(slot)
+        if events:
+            assert slot.session is not None
+            response["session"] = session_state(slot.session)
+            response["session_events"] = events
+        return response
+
+    @staticmethod
+    def _deal_over(slot: Slot) -> list[dict[str, Any]]:
+        """Once a session's deal is over: add it up, and the events that tell the table."""
+        table = slot.session
+        if table is None or not slot.game.is_over or table.finished == len(table.deals):
+            return []
+        before = len(slot.session_events)
+        round_before = table.current
+        table.finish_deal()
+        state = session_state(table)
+        slot.session_events.append(
+            {"type": "session_score", "deal": len(table.deals), **{k: state[k] for k in SCORE_FIELDS}}
+        )
+        if round_before is not None and table.current is None:
+            slot.session_events.append({"type": "session_round_over", "round": round_before.name})
+        if table.over:
+            slot.session_events.append(
+                {"type": "session_end", "deals": len(table.deals), "totals": state["totals"], "pots": state["pots"]}
+            )
+        return slot.session_events[before:]
 
     def _slot(self, req: Request) -> Slot:
         gid = _need(req, "game", str)
@@ -578,6 +736,31 @@ class Session:
         if game.result is not None:
             response["result"] = game.result.as_dict()
         return response
+
+
+# What a session's `session_score` event tells after each deal.
+SCORE_FIELDS = ("scores", "sheet", "totals", "pot", "pots", "over")
+
+
+def session_state(table: TableSession) -> dict[str, Any]:
+    """Where a session of deals stands, as every seat may know it: the deal under way (its
+    number from 1, its dealer, its round of its own), the dealers so far, complete rounds, the
+    running scores, the score sheet, the totals (the sheet settled, the pots' antes and
+    pay-outs), the pot and the pots of their own, and whether it is over."""
+    return {
+        "deal": len(table.deals),
+        "dealer": table.dealer,
+        "dealers": [g.dealer for g in table.deals],
+        "round": table.rounds_of_deals[-1] if table.rounds_of_deals else None,
+        "rounds": table.rounds,
+        "scores": list(table.scores),
+        "sheet": list(table.sheet) if table.sheet is not None else None,
+        "totals": table.totals(),
+        "pot": table.pot_left(),
+        "pots": table.pots_left(),
+        "ending": table.end_reached,  # the end is reached: the closing rounds are under way
+        "over": table.over,
+    }
 
 
 def public_view(game: Game, seat: int | str | None) -> dict[str, Any]:

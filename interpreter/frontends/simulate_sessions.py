@@ -56,6 +56,7 @@ def simulate_sessions(
     lengths: list[int] = []
     capped = 0
     rounds: dict[str, int] = {}
+    left: dict[str, list[int]] = {account.name: [] for account in rule.pots}  # each pot at each session's end
     for index in range(sessions):
         own_seed = deal_seed(seed, index)
         session = Session(ruleset, players=players, dealer=dealer, seed=own_seed)
@@ -86,6 +87,8 @@ def simulate_sessions(
             session.finish_deal()
         totals.append(session.totals())
         lengths.append(len(session.deals))
+        for name, held in session.pots_left().items():
+            left[name].append(held)
         for played in session.rounds_of_deals:
             if played is not None:
                 rounds[played] = rounds.get(played, 0) + 1
@@ -110,6 +113,9 @@ def simulate_sessions(
         "cut_short": capped,
         "rounds_of_their_own": rounds,
         "seats": seats,
+        # what each pot of its own holds at the sessions' end (the seats' totals include what
+        # they paid into the pots and took out)
+        "pots": {name: {"mean": sum(v) / sessions, "max": max(v)} for name, v in left.items()},
     }
 
 
@@ -129,6 +135,10 @@ def render_sessions(stats: dict[str, Any]) -> str:
     for name, count in stats["rounds_of_their_own"].items():
         lines.append(f"deals in the round {name}: {count:,}")
     what = "the score sheet settled" if stats["sheet"] else "the payments added up"
+    if stats["pots"]:
+        what += ", with what the pots took and paid"
+        held = ", ".join(f"{name} {p['mean']:.1f} on average (at most {p['max']})" for name, p in stats["pots"].items())
+        lines.append(f"left in the pots at the end: {held}")
     lines.append("")
     lines.append(f"totals per session ({stats['unit']}; {what}), by seat:")
     lines.append(f"  {'seat':<8}{'mean':>10}{'spread (sd)':>13}")

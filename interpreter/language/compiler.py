@@ -20,6 +20,7 @@ from interpreter.language.keys import names as known
 from interpreter.language.model import (
     CALLED,
     TRUMP,
+    Account,
     Accusation,
     Announcement,
     Announcing,
@@ -58,6 +59,7 @@ from interpreter.language.model import (
     Packet,
     Penalties,
     PlayRules,
+    PotPayout,
     Preference,
     Proposal,
     Redeal,
@@ -113,6 +115,7 @@ PAYMENT_NAMES = known.PAYMENT.types
 LAST_DEAL_NAMES = known.LAST_DEAL.types
 SHEET_NAMES = known.SHEET.types
 SESSION_END_NAMES = known.SESSION_END.types
+POT_PAYOUT_NAMES = known.POT_PAYOUT.types
 
 NOT_CONTRACT_CALLS = {"pass"}
 
@@ -1776,17 +1779,82 @@ class Compiler:
                 (rule["pot"] or {}).get("left", default("session.pot.left")),
                 self.expression(("session", "pot", "each_deal"), BREACH_NAMES, INT),
             )
+        accounts = self.compile_accounts(rule.get("pots") or {})
+        # Each pot of its own reads, by its name, what it holds.
+        held = {account.name: INT for account in accounts}
         return SessionRule(
             rule.get("deals"),
             card,
             dealer=rule.get("dealer", default("session.dealer")),
             dealer_when=tuple(dealer_when),
             rounds=rule.get("rounds"),
-            until=self.expression(("session", "until"), SESSION_END_NAMES, BOOL),
+            until=self.expression(("session", "until"), {**SESSION_END_NAMES, **held}, BOOL),
             special_rounds=tuple(rounds),
             sheet=sheet,
             pot=pot,
+            pots=accounts,
         )
+
+    def compile_accounts(self, written: dict[str, Any]) -> tuple[Account, ...]:
+        """The session's pots of their own, each pay-out checked against the ruleset's contracts
+        and the names its formulas read (every pot's own name among them)."""
+        taken = set(SESSION_END_NAMES) | set(POT_PAYOUT_NAMES)
+        for pot_name in written:
+            if pot_name in taken:
+                self.problem(
+                    ("session", "pots", pot_name),
+                    f"a pot may not be named '{pot_name}': the session's formulas read that name already "
+                    f"({', '.join(sorted(taken))}); give the pot another name (`stock`, `pagat_pot`)",
+                    at_key=True,
+                )
+        held = {str(pot_name): INT for pot_name in written if pot_name not in taken}
+        names = {**POT_PAYOUT_NAMES, **held}
+        contracts = list(self.data.get("contracts") or {})
+        accounts = []
+        for pot_name, entry in written.items():
+            path: Path = ("session", "pots", pot_name)
+            pays = []
+            for i, payout in enumerate(entry.get("pays") or ()):
+                at: Path = (*path, "pays", i)
+                for named in payout.get("contracts") or ():
+                    if named not in contracts:
+                        self.problem(
+                            (*at, "contracts"),
+                            f"no contract named '{named}' in this ruleset{_hint(str(named), contracts)}",
+                        )
+                to: Literal["declarer", "defenders", "seat"] = (
+                    "seat" if "seat" in payout else payout.get("to", default("session.pots.*.pays[].to"))
+                )
+                if "seat" in payout and "to" in payout:
+                    self.problem(
+                        (*at, "to"),
+                        "a pay-out to one seat names it with `seat` alone (a formula: `seat: dealer`): leave out "
+                        "`to`, or `seat` for a pay-out to the declarer or the defenders",
+                        at_key=True,
+                    )
+                amount = self.expression((*at, "amount"), names, INT)
+                if amount is not None:
+                    pays.append(
+                        PotPayout(
+                            amount,
+                            to,
+                            frozenset(str(c) for c in payout.get("contracts") or ()),
+                            self.expression((*at, "when"), names, BOOL),
+                            self.expression((*at, "seat"), names, INT),
+                        )
+                    )
+            accounts.append(
+                Account(
+                    str(pot_name),
+                    entry.get("title", pot_name),
+                    self.expression((*path, "ante"), BREACH_NAMES, INT),
+                    self.expression((*path, "each_deal"), BREACH_NAMES, INT),
+                    self.expression((*path, "dealer"), BREACH_NAMES, INT),
+                    tuple(pays),
+                    entry.get("left", default("session.pots.*.left")),
+                )
+            )
+        return tuple(accounts)
 
     def session_choices(self, path: Path, chosen: dict[str, Any]) -> dict[str, str]:
         """A round's readings and options: each a group of this ruleset, with one of its choices."""
@@ -1807,6 +1875,15 @@ class Compiler:
                 self.problem(
                     (*path, group),
                     f"'{group}' has no choice '{choice}'{_hint(str(choice), choices)}",
+                )
+                continue
+            if "session" in ((found["choices"][choice] or {}).get("rules") or {}):
+                # The session's own rules hold for the whole session, not for some of its deals.
+                self.problem(
+                    (*path, group),
+                    f"'{group}: {choice}' sets the session's rules (`session` in its rules), which a round of "
+                    "its own cannot change for some deals: choose it for the whole session (`--option`), or "
+                    "move what the round needs out of its `session`",
                 )
                 continue
             out[str(group)] = str(choice)

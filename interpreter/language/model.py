@@ -669,6 +669,34 @@ class SessionPot:
 
 
 @dataclass(frozen=True)
+class PotPayout:
+    """A pay-out of a pot after a deal played by a declarer in one of `contracts` (empty: any),
+    where `when` holds: `amount` to each payee (`to`: the declarer, each defender, or the seat
+    `seat` gives), out of the pot (at most what it holds) or, below 0, into it."""
+
+    amount: Formula
+    to: Literal["declarer", "defenders", "seat"] = "declarer"
+    contracts: frozenset[str] = frozenset()
+    when: Condition | None = None
+    seat: Formula | None = None
+
+
+@dataclass(frozen=True)
+class Account:
+    """A pot of its own over the session, by `name`: `ante` from each player at the start,
+    `each_deal` from each player and `dealer` from the dealer before every deal, its `pays` after
+    each deal; what is `left` at the end is kept or shared."""
+
+    name: str
+    title: str
+    ante: Formula | None = None
+    each_deal: Formula | None = None
+    dealer: Formula | None = None
+    pays: tuple[PotPayout, ...] = ()
+    left: Literal["kept", "shared"] = "kept"
+
+
+@dataclass(frozen=True)
 class SessionRule:
     """The session: who deals next (`dealer`, unless one of `dealer_when` holds), its end (after
     `deals`, after `rounds` complete rounds, once `until` holds, or on request once the holder of
@@ -684,6 +712,7 @@ class SessionRule:
     special_rounds: tuple[SpecialRound, ...] = ()
     sheet: ScoreSheet | None = None
     pot: SessionPot | None = None
+    pots: tuple[Account, ...] = ()  # pots of their own, by name
 
 
 @dataclass(frozen=True)

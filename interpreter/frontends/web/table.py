@@ -511,6 +511,8 @@ class Table:
             "step": self.step,
             "deals_planned": self.deals_planned,
             "session_over": self.session_over,
+            # the round of its own this deal is played in (a closing round, a round at a signal), or None
+            "round": self._round_title(),
             "seats": [
                 {
                     "seat": s,
@@ -536,8 +538,14 @@ class Table:
             "log": _log(game),
             "result": result,
             "pot": session.pot_left(),  # what a session's pot holds (None: it keeps none)
+            "pots": session.pots_left(),  # what each of the session's pots of their own holds, by name
             "deals_finished": len(self.finished),  # their rows and logs: the `deals` and `deal` messages
         }
+
+    def _round_title(self) -> str | None:
+        played = self.session.rounds_of_deals[-1] if self.session.rounds_of_deals else None
+        found = {r.name: r.title for r in self.ruleset.session.special_rounds}
+        return found.get(played, played) if played is not None else None
 
     def _legal(self, seat: int, view: dict[str, Any], parts: list[list[str]] | None) -> list[dict[str, Any]]:
         """The seat's choices with their labels. A choice of several cards (a discard or keep) is

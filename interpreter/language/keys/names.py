@@ -303,6 +303,13 @@ SHEET = LAST_DEAL | table(
     points=_k(INT, "the card points of the seat's side (its own where everyone plays alone), 0 if none were counted"),
     score=_k(INT, "the seat's score on the sheet before this deal"),
 )
+# A pay-out of a pot of the session after a deal (each pot's name reads what it holds, too).
+POT_PAYOUT = LAST_DEAL | table(
+    declarer_payment=_k(INT, "what the declarer won in the deal (below 0: paid), 0 where nobody declared"),
+    opponents=_k(INT, "the seats the declarer played against (0 where nobody declared)"),
+    declarer=_k(INT, "the declarer's seat (-1 where nobody declared)"),
+    dealer=_k(INT, "the dealer's seat"),
+)
 # Whether the session has come to its end, after each deal.
 SESSION_END = table(
     deals=_k(INT, "deals played so far"),
@@ -345,6 +352,7 @@ TABLES: dict[str, NameTable] = {
     "LAST_DEAL": LAST_DEAL,
     "SHEET": SHEET,
     "SESSION_END": SESSION_END,
+    "POT_PAYOUT": POT_PAYOUT,
 }
 # Every name some expression reads as a value of the game: a set of the deck named so would hide it.
 GAME_NAMES = frozenset(name for names in TABLES.values() for name in names)

@@ -62,8 +62,10 @@ AFTER_BY_PLAYERS: dict[str, Key] = {
     "session": SESSION,
 }
 # The sections a patch (a reading, an option, the rules for a number of players) may set: every
-# section of rules but the session, which spans the deals.
+# section of rules but the session, which spans the deals. A reading or an option chosen for the
+# whole session may set the session too (a pot kept or not); a round of its own may not choose it.
 RULE_SECTIONS = [key for key in [*SECTIONS, *AFTER_BY_PLAYERS] if key != "session"]
+CHOICE_SECTIONS = [*RULE_SECTIONS, "session"]
 
 SECTION = Anything("A section of the ruleset, or part of one, as it would be written at the top level.")
 
@@ -84,9 +86,9 @@ choice = Rule(
     {
         "title": title(),
         "rules": Entries(
-            "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied. Under `by_players`, rules for a number of active players: applied when that many play, after the ruleset's own rules for that number (an option that adds a bid to the ladder of six players, which `by_players` writes out whole).",
+            "The rules this choice sets, as a patch merged over the ruleset (maps merge, lists replace, null removes); checked against this schema once applied. It may set the session's rules (a pot kept or not) where it is chosen for the whole session, never by a round of its own. Under `by_players`, rules for a number of active players: applied when that many play, after the ruleset's own rules for that number (an option that adds a bid to the ladder of six players, which `by_players` writes out whole).",
             SECTION,
-            {"enum": [*RULE_SECTIONS, "by_players"]},
+            {"enum": [*CHOICE_SECTIONS, "by_players"]},
         ),
     },
 )

@@ -17,6 +17,7 @@ from interpreter.language.keys.kinds import (
     card,
     condition,
     formula,
+    name,
     title,
 )
 
@@ -105,7 +106,8 @@ sheet = Rule(
 pot = Rule(
     "The pot over the whole session: what each player pays in when it starts, and what becomes of what is "
     "left in it when it ends. What the pot takes and pays in each deal is the deal's own rule (`pot_ante`, "
-    "a contract's `pot`); the session carries the pot from deal to deal, and `until` may read it.",
+    "a contract's `pot`); the session carries the pot from deal to deal, and `until` may read it. A pot the session "
+    "pays out by rules of its own, or several, is `pots`.",
     {
         "ante": formula("What each player pays into the pot when the session starts.", names.BREACH),
         "each_deal": formula(
@@ -117,6 +119,64 @@ pot = Rule(
                 "What becomes of what is left in the pot when the session ends: kept (it stays for the next "
                 "session, nobody's), or shared (it is shared equally among the players; what does not divide "
                 "evenly stays in the pot).",
+                ("kept", "shared"),
+            ),
+            default="kept",
+        ),
+    },
+)
+
+PAYEES = ("declarer", "defenders")
+
+payout = Rule(
+    "A pay-out of a pot after a deal: when it applies, to whom, and how much. A positive amount is paid out of "
+    "the pot to each payee, never more than the pot holds (shared equally where several are paid); a negative "
+    "amount is paid into the pot by each payee (a lost Solo doubles the pot: `0 - pot`).",
+    {
+        "contracts": Key(
+            ListOf("The contracts it applies to (left out: every deal played by a declarer).", name()),
+            unsaid="said with the pay-out, as one sentence",
+        ),
+        "when": condition("When it applies, over the deal just played.", names.POT_PAYOUT),
+        "to": Key(
+            Choice(
+                "Who is paid (or pays in): declarer, or defenders (each of the declarer's opponents). Left out "
+                "where `seat` names one seat.",
+                PAYEES,
+            ),
+            default="declarer",
+        ),
+        "seat": formula(
+            "Instead of `to`: the one seat paid (or paying in), by its number (`dealer`, `(dealer + 1) % players`); "
+            "it is paid whether or not anybody declared.",
+            names.POT_PAYOUT,
+        ),
+        "amount": formula("What each payee takes out of the pot (below 0: pays into it).", names.POT_PAYOUT),
+    },
+    ("amount",),
+)
+
+account = Rule(
+    "A pot of its own (an account): what goes into it at the session's start and before each deal, what it "
+    "pays out after each deal, and what becomes of what is left at the end. A pot holds 0 or more: it never "
+    "pays out more than it holds. Its name reads what it holds in the pay-outs' formulas and in `until`.",
+    {
+        "title": title(),
+        "ante": formula("What each player pays into it when the session starts.", names.BREACH),
+        "each_deal": formula("What each player pays into it before every deal.", names.BREACH),
+        "dealer": formula("What the dealer pays into it before every deal.", names.BREACH),
+        "pays": Key(
+            ListOf(
+                "Its pay-outs after each deal, in order: each whose contracts and condition fit the deal is paid "
+                "from what the pot holds after those before it.",
+                payout,
+            ),
+            unsaid="said with the pot, as one sentence",
+        ),
+        "left": Key(
+            Choice(
+                "What becomes of what is left in it when the session ends: kept (it stays for the next session), "
+                "or shared (shared equally among the players; what does not divide evenly stays in it).",
                 ("kept", "shared"),
             ),
             default="kept",
@@ -185,6 +245,13 @@ SESSION = Key(
                 sheet, said=Said("The score sheet", text="sheet", missing="none: each deal is paid", whole=True)
             ),
             "pot": Key(pot, said=Said("The pot over the session", text="session_pot", missing="none", whole=True)),
+            "pots": Key(
+                Entries(
+                    "Pots of their own (accounts) by name: the Stock, the Pagat pot, the Pott.",
+                    Key(account, said=Said("Pot {entry}", text="account", missing="no such pot", whole=True)),
+                ),
+                said=Said("Pots of their own", text="accounts", missing="none"),
+            ),
         },
     ),
     said=Said("Sessions", text="session"),

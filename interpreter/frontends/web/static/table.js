@@ -142,7 +142,7 @@ function beep() {
 
 function draw() {
   const st = tarock.state, view = st.view, you = st.you;
-  $("deal-info").textContent = `Deal ${st.deal} of ${st.deals_planned}` + (you === null ? " · spectator" : ` · you: ${seatName(you)}`);
+  $("deal-info").textContent = `Deal ${st.deal} of ${st.deals_planned}` + (st.round ? ` · ${st.round}` : "") + (you === null ? " · spectator" : ` · you: ${seatName(you)}`);
   const windows = st.windows || 1;
   $("windows").hidden = windows < 2;
   $("windows").textContent = windows > 1 ? `This seat is open in ${windows} windows or tabs: play in one of them and close the others.` : "";
@@ -420,7 +420,10 @@ function scoreTable(st) {
   }
   if (st.seats.some((s) => s.total !== s.score)) {
     const settled = el("tr", { class: "settled" });
-    settled.append(el("th", {}, "Settled"), ...st.seats.map((s) => el("th", {}, (s.total > 0 ? "+" : "") + s.total)), el("th", {}, st.pot !== null && st.pot !== undefined ? `pot ${st.pot}` : ""));
+    // What the pots hold: the deal's pot carried over, and each of the session's pots by name.
+    const pots = Object.entries(st.pots || {}).map(([name, held]) => `${name} ${held}`);
+    if (st.pot !== null && st.pot !== undefined) pots.unshift(`pot ${st.pot}`);
+    settled.append(el("th", {}, "Settled"), ...st.seats.map((s) => el("th", {}, (s.total > 0 ? "+" : "") + s.total)), el("th", {}, pots.join(", ")));
     table.append(settled);
   }
   return table;
