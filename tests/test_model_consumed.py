@@ -136,6 +136,7 @@ CONSUMED: dict[str, str] = {
     "Discard.forbid": "engine/exchange.py",
     "Discard.reason": "engine/exchange.py",
     "Discard.prefer": "engine/exchange.py",
+    "Discard.all_or_none": "engine/exchange.py",
     "Preference.when": "engine/exchange.py",
     "Preference.reason": "engine/exchange.py",
     "Keep.count": "engine/exchange.py",

@@ -207,7 +207,11 @@ def step_text(step: Any) -> str:
         if isinstance(prefer, list) and prefer:
             classes = [code(p.get("when")) if isinstance(p, dict) else generic_text(p) for p in prefer]
             text += ", as many cards for which " + ", then for which ".join(classes) + " as it can"
-        return text + _rest(d, ("count", "forbid", "prefer"))
+        together = d.get("all_or_none")
+        if isinstance(together, list) and together:
+            classes = [code(c.get("when")) if isinstance(c, dict) else generic_text(c) for c in together]
+            text += ", all or none of the cards for which " + ", and all or none of those for which ".join(classes)
+        return text + _rest(d, ("count", "forbid", "prefer", "all_or_none"))
     if isinstance(step.get("keep"), dict):
         k = step["keep"]
         text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"

@@ -19,6 +19,7 @@ from interpreter.language.keys import default
 from interpreter.language.keys import names as known
 from interpreter.language.model import (
     CALLED,
+    MAX_ALL_OR_NONE,
     TRUMP,
     Accusation,
     Announcement,
@@ -1091,8 +1092,20 @@ class Compiler:
                     when = self.expression(path + ("discard", "prefer", j, "when"), DISCARD_NAMES, BOOL)
                     if when is not None:
                         preferences.append(Preference(when, entry.get("reason", "other cards first")))
+                together: list[Preference] = []
+                if len(d.get("all_or_none") or ()) > MAX_ALL_OR_NONE:
+                    self.problem(
+                        path + ("discard", "all_or_none"),
+                        f"{len(d['all_or_none'])} classes go all or none here, but the exchange weighs every way "
+                        f"they can go (in or out), so at most {MAX_ALL_OR_NONE} may be listed: leave a class out, "
+                        "or make classes that always go aside together one class",
+                    )
+                for j, entry in enumerate(d.get("all_or_none") or ()):
+                    when = self.expression(path + ("discard", "all_or_none", j, "when"), DISCARD_NAMES, BOOL)
+                    if when is not None:
+                        together.append(Preference(when, entry.get("reason", "these cards go aside all or none")))
                 reason = (d.get("forbid") or {}).get("reason", "")
-                result.append(Discard(count, forbid, reason, tuple(preferences)))
+                result.append(Discard(count, forbid, reason, tuple(preferences), tuple(together)))
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------

@@ -154,10 +154,14 @@ class CallPartner:
 
 @dataclass(frozen=True)
 class Preference:
-    """A class of cards a discard takes first: as many as it can of those for which `when` holds."""
+    """A class of cards a discard is judged by as a whole (those for which `when` holds): taken
+    first, as many as it can (`prefer`), or all or none (`all_or_none`); `reason` for a refusal."""
 
     when: Condition
     reason: str
+
+
+MAX_ALL_OR_NONE = 6  # classes a discard judges all or none: it weighs 2 ** n ways they can go
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,9 @@ class Discard:
     # Judged on the discard as a whole: it takes as many cards of the first class as it can,
     # then of the next ("other trumps only if there is no choice").
     prefer: tuple[Preference, ...] = ()
+    # Judged on the discard as a whole too: it holds every card of such a class the hand may
+    # discard, or none of them ("all four Kings or none"). A class with the reason it refuses.
+    all_or_none: tuple[Preference, ...] = ()
 
     def how_many(self, talon_size: int) -> int:
         return talon_size if self.count is None else self.count
