@@ -149,6 +149,7 @@ CONSUMED: dict[str, str] = {
     "ForcedDiscard.cards": "engine/exchange.py",
     "ForcedDiscard.shown": "engine/exchange.py",
     "CallCard.allowed": "engine/exchange.py",
+    "CallCard.in_talon": "engine/exchange.py",
     "Give.other_than_called": "engine/exchange.py",
     "CallPartner.allowed": "engine/exchange.py",
     "CallPartner.unnamed": "engine/exchange.py",

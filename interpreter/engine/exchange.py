@@ -546,10 +546,21 @@ class Exchange:
     def _call_or_give(self, seat: int, parsed: CardAction) -> None:
         hand = self.cards.hands[seat]
         if parsed.kind == "call_card":
+            step = self.current_step()
+            assert isinstance(step, CallCard)
             holder = next((s for s in self.seats if parsed.card in self.cards.hands[s]), None)
+            self.called = (parsed.card, holder)
+            if holder is None and step.in_talon == "stays":
+                # Nobody holds it: it stays in the talon, and no card changes hands, so the
+                # card given in exchange is not given either.
+                self.emit(type="call_card", seat=seat, card=parsed.card, holder=None, stays=True)
+                steps = self.contract.exchange
+                self.step += 1
+                if self.step < len(steps) and isinstance(steps[self.step], Give):
+                    self.step += 1
+                return
             (self.cards.hands[holder] if holder is not None else self.cards.talon).remove(parsed.card)
             hand.append(parsed.card)
-            self.called = (parsed.card, holder)
             self.emit(type="call_card", seat=seat, card=parsed.card, holder=holder)
         else:
             hand.remove(parsed.card)

@@ -232,7 +232,12 @@ def step_text(step: Any) -> str:
         return text + _rest(f, ("cards", "shown"))
     if isinstance(step.get("call_card"), dict):
         c = step["call_card"]
-        return "calls a card they do not hold" + (f" (of {cards_text(c['from'])})" if c.get("from") else "")
+        text = "calls a card they do not hold" + (f" (of {cards_text(c['from'])})" if c.get("from") else "")
+        if c.get("in_talon") == "stays":
+            text += "; a called card lying in the talon stays there, and no card is exchanged"
+        elif c.get("in_talon") == "take":
+            text += " (from the talon if it lies there)"
+        return text
     if "give" in step:
         return "gives a card to the holder of the called card"
     return generic_text(step)

@@ -628,6 +628,7 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
         called: dict[str, Any] = {}
         if step.allowed != frozenset(deck.cards):
             called["from"] = Cards(step.allowed, deck)
+        called["in_talon"] = step.in_talon
         return {"call_card": called}
     if isinstance(step, Give):
         return {"give": {}}

@@ -94,6 +94,11 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "talon_card":
         return f"  Trick {event['trick']:>2}: the talon's top card {card_name(event['card'], deck)} goes with it → seat {event['winner']}"
     if kind == "call_card":
+        if event.get("stays"):
+            return (
+                f"Exchange: seat {event['seat']} calls {card_name(event['card'], deck)}; "
+                "it lies in the talon and stays there: no card is exchanged."
+            )
         source = "the talon" if event.get("holder") is None else f"seat {event['holder']}"
         return f"Exchange: seat {event['seat']} calls {card_name(event['card'], deck)} from {source}."
     if kind == "call_partner":

@@ -81,7 +81,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "offence": ("seat", "offence", "card", "reason"),  # the card was shown in playing it
     "accusation": ("seat", "guilty", "hands"),  # the hands are turned over to judge it
     "trumps": ("seat", "suit"),
-    "call_card": ("seat", "card", "holder"),
+    "call_card": ("seat", "card", "holder", "stays"),  # `stays`: it lay in the talon and stays there
     "call_partner": ("seat", "card", "choice"),  # the call is public; its holder is not in it
     "talon_shown": ("seat", "cards", "parts", "end"),  # emitted only where the rules lay the talon face up
     "talon_card": ("trick", "card", "winner"),  # turned up and added to a trick

@@ -1060,7 +1060,10 @@ class Compiler:
                     if (step["call_card"] or {}).get("from")
                     else frozenset(self.deck.cards)
                 )
-                result.append(CallCard(allowed))
+                in_talon = (step["call_card"] or {}).get(
+                    "in_talon", default("contracts.*.exchange[].call_card.in_talon")
+                )
+                result.append(CallCard(allowed, in_talon))
             elif "give" in step:
                 other = (step["give"] or {}).get(
                     "other_than_called", default("contracts.*.exchange[].give.other_than_called")

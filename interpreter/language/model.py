@@ -224,6 +224,9 @@ class CallCard:
     holder (Rufer); a `give` step then hands a card of their choice back."""
 
     allowed: frozenset[str]
+    # A called card lying in the talon: taken from it, or left there with nothing exchanged (the
+    # `give` step after the call is left out).
+    in_talon: Literal["take", "stays"] = "take"
 
     def why_not(self, hand: frozenset[str] | list[str], suit_of: Mapping[str, str]) -> str | None:
         """Why `hand` could not call a card, or None when it could: it holds every card allowed."""

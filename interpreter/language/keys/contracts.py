@@ -178,7 +178,7 @@ exchange_step = OneOf(
         _step("The declarer keeps some cards and discards the rest.", "keep", keep),
         _step("The engine discards for the declarer.", "forced_discard", forced_discard),
         _step(
-            "The declarer calls a card they do not hold ({call_card: CARD}) and receives it from its holder (from the talon if nobody holds it).",
+            "The declarer calls a card they do not hold ({call_card: CARD}) and receives it from its holder (from the talon if nobody holds it, unless `in_talon: stays`).",
             "call_card",
             Rule(
                 "The card that may be called.",
@@ -186,7 +186,14 @@ exchange_step = OneOf(
                     "from": Key(
                         cards("The cards that may be called, a set expression (default: any not held)."),
                         default=Computed("any card not held"),
-                    )
+                    ),
+                    "in_talon": Key(
+                        Choice(
+                            "A called card that nobody holds, lying in the talon: take (default), the declarer takes it from the talon, and a `give` step after it puts the card given into the talon; stays, it stays there and nothing is exchanged: the declarer receives no card, and the `give` step after it is left out (told to everyone by the call's event).",
+                            ("take", "stays"),
+                        ),
+                        default="take",
+                    ),
                 },
                 provenance=False,
             ),
