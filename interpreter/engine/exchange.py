@@ -36,6 +36,7 @@ from interpreter.language.model import (
     ForcedDiscard,
     Give,
     Keep,
+    NameTrumps,
     Ruleset,
     TakeTalon,
 )
@@ -131,7 +132,14 @@ class Exchange:
         return self.declarer if self.ending is None else None
 
     def choosing_trumps(self) -> bool:
-        return bool(self.contract.trump_choice) and not self.trumps_named
+        """Whether the declarer names the trump suit now: first, unless a `name_trumps` step puts
+        it later (then when that step comes)."""
+        if not self.contract.trump_choice or self.trumps_named:
+            return False
+        steps = self.contract.exchange
+        if not any(isinstance(step, NameTrumps) for step in steps):
+            return True
+        return self.step < len(steps) and isinstance(steps[self.step], NameTrumps)
 
     def current_step(self) -> ExchangeStep:
         step = self.contract.exchange[self.step]
@@ -523,6 +531,9 @@ class Exchange:
         names = {self.ruleset.deck.suit_names[s]: s for s in self.contract.trump_choice}
         self.trump_suit = names[parsed.name]
         self.trumps_named = True
+        steps = self.contract.exchange
+        if self.step < len(steps) and isinstance(steps[self.step], NameTrumps):
+            self.step += 1
         self.emit(type="trumps", seat=seat, suit=parsed.name)
 
     def _card_problem(self, seat: int, step: ExchangeStep, parsed: CardAction) -> str | None:

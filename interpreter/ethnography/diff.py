@@ -240,6 +240,8 @@ def step_text(step: Any) -> str:
         return text
     if "give" in step:
         return "gives a card to the holder of the called card"
+    if "name_trumps" in step:
+        return "names the trump suit"
     return generic_text(step)
 
 

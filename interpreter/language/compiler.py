@@ -54,6 +54,7 @@ from interpreter.language.model import (
     Level,
     Liability,
     MustAnnounce,
+    NameTrumps,
     OpeningLeads,
     OutOfPlay,
     Packet,
@@ -646,6 +647,7 @@ class Compiler:
                     ),
                 )
             )
+            self.check_trump_naming(name, own, steps, trump_choice)
             extras = self.contract_extras(name, data, own)
             individual = None
             if isinstance(data.get("individual"), dict):
@@ -1002,6 +1004,24 @@ class Compiler:
                         f"so would play with {held - hand:+d} cards compared with the others",
                     )
 
+    def check_trump_naming(
+        self, name: str, own: dict[str, Any], steps: tuple[ExchangeStep, ...], choice: tuple[str, ...]
+    ) -> None:
+        """A `name_trumps` step names one of the contract's suits to choose, once."""
+        naming = [i for i, step in enumerate(steps) if isinstance(step, NameTrumps)]
+        where = self.written_at(name, own, "exchange")
+        if naming and not choice:
+            self.problem(
+                where + (naming[0], "name_trumps"),
+                f"{name} has no suit to name as trumps (its `trumps.choose` lists none): give it "
+                "`trumps: {choose: [...]}`, or leave this step out"
+                + (" (a contract taking this exchange by `like` writes its own)" if "exchange" not in own else ""),
+            )
+        for later in naming[1:]:
+            self.problem(
+                where + (later, "name_trumps"), "the trump suit is named once: leave out this second `name_trumps`"
+            )
+
     def compile_exchange(self, name: str, steps: list[Any], own: dict[str, Any]) -> tuple[ExchangeStep, ...]:
         where = self.written_at(name, own, "exchange")[1]
         result: list[ExchangeStep] = []
@@ -1064,6 +1084,8 @@ class Compiler:
                     "in_talon", default("contracts.*.exchange[].call_card.in_talon")
                 )
                 result.append(CallCard(allowed, in_talon))
+            elif "name_trumps" in step:
+                result.append(NameTrumps())
             elif "give" in step:
                 other = (step["give"] or {}).get(
                     "other_than_called", default("contracts.*.exchange[].give.other_than_called")

@@ -243,7 +243,13 @@ class Give:
     other_than_called: bool = False
 
 
-ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give | CallPartner
+@dataclass(frozen=True)
+class NameTrumps:
+    """The declarer names the trump suit here, from the contract's `trump_choice` (after seeing the
+    talon, where it follows the talon's taking); without this step it is named before the others."""
+
+
+ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give | CallPartner | NameTrumps
 
 
 @dataclass(frozen=True)

@@ -174,6 +174,13 @@ exchange_step = OneOf(
             "call_partner",
             call_partner,
         ),
+        _step(
+            "The declarer names the trump suit at this point of the exchange ({choose: SUIT}), one of the contract's `trumps.choose`: after the steps before it, so after seeing the talon where it comes after `take_talon`. Without this step the suit is named first, before any other step.",
+            "name_trumps",
+            Rule(
+                "Nothing to write (`name_trumps: {}`): the suits are the contract's `trumps.choose`.", provenance=False
+            ),
+        ),
         _step("The declarer discards cards face down.", "discard", discard),
         _step("The declarer keeps some cards and discards the rest.", "keep", keep),
         _step("The engine discards for the declarer.", "forced_discard", forced_discard),
