@@ -137,6 +137,7 @@ CONSUMED: dict[str, str] = {
     "Discard.reason": "engine/exchange.py",
     "Discard.prefer": "engine/exchange.py",
     "Discard.all_or_none": "engine/exchange.py",
+    "Discard.shown": "engine/exchange.py",
     "Preference.when": "engine/exchange.py",
     "Preference.reason": "engine/exchange.py",
     "Keep.count": "engine/exchange.py",

@@ -622,10 +622,17 @@ class Exchange:
 
     def _discard(self, seat: int, parsed: DiscardAction) -> None:
         hand = self.cards.hands[seat]
+        step = self.current_step()
+        assert isinstance(step, Discard)
+        shown: list[str] = []
+        if step.shown is not None:
+            env = {"hand": frozenset(hand), "players": len(self.seats)}
+            shown = [c for c in parsed.cards if step.shown({**env, "card": c})]
         for card in parsed.cards:
             hand.remove(card)
         self.cards.aside.extend(parsed.cards)
-        self.emit(type="discard", seat=seat, count=len(parsed.cards))
+        # Face down but for the cards the rules lay face up (a trump discarded for want of others).
+        self.emit(type="discard", seat=seat, count=len(parsed.cards), **({"shown": shown} if shown else {}))
         self.step += 1
 
     def _discard_form(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:

@@ -211,7 +211,9 @@ def step_text(step: Any) -> str:
         if isinstance(together, list) and together:
             classes = [code(c.get("when")) if isinstance(c, dict) else generic_text(c) for c in together]
             text += ", all or none of the cards for which " + ", and all or none of those for which ".join(classes)
-        return text + _rest(d, ("count", "forbid", "prefer", "all_or_none"))
+        if d.get("shown") is not None:
+            text += f"; face up those for which {code(d['shown'])}"
+        return text + _rest(d, ("count", "forbid", "prefer", "all_or_none", "shown"))
     if isinstance(step.get("keep"), dict):
         k = step["keep"]
         text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"

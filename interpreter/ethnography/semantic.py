@@ -611,6 +611,8 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
             discard["forbid"] = {"when": Expr(step.forbid.source)}
         if step.prefer:
             discard["prefer"] = [{"when": Expr(p.when.source)} for p in step.prefer]
+        if step.shown is not None:
+            discard["shown"] = Expr(step.shown.source)
         if step.all_or_none:
             discard["all_or_none"] = [{"when": Expr(c.when.source)} for c in step.all_or_none]
         return {"discard": discard}

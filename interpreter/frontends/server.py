@@ -72,7 +72,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "thrown_in": ("seat",),  # `seat` where one seat threw the deal in
     "contract": ("contract", "declarer"),
     "talon_taken": ("seat", "count", "part"),  # `part`: the half or third chosen of a talon laid out
-    "discard": ("seat", "count"),  # face down: how many, never which
+    "discard": ("seat", "count", "shown"),  # face down: how many, never which, but those the rules show
     "forced_discard": ("seat", "count", "cards"),  # `cards` only where the rules show them
     "keep": ("seat", "count", "discarded", "exposed"),  # `exposed` only where the rules show them
     "claim": ("seat", "hand"),  # the rules lay the claimed hand open

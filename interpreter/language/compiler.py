@@ -1130,7 +1130,8 @@ class Compiler:
                     if when is not None:
                         together.append(Preference(when, entry.get("reason", "these cards go aside all or none")))
                 reason = (d.get("forbid") or {}).get("reason", "")
-                result.append(Discard(count, forbid, reason, tuple(preferences), tuple(together)))
+                shown = self.expression(path + ("discard", "shown"), DISCARD_NAMES, BOOL) if "shown" in d else None
+                result.append(Discard(count, forbid, reason, tuple(preferences), tuple(together), shown))
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------

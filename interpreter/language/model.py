@@ -175,6 +175,7 @@ class Discard:
     # Judged on the discard as a whole too: it holds every card of such a class the hand may
     # discard, or none of them ("all four Kings or none"). A class with the reason it refuses.
     all_or_none: tuple[Preference, ...] = ()
+    shown: Condition | None = None  # true for a discarded card laid face up for everyone
 
     def how_many(self, talon_size: int) -> int:
         return talon_size if self.count is None else self.count

@@ -56,6 +56,10 @@ discard = Rule(
             discard_class,
             min_items=1,
         ),
+        "shown": condition(
+            "True for a card of the discard that is laid face up for everyone to see; the others lie face down (Königrufen: a trump, discarded only when there is no choice; French Tarot: a trump in the chien). The discard's event names the cards shown. Absent: every card face down.",
+            names.DISCARD,
+        ),
         "all_or_none": ListOf(
             "Classes of cards that go aside together or not at all, judged on the discard as a whole: it holds every card of the class the hand may discard, or none of them ('all four Kings or none': with the four Kings in hand, a discard of six holds the four and two others, or no King). A discard holding some of a class but not all is refused with the class's reason. Too many choices to list come as one template for each way the classes can go (in or out).",
             discard_class,
