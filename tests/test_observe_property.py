@@ -192,8 +192,10 @@ NOT_YET = {
     "cego-zwei-verschiedene-kings-spades-diamonds.yaml": "a Zwei Verschiedene keep of cards nobody else saw",
     "cego-zwei-verschiedene-kings.yaml": "a Zwei Verschiedene keep of cards nobody else saw",
     "koenigrufen-reading-discard-fewer-than-count.yaml": "trumps laid away only when nothing else may be",
+    "koenigrufen-rufer-trump-discarded-face-up.yaml": "trumps laid away only when nothing else may be",
     "tapp-modern-4p-rufer-won.yaml": "the called Ace, held by the caller in the deal built",
     "tapp-modern-herzrufer-won.yaml": "the called Ace, held by the caller in the deal built",
+    "tapp-modern-herzrufer-called-card-in-the-tapp-taken.yaml": "the called Ace, held by the caller in the deal built",
 }
 
 

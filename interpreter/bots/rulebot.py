@@ -937,12 +937,21 @@ class RuleBot:
     def _discard(self, view: View, legal: list[Any], facts: RulesetFacts) -> dict[str, Any]:
         hand = list(view["hand"])
         unseen = self._unseen(view, facts, facts.seating(view))
-        if len(legal) == 1 and isinstance(legal[0]["discard"], dict):
-            template = legal[0]["discard"]
-            including = list(template.get("including", ()))  # every discard holds these
-            rest = [c for c in template["from"] if c not in including]
-            chosen = self._choose_discard(hand, rest, template["count"] - len(including), unseen, facts)
-            return {"discard": including + chosen}
+        if isinstance(legal[0]["discard"], dict):
+            # One template, or one for each way classes that go all or none can go: the best
+            # discard of each, then the one that keeps the most.
+            choices = []
+            for action in legal:
+                template = action["discard"]
+                including = list(template.get("including", ()))  # every discard holds these
+                rest = [c for c in template["from"] if c not in including]
+                choices.append(
+                    including + self._choose_discard(hand, rest, template["count"] - len(including), unseen, facts)
+                )
+            if len(choices) == 1:
+                return {"discard": choices[0]}
+            keep_value = self._keep_values(hand, unseen, facts)
+            return {"discard": min(choices, key=lambda o: sum(keep_value[c] for c in o))}
         options = [a["discard"] for a in legal]
         count = len(options[0])
         allowed = sorted({c for option in options for c in option}, key=facts.order.__getitem__)

@@ -36,6 +36,7 @@ from interpreter.language.model import (
     ForcedDiscard,
     Give,
     Keep,
+    NameTrumps,
     Ruleset,
     TakeTalon,
 )
@@ -131,7 +132,14 @@ class Exchange:
         return self.declarer if self.ending is None else None
 
     def choosing_trumps(self) -> bool:
-        return bool(self.contract.trump_choice) and not self.trumps_named
+        """Whether the declarer names the trump suit now: first, unless a `name_trumps` step puts
+        it later (then when that step comes)."""
+        if not self.contract.trump_choice or self.trumps_named:
+            return False
+        steps = self.contract.exchange
+        if not any(isinstance(step, NameTrumps) for step in steps):
+            return True
+        return self.step < len(steps) and isinstance(steps[self.step], NameTrumps)
 
     def current_step(self) -> ExchangeStep:
         step = self.contract.exchange[self.step]
@@ -149,52 +157,102 @@ class Exchange:
         players = len(self.seats)
         return [c for c in hand if c not in exposed and not forbid({"card": c, "hand": held, "players": players})]
 
-    def discard_choice(self, step: Discard, hand: list[str]) -> tuple[list[str], list[str], int]:
-        """The legal discards of `step`, judged as whole sets by its preferences: the cards every
-        one of them holds (all of a preferred class that has fewer cards than are still wanted),
-        the cards the rest is chosen from, and how many of them (each in the hand's order).
-        Without preferences: none required, any `count` of the cards allowed."""
+    def discard_choice(self, step: Discard, hand: list[str]) -> list[tuple[list[str], list[str], int]]:
+        """The legal discards of `step`, judged as whole sets, as branches: in each, the cards
+        every discard of it holds, the cards the rest is chosen from, and how many of them (each
+        in the hand's order). One branch, unless `all_or_none` names classes: then one for each
+        way they can go (all in or all out) that holds as many preferred cards as any other.
+        Without preferences nor classes: none required, any `count` of the cards allowed. No
+        branch: no legal discard."""
         pool = self.allowed(step, hand)
         need = step.how_many(self.talon_size)
-        if not step.prefer:
-            return [], pool, need
-        required: list[str] = []
+        if not step.prefer and not step.all_or_none:
+            return [([], pool, need)] if len(pool) >= need else []
         env = {"hand": frozenset(hand), "players": len(self.seats)}
+        blocks = _merged([block for block in self._class_cards(step, env, pool) if block])
+        blocked = {c for block in blocks for c in block}
+        rest = [c for c in pool if c not in blocked]
+        best: list[int] | None = None
+        branches: list[tuple[list[str], list[str], int]] = []
+        for ways in itertools.product((False, True), repeat=len(blocks)):
+            goes_in = {c for block, goes in zip(blocks, ways, strict=True) if goes for c in block}
+            inside = [c for c in pool if c in goes_in]
+            if len(inside) > need or len(rest) < need - len(inside):
+                continue
+            branch, score = self._preferred(step, env, inside, rest, need - len(inside))
+            if best is None or score > best:
+                best, branches = score, [branch]
+            elif score == best:
+                branches.append(branch)
+        return branches
+
+    @staticmethod
+    def _preferred(
+        step: Discard, env: dict[str, Any], inside: list[str], pool: list[str], need: int
+    ) -> tuple[tuple[list[str], list[str], int], list[int]]:
+        """The discards holding `inside` and `need` cards of `pool` by the step's preferences (as
+        many cards of the first class as it can, then of the next): the branch (the cards every
+        such discard holds, the cards the rest comes from, how many), and how many cards of each
+        class those discards hold (to compare branches: more of an earlier class is better)."""
+        required, score, branch = list(inside), [], None
+        left_inside = list(inside)
         for preference in step.prefer:
+            mine = [c for c in left_inside if preference.when({**env, "card": c})]
+            left_inside = [c for c in left_inside if c not in mine]
+            if branch is not None:
+                score.append(len(mine))
+                continue
             preferred = [c for c in pool if preference.when({**env, "card": c})]
             if len(preferred) >= need:
-                return required, preferred, need  # the rest of the discard comes from this class
-            required += preferred
+                branch = (required, preferred, need)  # the rest of the discard comes from this class
+                score.append(len(mine) + need)
+                continue
+            required = required + preferred
             need -= len(preferred)
             pool = [c for c in pool if c not in preferred]
-        return required, pool, need
+            score.append(len(mine) + len(preferred))
+        return branch or (required, pool, need), score
 
-    def _preference_broken(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:
-        """Why `cards` (allowed, the right number) is not a discard the preferences allow: the
-        reason of the first class it takes fewer cards of than it could, and what it could be."""
-        required, pool, need = self.discard_choice(step, hand)
+    def _whole_broken(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:
+        """Why `cards` (allowed, the right number) is not a discard the step's judgement of the
+        whole allows (its preferences, its classes that go all or none): the reason of the first
+        rule it breaks, and what the discard could be."""
+        branches = self.discard_choice(step, hand)
         chosen = set(cards)
-        if chosen.issuperset(required) and all(c in pool for c in chosen.difference(required)):
-            return None
-        reason = self._preference_reason(step, hand, chosen)
-        if required:
-            could = f"discard {', '.join(required)}" + (f" and {need} of {', '.join(pool)}" if need else "")
-        else:
-            could = f"discard {need} of {', '.join(pool)}"
-        return f"{reason}: {could}"
+        for required, pool, _ in branches:
+            if chosen.issuperset(required) and all(c in pool for c in chosen.difference(required)):
+                return None
+        coulds = []
+        for required, pool, need in branches:
+            if required:
+                coulds.append(f"discard {', '.join(required)}" + (f" and {need} of {', '.join(pool)}" if need else ""))
+            else:
+                coulds.append(f"discard {need} of {', '.join(pool)}")
+        return f"{self._whole_reason(step, hand, chosen)}: {'; or '.join(coulds)}"
 
-    def _preference_reason(self, step: Discard, hand: list[str], chosen: set[str]) -> str:
-        """The reason of the first preferred class the discard `chosen` takes fewer cards of than
-        it could."""
+    def _whole_reason(self, step: Discard, hand: list[str], chosen: set[str]) -> str:
+        """The reason of the first rule of the whole discard that `chosen` breaks: a class it
+        holds some but not all of, else the first preferred class it holds fewer cards of than
+        the best discards do."""
         env = {"hand": frozenset(hand), "players": len(self.seats)}
-        left, wanted = self.allowed(step, hand), step.how_many(self.talon_size)
-        for preference in step.prefer:
-            preferred = [c for c in left if preference.when({**env, "card": c})]
-            if len(chosen.intersection(preferred)) < min(len(preferred), wanted):
-                return preference.reason
-            wanted -= min(len(preferred), wanted)
-            left = [c for c in left if c not in preferred]
-        return step.prefer[0].reason
+        pool = self.allowed(step, hand)
+        for together, block in zip(step.all_or_none, self._class_cards(step, env, pool), strict=True):
+            if 0 < len(chosen.intersection(block)) < len(block):
+                return together.reason
+        branches = self.discard_choice(step, hand)
+        if branches:
+            required, rest, need = branches[0]
+            best = self._preferred(step, env, [*required, *rest[:need]], [], 0)[1]
+            mine = self._preferred(step, env, sorted(chosen, key=hand.index), [], 0)[1]
+            for preference, have, could in zip(step.prefer, mine, best, strict=True):
+                if have != could:
+                    return preference.reason
+        return (step.prefer or step.all_or_none)[0].reason
+
+    @staticmethod
+    def _class_cards(step: Discard, env: dict[str, Any], pool: list[str]) -> list[list[str]]:
+        """The cards of each `all_or_none` class among `pool`, one list per class (empty ones too)."""
+        return [[c for c in pool if together.when({**env, "card": c})] for together in step.all_or_none]
 
     def keep_choices(self, step: Keep, hand: list[str]) -> list[tuple[str, ...]]:
         """The choices of cards `step` lets the hand keep, each in the order of the hand."""
@@ -253,13 +311,18 @@ class Exchange:
 
     def _discards(self, step: Discard, hand: list[str]) -> list[ActionJson]:
         """The discards the step allows, listed, or as a template where they are too many."""
-        required, pool, need = self.discard_choice(step, hand)
-        if math.comb(len(pool), need) <= LISTABLE:
-            if not required:
-                return [{"discard": list(combo)} for combo in itertools.combinations(pool, need)]
+        branches = self.discard_choice(step, hand)
+        if sum(math.comb(len(pool), need) for _, pool, need in branches) <= LISTABLE:
             return [
-                {"discard": sorted([*required, *combo], key=hand.index)} for combo in itertools.combinations(pool, need)
+                {"discard": sorted([*required, *combo], key=hand.index) if required else list(combo)}
+                for required, pool, need in branches
+                for combo in itertools.combinations(pool, need)
             ]
+        return [{"discard": self._template(hand, *branch)} for branch in branches]
+
+    @staticmethod
+    def _template(hand: list[str], required: list[str], pool: list[str], need: int) -> dict[str, Any]:
+        """One branch of the legal discards as a template."""
         chosen = set(required).union(pool)
         template: dict[str, Any] = {
             "count": need + len(required),
@@ -270,7 +333,7 @@ class Exchange:
         }
         if required:
             template["including"] = required  # every discard holds these (a preferred class, whole)
-        return [{"discard": template}]
+        return template
 
     # -- applying the declarer's action --------------------------------------------------------
     # -- as a stage of the deal: offer, canonical form, refusal, effect ------------------------------
@@ -468,6 +531,9 @@ class Exchange:
         names = {self.ruleset.deck.suit_names[s]: s for s in self.contract.trump_choice}
         self.trump_suit = names[parsed.name]
         self.trumps_named = True
+        steps = self.contract.exchange
+        if self.step < len(steps) and isinstance(steps[self.step], NameTrumps):
+            self.step += 1
         self.emit(type="trumps", seat=seat, suit=parsed.name)
 
     def _card_problem(self, seat: int, step: ExchangeStep, parsed: CardAction) -> str | None:
@@ -491,10 +557,21 @@ class Exchange:
     def _call_or_give(self, seat: int, parsed: CardAction) -> None:
         hand = self.cards.hands[seat]
         if parsed.kind == "call_card":
+            step = self.current_step()
+            assert isinstance(step, CallCard)
             holder = next((s for s in self.seats if parsed.card in self.cards.hands[s]), None)
+            self.called = (parsed.card, holder)
+            if holder is None and step.in_talon == "stays":
+                # Nobody holds it: it stays in the talon, and no card changes hands, so the
+                # card given in exchange is not given either.
+                self.emit(type="call_card", seat=seat, card=parsed.card, holder=None, stays=True)
+                steps = self.contract.exchange
+                self.step += 1
+                if self.step < len(steps) and isinstance(steps[self.step], Give):
+                    self.step += 1
+                return
             (self.cards.hands[holder] if holder is not None else self.cards.talon).remove(parsed.card)
             hand.append(parsed.card)
-            self.called = (parsed.card, holder)
             self.emit(type="call_card", seat=seat, card=parsed.card, holder=holder)
         else:
             hand.remove(parsed.card)
@@ -545,10 +622,17 @@ class Exchange:
 
     def _discard(self, seat: int, parsed: DiscardAction) -> None:
         hand = self.cards.hands[seat]
+        step = self.current_step()
+        assert isinstance(step, Discard)
+        shown: list[str] = []
+        if step.shown is not None:
+            env = {"hand": frozenset(hand), "players": len(self.seats)}
+            shown = [c for c in parsed.cards if step.shown({**env, "card": c})]
         for card in parsed.cards:
             hand.remove(card)
         self.cards.aside.extend(parsed.cards)
-        self.emit(type="discard", seat=seat, count=len(parsed.cards))
+        # Face down but for the cards the rules lay face up (a trump discarded for want of others).
+        self.emit(type="discard", seat=seat, count=len(parsed.cards), **({"shown": shown} if shown else {}))
         self.step += 1
 
     def _discard_form(self, step: Discard, hand: list[str], cards: list[str]) -> str | None:
@@ -575,8 +659,8 @@ class Exchange:
         forbidden = [c for c in cards if c not in may]
         if forbidden:
             return f"{step.reason}: {', '.join(forbidden)}"
-        if step.prefer:
-            return self._preference_broken(step, hand, cards)
+        if step.prefer or step.all_or_none:
+            return self._whole_broken(step, hand, cards)
         return None
 
     def breach(self, seat: int, parsed: DiscardAction) -> str | None:
@@ -598,7 +682,7 @@ class Exchange:
         may = set(self.allowed(step, hand))
         if any(c not in may for c in cards):
             return step.reason
-        return self._preference_reason(step, hand, set(cards))
+        return self._whole_reason(step, hand, set(cards))
 
     # -- the engine's steps ----------------------------------------------------------------------
     def advance(self) -> Ending | None:
@@ -688,7 +772,7 @@ class Exchange:
         if not isinstance(step, Discard):
             return None  # a card to call or to give: the declarer's turn
         count = step.how_many(self.talon_size)
-        if len(self.allowed(step, hand)) < count:
+        if not self.discard_choice(step, hand):
             return self._end(
                 Abandoned(f"no legal discard of {count} cards exists and the ruleset does not say what happens")
             )
@@ -714,6 +798,18 @@ class Exchange:
 
     def claimed(self) -> bool:
         return claims(self.ruleset, self.declarer, self.cards.hands)
+
+
+def _merged(classes: list[list[str]]) -> list[list[str]]:
+    """Classes that go all or none, those sharing a card made one (the King of Hearts ties "all
+    Kings or none" to "all Hearts or none": either both go aside whole, or neither does)."""
+    merged: list[list[str]] = []
+    for cards in classes:
+        tied = [block for block in merged if not set(block).isdisjoint(cards)]
+        block = [c for b in tied for c in b]
+        block += [c for c in cards if c not in block]
+        merged = [b for b in merged if b not in tied] + [block]
+    return merged
 
 
 def claims(ruleset: Ruleset, declarer: int | None, hands: dict[int, list[str]]) -> bool:

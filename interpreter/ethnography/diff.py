@@ -208,7 +208,13 @@ def step_text(step: Any) -> str:
         if isinstance(prefer, list) and prefer:
             classes = [code(p.get("when")) if isinstance(p, dict) else generic_text(p) for p in prefer]
             text += ", as many cards for which " + ", then for which ".join(classes) + " as it can"
-        return text + _rest(d, ("count", "forbid", "prefer"))
+        together = d.get("all_or_none")
+        if isinstance(together, list) and together:
+            classes = [code(c.get("when")) if isinstance(c, dict) else generic_text(c) for c in together]
+            text += ", all or none of the cards for which " + ", and all or none of those for which ".join(classes)
+        if d.get("shown") is not None:
+            text += f"; face up those for which {code(d['shown'])}"
+        return text + _rest(d, ("count", "forbid", "prefer", "all_or_none", "shown"))
     if isinstance(step.get("keep"), dict):
         k = step["keep"]
         text = f"keeps {k.get('count')} card{'s' if k.get('count') != 1 else ''}"
@@ -229,9 +235,16 @@ def step_text(step: Any) -> str:
         return text + _rest(f, ("cards", "shown"))
     if isinstance(step.get("call_card"), dict):
         c = step["call_card"]
-        return "calls a card they do not hold" + (f" (of {cards_text(c['from'])})" if c.get("from") else "")
+        text = "calls a card they do not hold" + (f" (of {cards_text(c['from'])})" if c.get("from") else "")
+        if c.get("in_talon") == "stays":
+            text += "; a called card lying in the talon stays there, and no card is exchanged"
+        elif c.get("in_talon") == "take":
+            text += " (from the talon if it lies there)"
+        return text
     if "give" in step:
         return "gives a card to the holder of the called card"
+    if "name_trumps" in step:
+        return "names the trump suit"
     return generic_text(step)
 
 

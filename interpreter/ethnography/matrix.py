@@ -164,7 +164,7 @@ def discard_cell(side: Side) -> Cell:
             if not isinstance(step, dict) or "take_talon" in step:
                 continue
             discard = step.get("discard")
-            if isinstance(discard, dict) and "forbid" not in discard and "prefer" not in discard:
+            if isinstance(discard, dict) and not {"forbid", "prefer", "all_or_none", "shown"} & discard.keys():
                 continue  # a plain discard: nothing to say beyond the exchange itself
             rules.setdefault(step_text(step), []).append(titles.contract(name))
             paths.append(("contracts", name, "exchange"))

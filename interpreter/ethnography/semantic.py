@@ -649,6 +649,10 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
             discard["forbid"] = {"when": Expr(step.forbid.source)}
         if step.prefer:
             discard["prefer"] = [{"when": Expr(p.when.source)} for p in step.prefer]
+        if step.shown is not None:
+            discard["shown"] = Expr(step.shown.source)
+        if step.all_or_none:
+            discard["all_or_none"] = [{"when": Expr(c.when.source)} for c in step.all_or_none]
         return {"discard": discard}
     if isinstance(step, Keep):
         keep: dict[str, Any] = {"count": step.count}
@@ -664,6 +668,7 @@ def _step(step: object, deck: Deck) -> dict[str, Any]:
         called: dict[str, Any] = {}
         if step.allowed != frozenset(deck.cards):
             called["from"] = Cards(step.allowed, deck)
+        called["in_talon"] = step.in_talon
         return {"call_card": called}
     if isinstance(step, Give):
         return {"give": {}}

@@ -87,7 +87,12 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
             return f"Exchange: seat {event['seat']} takes the {event['part']} {word} of the talon ({event['count']} cards)."
         return f"Exchange: seat {event['seat']} picks up the {event['count']} talon cards."
     if kind == "discard":
-        return f"Exchange: seat {event['seat']} discards {event['count']} card{'s' if event['count'] != 1 else ''} face down."
+        count, face_up = event["count"], list(event.get("shown") or ())
+        text = f"Exchange: seat {event['seat']} discards {count} card{'s' if count != 1 else ''}"
+        if face_up:
+            rest = ", the rest face down." if len(face_up) < count else "."
+            return f"{text}, face up: {', '.join(face_up)}{rest}"
+        return f"{text} face down."
     if kind == "claim":
         return f"Claim: seat {event['seat']} shows the hand and claims every trick: {show_cards(event['hand'], deck)}"
     if kind == "phase" and event["phase"] == "play":
@@ -98,6 +103,11 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "talon_card":
         return f"  Trick {event['trick']:>2}: the talon's top card {card_name(event['card'], deck)} goes with it → seat {event['winner']}"
     if kind == "call_card":
+        if event.get("stays"):
+            return (
+                f"Exchange: seat {event['seat']} calls {card_name(event['card'], deck)}; "
+                "it lies in the talon and stays there: no card is exchanged."
+            )
         source = "the talon" if event.get("holder") is None else f"seat {event['holder']}"
         return f"Exchange: seat {event['seat']} calls {card_name(event['card'], deck)} from {source}."
     if kind == "call_partner":

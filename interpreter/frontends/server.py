@@ -74,7 +74,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "thrown_in": ("seat", "reason"),  # `seat` where one seat threw the deal in; `reason`: a hand's redeal rule
     "contract": ("contract", "declarer"),
     "talon_taken": ("seat", "count", "part"),  # `part`: the half or third chosen of a talon laid out
-    "discard": ("seat", "count"),  # face down: how many, never which
+    "discard": ("seat", "count", "shown"),  # face down: how many, never which, but those the rules show
     "forced_discard": ("seat", "count", "cards"),  # `cards` only where the rules show them
     "keep": ("seat", "count", "discarded", "exposed"),  # `exposed` only where the rules show them
     "claim": ("seat", "hand"),  # the rules lay the claimed hand open
@@ -83,7 +83,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "offence": ("seat", "offence", "card", "reason"),  # the card was shown in playing it
     "accusation": ("seat", "guilty", "hands"),  # the hands are turned over to judge it
     "trumps": ("seat", "suit"),
-    "call_card": ("seat", "card", "holder"),
+    "call_card": ("seat", "card", "holder", "stays"),  # `stays`: it lay in the talon and stays there
     "call_partner": ("seat", "card", "choice"),  # the call is public; its holder is not in it
     "talon_shown": ("seat", "cards", "parts", "end"),  # emitted only where the rules lay the talon face up
     "talon_card": ("trick", "card", "winner"),  # turned up and added to a trick

@@ -144,6 +144,17 @@ def card_choice(legal: list[Any], hand: list[str]) -> tuple[str, dict[str, Any],
     kind = kinds.pop()
     if len(legal) == 1 and isinstance(legal[0][kind], dict):
         return kind, legal[0][kind], None
+    if all(isinstance(a.get(kind), dict) for a in legal):
+        # One template for each way classes that go all or none can go: the cards any of them
+        # may hold, and those all of them hold or forbid; the refusal explains the rest.
+        templates = [a[kind] for a in legal]
+        anywhere = {c for t in templates for c in t["from"]}
+        merged: dict[str, Any] = {
+            "count": templates[0]["count"],
+            "from": [c for c in hand if c in anywhere],
+            "forbidden": [c for c in hand if all(c in t.get("forbidden", ()) for t in templates)],
+        }
+        return kind, merged, None
     if not all(isinstance(a.get(kind), list) for a in legal):
         return None
     sets = {frozenset(a[kind]) for a in legal}

@@ -19,6 +19,7 @@ from interpreter.language.keys import default
 from interpreter.language.keys import names as known
 from interpreter.language.model import (
     CALLED,
+    MAX_ALL_OR_NONE,
     TRUMP,
     Account,
     Accusation,
@@ -54,6 +55,7 @@ from interpreter.language.model import (
     Level,
     Liability,
     MustAnnounce,
+    NameTrumps,
     OpeningLeads,
     OutOfPlay,
     Packet,
@@ -660,6 +662,7 @@ class Compiler:
                     ),
                 )
             )
+            self.check_trump_naming(name, own, steps, trump_choice)
             extras = self.contract_extras(name, data, own)
             individual = None
             if isinstance(data.get("individual"), dict):
@@ -1066,6 +1069,24 @@ class Compiler:
                         f"so would play with {held - hand:+d} cards compared with the others",
                     )
 
+    def check_trump_naming(
+        self, name: str, own: dict[str, Any], steps: tuple[ExchangeStep, ...], choice: tuple[str, ...]
+    ) -> None:
+        """A `name_trumps` step names one of the contract's suits to choose, once."""
+        naming = [i for i, step in enumerate(steps) if isinstance(step, NameTrumps)]
+        where = self.written_at(name, own, "exchange")
+        if naming and not choice:
+            self.problem(
+                where + (naming[0], "name_trumps"),
+                f"{name} has no suit to name as trumps (its `trumps.choose` lists none): give it "
+                "`trumps: {choose: [...]}`, or leave this step out"
+                + (" (a contract taking this exchange by `like` writes its own)" if "exchange" not in own else ""),
+            )
+        for later in naming[1:]:
+            self.problem(
+                where + (later, "name_trumps"), "the trump suit is named once: leave out this second `name_trumps`"
+            )
+
     def compile_exchange(self, name: str, steps: list[Any], own: dict[str, Any]) -> tuple[ExchangeStep, ...]:
         where = self.written_at(name, own, "exchange")[1]
         result: list[ExchangeStep] = []
@@ -1124,7 +1145,12 @@ class Compiler:
                     if (step["call_card"] or {}).get("from")
                     else frozenset(self.deck.cards)
                 )
-                result.append(CallCard(allowed))
+                in_talon = (step["call_card"] or {}).get(
+                    "in_talon", default("contracts.*.exchange[].call_card.in_talon")
+                )
+                result.append(CallCard(allowed, in_talon))
+            elif "name_trumps" in step:
+                result.append(NameTrumps())
             elif "give" in step:
                 other = (step["give"] or {}).get(
                     "other_than_called", default("contracts.*.exchange[].give.other_than_called")
@@ -1156,8 +1182,21 @@ class Compiler:
                     when = self.expression(path + ("discard", "prefer", j, "when"), DISCARD_NAMES, BOOL)
                     if when is not None:
                         preferences.append(Preference(when, entry.get("reason", "other cards first")))
+                together: list[Preference] = []
+                if len(d.get("all_or_none") or ()) > MAX_ALL_OR_NONE:
+                    self.problem(
+                        path + ("discard", "all_or_none"),
+                        f"{len(d['all_or_none'])} classes go all or none here, but the exchange weighs every way "
+                        f"they can go (in or out), so at most {MAX_ALL_OR_NONE} may be listed: leave a class out, "
+                        "or make classes that always go aside together one class",
+                    )
+                for j, entry in enumerate(d.get("all_or_none") or ()):
+                    when = self.expression(path + ("discard", "all_or_none", j, "when"), DISCARD_NAMES, BOOL)
+                    if when is not None:
+                        together.append(Preference(when, entry.get("reason", "these cards go aside all or none")))
                 reason = (d.get("forbid") or {}).get("reason", "")
-                result.append(Discard(count, forbid, reason, tuple(preferences)))
+                shown = self.expression(path + ("discard", "shown"), DISCARD_NAMES, BOOL) if "shown" in d else None
+                result.append(Discard(count, forbid, reason, tuple(preferences), tuple(together), shown))
         return tuple(result)
 
     # -- auction -------------------------------------------------------------------------

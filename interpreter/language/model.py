@@ -190,10 +190,14 @@ class CallPartner:
 
 @dataclass(frozen=True)
 class Preference:
-    """A class of cards a discard takes first: as many as it can of those for which `when` holds."""
+    """A class of cards a discard is judged by as a whole (those for which `when` holds): taken
+    first, as many as it can (`prefer`), or all or none (`all_or_none`); `reason` for a refusal."""
 
     when: Condition
     reason: str
+
+
+MAX_ALL_OR_NONE = 6  # classes a discard judges all or none: it weighs 2 ** n ways they can go
 
 
 @dataclass(frozen=True)
@@ -204,6 +208,10 @@ class Discard:
     # Judged on the discard as a whole: it takes as many cards of the first class as it can,
     # then of the next ("other trumps only if there is no choice").
     prefer: tuple[Preference, ...] = ()
+    # Judged on the discard as a whole too: it holds every card of such a class the hand may
+    # discard, or none of them ("all four Kings or none"). A class with the reason it refuses.
+    all_or_none: tuple[Preference, ...] = ()
+    shown: Condition | None = None  # true for a discarded card laid face up for everyone
 
     def how_many(self, talon_size: int) -> int:
         return talon_size if self.count is None else self.count
@@ -253,6 +261,9 @@ class CallCard:
     holder (Rufer); a `give` step then hands a card of their choice back."""
 
     allowed: frozenset[str]
+    # A called card lying in the talon: taken from it, or left there with nothing exchanged (the
+    # `give` step after the call is left out).
+    in_talon: Literal["take", "stays"] = "take"
 
     def why_not(self, hand: frozenset[str] | list[str], suit_of: Mapping[str, str]) -> str | None:
         """Why `hand` could not call a card, or None when it could: it holds every card allowed."""
@@ -269,7 +280,13 @@ class Give:
     other_than_called: bool = False
 
 
-ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give | CallPartner
+@dataclass(frozen=True)
+class NameTrumps:
+    """The declarer names the trump suit here, from the contract's `trump_choice` (after seeing the
+    talon, where it follows the talon's taking); without this step it is named before the others."""
+
+
+ExchangeStep = TakeTalon | Discard | Keep | ForcedDiscard | CallCard | Give | CallPartner | NameTrumps
 
 
 @dataclass(frozen=True)

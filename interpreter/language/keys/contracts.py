@@ -56,6 +56,15 @@ discard = Rule(
             discard_class,
             min_items=1,
         ),
+        "shown": condition(
+            "True for a card of the discard that is laid face up for everyone to see; the others lie face down (Königrufen: a trump, discarded only when there is no choice; French Tarot: a trump in the chien). The discard's event names the cards shown. Absent: every card face down.",
+            names.DISCARD,
+        ),
+        "all_or_none": ListOf(
+            "Classes of cards that go aside together or not at all, judged on the discard as a whole: it holds every card of the class the hand may discard, or none of them ('all four Kings or none': with the four Kings in hand, a discard of six holds the four and two others, or no King). A discard holding some of a class but not all is refused with the class's reason. Too many choices to list come as one template for each way the classes can go (in or out).",
+            discard_class,
+            min_items=1,
+        ),
     },
     ("count",),
 )
@@ -169,11 +178,18 @@ exchange_step = OneOf(
             "call_partner",
             call_partner,
         ),
+        _step(
+            "The declarer names the trump suit at this point of the exchange ({choose: SUIT}), one of the contract's `trumps.choose`: after the steps before it, so after seeing the talon where it comes after `take_talon`. Without this step the suit is named first, before any other step.",
+            "name_trumps",
+            Rule(
+                "Nothing to write (`name_trumps: {}`): the suits are the contract's `trumps.choose`.", provenance=False
+            ),
+        ),
         _step("The declarer discards cards face down.", "discard", discard),
         _step("The declarer keeps some cards and discards the rest.", "keep", keep),
         _step("The engine discards for the declarer.", "forced_discard", forced_discard),
         _step(
-            "The declarer calls a card they do not hold ({call_card: CARD}) and receives it from its holder (from the talon if nobody holds it).",
+            "The declarer calls a card they do not hold ({call_card: CARD}) and receives it from its holder (from the talon if nobody holds it, unless `in_talon: stays`).",
             "call_card",
             Rule(
                 "The card that may be called.",
@@ -181,7 +197,14 @@ exchange_step = OneOf(
                     "from": Key(
                         cards("The cards that may be called, a set expression (default: any not held)."),
                         default=Computed("any card not held"),
-                    )
+                    ),
+                    "in_talon": Key(
+                        Choice(
+                            "A called card that nobody holds, lying in the talon: take (default), the declarer takes it from the talon, and a `give` step after it puts the card given into the talon; stays, it stays there and nothing is exchanged: the declarer receives no card, and the `give` step after it is left out (told to everyone by the call's event).",
+                            ("take", "stays"),
+                        ),
+                        default="take",
+                    ),
                 },
                 provenance=False,
             ),
