@@ -41,10 +41,14 @@ def _all_pass(game: Game) -> Game:
 # -- payments on a throw-in ---------------------------------------------------------------------
 
 
-def test_without_the_word_a_throw_in_costs_only_the_dealers_ante() -> None:
+def test_without_the_word_a_throw_in_costs_only_the_dealers_ante(tmp_path: Path) -> None:
     # The deal of tests/records/tapp-wuerttemberg-thrown-in-pays-the-pot.yaml at the same table
     # without `thrown_in`: only the dealer's ante of 2 goes into the pot.
-    game = _all_pass(Game("tapp-wuerttemberg", 3, 0, deal=TAPP_HANDS, options={"pot": "kept"}, pot=10))
+    fixture = (Path(__file__).parent / "rulesets" / "tapp-thrown-in-pot.yaml").read_text("utf-8")
+    assert "\nauction:\n" in fixture
+    (tmp_path / "no-word.yaml").write_text(fixture.split("\nauction:\n")[0] + "\n", encoding="utf-8")
+    ruleset = str(tmp_path / "no-word.yaml")
+    game = _all_pass(Game(ruleset, 3, 0, deal=TAPP_HANDS, options={"solo_trumps": "hearts"}, pot=10))
     assert game.result is not None and game.result.outcome == "thrown_in"
     assert (game.result.payments, game.result.pot) == ([-2, 0, 0], 2)
 
