@@ -191,6 +191,13 @@ def _documents() -> dict[str, Document]:
     contract = next(iter(data["contracts"].values()))
     contract["play"] = {**contract.get("play", {}), "keep_back": [{"cards": "{T1}"}]}
     out["fixture-keep-back"] = dataclasses.replace(breitnau, data=data)
+    # Play that ends early once the contract is decided, a word only a test fixture writes
+    # (tests/rulesets/koenigrufen-bettel-ends-early.yaml): in the ruleset's play and in a contract's own.
+    data = copy.deepcopy(breitnau.data)
+    data["play"]["ends_early"] = {"when": "defender_tricks > 0"}
+    contract = next(iter(data["contracts"].values()))
+    contract["play"] = {**contract.get("play", {}), "ends_early": {"when": "declarer_tricks > 0"}}
+    out["fixture-ends-early"] = dataclasses.replace(breitnau, data=data)
     # A score sheet, which no shipped ruleset keeps.
     data = copy.deepcopy(breitnau.data)
     data["session"] = {"sheet": {"score": "payment"}}

@@ -190,6 +190,7 @@ CONSUMED: dict[str, str] = {
     "PlayRules.exceptions": "engine/plan.py",
     "PlayRules.duties": "engine/plan.py",
     "PlayRules.keep_back": "engine/plan.py",
+    "PlayRules.ends_early": "engine/plan.py",
     "Withhold.card": "engine/playrules.py",
     "Withhold.by": "engine/playrules.py",
     "Withhold.when": "engine/playrules.py",
@@ -205,6 +206,9 @@ CONSUMED: dict[str, str] = {
     "Duty.reason": "engine/playrules.py",
     "KeepBackCards.cards": "engine/plan.py",
     "KeepBackCards.until": "engine/plan.py",
+    "EarlyEnd.when": "engine/playrules.py",
+    "EarlyEnd.rest": "engine/playrules.py",
+    "EarlyEnd.reason": "engine/play.py",
     # the declarer's announcement, the round of announcements and kontra
     "Claim.when": "engine/exchange.py",
     "Claim.factor": "engine/game.py",

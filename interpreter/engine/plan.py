@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from interpreter.engine.playrules import (
+    EndsEarly,
     ExposedCards,
     Forfeit,
     KeepBack,
@@ -96,6 +97,8 @@ def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[
         rules.append(OpenHands(contract.open_hand_who, contract.open_hand_from))
     if contract.talon_to_tricks:
         rules.append(TalonToTricks(contract.talon_to_tricks))
+    if play.ends_early is not None:
+        rules.append(EndsEarly(play.ends_early))  # last: asked once the other rules are done with the trick
     return tuple(rules)
 
 

@@ -521,6 +521,18 @@ def keep_back_text(kept: Any) -> str:
     return "; ".join(parts)
 
 
+def ends_early_text(ends: Any) -> str:
+    if not isinstance(ends, dict):
+        return generic_text(ends)
+    rest = {
+        "holders": "the cards not played count for their holders' sides",
+        "declarer": "the declarer's side takes the cards and tricks not played",
+        "defenders": "the opponents take the cards and tricks not played",
+        "nobody": "the cards not played count for nobody",
+    }.get(str(ends.get("rest", "holders")), generic_text(ends.get("rest")))
+    return f"once {code(ends.get('when'))} after a trick; {rest}"
+
+
 def play_trumps_text(trumps: Any) -> str:
     if not isinstance(trumps, dict) or not trumps:
         return "as in any suit game: they win"
@@ -1054,6 +1066,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "contract_title": contract_title_text,
     "doubling": doubling_text,
     "duties": duties_text,
+    "ends_early": ends_early_text,
     "exceptions": exceptions_text,
     "exchange": exchange_text,
     "factor": factor_text,

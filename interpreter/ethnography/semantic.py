@@ -413,6 +413,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "exceptions",
             "duties",
             "keep_back",
+            "ends_early",
         }
     ),
     Counting: frozenset(
@@ -804,6 +805,8 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
         ],
     )
     _put(out, "keep_back", [{"cards": Cards(k.cards, deck), "until": k.until} for k in play.keep_back])
+    if play.ends_early is not None:
+        out["ends_early"] = {"when": Expr(play.ends_early.when.source), "rest": play.ends_early.rest}
     out.update(_extra(play, deck))
     return out
 

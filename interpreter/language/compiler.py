@@ -41,6 +41,7 @@ from interpreter.language.model import (
     Discard,
     Doubling,
     Duty,
+    EarlyEnd,
     ExchangeStep,
     ForcedDiscard,
     Formula,
@@ -105,6 +106,7 @@ SEAT_BONUS_NAMES = known.SEAT_BONUS.types
 SEAT_NAMES = known.SEAT.types
 KONTRA_NAMES = known.KONTRA.types
 DUTY_NAMES = known.DUTY.types
+PLAY_END_NAMES = known.PLAY_END.types
 PAYMENT_NAMES = known.PAYMENT.types
 LAST_DEAL_NAMES = known.LAST_DEAL.types
 SHEET_NAMES = known.SHEET.types
@@ -263,6 +265,7 @@ class Compiler:
         announcements = self.section(("announcements",), self.compile_announcements)
         play = self.section(("play",), self.compile_play)
         contracts = self.section(("contracts",), lambda: self.contract_play(contracts, play))
+        self.section(("play", "ends_early"), lambda: self.check_ends_early(contracts, play, announcements))
         announcing = self.section(("announcing",), self.compile_announcing)
         kontra_game, kontra_bonuses = self.section(("kontra",), lambda: self.compile_kontra(contracts))
         counting = self.section(("counting",), self.compile_counting)
@@ -1427,7 +1430,63 @@ class Compiler:
         ]
         if kept:
             out["keep_back"] = tuple(kept)
+        ends = p.get("ends_early")
+        if ends:
+            when = self.expression(path + ("ends_early", "when"), PLAY_END_NAMES, BOOL)
+            if when is not None:
+                out["ends_early"] = EarlyEnd(
+                    when,
+                    ends.get("rest", default("play.ends_early.rest")),
+                    ends.get("reason") or "the contract is decided",
+                )
         return out
+
+    def check_ends_early(
+        self,
+        contracts: dict[str, Contract] | None,
+        play: PlayRules | None,
+        announcements: dict[str, Announcement] | None,
+    ) -> None:
+        """Play that ends early is settled on the tricks played and the cards left: refused where
+        everyone plays for themselves (no sides to count for) or where bonuses or announcements
+        count (judged on the last tricks, which would not be played)."""
+        alone: dict[Path, list[str]] = {}  # where it is written -> the contracts it cannot be in
+        counted: dict[Path, list[str]] = {}
+        for name, contract in (contracts or {}).items():
+            rules = contract.play or play
+            if rules is None or rules.ends_early is None:
+                continue
+            data = self.contract_data(name)
+            own = (self.data.get("contracts") or {}).get(name) or {}
+            where = (
+                self.written_at(name, own, "play") + ("ends_early",)
+                if "ends_early" in (data.get("play") or {})
+                else ("play", "ends_early")
+            )
+            if contract.individual is not None:
+                alone.setdefault(where, []).append(name)
+            bonuses = [b for b in self.bonuses or {} if contract.bonuses is None or b in contract.bonuses]
+            announced = [
+                a for a, rule in (announcements or {}).items() if rule.contracts is None or name in rule.contracts
+            ]
+            if bonuses or announced:
+                counted.setdefault(where, []).append(name)
+        for where, names in alone.items():
+            self.problem(
+                where,
+                f"play ends early in {', '.join(names)}, where everyone plays for themselves: the cards not "
+                "played have no side to count for; leave ends_early out of "
+                + ("this contract" if where[0] == "contracts" else "`play` and write it in the contracts it is for"),
+            )
+        for where, names in counted.items():
+            self.problem(
+                where,
+                f"play ends early in {', '.join(names)}, where bonuses or announcements count: they are judged on "
+                "tricks that would not be played; give "
+                + ("the contract" if where[0] == "contracts" else "each of them")
+                + " `bonuses: []` (and no announcements), or write ends_early only in contracts that "
+                "count none (a Bettel, a Durch)",
+            )
 
     def compile_counting(self) -> Counting:
         c = self.data.get("counting") or {}

@@ -445,6 +445,17 @@ class KeepBackCards:
 
 
 @dataclass(frozen=True)
+class EarlyEnd:
+    """Play stops after the trick once `when` holds (the contract is decided): the cards not
+    played count as `rest` says (each for its holder's side, all for one side with the tricks
+    not played, or for nobody)."""
+
+    when: Condition
+    rest: Literal["holders", "declarer", "defenders", "nobody"]
+    reason: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
     first_lead: Literal["declarer", "vorhand"]
     follow_suit: bool
@@ -462,6 +473,7 @@ class PlayRules:
     exceptions: tuple[TrickException, ...] = ()
     duties: tuple[Duty, ...] = ()  # duties over the trick history, in order
     keep_back: tuple[KeepBackCards, ...] = ()  # cards kept for a trick of their own
+    ends_early: EarlyEnd | None = None  # play stops once the contract is decided
 
     @property
     def special(self) -> bool:

@@ -255,6 +255,15 @@ DUTY = table(
     players=PLAYERS,
 )
 
+# When play ends early: the tricks played so far (by the sides).
+PLAY_END = table(
+    declarer_tricks=_k(INT, "so far"),
+    defender_tricks=_k(INT, "so far"),
+    tricks=_k(INT, "played so far"),
+    tricks_left=_k(INT, "not yet played"),
+    players=PLAYERS,
+)
+
 # -- the session ---------------------------------------------------------------------------------
 
 # The deal just finished, as the session reads it: who deals next, and each seat's row on the
@@ -313,6 +322,7 @@ TABLES: dict[str, NameTable] = {
     "SEAT": SEAT,
     "KONTRA": KONTRA,
     "DUTY": DUTY,
+    "PLAY_END": PLAY_END,
     "LAST_DEAL": LAST_DEAL,
     "SHEET": SHEET,
     "SESSION_END": SESSION_END,

@@ -180,6 +180,27 @@ EXTRAS: dict[str, Key] = {
         ),
         said=Said("Cards kept for a trick of their own", text="keep_back", whole=True),
     ),
+    "ends_early": Key(
+        Rule(
+            "Play stops after the trick that decides the contract (a Bettel lost with the declarer's first trick, a Valat lost with the opponents' first), and the cards not yet played are settled as `rest` says. Not for a contract in which everyone plays for themselves, nor one in which bonuses or announcements count: they are judged on tricks that would not be played.",
+            {
+                "when": condition(
+                    'Asked after every trick but the last: play ends when it holds, e.g. "declarer_tricks > 0".',
+                    names.PLAY_END,
+                ),
+                "rest": Key(
+                    Choice(
+                        "Where the cards not played count. holders: each card for its holder's side, and the tricks not played for nobody; declarer or defenders: that side takes them all, and the tricks not played count as its tricks; nobody: no side counts them.",
+                        ("holders", "declarer", "defenders", "nobody"),
+                    ),
+                    default="holders",
+                ),
+                "reason": reason("What the table is told when play ends.", Computed("the contract is decided")),
+            },
+            ("when",),
+        ),
+        said=Said("Play ends early", text="ends_early", missing="never: every trick is played", whole=True),
+    ),
 }
 
 play = Rule(
