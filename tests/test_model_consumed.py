@@ -200,6 +200,7 @@ CONSUMED: dict[str, str] = {
     "ScheduledTrick.reason": "engine/playrules.py",
     "TrickException.cards": "engine/playrules.py",
     "TrickException.wins": "engine/playrules.py",
+    "TrickException.when": "engine/playrules.py",
     "Duty.cards": "engine/playrules.py",
     "Duty.must": "engine/playrules.py",
     "Duty.may_not": "engine/playrules.py",

@@ -702,6 +702,18 @@ class TrickExceptionRule(PlayRule):
 
     def winner(self, play: TrickPlay, trick: Trick) -> int | None:
         exception = self.exception
-        if exception.cards.issubset(trick.cards):
-            return trick.cards.index(exception.wins)
-        return None
+        if not exception.cards.issubset(trick.cards):
+            return None
+        when = exception.when
+        if when is not None:
+            number = play.tricks.index(trick) + 1
+            env = {
+                "led_trump": play.follow[trick.cards[0]] == TRUMP,
+                "trick_number": number,
+                "last_trick": number == play.n_tricks,
+                "trick_cards": frozenset(trick.cards),
+                "players": play.n_seats,
+            }
+            if not when(env):
+                return None
+        return trick.cards.index(exception.wins)

@@ -556,7 +556,8 @@ def exceptions_text(exceptions: Any, titles: Titles | None = None) -> str:
     for e in exceptions:
         if isinstance(e, dict):
             wins = titles.card(str(e.get("wins"))) if titles else str(e.get("wins"))
-            parts.append(f"when {cards_named(e.get('cards'), titles)} fall in one trick, {wins} wins it")
+            only = f" (only where {code(e['when'])})" if e.get("when") else ""
+            parts.append(f"when {cards_named(e.get('cards'), titles)} fall in one trick, {wins} wins it{only}")
         else:
             parts.append(generic_text(e))
     return "; ".join(parts)

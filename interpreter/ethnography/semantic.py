@@ -791,7 +791,14 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
     if play.lead_trumps != default("play.trumps.lead"):
         trumps["lead"] = play.lead_trumps
     _put(out, "trumps", trumps)
-    _put(out, "exceptions", [{"cards": Cards(e.cards, deck), "wins": e.wins} for e in play.exceptions])
+    _put(
+        out,
+        "exceptions",
+        [
+            {"cards": Cards(e.cards, deck), "wins": e.wins, **({"when": Expr(e.when.source)} if e.when else {})}
+            for e in play.exceptions
+        ],
+    )
     _put(
         out,
         "duties",

@@ -107,6 +107,7 @@ SEAT_NAMES = known.SEAT.types
 KONTRA_NAMES = known.KONTRA.types
 DUTY_NAMES = known.DUTY.types
 PLAY_END_NAMES = known.PLAY_END.types
+EXCEPTION_NAMES = known.EXCEPTION.types
 PAYMENT_NAMES = known.PAYMENT.types
 LAST_DEAL_NAMES = known.LAST_DEAL.types
 SHEET_NAMES = known.SHEET.types
@@ -1402,7 +1403,8 @@ class Compiler:
             cards = self.card_set(path + ("exceptions", i, "cards"))
             if e.get("wins") not in cards:
                 self.problem(path + ("exceptions", i, "wins"), f"{e.get('wins')} is not one of the exception's cards")
-            exceptions.append(TrickException(cards, e.get("wins")))
+            when = self.expression(path + ("exceptions", i, "when"), EXCEPTION_NAMES, BOOL)
+            exceptions.append(TrickException(cards, e.get("wins"), when))
         if exceptions:
             out["exceptions"] = tuple(exceptions)
         duties = []

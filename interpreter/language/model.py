@@ -416,10 +416,12 @@ class Liability:
 
 @dataclass(frozen=True)
 class TrickException:
-    """When every card of `cards` falls in one trick, `wins` wins it (the Emperor trick)."""
+    """When every card of `cards` falls in one trick, `wins` wins it (the Emperor trick), where
+    `when` holds of that trick (None: always; the Emperor trick only on a trump lead)."""
 
     cards: frozenset[str]
     wins: str
+    when: Condition | None = None
 
 
 @dataclass(frozen=True)

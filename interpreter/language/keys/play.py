@@ -142,7 +142,14 @@ EXTRAS: dict[str, Key] = {
             "Exceptions to who wins a trick.",
             Rule(
                 "When all these cards fall in one trick, the named one wins it (the Emperor trick: Sküs, XXI and I, the I wins).",
-                {"cards": cards('A set expression, e.g. "{T22, T21, T1}".'), "wins": card()},
+                {
+                    "cards": cards('A set expression, e.g. "{T22, T21, T1}".'),
+                    "wins": card(),
+                    "when": condition(
+                        'Only in a trick for which this holds, e.g. "led_trump" (the Emperor trick only on a trump lead); absent: in any trick.',
+                        names.EXCEPTION,
+                    ),
+                },
                 ("cards", "wins"),
             ),
         ),
