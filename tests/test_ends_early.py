@@ -14,6 +14,7 @@ import random
 import textwrap
 from pathlib import Path
 
+import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
@@ -148,3 +149,36 @@ def test_ends_early_where_bonuses_count_or_everyone_plays_alone_is_refused(tmp_p
     [alone] = [p for p in problems if "play ends early in trischaken" in p and "(with " not in p]
     assert "everyone plays for themselves" in alone
     assert "leave ends_early out of `play` and write it in the contracts it is for" in alone
+
+
+@pytest.mark.parametrize(
+    "rest, tricks, points",
+    [
+        # Worked out by hand from the record's deal (its note has the cards' values): the
+        # declarer's trick 2 is S7, S8, S9, SK (8 raw, 4 cards: 8 - 2 - 1 = 5), the defenders'
+        # trick 1 is H4, HK, HQ, HJ (12 raw: 12 - 3 = 9); the forty cards left are worth 34 in the
+        # declarer's hand and 35 in the defenders' (14 + 10 + 11). Each pile of n cards loses 2
+        # for each three and 1 for a remainder.
+        ("holders", {"declarer": 1, "defenders": 1}, {"declarer": 33, "defenders": 24}),
+        # 8 + 34 + 35 = 77 raw in 44 cards (fourteen threes and two): 77 - 29 = 48.
+        ("declarer", {"declarer": 11, "defenders": 1}, {"declarer": 48, "defenders": 9}),
+        # 12 + 34 + 35 = 81 raw in 44 cards: 81 - 29 = 52.
+        ("defenders", {"declarer": 1, "defenders": 11}, {"declarer": 5, "defenders": 52}),
+        ("nobody", {"declarer": 1, "defenders": 1}, {"declarer": 5, "defenders": 9}),
+    ],
+)
+def test_the_cards_not_played_count_as_rest_says(
+    tmp_path: Path, rest: str, tricks: dict[str, int], points: dict[str, int]
+) -> None:
+    text = FIXTURE.read_text(encoding="utf-8").replace(
+        '        when: "declarer_tricks > 0"\n', f'        when: "declarer_tricks > 0"\n        rest: {rest}\n'
+    )
+    assert f"rest: {rest}" in text
+    fixture = tmp_path / "fixture.yaml"
+    fixture.write_text(text, encoding="utf-8")
+    game = _played(str(fixture))
+    assert game.result is not None
+    assert game.result.tricks == tricks
+    assert game.result.points == points
+    assert game.result.payments == [3, 3, -9, 3]  # a lost Bettel, whatever the cards left count for
+    assert [e["rest"] for e in game.events if e["type"] == "play_ends"] == [rest]

@@ -176,7 +176,7 @@ CONSUMED: dict[str, str] = {
     "Doubling.sitting_out": "engine/game.py",
     "Doubling.title": "engine/announcing.py",  # the kontra event's title
     # trick play: the plan's rules (engine/plan.py makes them, engine/playrules.py runs them)
-    "PlayRules.first_lead": "engine/game.py",
+    "PlayRules.first_lead": "engine/plan.py",
     "PlayRules.follow_suit": "engine/tricks.py",
     "PlayRules.must_trump": "engine/tricks.py",
     "PlayRules.must_beat": "engine/plan.py",
@@ -191,6 +191,8 @@ CONSUMED: dict[str, str] = {
     "PlayRules.duties": "engine/plan.py",
     "PlayRules.keep_back": "engine/plan.py",
     "PlayRules.ends_early": "engine/plan.py",
+    "PlayRules.first_lead_offset": "engine/plan.py",
+    "PlayRules.suit_ranks": "engine/tricks.py",
     "Withhold.card": "engine/playrules.py",
     "Withhold.by": "engine/playrules.py",
     "Withhold.when": "engine/playrules.py",

@@ -49,7 +49,7 @@ from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, E
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.ids import ActionIds
 from interpreter.engine.phase import Phase
-from interpreter.engine.plan import deal_rules, play_plan
+from interpreter.engine.plan import deal_rules, first_leader, play_plan
 from interpreter.engine.play import Trick, TrickPlay
 from interpreter.engine.settlement import (
     Deal,
@@ -607,7 +607,7 @@ class Game:
         n_tricks = self._check_cards()
         self.phase = _PLAY
         plan = play_plan(self.ruleset, contract, self.trump_suit)
-        leader = self.declarer if plan.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
+        leader = first_leader(plan.play, self.seats, self.declarer, self.dealer)
         announcement = self.announcement
         kept: dict[str, int] = {}
         forfeits: dict[str, tuple[str, int, str]] = {}

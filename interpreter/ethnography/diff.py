@@ -521,6 +521,12 @@ def keep_back_text(kept: Any) -> str:
     return "; ".join(parts)
 
 
+def suit_ranks_text(ranks: Any) -> str:
+    if not isinstance(ranks, list):
+        return generic_text(ranks)
+    return "from the highest: " + ", ".join(map(str, ranks))
+
+
 def ends_early_text(ends: Any) -> str:
     if not isinstance(ends, dict):
         return generic_text(ends)
@@ -1104,6 +1110,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "special_rounds": special_rounds_text,
     "sits_out": sits_out_text,
     "split": split_text,
+    "suit_ranks": suit_ranks_text,
     "talon_to_tricks": talon_to_tricks_text,
     "trumps": trumps_text,
     "withhold": withhold_text,

@@ -414,6 +414,8 @@ HANDLED: dict[type, frozenset[str]] = {
             "duties",
             "keep_back",
             "ends_early",
+            "first_lead_offset",
+            "suit_ranks",
         }
     ),
     Counting: frozenset(
@@ -772,6 +774,7 @@ def _announcement(a: Announcement, deck: Deck) -> dict[str, Any]:
 def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
     out: dict[str, Any] = {
         "first_lead": play.first_lead,
+        **({"first_lead_offset": play.first_lead_offset} if play.first_lead_offset else {}),
         "follow_suit": play.follow_suit,
         "when_void": "trump" if play.must_trump else "any",
         "must_beat": play.must_beat,
@@ -812,6 +815,7 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
         ],
     )
     _put(out, "keep_back", [{"cards": Cards(k.cards, deck), "until": k.until} for k in play.keep_back])
+    _put(out, "suit_ranks", list(play.suit_ranks))
     if play.ends_early is not None:
         out["ends_early"] = {"when": Expr(play.ends_early.when.source), "rest": play.ends_early.rest}
     out.update(_extra(play, deck))

@@ -1385,6 +1385,8 @@ class Compiler:
         out: dict[str, Any] = {}
         if "first_lead" in p:
             out["first_lead"] = p["first_lead"]
+        if "first_lead_offset" in p:
+            out["first_lead_offset"] = p["first_lead_offset"]
         if "follow_suit" in p:
             out["follow_suit"] = p["follow_suit"]
         if "when_void" in p:
@@ -1432,6 +1434,9 @@ class Compiler:
         ]
         if kept:
             out["keep_back"] = tuple(kept)
+        ranks = p.get("suit_ranks")
+        if ranks:
+            out["suit_ranks"] = self.suit_ranks(path + ("suit_ranks",), [str(r) for r in ranks])
         ends = p.get("ends_early")
         if ends:
             when = self.expression(path + ("ends_early", "when"), PLAY_END_NAMES, BOOL)
@@ -1442,6 +1447,34 @@ class Compiler:
                     ends.get("reason") or "the contract is decided",
                 )
         return out
+
+    def suit_ranks(self, path: Path, ranks: list[str]) -> tuple[str, ...]:
+        """An order of the ranks for every suit: each suit of the pack has exactly these ranks."""
+        deck = self.deck
+        twice = sorted({r for r in ranks if ranks.count(r) > 1})
+        if twice:
+            self.problem(path, f"{', '.join(twice)} named more than once: name each rank once, highest first")
+            return tuple(ranks)
+        for suit_id, suit_name in deck.suit_names.items():
+            if suit_id == TRUMP:
+                continue  # trumps keep their own order
+            own = [c[len(suit_id) :] for c in deck.cards if deck.suit[c] == suit_id]
+            if set(own) != set(ranks):
+                missing, unknown = [r for r in own if r not in ranks], [r for r in ranks if r not in own]
+                said = "; ".join(
+                    part
+                    for part in (
+                        f"it leaves out {', '.join(missing)}" if missing else "",
+                        f"{suit_name} has no {', '.join(unknown)}" if unknown else "",
+                    )
+                    if part
+                )
+                self.problem(
+                    path,
+                    f"the order must name every rank of every suit once ({suit_name}: {', '.join(own)}): {said}",
+                )
+                break
+        return tuple(ranks)
 
     def check_ends_early(
         self,

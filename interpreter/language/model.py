@@ -459,7 +459,7 @@ class EarlyEnd:
 
 @dataclass(frozen=True)
 class PlayRules:
-    first_lead: Literal["declarer", "vorhand"]
+    first_lead: Literal["declarer", "vorhand", "dealer"]
     follow_suit: bool
     must_trump: bool
     must_beat: bool
@@ -476,6 +476,8 @@ class PlayRules:
     duties: tuple[Duty, ...] = ()  # duties over the trick history, in order
     keep_back: tuple[KeepBackCards, ...] = ()  # cards kept for a trick of their own
     ends_early: EarlyEnd | None = None  # play stops once the contract is decided
+    first_lead_offset: int = 0  # the first lead goes this many seats on from `first_lead`'s
+    suit_ranks: tuple[str, ...] = ()  # every suit's ranks, highest first, instead of the pack's order
 
     @property
     def special(self) -> bool:
