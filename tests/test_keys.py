@@ -203,6 +203,13 @@ def _documents() -> dict[str, Document]:
     data["auction"]["phases"]["solo_round"]["interrupts"] = [{"call": "neu", "ends": "throw_in", "answered_by": answer}]
     data["auction"]["phases"]["solo_round"]["ladder"] = [{"call": "solo", "answered_by": answer}]
     out["fixture-proposal"] = dataclasses.replace(breitnau, data=data)
+    # Play that ends early once the contract is decided, a word only a test fixture writes
+    # (tests/rulesets/koenigrufen-bettel-ends-early.yaml): in the ruleset's play and in a contract's own.
+    data = copy.deepcopy(breitnau.data)
+    data["play"]["ends_early"] = {"when": "defender_tricks > 0"}
+    contract = next(iter(data["contracts"].values()))
+    contract["play"] = {**contract.get("play", {}), "ends_early": {"when": "declarer_tricks > 0"}}
+    out["fixture-ends-early"] = dataclasses.replace(breitnau, data=data)
     # A score sheet, which no shipped ruleset keeps.
     data = copy.deepcopy(breitnau.data)
     data["session"] = {"sheet": {"score": "payment"}}

@@ -54,6 +54,7 @@ RARE = [
     ("koenigrufen", {"type": "concede", "seat": 0}),
     ("koenigrufen", {"type": "talon_card", "trick": 2, "card": "HK", "winner": 1}),
     ("koenigrufen", {"type": "call_partner", "seat": 0, "choice": "fourth_king"}),
+    ("koenigrufen", {"type": "play_ends", "trick": 2, "reason": "the declarer took a trick", "rest": "holders"}),
     ("dreierles", {"type": "forfeit", "seat": 0, "card": "T1", "bonus": "pfeife_raus", "trick": 5}),
     ("dreierles", {"type": "offence", "seat": 1, "offence": "revoke", "card": "CK", "reason": "seat 1 played CK …"}),
     ("dreierles", {"type": "offence", "seat": 0, "offence": "misdeal", "reason": "misdeal (…)"}),

@@ -49,7 +49,7 @@ from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, E
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.ids import ActionIds
 from interpreter.engine.phase import Phase
-from interpreter.engine.plan import deal_rules, play_plan
+from interpreter.engine.plan import deal_rules, first_leader, play_plan
 from interpreter.engine.play import Trick, TrickPlay
 from interpreter.engine.settlement import (
     Deal,
@@ -619,7 +619,7 @@ class Game:
         n_tricks = self._check_cards()
         self.phase = _PLAY
         plan = play_plan(self.ruleset, contract, self.trump_suit)
-        leader = self.declarer if plan.play.first_lead == "declarer" and self.declarer is not None else self.vorhand
+        leader = first_leader(plan.play, self.seats, self.declarer, self.dealer)
         announcement = self.announcement
         kept: dict[str, int] = {}
         forfeits: dict[str, tuple[str, int, str]] = {}
@@ -642,9 +642,16 @@ class Game:
             play_actions(self.ruleset),
             play_steps(self.ruleset, self.players),
             opening=contract.opening_leads,
+            team=self._team(),
         )
         self.events.append({"type": "phase", "phase": "play", "leader": leader})
         self.trickplay.start()
+
+    def _team(self) -> tuple[int, ...]:
+        """The declarer's side: the declarer, then the partner (none where everyone plays alone)."""
+        if self.declarer is None:
+            return ()
+        return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
 
     def _kept_cards(self, round_: AnnouncementRound, n_tricks: int) -> dict[str, int]:
         """The cards of announced bonuses that their side holds, each kept back for its trick."""
@@ -746,8 +753,11 @@ class Game:
         cards = self.cards
         out_of_play = cards.talon + cards.aside if self.contract.talon_counts else []
         routed = (list(cards.talon), list(cards.aside)) if self.contract.out_of_play is not None else None
+        rest = None
+        if play.ended is not None:  # once the contract was decided: the cards not played count as its rule says
+            rest = play.ended.rest(self.hands, self.seats, facts.team, play.n_tricks - len(play.tricks))
         declarer_cards, defender_cards, declarer_tricks, defender_tricks = piles(
-            facts, play.tricks, out_of_play, routed
+            facts, play.tricks, out_of_play, routed, rest
         )
         self._finish(
             settle(facts, declarer_cards, defender_cards, declarer_tricks, defender_tricks, "played", play.tricks)

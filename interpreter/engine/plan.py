@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from interpreter.engine.playrules import (
+    EndsEarly,
     ExposedCards,
     Forfeit,
     KeepBack,
@@ -61,6 +62,21 @@ def play_plan(ruleset: Ruleset, contract: Contract, trump_suit: str | None) -> P
     return plan
 
 
+def first_leader(play: PlayRules, seats: list[int], declarer: int | None, dealer: int) -> int:
+    """Who leads to the first trick: the seat `play.first_lead` names (the declarer; Vorhand,
+    `seats[0]`, also where there is no declarer; the dealer), then `first_lead_offset` seats on
+    in the order of play (`seats`, from Vorhand). A dealer who sits out is not among `seats`:
+    counted from, it stands just before Vorhand, and leads through the seat after it."""
+    offset, n = play.first_lead_offset, len(seats)
+    if play.first_lead == "declarer" and declarer is not None:
+        return seats[(seats.index(declarer) + offset) % n]
+    if play.first_lead == "dealer":
+        if dealer in seats:
+            return seats[(seats.index(dealer) + offset) % n]
+        return seats[max(offset - 1, 0) % n]
+    return seats[offset % n]
+
+
 def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[PlayRule, ...]:
     """The rules of play of `contract`, in the order they act within each step of a turn."""
     rules: list[PlayRule] = []
@@ -96,6 +112,8 @@ def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[
         rules.append(OpenHands(contract.open_hand_who, contract.open_hand_from))
     if contract.talon_to_tricks:
         rules.append(TalonToTricks(contract.talon_to_tricks))
+    if play.ends_early is not None:
+        rules.append(EndsEarly(play.ends_early))  # last: asked once the other rules are done with the trick
     return tuple(rules)
 
 

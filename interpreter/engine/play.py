@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from interpreter.engine.actions import Action, ActionJson, FrozenAction, PlayCard, PlayStep
-from interpreter.engine.playrules import PlayRule, RuleBook, Turn
+from interpreter.engine.playrules import EndsEarly, PlayRule, RuleBook, Turn
 from interpreter.engine.table import Table
 from interpreter.engine.tricks import TrickRules
 from interpreter.language.model import TRUMP, Deck, OpeningLeads
@@ -87,9 +87,12 @@ class TrickPlay:
         plays: Mapping[str, FrozenAction],
         steps: list[dict[str, PlayStep]],
         opening: OpeningLeads | None = None,
+        team: tuple[int, ...] = (),
     ):
         self.tables, self.deck, self.table = tables, deck, table
         self.seats, self.declarer, self.n_tricks = seats, declarer, n_tricks
+        self.team = team  # the declarer's side (the declarer, and the partner if any)
+        self.ended: EndsEarly | None = None  # the rule that ended play before the last trick
         self.hands = table.cards.hands
         self.events, self.history = table.events, table.history
         self.plays, self.steps = plays, steps
@@ -402,6 +405,8 @@ class TrickPlay:
         if self.ending:
             for rule in self.ending:
                 rule.trick_done(self, trick, number)
+            if self.ended is not None:
+                return self._end_early(number)
         if number >= self.n_tricks:
             self.over = True
             self.to_act = None
@@ -414,6 +419,16 @@ class TrickPlay:
         if self.rules:
             self._new_trick()
         return False
+
+    def _end_early(self, number: int) -> bool:
+        """A rule ended play after trick `number`, the contract being decided: the table is told
+        why, and the cards left in the hands stay there for the settlement."""
+        ended = self.ended
+        assert ended is not None
+        self.over = True
+        self.to_act = None
+        self.events.append({"type": "play_ends", "trick": number, "reason": ended.rule.reason, "rest": ended.rule.rest})
+        return True
 
     def _winning_index(self, trick: Trick) -> int:
         """Where the card that wins the complete `trick` lies in it: as the rules judging tricks
@@ -463,6 +478,8 @@ class TrickPlay:
             )
             for rule in self.ending:
                 rule.trick_done(self, trick, number)
+        if self.ended is not None:
+            return self._end_early(len(tricks))
         if len(tricks) >= self.n_tricks:
             self.over = True
             self.to_act = None

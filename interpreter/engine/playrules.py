@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
-from interpreter.language.model import TRUMP, Duty, ScheduledTrick, TrickException, Withhold
+from interpreter.language.model import TRUMP, Duty, EarlyEnd, ScheduledTrick, TrickException, Withhold
 
 if TYPE_CHECKING:
     from interpreter.engine.play import Trick, TrickPlay
@@ -639,6 +639,53 @@ class TalonToTricks(PlayRule):
             play.table.events.append({"type": "talon_card", "trick": number, "card": added, "winner": trick.winner})
 
 
+# -- the end of play ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EndsEarly(PlayRule):
+    """Play stops after the trick that decides the contract (`play.ends_early`: a Bettel lost
+    with the declarer's first trick): asked after every trick but the last, and once its
+    condition holds trick play is over. The cards still in the hands are settled by `rest`."""
+
+    rule: EarlyEnd
+    origin: str = "play.ends_early"
+    turns: ClassVar[bool] = False
+
+    def trick_done(self, play: TrickPlay, trick: Trick, number: int) -> None:
+        done = [t for t in play.tricks if t.winner is not None]
+        if play.ended is not None or len(done) >= play.n_tricks:
+            return
+        team = play.team
+        declarer_tricks = sum(1 for t in done if t.winner in team)
+        env = {
+            "declarer_tricks": declarer_tricks,
+            "defender_tricks": len(done) - declarer_tricks,
+            "tricks": len(done),
+            "tricks_left": play.n_tricks - len(done),
+            "players": play.n_seats,
+        }
+        if self.rule.when(env):
+            play.ended = self
+
+    def rest(
+        self, hands: Mapping[int, list[str]], seats: list[int], team: tuple[int, ...], left: int
+    ) -> tuple[list[str], list[str], int, int]:
+        """The cards not played (`hands`), as the declarer's side's and the defenders' cards, and
+        the `left` tricks not played as the declarer's side's and the defenders' tricks."""
+        unplayed = [c for s in seats for c in hands[s]]
+        rest = self.rule.rest
+        if rest == "holders":
+            ours = [c for s in seats if s in team for c in hands[s]]
+            theirs = [c for s in seats if s not in team for c in hands[s]]
+            return ours, theirs, 0, 0
+        if rest == "declarer":
+            return unplayed, [], left, 0
+        if rest == "defenders":
+            return [], unplayed, 0, left
+        return [], [], 0, 0
+
+
 # -- who wins ----------------------------------------------------------------------------------------
 
 
@@ -655,6 +702,18 @@ class TrickExceptionRule(PlayRule):
 
     def winner(self, play: TrickPlay, trick: Trick) -> int | None:
         exception = self.exception
-        if exception.cards.issubset(trick.cards):
-            return trick.cards.index(exception.wins)
-        return None
+        if not exception.cards.issubset(trick.cards):
+            return None
+        when = exception.when
+        if when is not None:
+            number = play.tricks.index(trick) + 1
+            env = {
+                "led_trump": play.follow[trick.cards[0]] == TRUMP,
+                "trick_number": number,
+                "last_trick": number == play.n_tricks,
+                "trick_cards": frozenset(trick.cards),
+                "players": play.n_seats,
+            }
+            if not when(env):
+                return None
+        return trick.cards.index(exception.wins)

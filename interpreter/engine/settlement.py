@@ -225,9 +225,12 @@ def piles(
     tricks: Sequence[Trick],
     out_of_play: list[str],
     routed: tuple[list[str], list[str]] | None = None,
+    rest: tuple[list[str], list[str], int, int] | None = None,
 ) -> tuple[list[str], list[str], int, int]:
     """The declarer's side's and the defenders' cards, and their trick counts. `routed`: the talon
-    and the discards, sent where the contract's `out_of_play` says (instead of `out_of_play`)."""
+    and the discards, sent where the contract's `out_of_play` says (instead of `out_of_play`).
+    `rest`: where play ended early, the cards not played and the tricks not played, each side's
+    (added before the cards out of play are sent, whose routes read the trick counts)."""
     declarer_cards: list[str] = []
     defender_cards: list[str] = []
     team = deal.team
@@ -243,9 +246,15 @@ def piles(
                 defender_cards += trick.cards
     else:
         declarer_tricks = _ruled_piles(deal, tricks, declarer_cards, defender_cards)
+    defender_tricks = len(tricks) - declarer_tricks
+    if rest is not None:
+        declarer_cards += rest[0]
+        defender_cards += rest[1]
+        declarer_tricks += rest[2]
+        defender_tricks += rest[3]
     if routed is not None and deal.contract.out_of_play is not None:
-        return _routed(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, routed)
-    return _aside(deal, declarer_cards, defender_cards, declarer_tricks, len(tricks) - declarer_tricks, out_of_play)
+        return _routed(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, routed)
+    return _aside(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, out_of_play)
 
 
 def _ruled_piles(deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str], defender_cards: list[str]) -> int:

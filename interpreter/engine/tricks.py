@@ -59,7 +59,12 @@ class TrickRules:
             return deck.suit[card] in (TRUMP, trump_suit)
 
         follow = {c: TRUMP if is_trump(c) else deck.suit[c] for c in deck.cards}
-        power = {c: deck.rank[c] + (1000 if is_trump(c) else 0) for c in deck.cards}
+        rank = deck.rank
+        if play.suit_ranks:
+            # An order of the suits' ranks of this play's own (a Ten ranking low in a null game).
+            order = {r: len(play.suit_ranks) - i for i, r in enumerate(play.suit_ranks)}
+            rank = {c: rank[c] if deck.suit[c] == TRUMP else order[c[len(deck.suit[c]) :]] for c in deck.cards}
+        power = {c: rank[c] + (1000 if is_trump(c) else 0) for c in deck.cards}
         members = {suit: frozenset(c for c in deck.cards if follow[c] == suit) for suit in set(follow.values())}
         rules = cls(follow, power, play, deck, members)
         for led in members:

@@ -166,6 +166,10 @@ def _public_facts(game: Game, exchange: Exchange | None, view: dict[str, Any]) -
         view["talon_shown"] = list(exchange.shown_cards)
     if game.talon_added:
         view["talon_cards"] = {n: list(cards) for n, cards in game.talon_added.items()}
+    play = game.trickplay
+    if play is not None and play.ended is not None:
+        # Play ended once the contract was decided: after which trick, and why (no card is named).
+        view["play_ended"] = {"after_trick": len(play.tricks), "reason": play.ended.rule.reason}
     round_ = game.announcement
     if isinstance(round_, Round):
         if round_.announced:

@@ -538,6 +538,24 @@ def keep_back_text(kept: Any) -> str:
     return "; ".join(parts)
 
 
+def suit_ranks_text(ranks: Any) -> str:
+    if not isinstance(ranks, list):
+        return generic_text(ranks)
+    return "from the highest: " + ", ".join(map(str, ranks))
+
+
+def ends_early_text(ends: Any) -> str:
+    if not isinstance(ends, dict):
+        return generic_text(ends)
+    rest = {
+        "holders": "the cards not played count for their holders' sides",
+        "declarer": "the declarer's side takes the cards and tricks not played",
+        "defenders": "the opponents take the cards and tricks not played",
+        "nobody": "the cards not played count for nobody",
+    }.get(str(ends.get("rest", "holders")), generic_text(ends.get("rest")))
+    return f"once {code(ends.get('when'))} after a trick; {rest}"
+
+
 def play_trumps_text(trumps: Any) -> str:
     if not isinstance(trumps, dict) or not trumps:
         return "as in any suit game: they win"
@@ -561,7 +579,8 @@ def exceptions_text(exceptions: Any, titles: Titles | None = None) -> str:
     for e in exceptions:
         if isinstance(e, dict):
             wins = titles.card(str(e.get("wins"))) if titles else str(e.get("wins"))
-            parts.append(f"when {cards_named(e.get('cards'), titles)} fall in one trick, {wins} wins it")
+            only = f" (only where {code(e['when'])})" if e.get("when") else ""
+            parts.append(f"when {cards_named(e.get('cards'), titles)} fall in one trick, {wins} wins it{only}")
         else:
             parts.append(generic_text(e))
     return "; ".join(parts)
@@ -1161,6 +1180,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "contract_title": contract_title_text,
     "doubling": doubling_text,
     "duties": duties_text,
+    "ends_early": ends_early_text,
     "exceptions": exceptions_text,
     "exchange": exchange_text,
     "factor": factor_text,
@@ -1201,6 +1221,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "special_rounds": special_rounds_text,
     "sits_out": sits_out_text,
     "split": split_text,
+    "suit_ranks": suit_ranks_text,
     "talon_to_tricks": talon_to_tricks_text,
     "thrown_in": thrown_in_text,
     "trumps": trumps_text,

@@ -207,8 +207,12 @@ def play_cell(side: Side) -> Cell:
     rules.append("must trump when void" if play.get("when_void") == "trump" else "may discard when void")
     if play.get("must_beat"):
         rules.append("must head the trick")
-    rules.append("the lone player leads" if play.get("first_lead") == "declarer" else "Vorhand leads")
+    who = {"declarer": "the lone player", "dealer": "the dealer"}.get(str(play.get("first_lead")), "Vorhand")
+    on = play.get("first_lead_offset")
+    rules.append(f"the player {on} seat(s) after {who} leads" if on else f"{who} leads")
     paths: list[Path] = [("play", k) for k in ("follow_suit", "when_void", "must_beat", "first_lead")]
+    if on:
+        paths.append(("play", "first_lead_offset"))
     if play.get("schedule"):
         rules.append(f"tricks by rule: {schedule_text(play['schedule'])}")
         paths.append(("play", "schedule"))

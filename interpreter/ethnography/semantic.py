@@ -420,6 +420,9 @@ HANDLED: dict[type, frozenset[str]] = {
             "exceptions",
             "duties",
             "keep_back",
+            "ends_early",
+            "first_lead_offset",
+            "suit_ranks",
         }
     ),
     Counting: frozenset(
@@ -814,6 +817,7 @@ def _announcement(a: Announcement, deck: Deck) -> dict[str, Any]:
 def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
     out: dict[str, Any] = {
         "first_lead": play.first_lead,
+        **({"first_lead_offset": play.first_lead_offset} if play.first_lead_offset else {}),
         "follow_suit": play.follow_suit,
         "when_void": "trump" if play.must_trump else "any",
         "must_beat": play.must_beat,
@@ -833,7 +837,14 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
     if play.lead_trumps != default("play.trumps.lead"):
         trumps["lead"] = play.lead_trumps
     _put(out, "trumps", trumps)
-    _put(out, "exceptions", [{"cards": Cards(e.cards, deck), "wins": e.wins} for e in play.exceptions])
+    _put(
+        out,
+        "exceptions",
+        [
+            {"cards": Cards(e.cards, deck), "wins": e.wins, **({"when": Expr(e.when.source)} if e.when else {})}
+            for e in play.exceptions
+        ],
+    )
     _put(
         out,
         "duties",
@@ -847,6 +858,9 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
         ],
     )
     _put(out, "keep_back", [{"cards": Cards(k.cards, deck), "until": k.until} for k in play.keep_back])
+    _put(out, "suit_ranks", list(play.suit_ranks))
+    if play.ends_early is not None:
+        out["ends_early"] = {"when": Expr(play.ends_early.when.source), "rest": play.ends_early.rest}
     out.update(_extra(play, deck))
     return out
 

@@ -100,6 +100,14 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "trick":
         plays = ", ".join(f"{s}:{card_name(c, deck)}" for s, c in zip(event["seats"], event["cards"], strict=False))
         return f"  Trick {event['number']:>2}: {plays}  → seat {event['winner']}"
+    if kind == "play_ends":
+        rest = {
+            "holders": "the cards not played count for their holders' sides",
+            "declarer": "the declarer's side takes the cards and tricks not played",
+            "defenders": "the opponents take the cards and tricks not played",
+            "nobody": "the cards not played count for nobody",
+        }.get(str(event.get("rest")), "")
+        return f"Play ends after trick {event['trick']}: {event['reason']}; {rest}."
     if kind == "talon_card":
         return f"  Trick {event['trick']:>2}: the talon's top card {card_name(event['card'], deck)} goes with it → seat {event['winner']}"
     if kind == "call_card":

@@ -94,6 +94,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "play": ("seat", "card"),
     "forfeit": ("seat", "card", "bonus", "trick"),  # a kept-back card played early: its play is public
     "trick": ("number", "cards", "seats", "winner"),
+    "play_ends": ("trick", "reason", "rest"),  # the contract is decided: the cards left stay unseen
     "settlement": (
         "outcome",
         "contract",

@@ -43,6 +43,7 @@ from interpreter.language.model import (
     Discard,
     Doubling,
     Duty,
+    EarlyEnd,
     ExchangeStep,
     ForcedDiscard,
     Formula,
@@ -113,6 +114,8 @@ SEAT_BONUS_NAMES = known.SEAT_BONUS.types
 SEAT_NAMES = known.SEAT.types
 KONTRA_NAMES = known.KONTRA.types
 DUTY_NAMES = known.DUTY.types
+PLAY_END_NAMES = known.PLAY_END.types
+EXCEPTION_NAMES = known.EXCEPTION.types
 PAYMENT_NAMES = known.PAYMENT.types
 LAST_DEAL_NAMES = known.LAST_DEAL.types
 SHEET_NAMES = known.SHEET.types
@@ -274,6 +277,7 @@ class Compiler:
         announcements = self.section(("announcements",), self.compile_announcements)
         play = self.section(("play",), self.compile_play)
         contracts = self.section(("contracts",), lambda: self.contract_play(contracts, play))
+        self.section(("play", "ends_early"), lambda: self.check_ends_early(contracts, play, announcements))
         announcing = self.section(("announcing",), self.compile_announcing)
         kontra_game, kontra_bonuses = self.section(("kontra",), lambda: self.compile_kontra(contracts))
         kontra_answer = self.section(
@@ -1609,6 +1613,8 @@ class Compiler:
         out: dict[str, Any] = {}
         if "first_lead" in p:
             out["first_lead"] = p["first_lead"]
+        if "first_lead_offset" in p:
+            out["first_lead_offset"] = p["first_lead_offset"]
         if "follow_suit" in p:
             out["follow_suit"] = p["follow_suit"]
         if "when_void" in p:
@@ -1627,7 +1633,8 @@ class Compiler:
             cards = self.card_set(path + ("exceptions", i, "cards"))
             if e.get("wins") not in cards:
                 self.problem(path + ("exceptions", i, "wins"), f"{e.get('wins')} is not one of the exception's cards")
-            exceptions.append(TrickException(cards, e.get("wins")))
+            when = self.expression(path + ("exceptions", i, "when"), EXCEPTION_NAMES, BOOL)
+            exceptions.append(TrickException(cards, e.get("wins"), when))
         if exceptions:
             out["exceptions"] = tuple(exceptions)
         duties = []
@@ -1655,7 +1662,94 @@ class Compiler:
         ]
         if kept:
             out["keep_back"] = tuple(kept)
+        ranks = p.get("suit_ranks")
+        if ranks:
+            out["suit_ranks"] = self.suit_ranks(path + ("suit_ranks",), [str(r) for r in ranks])
+        ends = p.get("ends_early")
+        if ends:
+            when = self.expression(path + ("ends_early", "when"), PLAY_END_NAMES, BOOL)
+            if when is not None:
+                out["ends_early"] = EarlyEnd(
+                    when,
+                    ends.get("rest", default("play.ends_early.rest")),
+                    ends.get("reason") or "the contract is decided",
+                )
         return out
+
+    def suit_ranks(self, path: Path, ranks: list[str]) -> tuple[str, ...]:
+        """An order of the ranks for every suit: each suit of the pack has exactly these ranks."""
+        deck = self.deck
+        twice = sorted({r for r in ranks if ranks.count(r) > 1})
+        if twice:
+            self.problem(path, f"{', '.join(twice)} named more than once: name each rank once, highest first")
+            return tuple(ranks)
+        for suit_id, suit_name in deck.suit_names.items():
+            if suit_id == TRUMP:
+                continue  # trumps keep their own order
+            own = [c[len(suit_id) :] for c in deck.cards if deck.suit[c] == suit_id]
+            if set(own) != set(ranks):
+                missing, unknown = [r for r in own if r not in ranks], [r for r in ranks if r not in own]
+                said = "; ".join(
+                    part
+                    for part in (
+                        f"it leaves out {', '.join(missing)}" if missing else "",
+                        f"{suit_name} has no {', '.join(unknown)}" if unknown else "",
+                    )
+                    if part
+                )
+                self.problem(
+                    path,
+                    f"the order must name every rank of every suit once ({suit_name}: {', '.join(own)}): {said}",
+                )
+                break
+        return tuple(ranks)
+
+    def check_ends_early(
+        self,
+        contracts: dict[str, Contract] | None,
+        play: PlayRules | None,
+        announcements: dict[str, Announcement] | None,
+    ) -> None:
+        """Play that ends early is settled on the tricks played and the cards left: refused where
+        everyone plays for themselves (no sides to count for) or where bonuses or announcements
+        count (judged on the last tricks, which would not be played)."""
+        alone: dict[Path, list[str]] = {}  # where it is written -> the contracts it cannot be in
+        counted: dict[Path, list[str]] = {}
+        for name, contract in (contracts or {}).items():
+            rules = contract.play or play
+            if rules is None or rules.ends_early is None:
+                continue
+            data = self.contract_data(name)
+            own = (self.data.get("contracts") or {}).get(name) or {}
+            where = (
+                self.written_at(name, own, "play") + ("ends_early",)
+                if "ends_early" in (data.get("play") or {})
+                else ("play", "ends_early")
+            )
+            if contract.individual is not None:
+                alone.setdefault(where, []).append(name)
+            bonuses = [b for b in self.bonuses or {} if contract.bonuses is None or b in contract.bonuses]
+            announced = [
+                a for a, rule in (announcements or {}).items() if rule.contracts is None or name in rule.contracts
+            ]
+            if bonuses or announced:
+                counted.setdefault(where, []).append(name)
+        for where, names in alone.items():
+            self.problem(
+                where,
+                f"play ends early in {', '.join(names)}, where everyone plays for themselves: the cards not "
+                "played have no side to count for; leave ends_early out of "
+                + ("this contract" if where[0] == "contracts" else "`play` and write it in the contracts it is for"),
+            )
+        for where, names in counted.items():
+            self.problem(
+                where,
+                f"play ends early in {', '.join(names)}, where bonuses or announcements count: they are judged on "
+                "tricks that would not be played; give "
+                + ("the contract" if where[0] == "contracts" else "each of them")
+                + " `bonuses: []` (and no announcements), or write ends_early only in contracts that "
+                "count none (a Bettel, a Durch)",
+            )
 
     def compile_counting(self) -> Counting:
         c = self.data.get("counting") or {}

@@ -469,10 +469,12 @@ class Liability:
 
 @dataclass(frozen=True)
 class TrickException:
-    """When every card of `cards` falls in one trick, `wins` wins it (the Emperor trick)."""
+    """When every card of `cards` falls in one trick, `wins` wins it (the Emperor trick), where
+    `when` holds of that trick (None: always; the Emperor trick only on a trump lead)."""
 
     cards: frozenset[str]
     wins: str
+    when: Condition | None = None
 
 
 @dataclass(frozen=True)
@@ -498,8 +500,19 @@ class KeepBackCards:
 
 
 @dataclass(frozen=True)
+class EarlyEnd:
+    """Play stops after the trick once `when` holds (the contract is decided): the cards not
+    played count as `rest` says (each for its holder's side, all for one side with the tricks
+    not played, or for nobody)."""
+
+    when: Condition
+    rest: Literal["holders", "declarer", "defenders", "nobody"]
+    reason: str
+
+
+@dataclass(frozen=True)
 class PlayRules:
-    first_lead: Literal["declarer", "vorhand"]
+    first_lead: Literal["declarer", "vorhand", "dealer"]
     follow_suit: bool
     must_trump: bool
     must_beat: bool
@@ -515,6 +528,9 @@ class PlayRules:
     exceptions: tuple[TrickException, ...] = ()
     duties: tuple[Duty, ...] = ()  # duties over the trick history, in order
     keep_back: tuple[KeepBackCards, ...] = ()  # cards kept for a trick of their own
+    ends_early: EarlyEnd | None = None  # play stops once the contract is decided
+    first_lead_offset: int = 0  # the first lead goes this many seats on from `first_lead`'s
+    suit_ranks: tuple[str, ...] = ()  # every suit's ranks, highest first, instead of the pack's order
 
     @property
     def special(self) -> bool:

@@ -283,6 +283,24 @@ DUTY = table(
     players=PLAYERS,
 )
 
+# When a trick exception applies: the trick whose cards include all of the exception's.
+EXCEPTION = table(
+    led_trump=_k(BOOL, "a trump leads the trick"),
+    trick_number=_k(INT, "1 = first"),
+    last_trick=_k(BOOL, "the deal's last trick"),
+    trick_cards=_k(CARDS, "the cards of the trick"),
+    players=PLAYERS,
+)
+
+# When play ends early: the tricks played so far (by the sides).
+PLAY_END = table(
+    declarer_tricks=_k(INT, "so far"),
+    defender_tricks=_k(INT, "so far"),
+    tricks=_k(INT, "played so far"),
+    tricks_left=_k(INT, "not yet played"),
+    players=PLAYERS,
+)
+
 # -- the session ---------------------------------------------------------------------------------
 
 # The deal just finished, as the session reads it: who deals next, and each seat's row on the
@@ -349,6 +367,8 @@ TABLES: dict[str, NameTable] = {
     "SEAT": SEAT,
     "KONTRA": KONTRA,
     "DUTY": DUTY,
+    "EXCEPTION": EXCEPTION,
+    "PLAY_END": PLAY_END,
     "LAST_DEAL": LAST_DEAL,
     "SHEET": SHEET,
     "SESSION_END": SESSION_END,

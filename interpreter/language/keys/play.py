@@ -13,6 +13,7 @@ from interpreter.language.keys.kinds import (
     Node,
     Rule,
     Said,
+    Text,
     card,
     cards,
     condition,
@@ -58,7 +59,14 @@ withhold = Rule(
 
 # The four rules of following, each with the words of a value inside a sentence (`phrase`), for a
 # contract's own rules of play ("players need not follow suit; …").
-first_lead = Choice("Who leads to the first trick.", ("declarer", "vorhand"))
+first_lead = Choice(
+    "Who leads to the first trick: the declarer, Vorhand, or the dealer (a dealer who sits out: Vorhand); `first_lead_offset` counts on from there.",
+    ("declarer", "vorhand", "dealer"),
+)
+first_lead_offset = Integer(
+    "The first lead goes this many seats further on, in the order of play, from the seat `first_lead` names (1: the player after it; 0: that seat). The seats count as they play: a dealer who sits out is not counted past.",
+    0,
+)
 follow_suit = Boolean("Players must follow the suit led (trumps count as a suit).")
 when_void = Choice(
     "A player void in the suit led must trump if able (trump) or may play any card (any).", ("trump", "any")
@@ -71,8 +79,21 @@ FOLLOWING: dict[str, Key] = {
         default="declarer",
         said=Said(
             "First lead",
-            {"declarer": "by the lone player", "vorhand": "by Vorhand"},
-            phrase={"declarer": "the declarer leads to the first trick", "vorhand": "Vorhand leads to the first trick"},
+            {"declarer": "by the lone player", "vorhand": "by Vorhand", "dealer": "by the dealer"},
+            phrase={
+                "declarer": "the declarer leads to the first trick",
+                "vorhand": "Vorhand leads to the first trick",
+                "dealer": "the dealer leads to the first trick",
+            },
+        ),
+    ),
+    "first_lead_offset": Key(
+        first_lead_offset,
+        default=0,
+        said=Said(
+            "First lead, seats on from there",
+            "{value} seat(s) further on in the order of play",
+            missing="none: that seat itself",
         ),
     ),
     "follow_suit": Key(
@@ -142,7 +163,14 @@ EXTRAS: dict[str, Key] = {
             "Exceptions to who wins a trick.",
             Rule(
                 "When all these cards fall in one trick, the named one wins it (the Emperor trick: Sküs, XXI and I, the I wins).",
-                {"cards": cards('A set expression, e.g. "{T22, T21, T1}".'), "wins": card()},
+                {
+                    "cards": cards('A set expression, e.g. "{T22, T21, T1}".'),
+                    "wins": card(),
+                    "when": condition(
+                        'Only in a trick for which this holds, e.g. "led_trump" (the Emperor trick only on a trump lead); absent: in any trick.',
+                        names.EXCEPTION,
+                    ),
+                },
                 ("cards", "wins"),
             ),
         ),
@@ -179,6 +207,35 @@ EXTRAS: dict[str, Key] = {
             ),
         ),
         said=Said("Cards kept for a trick of their own", text="keep_back", whole=True),
+    ),
+    "suit_ranks": Key(
+        ListOf(
+            'The ranks of every suit from the highest to the lowest, by the names the pack gives them, instead of the pack\'s order (a Ten ranking low in a null game: [A, K, Q, J, "10", "9", "8", "7", "6"]). Every suit must have exactly these ranks; trumps of their own keep their order.',
+            Text("A rank of the pack's suits."),
+            min_items=2,
+        ),
+        said=Said("The suits rank", text="suit_ranks", missing="as the pack orders them"),
+    ),
+    "ends_early": Key(
+        Rule(
+            "Play stops after the trick that decides the contract (a Bettel lost with the declarer's first trick, a Valat lost with the opponents' first), and the cards not yet played are settled as `rest` says. Not for a contract in which everyone plays for themselves, nor one in which bonuses or announcements count: they are judged on tricks that would not be played.",
+            {
+                "when": condition(
+                    'Asked after every trick but the last: play ends when it holds, e.g. "declarer_tricks > 0".',
+                    names.PLAY_END,
+                ),
+                "rest": Key(
+                    Choice(
+                        "Where the cards not played count. holders: each card for its holder's side, and the tricks not played for nobody; declarer or defenders: that side takes them all, and the tricks not played count as its tricks; nobody: no side counts them.",
+                        ("holders", "declarer", "defenders", "nobody"),
+                    ),
+                    default="holders",
+                ),
+                "reason": reason("What the table is told when play ends.", Computed("the contract is decided")),
+            },
+            ("when",),
+        ),
+        said=Said("Play ends early", text="ends_early", missing="never: every trick is played", whole=True),
     ),
 }
 
@@ -234,6 +291,7 @@ contract_play = Rule(
     "This contract's own rules of play, over the ruleset's `play` (negative games: the declarer leads, must beat).",
     {
         "first_lead": _over_play(first_lead),
+        "first_lead_offset": _over_play(first_lead_offset),
         "follow_suit": _over_play(follow_suit),
         "when_void": _over_play(when_void),
         "must_beat": _over_play(must_beat),
