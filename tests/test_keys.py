@@ -210,6 +210,12 @@ def _documents() -> dict[str, Document]:
     contract = next(iter(data["contracts"].values()))
     contract["play"] = {**contract.get("play", {}), "ends_early": {"when": "declarer_tricks > 0"}}
     out["fixture-ends-early"] = dataclasses.replace(breitnau, data=data)
+    # A withheld card going with the last trick, which no shipped ruleset says
+    # (tests/rulesets/cego-raeuber-gstiess-withheld.yaml has the other value): with nothing to make up.
+    furtwangen = out["furtwangen"]
+    data = copy.deepcopy(furtwangen.data)
+    data["play"]["withhold"]["compensation"] = {"gives": "none"}
+    out["fixture-withhold"] = dataclasses.replace(furtwangen, data=data)
     # A score sheet, which no shipped ruleset keeps.
     data = copy.deepcopy(breitnau.data)
     data["session"] = {"sheet": {"score": "payment"}}

@@ -216,6 +216,7 @@ CONSUMED: dict[str, str] = {
     "Withhold.by": "engine/playrules.py",
     "Withhold.when": "engine/playrules.py",
     "Withhold.compensation": "engine/settlement.py",
+    "Withhold.goes_to": "engine/settlement.py",
     "ScheduledTrick.trick": "engine/playrules.py",
     "ScheduledTrick.play_from": "engine/playrules.py",
     "ScheduledTrick.reason": "engine/playrules.py",

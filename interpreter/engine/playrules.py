@@ -307,8 +307,9 @@ class WithholdCard(PlayRule):
 @dataclass(frozen=True)
 class Withheld(PlayRule):
     """A withheld card stays in its holder's hand until the last trick, where it has no power
-    and fixes no suit (the next card does), and goes to its holder's side. In scope for the
-    withholder before the last trick, and for every seat in it."""
+    and fixes no suit (the next card does); the settlement gives it to its holder's side or the
+    last trick's winner (`withhold.goes_to`). In scope for the withholder before the last
+    trick, and for every seat in it."""
 
     origin: str = "play.withhold"
 

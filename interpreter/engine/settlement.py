@@ -265,7 +265,7 @@ def _ruled_piles(deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str],
     def side(seat: int | None) -> list[str]:
         return declarer_cards if seat in team else defender_cards
 
-    withheld_by = {card: seat for seat, card in deal.withheld.items()}
+    withheld_by = _withheld_by(deal)
     for index, trick in enumerate(tricks):
         owner = trick.winner if deal.forfeit is None else _owner(deal, index, trick)
         if not withheld_by:
@@ -276,19 +276,35 @@ def _ruled_piles(deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str],
             side(withheld_by.get(card, owner)).append(card)
     withhold = deal.ruleset.play.withhold
     if withheld_by and tricks and withhold is not None and withhold.compensation == "lowest_value":
-        _compensate(deal, tricks[-1], withheld_by, side)
+        _compensate(deal, tricks[-1], withheld_by, side, lambda a, b: (a in team) == (b in team))
     owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
     return sum(map(team.__contains__, owners))
 
 
-def _compensate(deal: Deal, last: Trick, withheld_by: dict[str, int], side: Callable[[int | None], list[str]]) -> None:
-    """A withheld card in the last trick, won by the other side: the winners are a card short,
-    and the holder's side gives one of its cards, the least valuable (a 1-point card if it has
-    one; the ruleset's `withhold.compensation`)."""
-    team = deal.team
+def _withheld_by(deal: Deal) -> dict[str, int]:
+    """The withheld cards that go to their holders (card -> holder), not with the last trick to
+    its winner (the ruleset's `withhold.goes_to`)."""
+    withhold = deal.ruleset.play.withhold
+    if not deal.withheld or withhold is None or withhold.goes_to != "holder":
+        return {}
+    return {card: seat for seat, card in deal.withheld.items()}
+
+
+def _compensate(
+    deal: Deal,
+    last: Trick,
+    withheld_by: dict[str, int],
+    side: Callable[[int], list[str]],
+    together: Callable[[int, int], bool],
+) -> None:
+    """A withheld card in the last trick, won by the other side (another player, where everyone
+    plays for themselves: `together` says): the winners are a card short, and the holder's side
+    gives one of its cards, the least valuable (a 1-point card if it has one; the ruleset's
+    `withhold.compensation`)."""
+    winner = last.winner
     for card, holder in withheld_by.items():
-        if card in last.cards and (holder in team) != (last.winner in team):
-            giver, taker = side(holder), side(last.winner)
+        if card in last.cards and winner is not None and not together(holder, winner):
+            giver, taker = side(holder), side(winner)
             values = deal.ruleset.deck.points
             order = deal.ruleset.deck.cards
             others = [c for c in giver if c != card]
@@ -950,6 +966,9 @@ def settle_individual(
             own[winner] += cards
     last = tricks[-1].winner
     assert last is not None
+    withheld_by = _withheld_by(deal)
+    if withheld_by:
+        _withheld_to_holders(deal, tricks[-1], withheld_by, own)
     if deal.contract.talon_to_last_trick and talon:
         own[last] += talon
     points = {seat: rs.counting.points(cards, rs.deck.points) if cards else 0 for seat, cards in own.items()}
@@ -973,6 +992,20 @@ def settle_individual(
         payments,
         kontra=deal.kontra,
     )
+
+
+def _withheld_to_holders(deal: Deal, last: Trick, withheld_by: dict[str, int], own: dict[int, list[str]]) -> None:
+    """Everyone for themselves, a withheld card going to its holder (`withhold.goes_to: holder`):
+    it leaves the last trick's winner's tricks for its holder's own, and the holder makes that
+    trick whole as `withhold.compensation` says."""
+    winner = last.winner
+    for card, holder in withheld_by.items():
+        if card in last.cards and winner is not None and winner != holder:
+            own[winner].remove(card)
+            own[holder].append(card)
+    withhold = deal.ruleset.play.withhold
+    if withhold is not None and withhold.compensation == "lowest_value":
+        _compensate(deal, last, withheld_by, own.__getitem__, lambda a, b: a == b)
 
 
 def _pay_loser(

@@ -403,6 +403,8 @@ def withhold_text(w: Any) -> str:
     text = f"allowed: {w.get('card')} by {who}"
     if w.get("when") is not None:
         text += f" when {code(w['when'])}"
+    if w.get("goes_to") == "last_trick":
+        text += ", going with the last trick to its winner"
     return text
 
 

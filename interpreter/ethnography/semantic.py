@@ -825,6 +825,8 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
     if play.withhold is not None:
         withhold: dict[str, Any] = {"card": play.withhold.card, "by": play.withhold.by}
         _put(withhold, "when", _expr(play.withhold.when))
+        if play.withhold.goes_to != default("play.withhold.goes_to"):
+            withhold["goes_to"] = play.withhold.goes_to
         out["withhold"] = withhold
     _put(out, "trump_suit", _suit_name(deck, play.trump_suit))
     _put(out, "schedule", _schedule(play.schedule, deck))

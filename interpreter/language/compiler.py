@@ -1590,7 +1590,15 @@ class Compiler:
                 w.get("by", "defenders"),
                 self.expression(("play", "withhold", "when"), CLAIM_NAMES, BOOL),
                 (w.get("compensation") or {}).get("gives", "none"),
+                w.get("goes_to", default("play.withhold.goes_to")),
             )
+            if withhold.goes_to == "last_trick" and withhold.compensation != "none":
+                self.problem(
+                    ("play", "withhold", "compensation"),
+                    "the withheld card goes to the last trick's winner (goes_to: last_trick), so that trick is"
+                    " never a card short and there is nothing to make up: write `compensation: {gives: none}`,"
+                    " or `goes_to: holder`",
+                )
         schedule = self.compile_schedule(("play", "schedule"))
         return PlayRules(
             first_lead=p.get("first_lead", default("play.first_lead")),

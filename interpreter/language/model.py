@@ -446,6 +446,9 @@ class Withhold:
     # When the other side wins the last trick it is a card short: lowest_value: the holder's side
     # hands over its least valuable card (the withheld card itself if it has no other); none: not.
     compensation: Literal["lowest_value", "none"] = "lowest_value"
+    # Whose the card is once played to the last trick: its holder's (side's), or with the trick
+    # to that trick's winner.
+    goes_to: Literal["holder", "last_trick"] = "holder"
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ scheduled = Rule(
 )
 
 withhold = Rule(
-    "A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side whoever wins that trick (`compensation` says what the other side gets when it wins that trick a card short). When such a card is led, the next card played fixes the suit to follow.",
+    "A card its holder may keep back when it is the only trump they could play (Gstiesieren): they play any other card instead; the card then loses all power, may not be played before the last trick, and goes to its holder's side (or its holder, where everyone plays for themselves) whoever wins that trick, unless `goes_to` says last_trick (`compensation` says what the winners get when they win that trick a card short). When such a card is led, the next card played fixes the suit to follow.",
     {
         "card": card(),
         "by": Choice("Who may withhold it: the declarer's opponents only, or anyone.", ("defenders", "anyone")),
@@ -52,6 +52,13 @@ withhold = Rule(
                 )
             },
             ("gives",),
+        ),
+        "goes_to": Key(
+            Choice(
+                "Whose the withheld card is once played to the last trick: holder: its holder's, whoever wins that trick (its holder's side where there are sides; in an everyone-for-themselves contract the holder's own tricks, and `compensation` then makes the winner's trick whole); last_trick: the last trick's winner's, with the rest of that trick (`compensation` then has nothing to make up).",
+                ("holder", "last_trick"),
+            ),
+            default="holder",
         ),
     },
     ("card", "by", "compensation"),
