@@ -208,15 +208,39 @@ class Encoding:
     def fill(self, view: dict[str, Any], out: MutableSequence[float], choosing: Iterable[str] = ()) -> None:
         """Write the ones and shares of `observe(view, choosing)` into `out`, all zeros before."""
         seat = view["seat"]
-        p, n = self.players, len(self.cards)
-        index, start, places = self.card_index, self._start, self.places[seat]
-        # (loops over local names, not helper functions: a learner observes at every turn; only
-        # what is not zero is written)
+        start, places = self._start, self.places[seat]
+        won = self._fill_cards(view, out, choosing)
+        # (only what is not zero is written)
+        calls = places.calls
+        for s, call in view["calls"]:
+            out[calls[s][call]] = 1.0
+        out[start["phase"] + self._phase_index[view["phase"]]] = 1.0
+        if view["to_act"] is not None:
+            out[places.to_act[view["to_act"]]] = 1.0
+        out[places.dealer[view["dealer"]]] = 1.0
+        if view["declarer"] is not None:
+            out[places.declarer[view["declarer"]]] = 1.0
+        if view["contract"] is not None:
+            out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
+        per_deal, n = self.tricks_per_deal, len(self.cards)
+        for at, tricks in zip(places.won, won, strict=True):
+            if tricks:
+                out[at] = tricks / per_deal
+        for at, size in zip(places.sizes, view["hand_sizes"], strict=True):
+            if size:
+                out[at] = size / n
+        self._fill_added_with_koenigrufen(view, out)
+
+    def _fill_cards(self, view: dict[str, Any], out: MutableSequence[float], choosing: Iterable[str]) -> list[int]:
+        """`fill`'s blocks of cards: the hand, those played and in the trick, those face up, aside
+        and in the talon, and those being chosen. Returns the tricks each seat won, by seat."""
+        index, start, places = self.card_index, self._start, self.places[view["seat"]]
+        # (loops over local names, not helper functions: a learner reads views often)
         at = start["hand"]
         for card in view["hand"]:
             out[at + index[card]] = 1.0
         rows, shift = places.played, places.trick  # where each seat's card lands in "played"
-        won = [0] * p  # by seat
+        won = [0] * self.players
         for trick in view["tricks"]:
             winner = trick["winner"]
             if winner is not None:
@@ -239,29 +263,17 @@ class Encoding:
         at = start["choosing"]
         for card in choosing:
             out[at + index[card]] = 1.0
-        calls = places.calls
-        for s, call in view["calls"]:
-            out[calls[s][call]] = 1.0
-        out[start["phase"] + self._phase_index[view["phase"]]] = 1.0
-        if view["to_act"] is not None:
-            out[places.to_act[view["to_act"]]] = 1.0
-        out[places.dealer[view["dealer"]]] = 1.0
-        if view["declarer"] is not None:
-            out[places.declarer[view["declarer"]]] = 1.0
-        if view["contract"] is not None:
-            out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
-        per_deal = self.tricks_per_deal
-        for at, tricks in zip(places.won, won, strict=True):
-            if tricks:
-                out[at] = tricks / per_deal
-        for at, size in zip(places.sizes, view["hand_sizes"], strict=True):
-            if size:
-                out[at] = size / n
+        return won
+
+    def _fill_added_with_koenigrufen(self, view: dict[str, Any], out: MutableSequence[float]) -> None:
+        """`fill`'s blocks added with Königrufen: the called card and the partner, the bonuses
+        announced, the kontras and the talon laid out face up."""
+        start, index, seat = self._start, self.card_index, view["seat"]
         if self._partner_blocks:
             if view.get("called"):
                 out[start["called"] + index[view["called"]]] = 1.0
             if view.get("partner") is not None:
-                out[start["partner"] + (view["partner"] - seat) % p] = 1.0
+                out[start["partner"] + (view["partner"] - seat) % self.players] = 1.0
         if "announced" in view:
             announced = start["announced"]
             for name, side in view["announced"].items():
