@@ -85,20 +85,17 @@ def _tricks(game: Game) -> list[dict[str, Any]]:
     if made_from is not tricks:  # (a new deal's trick play, or none)
         shown = []
         game.shown_tricks = (tricks, shown)
-    for trick in tricks[len(shown) :]:
-        if trick.winner is None:
-            break
-        seats, cards = FrozenList(trick.seats), FrozenList(trick.cards)
-        shown.append(ShownTrick(leader=trick.leader, seats=seats, cards=cards, winner=trick.winner))
-    if len(shown) == len(tricks):
-        return [*shown]
-    return [
-        *shown,
-        *(
-            {"leader": t.leader, "seats": t.seats[:], "cards": t.cards[:], "winner": t.winner}
-            for t in tricks[len(shown) :]
-        ),
-    ]
+    listed: list[dict[str, Any]] = list(shown)
+    for t in tricks[len(shown) :]:
+        if t.winner is not None and len(listed) == len(shown):  # finished, none under way before it
+            finished = ShownTrick(
+                leader=t.leader, seats=FrozenList(t.seats), cards=FrozenList(t.cards), winner=t.winner
+            )
+            shown.append(finished)
+            listed.append(finished)
+        else:
+            listed.append({"leader": t.leader, "seats": t.seats[:], "cards": t.cards[:], "winner": t.winner})
+    return listed
 
 
 def _open_hand(game: Game, contract: Contract, seat: int | None, view: dict[str, Any], key: Any) -> None:
