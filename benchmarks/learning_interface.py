@@ -26,6 +26,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -39,27 +40,38 @@ from interpreter import Game, load_ruleset  # noqa: E402
 from interpreter.engine.encoding import EncodedGame, Encoding  # noqa: E402
 
 
-def learning_deal(ruleset: Any, players: int, seed: int, encoding: Encoding) -> int:
+def learning_deal(ruleset: Any, players: int, seed: int, encoding: Encoding, copies: bool = False) -> int:
     """One deal by uniform random choices among the legal ids, with the observation of the seat
-    to act at every step; returns the number of the game's actions (a discard counts once)."""
+    to act at every step written into the learner's buffer (`observe_into`; with `copies`, each a
+    new list: `observation`); returns the number of the game's actions (a discard counts once)."""
     game = Game(ruleset, players=players, seed=seed)
     state = EncodedGame(game, encoding)
     choice = random.Random(seed).choice
-    legal, observe, apply = state.legal_actions, state.observation, state.apply_action
+    legal, apply = state.legal_actions, state.apply_action
+    buffer = array("d", bytes(8 * encoding.observation_size))
+    if copies:
+        observation = state.observation
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            observation(seat)
+            apply(choice(legal()))
+        return len(game.history)
+    observe_into = state.observe_into
     while not game.is_over:
         seat = game.to_act
         assert seat is not None
-        observe(seat)
+        observe_into(seat, buffer)
         apply(choice(legal()))
     return len(game.history)
 
 
-def learning_runner(name: str, players: int) -> Runner:
+def learning_runner(name: str, players: int, copies: bool = False) -> Runner:
     ruleset = load_ruleset(name)
     encoding = Encoding.of(ruleset, players)
     for seed in range(10**6, 10**6 + 200):  # warm-up, as the plain API's runner has
-        learning_deal(ruleset, players, seed, encoding)
-    return lambda seeds: sum(learning_deal(ruleset, players, seed, encoding) for seed in seeds)
+        learning_deal(ruleset, players, seed, encoding, copies)
+    return lambda seeds: sum(learning_deal(ruleset, players, seed, encoding, copies) for seed in seeds)
 
 
 def plain_runner(name: str, players: int) -> Runner:
@@ -73,16 +85,18 @@ DRIVER = """
 import sys
 sys.path.insert(0, {here!r})
 import learning_interface as bench
-name, players, deals, learning = {name!r}, {players!r}, {deals!r}, {learning!r}
-run = bench.learning_runner(name, players) if learning else bench.plain_runner(name, players)
+name, players, deals, learning, copies = {name!r}, {players!r}, {deals!r}, {learning!r}, {copies!r}
+run = bench.learning_runner(name, players, copies) if learning else bench.plain_runner(name, players)
 run(range(deals))
 """
 
 
-def instructions(name: str, players: int, deals: int, learning: bool) -> int:
+def instructions(name: str, players: int, deals: int, learning: bool, copies: bool) -> int:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
-        script = DRIVER.format(here=str(HERE), name=name, players=players, deals=deals, learning=learning)
+        script = DRIVER.format(
+            here=str(HERE), name=name, players=players, deals=deals, learning=learning, copies=copies
+        )
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", script],
             env={**os.environ, "PYTHONHASHSEED": "0"},
@@ -104,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds; each slice's best counts (default 5)")
     parser.add_argument("--slice", type=int, default=50, help="deals timed together (default 50)")
     parser.add_argument("--instructions", action="store_true", help="count instructions under callgrind instead")
+    parser.add_argument(
+        "--copies", action="store_true", help="the learner takes each observation as a new list (observation)"
+    )
     args = parser.parse_args(argv)
     if args.ruleset:
         players = args.players or load_ruleset(args.ruleset).table_sizes[0]
@@ -113,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.instructions:
         for name, players in tables:
             plain, learner = (
-                (instructions(name, players, args.deals, learn) - instructions(name, players, 0, learn)) / args.deals
+                (
+                    instructions(name, players, args.deals, learn, args.copies)
+                    - instructions(name, players, 0, learn, args.copies)
+                )
+                / args.deals
                 for learn in (False, True)
             )
             print(
@@ -125,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     runners: dict[str, Runner] = {}
     for name, players in tables:
         runners[f"{name} ({players}) plain"] = plain_runner(name, players)
-        runners[f"{name} ({players}) learning"] = learning_runner(name, players)
+        runners[f"{name} ({players}) learning"] = learning_runner(name, players, args.copies)
     best = measure(runners, args.deals, args.repeat, args.slice)
     print(f"{args.deals:,} random deals each, in slices of {args.slice}, each slice's best of {args.repeat} rounds")
     print(f"{'':<24}{'µs/action plain':>17}{'µs/action learning':>20}{'learning/plain':>16}")

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import random
 import re
+from array import array
 from pathlib import Path
 
 import pytest
 
-from interpreter import Game, IllegalActionError, load_ruleset
+from interpreter import Game, IllegalActionError, InvalidActionError, load_ruleset
 from interpreter.bots.randombot import RandomBot, play_out
 from interpreter.engine.encoding import SECTIONS, EncodedGame, Encoding, clone_game
 from interpreter.language.loader import ruleset_names
@@ -121,8 +122,8 @@ TABLES = [(name, None, size) for name in ruleset_names() for size in load_rulese
 def test_the_observation_kept_up_to_date_is_the_views_at_every_step(
     name: str, options: dict[str, str] | None, players: int
 ) -> None:
-    """`EncodedGame.observation` follows the deal's events between readings of the view; it must
-    hold exactly what `Encoding.observe` makes of the seat's view (engine/views.py, the one place
+    """`EncodedGame.observation` and `observe_into` follow the deal's events between readings of
+    the view; each must hold exactly what `Encoding.observe` makes of the seat's view (engine/views.py, the one place
     that decides what a seat sees), for the seat to act at every step and for other seats looked
     at now and then (an observation left unread for several turns catches up)."""
     rs = load_ruleset(name, options)
@@ -131,6 +132,7 @@ def test_the_observation_kept_up_to_date_is_the_views_at_every_step(
         game = Game(rs, players=players, seed=seed)
         state = EncodedGame(game)
         enc, rng = state.encoding, random.Random(seed)
+        buffer = array("d", bytes(8 * enc.observation_size))  # observe_into's, kept apart from observation's
         passing = seed % 2 == 0 and ("call", "pass") in enc.ids
         while True:
             for seat in range(players):
@@ -139,6 +141,8 @@ def test_the_observation_kept_up_to_date_is_the_views_at_every_step(
                     choosing = pending.chosen if pending is not None and seat == game.to_act else ()
                     expected = enc.observe(game.view(seat), choosing)
                     assert state.observation(seat) == expected, (seed, seat, game.history[-1:], game.events[-3:])
+                    state.observe_into(seat, buffer)
+                    assert buffer.tolist() == expected, (seed, seat, game.history[-1:], game.events[-3:])
                     compared += 1
             if game.is_over:
                 break
@@ -148,6 +152,27 @@ def test_the_observation_kept_up_to_date_is_the_views_at_every_step(
             else:
                 state.apply_action(rng.choice(ids))
     assert compared
+
+
+def test_observe_into_fills_the_callers_buffer_of_any_kind_and_refuses_one_of_another_size() -> None:
+    """The zero-copy observation writes into an array of doubles, a memoryview of one, or a list,
+    the same numbers as `observation`; a buffer of the wrong length is refused, naming the size,
+    and left as it was."""
+    state = EncodedGame(Game(load_ruleset("cego"), players=4, seed=5))
+    size = state.encoding.observation_size
+    rng = random.Random(5)
+    for _ in range(12):
+        seat = state.current_player()
+        assert seat is not None
+        packed, view, plain = array("d", bytes(8 * size)), memoryview(array("d", bytes(8 * size))), [9.0] * size
+        for buffer in (packed, view, plain):
+            state.observe_into(seat, buffer)
+        assert packed.tolist() == view.tolist() == plain == state.observation(seat)
+        state.apply_action(rng.choice(state.legal_actions()))
+    short = array("d", bytes(8 * (size - 1)))
+    with pytest.raises(InvalidActionError, match=f"holds {size - 1} numbers; an observation has {size}"):
+        state.observe_into(0, short)
+    assert short.tolist() == [0.0] * (size - 1)
 
 
 def test_a_discard_is_chosen_card_by_card() -> None:

@@ -7,6 +7,7 @@ a deal shuffled without a seed cannot be searched for."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import time
 from pathlib import Path
@@ -454,6 +455,35 @@ def test_changing_what_the_game_handed_out_changes_nothing() -> None:
     assert game.view("all") == other.view("all")
     assert game.history == other.history
     assert game.result == other.result
+
+
+def test_a_views_finished_tricks_are_shared_and_read_only_the_trick_under_way_is_the_callers() -> None:
+    """A view's finished tricks are made once and shared by the deal's views (a bot reads one at
+    every choice): changing one raises TypeError and no view changes; the trick under way is a new
+    dict of new lists, the caller's to change."""
+    game = _in_play()
+    bot = RandomBot(3)
+    while not game.is_over and sum(1 for t in game.tricks if t.winner is not None) < 2:
+        game.apply(game.to_act, bot.choose(game, game.to_act))
+    view, other = game.view(1), game.view(2)
+    done = [t for t in view["tricks"] if t["winner"] is not None]
+    assert len(done) >= 2 and done[0] is other["tricks"][0]
+    before = [dict(t) for t in done]
+    for change in (
+        lambda t: t.update(winner=0),
+        lambda t: t.__setitem__("leader", 5),
+        lambda t: t["cards"].append("T21"),
+        lambda t: t["seats"].reverse(),
+    ):
+        with pytest.raises(TypeError, match="read-only"):
+            change(done[0])
+    assert [dict(t) for t in game.view(1)["tricks"] if t["winner"] is not None] == before
+    under_way = view["tricks"][-1]
+    assert under_way["winner"] is None
+    under_way["cards"].append("T21")
+    under_way["winner"] = 4
+    assert game.view(1)["tricks"][-1] == {**under_way, "cards": under_way["cards"][:-1], "winner": None}
+    assert json.loads(json.dumps(view)) == view
 
 
 def test_legal_actions_changed_by_a_caller_change_no_game() -> None:

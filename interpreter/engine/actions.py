@@ -52,9 +52,9 @@ class FrozenAction(_Shared):
     _refusal = "an action handed out by the game is read-only; copy it with dict(action) to change it"
 
 
-class FrozenList(list[str]):
-    """A list of cards inside a shared action (an announcement's `cards: []`): read-only as the
-    action is."""
+class FrozenList(list[Any]):
+    """A list inside a shared value (an announcement's `cards: []`, a finished trick's seats and
+    cards as views show them): read-only as the value is."""
 
     __slots__ = ()
     _refusal = "an action handed out by the game is read-only; copy it with list() to change it"
@@ -74,6 +74,14 @@ class FrozenList(list[str]):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
         return self
+
+
+class ShownTrick(_Shared):
+    """A finished trick as every view shows it ({leader, seats, cards, winner}), made once and
+    shared by the views of the deal (engine/views.py)."""
+
+    __slots__ = ()
+    _refusal = "a finished trick of a view is read-only (views share it); copy it with dict(trick) to change it"
 
 
 class FrozenEvent(_Shared):

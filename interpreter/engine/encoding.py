@@ -10,6 +10,11 @@ view as a fixed-length vector of numbers, and games cloned cheaply.
         state.apply_action(ids[0])
     state.returns()                              # the payments, by seat
 
+A learner that fills a buffer of its own at every step (a row of a batch, as OpenSpiel's
+ObservationTensor fills a span) calls `state.observe_into(seat, buffer)` instead: the same
+numbers, written into an `array("d")`, a numpy array of float64 or a memoryview of doubles by
+one copy of memory, no new list made.
+
 **Action ids.** Every action a ruleset can produce has an id from 0 to `num_actions - 1`, derived
 from the compiled ruleset alone (its pack, calls, announcements, bonuses and trump choices). The
 ids come in sections in a fixed order: `SECTIONS` below. A kind of action the engine learns later
@@ -31,7 +36,11 @@ legal choice.
 that seat may see) and the seat's own unfinished discard: never another seat's hidden cards. The
 view is read when the seat is first observed and again only after something other than a call,
 a kontra, a card played or a trick won (`Observer`: those are written in as every seat's view
-shows them); tests/test_encoding.py holds the two equal at every step. Seats are relative to the
+shows them); tests/test_encoding.py holds the two equal at every step. `observe_into(seat, out)`
+writes the same numbers into the caller's buffer; its observers (`BufferObserver`) keep theirs in
+arrays of doubles and share what every seat sees alike (`Public`: the cards played, the trick,
+the calls, hand sizes, tricks won and kontras, written in once per event for all seats and copied
+into each seat's numbers by blocks of memory). Seats are relative to the
 observer: block position 0 is the observer, 1 the next seat in order of play, and so on. The
 vector's blocks (`Encoding.layout` gives each one's slice), for N cards in the deck, P seats at
 the table, C calls and K contracts:
@@ -70,7 +79,8 @@ that samples hidden cards builds its games the same way from a sampled deal: see
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,6 +156,18 @@ class Encoding:
         active = players - 1 if players in ruleset.dealer_sits_out else players
         plan = ruleset.deal_plans.get(active, ())
         self.tricks_per_deal = max(1, sum(packet.count for packet in plan if packet.to == "each"))
+        self.pack, self.calls_width = n, c
+        # The blocks every seat sees alike, kept once for all seats by `Public`: each block's
+        # place in Public's numbers and its width per seat (twice over: p seats, then p again).
+        self.public: list[tuple[str, int, int]] = []
+        at = 0
+        for name, width in (("played", n), ("trick", n), ("calls", c), ("hand_sizes", 1), ("tricks_won", 1)):
+            self.public.append((name, at, width))
+            at += 2 * p * width
+        self.public_kontra = slice(at, at + len(self.kontra_items))
+        # Zeros to copy, as arrays of doubles: an observation's, and Public's.
+        self.zeros = array("d", bytes(8 * self.observation_size))
+        self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
 
@@ -181,79 +203,93 @@ class Encoding:
     def observe(self, view: dict[str, Any], choosing: Iterable[str] = ()) -> list[float]:
         """The vector of `view` (a seat's view, `game.view(seat)`), with the cards the seat has
         chosen so far of an unfinished discard or keep."""
-        seat = view["seat"]
-        if not isinstance(seat, int):
+        if not isinstance(view["seat"], int):
             raise InvalidActionError("an observation is of a seat's view, not the umpire's (\"all\")")
-        p, n = self.players, len(self.cards)
-        index, start = self.card_index, self._start
         out = [0.0] * self.observation_size
-        # (loops over local names, not helper functions: a step of a learner observes every turn)
+        self.fill(view, out, choosing)
+        return out
+
+    def fill(self, view: dict[str, Any], out: MutableSequence[float], choosing: Iterable[str] = ()) -> None:
+        """Write the ones and shares of `observe(view, choosing)` into `out`, all zeros before."""
+        seat = view["seat"]
+        start, places = self._start, self.places[seat]
+        won = self._fill_cards(view, out, choosing)
+        # (only what is not zero is written)
+        calls = places.calls
+        for s, call in view["calls"]:
+            out[calls[s][call]] = 1.0
+        out[start["phase"] + self._phase_index[view["phase"]]] = 1.0
+        if view["to_act"] is not None:
+            out[places.to_act[view["to_act"]]] = 1.0
+        out[places.dealer[view["dealer"]]] = 1.0
+        if view["declarer"] is not None:
+            out[places.declarer[view["declarer"]]] = 1.0
+        if view["contract"] is not None:
+            out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
+        per_deal, n = self.tricks_per_deal, len(self.cards)
+        for at, tricks in zip(places.won, won, strict=True):
+            if tricks:
+                out[at] = tricks / per_deal
+        for at, size in zip(places.sizes, view["hand_sizes"], strict=True):
+            if size:
+                out[at] = size / n
+        self._fill_added_with_koenigrufen(view, out)
+
+    def _fill_cards(self, view: dict[str, Any], out: MutableSequence[float], choosing: Iterable[str]) -> list[int]:
+        """`fill`'s blocks of cards: the hand, those played and in the trick, those face up, aside
+        and in the talon, and those being chosen. Returns the tricks each seat won, by seat."""
+        index, start, places = self.card_index, self._start, self.places[view["seat"]]
+        # (loops over local names, not helper functions: a learner reads views often)
         at = start["hand"]
         for card in view["hand"]:
             out[at + index[card]] = 1.0
-        # Where each seat's card lands in "played" for this observer (a lookup per card played).
-        places = self.places[seat]
-        rows, shift = places.played, places.trick
-        won = [0] * p
+        rows, shift = places.played, places.trick  # where each seat's card lands in "played"
+        won = [0] * self.players
         for trick in view["tricks"]:
             winner = trick["winner"]
             if winner is not None:
                 for s, card in zip(trick["seats"], trick["cards"], strict=False):
                     out[rows[s][card]] = 1.0
-                won[(winner - seat) % p] += 1
+                won[winner] += 1
                 continue
             for s, card in zip(trick["seats"], trick["cards"], strict=False):
                 at = rows[s][card]
                 out[at] = out[at + shift] = 1.0  # played, and in the trick now being played
-        face_up = [*view.get("exposed", ()), *view.get("laid_out", ())]
+        for block, key in (("face_up", "exposed"), ("face_up", "laid_out"), ("aside", "aside"), ("talon", "talon")):
+            if key in view:
+                at = start[block]
+                for card in view[key]:
+                    out[at + index[card]] = 1.0
         if "open_hand" in view:
-            face_up += view["open_hand"]["cards"]
-        for block, cards in (
-            ("face_up", face_up),
-            ("aside", view.get("aside", ())),
-            ("talon", view.get("talon", ())),
-            ("choosing", choosing),
-        ):
-            at = start[block]
-            for card in cards:
+            at = start["face_up"]
+            for card in view["open_hand"]["cards"]:
                 out[at + index[card]] = 1.0
-        at, calls, call_index = start["calls"], len(self.calls), self.call_index
-        for s, call in view["calls"]:
-            out[at + (s - seat) % p * calls + call_index[call]] = 1.0
-        out[start["phase"] + self._phase_index[view["phase"]]] = 1.0
-        if view["to_act"] is not None:
-            out[start["to_act"] + (view["to_act"] - seat) % p] = 1.0
-        out[start["dealer"] + (view["dealer"] - seat) % p] = 1.0
-        if view["declarer"] is not None:
-            out[start["declarer"] + (view["declarer"] - seat) % p] = 1.0
-        if view["contract"] is not None:
-            out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
-        tricks, sizes, per_deal, hand_sizes = (
-            start["tricks_won"],
-            start["hand_sizes"],
-            self.tricks_per_deal,
-            view["hand_sizes"],
-        )
-        for s in range(p):
-            r = (s - seat) % p
-            out[tricks + r] = won[r] / per_deal
-            out[sizes + r] = hand_sizes[s] / n
+        at = start["choosing"]
+        for card in choosing:
+            out[at + index[card]] = 1.0
+        return won
+
+    def _fill_added_with_koenigrufen(self, view: dict[str, Any], out: MutableSequence[float]) -> None:
+        """`fill`'s blocks added with Königrufen: the called card and the partner, the bonuses
+        announced, the kontras and the talon laid out face up."""
+        start, index, seat = self._start, self.card_index, view["seat"]
         if self._partner_blocks:
             if view.get("called"):
                 out[start["called"] + index[view["called"]]] = 1.0
             if view.get("partner") is not None:
-                out[start["partner"] + (view["partner"] - seat) % p] = 1.0
-        announced = start["announced"]
-        for name, side in view.get("announced", {}).items():
-            out[announced + 2 * self.bonuses.index(name) + (side != "declarer")] = 1.0
-        kontra = start["kontra"]
-        for item, level in view.get("kontra", {}).items():
-            out[kontra + self.kontra_items.index(item)] = level / self.kontra_most[item]
-        if self._talon_shown_block:
+                out[start["partner"] + (view["partner"] - seat) % self.players] = 1.0
+        if "announced" in view:
+            announced = start["announced"]
+            for name, side in view["announced"].items():
+                out[announced + 2 * self.bonuses.index(name) + (side != "declarer")] = 1.0
+        if "kontra" in view:
+            kontra = start["kontra"]
+            for item, level in view["kontra"].items():
+                out[kontra + self.kontra_items.index(item)] = level / self.kontra_most[item]
+        if self._talon_shown_block and "talon_shown" in view:
             at = start["talon_shown"]
-            for card in view.get("talon_shown", ()):
+            for card in view["talon_shown"]:
                 out[at + index[card]] = 1.0
-        return out
 
 
 def clone_game(game: Game) -> Game:
@@ -276,29 +312,54 @@ class Pending:
 
 
 class Places:
-    """Where the facts an `Observer` follows land in one seat's observation (made once per
-    encoding and seat): for each card, its place in the hand; for each seat (by its number, not
-    its position from the observer), where its cards played, its calls, its turn, its hand size
-    and its tricks won go; for each item that may be doubled, where its kontra goes."""
+    """Where the facts of a deal land in one seat's observation (made once per encoding and seat):
+    for each card, its place in the hand; for each seat (by its number, not its position from the
+    observer), where its cards played, its calls, its turn, its hand size and its tricks won go,
+    and where it is marked as the dealer or the declarer; for each item that may be doubled, where
+    its kontra goes. For `BufferObserver`, each block that lists the seats (cards played, the
+    trick, calls, hand sizes, tricks won) with the slice of `Public`'s numbers it is copied from."""
 
-    __slots__ = ("calls", "hand", "kontra", "pack", "per_deal", "played", "sizes", "to_act", "trick", "won")
+    __slots__ = (
+        "blocks",
+        "calls",
+        "dealer",
+        "declarer",
+        "hand",
+        "hand_start",
+        "kontra",
+        "pack",
+        "per_deal",
+        "played",
+        "sizes",
+        "to_act",
+        "trick",
+        "won",
+    )
 
     def __init__(self, encoding: Encoding, observer: int):
-        start, p = encoding.layout, encoding.players
+        layout, p = encoding.layout, encoding.players
         n, c = len(encoding.cards), len(encoding.calls)
 
         def at(block: str, width: int = 1) -> list[int]:
-            return [start[block].start + (s - observer) % p * width for s in range(p)]
+            return [layout[block].start + (s - observer) % p * width for s in range(p)]
 
-        self.hand = {card: start["hand"].start + i for card, i in encoding.card_index.items()}
+        self.hand_start = layout["hand"].start
+        self.hand = {card: self.hand_start + i for card, i in encoding.card_index.items()}
         self.played = [{card: row + i for card, i in encoding.card_index.items()} for row in at("played", n)]
-        self.trick = start["trick"].start - start["played"].start  # the trick's block: the played one shifted
+        self.trick = layout["trick"].start - layout["played"].start  # the trick's block: the played one shifted
         self.calls = [{call: row + i for call, i in encoding.call_index.items()} for row in at("calls", c)]
         self.to_act, self.sizes, self.won = at("to_act"), at("hand_sizes"), at("tricks_won")
+        self.dealer, self.declarer = at("dealer"), at("declarer")
         self.pack, self.per_deal = n, encoding.tricks_per_deal  # hand sizes and tricks won as shares
         # Each item that may be doubled: its place, and the most it may be doubled.
-        kontra = start["kontra"].start
+        kontra = layout["kontra"].start
         self.kontra = {item: (kontra + i, encoding.kontra_most[item]) for i, item in enumerate(encoding.kontra_items)}
+        # Public's blocks: this seat's run of each (Public holds them twice over, by seat number).
+        self.blocks = [
+            (layout[name], slice(base + observer * width, base + (observer + p) * width))
+            for name, base, width in encoding.public
+        ]
+        self.blocks.append((layout["kontra"], encoding.public_kontra))
 
 
 class Observer:
@@ -409,6 +470,201 @@ class Observer:
         return True
 
 
+class Public:
+    """The blocks of a deal's observations that every seat's view shows alike (cards played, the
+    trick, calls, hand sizes, tricks won, kontra), by seat number, kept up to date from the
+    deal's events once for all the seats observed: each seat's observation copies them in, turned
+    to start at that seat (`Places.blocks`), beside what it read of its own view.
+
+    They are taken from the first seat's view read (`start`) and follow the events while nothing
+    but a call, a kontra, a card played or a trick won happened, in a state where those change no
+    more of any view than that (`_quiet`), and not past the trick that hides the declarer's
+    discards from it (`play.discards_visible_until`). Any other event ends the following
+    (`following` false): each seat then reads its view again, and the first to do so starts the
+    blocks anew (a new `round`). These conditions say when the views must be read, never what they
+    show; tests/test_encoding.py holds every observation equal to the view's at every step of
+    deals of every ruleset, table size, reading and option."""
+
+    __slots__ = (
+        "constants",
+        "encoding",
+        "following",
+        "game",
+        "kontra",
+        "no_trick",
+        "numbers",
+        "own",
+        "round",
+        "seen",
+        "sizes",
+        "until",
+        "won",
+    )
+
+    def __init__(self, encoding: Encoding, game: Game):
+        self.encoding, self.game = encoding, game
+        self.numbers = numbers = encoding.public_zeros[:]  # every public block twice over, then the kontra block
+        self.round = 0  # how often the blocks were started anew from a view
+        self.following = False  # whether the events since `seen` are written in
+        self.seen = 0  # the events written in
+        self.own: list[list[int]] = []  # each seat's cards played since the start, by their index
+        self.sizes: list[int] = []  # cards in each seat's hand, by seat
+        self.won: list[int] = []  # tricks each seat won, by seat
+        self.until = game.ruleset.play.discards_visible_until
+        # What `follow` reads at every call: the cards' indices, the table, and where the blocks
+        # of cards played, the trick, calls, hand sizes and tricks won begin.
+        played, trick, calls, sizes, won = (base for _, base, _ in encoding.public)
+        self.constants = (
+            encoding.card_index,
+            encoding.players,
+            encoding.pack,
+            encoding.tricks_per_deal,
+            played,
+            trick,
+            calls,
+            sizes,
+            won,
+        )
+        self.kontra = encoding.public_kontra.start
+        self.no_trick = numbers[: 2 * encoding.players * encoding.pack]  # (zeros: numbers are all zeros here)
+
+    def start(self, seat: int, observation: array[float], view: dict[str, Any]) -> None:
+        """The blocks anew from `seat`'s observation of `view`, read now."""
+        game, numbers, p = self.game, self.numbers, self.encoding.players
+        for (block, source), (_, base, width) in zip(
+            self.encoding.places[seat].blocks[:-1], self.encoding.public, strict=True
+        ):
+            # The observation's block starts at `seat`: it fills the run from `seat` on, and
+            # the seats before `seat` are copied to the first run, those from it to the second.
+            if not width:
+                continue  # (an empty slice of an array with memoryviews of it may not be assigned)
+            numbers[source] = observation[block]
+            if seat:
+                numbers[base : base + seat * width] = numbers[base + p * width : base + (p + seat) * width]
+            numbers[base + (p + seat) * width : base + 2 * p * width] = numbers[base + seat * width : base + p * width]
+        if self.encoding.kontra_items:
+            numbers[self.encoding.public_kontra] = observation[self.encoding.layout["kontra"]]
+        self.sizes = list(view["hand_sizes"])
+        won = [0] * p
+        for trick in view["tricks"]:
+            if trick["winner"] is not None:
+                won[trick["winner"]] += 1
+        self.won = won
+        self.own = [[] for _ in range(p)]
+        self.seen, self.round = len(game.events), self.round + 1
+        self.following = _quiet(game)
+
+    def follow(self) -> None:
+        """Write in the events since the last call, or stop following at one not followed."""
+        events, seen = self.game.events, self.seen
+        if seen == len(events) or not self.following:
+            return
+        if seen > len(events):
+            self.following = False
+            return
+        encoding, numbers, sizes, won, until, own = (
+            self.encoding,
+            self.numbers,
+            self.sizes,
+            self.won,
+            self.until,
+            self.own,
+        )
+        index, p, n, per_deal, played, trick_, calls_, sizes_, won_ = self.constants
+        runs, trick_shift = p * n, trick_ - played  # from a number in the first run to the second; played to trick
+        # (one loop over local names: the events of every turn pass here once; each number is
+        # written in both runs of its block)
+        for event in events[seen:]:
+            kind = event["type"]
+            if kind == "play":
+                s, card = event["seat"], index[event["card"]]
+                at = played + s * n + card
+                numbers[at] = numbers[at + runs] = 1.0
+                at += trick_shift
+                numbers[at] = numbers[at + runs] = 1.0
+                own[s].append(card)
+                size = sizes[s] = sizes[s] - 1
+                numbers[sizes_ + s] = numbers[sizes_ + s + p] = size / n
+            elif kind == "trick" and (until is None or sum(won) + 1 != until):
+                numbers[trick_ : trick_ + 2 * runs] = self.no_trick  # the trick taken in: none being played
+                s = event["winner"]
+                tricks = won[s] = won[s] + 1
+                numbers[won_ + s] = numbers[won_ + s + p] = tricks / per_deal
+            elif kind == "call":
+                width = encoding.calls_width
+                at = calls_ + event["seat"] * width + encoding.call_index[event["call"]]
+                numbers[at] = numbers[at + p * width] = 1.0
+            elif kind == "kontra":
+                item = event["item"]
+                numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
+            else:
+                self.following = False
+                break
+        self.seen = len(events)
+
+
+class BufferObserver:
+    """One seat's observation kept up to date as the deal goes, in an array of doubles, for
+    `EncodedGame.observe_into`.
+
+    As `Observer`'s, the observation is `Encoding.observe(game.view(seat))`, made again from the
+    view when the seat is first observed, when the phase changed, and whenever the deal brought
+    anything `Public` does not follow since the view was read. Between readings, the blocks every
+    seat sees alike are copied in from `Public` (memory copied through memoryviews made once), the
+    seat's own cards played are taken off its hand, and whose turn it is is the game's.
+    """
+
+    __slots__ = ("game", "numbers", "own", "phase", "places", "public", "round", "seat", "target", "to_act", "views")
+
+    def __init__(self, public: Public, seat: int):
+        encoding = public.encoding
+        self.public, self.game, self.seat = public, public.game, seat
+        self.places = encoding.places[seat]
+        self.numbers = encoding.zeros[:]  # the observation, filled in place
+        self.round = 0  # the round of `public` the observation is of (0: the view not read yet)
+        self.own = 0  # the seat's own cards played, of `public.own`, taken off the hand
+        self.to_act: int | None = None
+        self.phase: Phase | None = None
+        self.target, shared = memoryview(self.numbers), memoryview(public.numbers)
+        self.views = [(block, shared[source]) for block, source in self.places.blocks]
+
+    def observe(self) -> array[float]:
+        """The seat's observation now (the observer's own numbers: the caller copies them)."""
+        public, game, numbers = self.public, self.game, self.numbers
+        if public.seen != len(game.events):
+            public.follow()
+        if self.round != public.round or not public.following or game.phase is not self.phase:
+            self._read_view()
+            return numbers
+        own = public.own[self.seat]
+        if len(own) != self.own:
+            hand = self.places.hand_start
+            for card in own[self.own :]:
+                numbers[hand + card] = 0.0
+            self.own = len(own)
+        target = self.target
+        for block, view in self.views:
+            target[block] = view
+        if game.to_act is not self.to_act:
+            places = self.places.to_act
+            if self.to_act is not None:
+                numbers[places[self.to_act]] = 0.0
+            self.to_act = to_act = game.to_act
+            if to_act is not None:
+                numbers[places[to_act]] = 1.0
+        return numbers
+
+    def _read_view(self) -> None:
+        game, public, numbers = self.game, self.public, self.numbers
+        view = game.view(self.seat)
+        numbers[:] = public.encoding.zeros
+        public.encoding.fill(view, numbers)
+        if not public.following or public.seen != len(game.events):
+            public.start(self.seat, numbers, view)
+        self.round, self.own = public.round, len(public.own[self.seat])
+        self.to_act, self.phase = game.to_act, game.phase
+
+
 def _quiet(game: Game) -> bool:
     """Whether the events an `Observer` follows (a call, a kontra, a card played, a trick won), in
     the state `game` is in, change no more of any seat's view than what they show to all and the
@@ -430,7 +686,11 @@ class EncodedGame:
         if self.encoding.players != game.players or self.encoding.ruleset is not game.ruleset:
             raise InvalidActionError("the encoding is of another ruleset or table size than the game")
         self.pending: Pending | None = None
-        self._observers: dict[int, Observer] = {}  # made as each seat is first observed
+        # Each seat's observer, made as the seat is first observed: `observation`'s, and
+        # `observe_into`'s with the `Public` they share.
+        self._observers: dict[int, Observer] = {}
+        self._buffers: dict[int, BufferObserver] = {}
+        self._public: Public | None = None
         self._ready = self.encoding.action_table.ready
 
     def current_player(self) -> int | None:
@@ -504,12 +764,40 @@ class EncodedGame:
                 return self.encoding.observe(self.game.view(seat))
             observer = self._observers[seat] = Observer(self.encoding, self.game, seat)
         out = observer.observe()
+        if self.pending is not None:
+            self._choosing(seat, out)
+        return out
+
+    def observe_into(self, seat: int, out: MutableSequence[float]) -> None:
+        """Write what `seat` may see into `out`, the caller's buffer of `encoding.observation_size`
+        numbers: the same numbers as `observation(seat)`, without a new list at each step, as
+        OpenSpiel's ObservationTensor fills a span. They are kept as an array of doubles, so that
+        an `array("d")`, a numpy array of float64 or a memoryview of doubles is filled in one
+        copy of memory (a list is filled number by number). The blocks every seat sees alike are
+        kept once for all seats (`Public`), so that a step costs about the same at any table."""
+        observer = self._buffers.get(seat) if type(seat) is int else None
+        if len(out) != self.encoding.observation_size:
+            raise InvalidActionError(
+                f"the buffer holds {len(out)} numbers; an observation has {self.encoding.observation_size} "
+                "(encoding.observation_size)"
+            )
+        if observer is None:
+            if type(seat) is not int or not 0 <= seat < self.game.players:
+                self.encoding.observe(self.game.view(seat))  # (the view's refusal, as `observation`'s)
+            if self._public is None:
+                self._public = Public(self.encoding, self.game)
+            observer = self._buffers[seat] = BufferObserver(self._public, seat)
+        out[:] = observer.observe()  # (any buffer of doubles, or a list)
+        if self.pending is not None:
+            self._choosing(seat, out)
+
+    def _choosing(self, seat: int, out: MutableSequence[float]) -> None:
+        """The cards `seat` has chosen so far of its unfinished discard or keep, marked in `out`."""
         pending = self.pending
         if pending is not None and seat == self.game.to_act:
             at, index = self.encoding.layout["choosing"].start, self.encoding.card_index
             for card in pending.chosen:
                 out[at + index[card]] = 1.0
-        return out
 
     def clone(self) -> EncodedGame:
         copy = EncodedGame(clone_game(self.game), self.encoding)

@@ -36,6 +36,7 @@ from interpreter.engine.actions import (
     Call,
     FrozenAction,
     PlayCard,
+    ShownTrick,
     parse_action,
     play_actions,
     play_steps,
@@ -124,6 +125,9 @@ class Game:
         self._offer: Sequence[ActionJson] | None = None
         self._calls: list[tuple[int, str]] = []  # the calls in the history up to _calls_seen
         self._calls_seen = 0
+        # The finished tricks as every view shows them, read-only, each made once (views.py),
+        # and the list of tricks they were made from.
+        self.shown_tricks: tuple[list[Trick], list[ShownTrick]] = ([], [])
 
         dealt = self._deal(seed, deal)
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave

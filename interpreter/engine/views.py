@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interpreter.engine.actions import FrozenList, ShownTrick
 from interpreter.engine.announcing import Round
 from interpreter.engine.phase import Phase
 from interpreter.errors import InvalidActionError
@@ -57,10 +58,7 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
         "contract": contract.name if contract else None,
         "declarer": game.declarer,
         "talon_size": len(cards.talon),
-        # (a trick's lists copied: the view is the caller's to change)
-        "tricks": [
-            {"leader": t.leader, "seats": t.seats[:], "cards": t.cards[:], "winner": t.winner} for t in game.tricks
-        ],
+        "tricks": _tricks(game),
     }
     if umpire:
         view["hands"] = [sorted(hands[s], key=key) for s in seats]
@@ -76,6 +74,28 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
     if result is not None and game.phase is Phase.OVER:
         view["result"] = result.as_dict()
     return view
+
+
+def _tricks(game: Game) -> list[dict[str, Any]]:
+    """The tricks of the deal: those finished before any under way read-only, each made once and
+    shared by every view (a view is read at every choice of a bot); the rest as new dicts of new
+    lists."""
+    tricks = game.tricks
+    made_from, shown = game.shown_tricks
+    if made_from is not tricks:  # (a new deal's trick play, or none)
+        shown = []
+        game.shown_tricks = (tricks, shown)
+    listed: list[dict[str, Any]] = list(shown)
+    for t in tricks[len(shown) :]:
+        if t.winner is not None and len(listed) == len(shown):  # finished, none under way before it
+            finished = ShownTrick(
+                leader=t.leader, seats=FrozenList(t.seats), cards=FrozenList(t.cards), winner=t.winner
+            )
+            shown.append(finished)
+            listed.append(finished)
+        else:
+            listed.append({"leader": t.leader, "seats": t.seats[:], "cards": t.cards[:], "winner": t.winner})
+    return listed
 
 
 def _open_hand(game: Game, contract: Contract, seat: int | None, view: dict[str, Any], key: Any) -> None:
