@@ -115,7 +115,17 @@ def test_workers_that_all_went_away_are_given_up_on_in_time() -> None:
     with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=":0") as cluster:
         address = cluster.scheduler_address
         worker = subprocess.Popen(
-            ["dask", "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+            # By this interpreter, not the `dask` program, which is on PATH only where the venv is.
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_worker",
+                address,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--no-dashboard",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
