@@ -362,7 +362,7 @@ class Observer:
 
     def _read_view(self) -> None:
         game = self.game
-        view = game.view(self.seat)
+        view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
         self.numbers = self.encoding.observe(view)
         self.seen, self.to_act, self.phase = len(game.events), game.to_act, game.phase
         self.sizes = list(view["hand_sizes"])
