@@ -203,6 +203,7 @@ CONSUMED: dict[str, str] = {
     "PlayRules.trump_suit": "engine/game.py",
     "PlayRules.schedule": "engine/plan.py",
     "PlayRules.discards_visible_until": "engine/views.py",
+    "PlayRules.tricks_seen": "engine/views.py",
     "PlayRules.last_of_suit": "engine/plan.py",
     "PlayRules.trumps_win": "engine/tricks.py",
     "PlayRules.lead_trumps": "engine/plan.py",

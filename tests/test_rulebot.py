@@ -28,9 +28,9 @@ class SeatOnly:
         self._game, self._seat = game, seat
         self.ruleset = game.ruleset
 
-    def view(self, seat):
+    def view(self, seat, recall=False):
         assert seat == self._seat, "the bot asked for another seat's view"
-        return self._game.view(seat)
+        return self._game.view(seat, recall)
 
     def legal_actions(self, seat=None):
         assert seat == self._seat, "the bot asked for another seat's actions"
@@ -223,8 +223,8 @@ def test_bids_the_cheapest_when_it_may_not_pass() -> None:
     weak = [c for c in rs.deck.cards if rs.deck.suit[c] != "T" and rs.deck.points[c] == 1][: len(game.hands[seat])]
 
     class Obliged(SeatOnly):
-        def view(self, seat):
-            return dict(super().view(seat), hand=weak)
+        def view(self, seat, recall=False):
+            return dict(super().view(seat, recall), hand=weak)
 
         def legal_actions(self, seat=None):
             return list(reversed(ladder))  # every bid, and no pass

@@ -36,9 +36,9 @@ class SeatOnly:
     def table_ruleset(self) -> Any:
         return self._game.table_ruleset
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int, recall: bool = False) -> dict:
         assert seat == self._seat, f"the bot of seat {self._seat} asked for the view of {seat!r}"
-        return self._game.view(seat)
+        return self._game.view(seat, recall)
 
     def legal_actions(self, seat: int | None = None) -> list:
         assert seat == self._seat, f"the bot of seat {self._seat} asked for the legal actions of {seat!r}"

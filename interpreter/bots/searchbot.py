@@ -93,7 +93,7 @@ class SearchBot:
         return memory
 
     def choose(self, game: Game, seat: int) -> ActionJson:
-        view = game.view(seat)
+        view = game.view(seat, recall=True)  # it remembers every card it saw played
         memory = self._remember(game, seat, view)
         legal = game.legal_actions(seat)
         if view["phase"] != "play" or len(legal) == 1:

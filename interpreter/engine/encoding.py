@@ -423,7 +423,7 @@ class Observer:
 
     def _read_view(self) -> None:
         game = self.game
-        view = game.view(self.seat)
+        view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
         self.numbers = self.encoding.observe(view)
         self.seen, self.to_act, self.phase = len(game.events), game.to_act, game.phase
         self.sizes = list(view["hand_sizes"])
@@ -656,7 +656,7 @@ class BufferObserver:
 
     def _read_view(self) -> None:
         game, public, numbers = self.game, self.public, self.numbers
-        view = game.view(self.seat)
+        view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
         numbers[:] = public.encoding.zeros
         public.encoding.fill(view, numbers)
         if not public.following or public.seen != len(game.events):

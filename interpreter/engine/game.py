@@ -824,9 +824,11 @@ class Game:
         self.events.append(result.written_into({"type": "settlement"}))
 
     # -- what a seat may see, and the record -----------------------------------------------------
-    def view(self, seat: int | str) -> dict[str, Any]:
-        """What `seat` may see; `"all"` is the umpire's full view. Never another seat's hidden cards."""
-        return view_of(self, seat)
+    def view(self, seat: int | str, recall: bool = False) -> dict[str, Any]:
+        """What `seat` may see; `"all"` is the umpire's full view. Never another seat's hidden cards.
+        `recall`: every finished trick's cards, as a player who remembers them saw them played,
+        where the rules let a seat look again at some tricks only (`play.tricks_seen`)."""
+        return view_of(self, seat, recall)
 
     def record(self) -> dict[str, Any]:
         """The game record so far (docs/design.md): enough to replay this deal exactly, with the

@@ -24,9 +24,11 @@ if TYPE_CHECKING:
     from interpreter.language.model import Contract
 
 
-def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
+def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[str, Any]:
     """What `seat` may see; `"all"` is the umpire's full view, None a spectator's (the public
-    facts alone). Never another seat's hidden cards."""
+    facts alone). Never another seat's hidden cards. Of the finished tricks, the cards of those
+    the rules let it look at (`play.tricks_seen`, `tricks_hidden`); with `recall`, every card
+    played, as a player who remembers them all saw them fall (the bots)."""
     players = game.players
     # (A seat's view is what bots read at every choice: the common case is tested first.)
     own: int | None = None  # the seat's number; None for the umpire and a spectator
@@ -70,6 +72,8 @@ def view_of(game: Game, seat: int | str | None) -> dict[str, Any]:
         _open_hands(game, view, key)
     _partnership(game, own, umpire, view)
     _cards_aside(game, cards, own, umpire, view, key)
+    if not umpire and not recall and game.ruleset.play.tricks_seen != "all":
+        _turned_down(game, own, view)
     result = game.result
     if result is not None and game.phase is Phase.OVER:
         view["result"] = result.as_dict()
@@ -96,6 +100,32 @@ def _tricks(game: Game) -> list[dict[str, Any]]:
         else:
             listed.append({"leader": t.leader, "seats": t.seats[:], "cards": t.cards[:], "winner": t.winner})
     return listed
+
+
+def tricks_hidden(game: Game, seat: int | None) -> frozenset[int]:
+    """The finished tricks (by index, 0 = the first) whose cards `seat` (None: a spectator) may
+    not look at now, by `play.tricks_seen`: under `last` all but the last trick taken, under `own`
+    all but that and the seat's own; none under `all`, and none once the deal is over (the tricks
+    are turned over to be counted). The trick under way is never hidden: its cards lie face up.
+    Views, the protocol's events and the web table's log all ask here."""
+    seen = game.ruleset.play.tricks_seen
+    if seen == "all" or game.phase is Phase.OVER:
+        return frozenset()
+    finished = [i for i, t in enumerate(game.tricks) if t.winner is not None]
+    last = finished[-1] if finished else None
+    return frozenset(
+        i for i in finished if i != last and not (seen == "own" and seat is not None and game.tricks[i].winner == seat)
+    )
+
+
+def _turned_down(game: Game, seat: int | None, view: dict[str, Any]) -> None:
+    """The finished tricks `seat` may not look at again, with their cards (and a talon card
+    added to them) left out: `cards` None."""
+    hidden = tricks_hidden(game, seat)
+    if hidden:
+        view["tricks"] = [{**t, "cards": None} if i in hidden else t for i, t in enumerate(view["tricks"])]
+        if "talon_cards" in view:
+            view["talon_cards"] = {n: c for n, c in view["talon_cards"].items() if n - 1 not in hidden}
 
 
 def _open_hand(game: Game, contract: Contract, seat: int | None, view: dict[str, Any], key: Any) -> None:

@@ -414,6 +414,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "trump_suit",
             "schedule",
             "discards_visible_until",
+            "tricks_seen",
             "last_of_suit",
             "trumps_win",
             "lead_trumps",
@@ -831,6 +832,8 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
     _put(out, "trump_suit", _suit_name(deck, play.trump_suit))
     _put(out, "schedule", _schedule(play.schedule, deck))
     _put(out, "discards_visible_until", play.discards_visible_until)
+    if play.tricks_seen != default("play.tricks_seen"):
+        out["tricks_seen"] = play.tricks_seen
     if play.last_of_suit:
         out["last_of_suit"] = Cards(play.last_of_suit, deck)
     trumps: dict[str, Any] = {}

@@ -97,6 +97,8 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
         return f"Claim: seat {event['seat']} shows the hand and claims every trick: {show_cards(event['hand'], deck)}"
     if kind == "phase" and event["phase"] == "play":
         return f"— Play — seat {event['leader']} leads"
+    if kind == "trick" and event.get("cards") is None:  # a trick the reader may not look at again
+        return f"  Trick {event['number']:>2}: turned face down  → seat {event['winner']}"
     if kind == "trick":
         plays = ", ".join(f"{s}:{card_name(c, deck)}" for s, c in zip(event["seats"], event["cards"], strict=False))
         return f"  Trick {event['number']:>2}: {plays}  → seat {event['winner']}"
@@ -108,6 +110,8 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
             "nobody": "the cards not played count for nobody",
         }.get(str(event.get("rest")), "")
         return f"Play ends after trick {event['trick']}: {event['reason']}; {rest}."
+    if kind == "talon_card" and "card" not in event:  # added to a trick the reader may not look at again
+        return f"  Trick {event['trick']:>2}: the talon's top card goes with it, face down → seat {event['winner']}"
     if kind == "talon_card":
         return f"  Trick {event['trick']:>2}: the talon's top card {card_name(event['card'], deck)} goes with it → seat {event['winner']}"
     if kind == "call_card":

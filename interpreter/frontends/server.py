@@ -437,16 +437,17 @@ class Session:
 
     def op_events(self, req: Request) -> Response:
         slot = self._slot(req)
-        self._bound(slot, req)  # public events, but only for the game's own tokens
+        # Public events, but only for the game's own tokens; a seat's token reads them as the seat
+        # may look at the tricks again (None: the umpire, who may look at every trick).
+        seat = self._bound(slot, req)
         since = _may(req, "since", int, 0)
         if since < 0:
             raise ProtocolError("bad_request", '"since" counts events already seen: 0 or more')
-        events = slot.game.events
-        return {
-            "game": req["game"],
-            "events": [public_event(e, slot.game) for e in events[since:]],
-            "next": len(events),
-        }
+        game = slot.game
+        seen = (
+            events_seen(game, seat, since) if seat is not None else [public_event(e, game) for e in game.events[since:]]
+        )
+        return {"game": req["game"], "events": seen, "next": len(game.events)}
 
     def op_record(self, req: Request) -> Response:
         slot = self._slot(req)
@@ -799,6 +800,31 @@ def public_event(event: dict[str, Any], game: Game) -> dict[str, Any]:
     if hidden:
         public["redacted"] = hidden
     return public
+
+
+def events_seen(game: Game, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+    """The public events from `since` on as `seat` (None: a spectator) may read them again now:
+    where the rules let it look again only at some finished tricks (`play.tricks_seen`), the
+    cards of the others are left out of their `play`, `trick` and `talon_card` events (listed
+    under "redacted"). The seat saw them fall; it may not turn those tricks over again."""
+    from interpreter.engine.views import tricks_hidden
+
+    events = [public_event(e, game) for e in game.events[since:]]
+    hidden = tricks_hidden(game, seat)
+    if not hidden:
+        return events
+    tricks = game.tricks
+    cards = {c for i in hidden for c in tricks[i].cards}  # (each card is in one trick only)
+    numbers = {i + 1 for i in hidden}
+    for at, event in enumerate(events):
+        kind = event["type"]
+        if kind == "play" and event.get("card") in cards:
+            events[at] = {"type": kind, "seat": event["seat"], "redacted": ["card"]}
+        elif kind == "trick" and event.get("number") in numbers:
+            events[at] = {**{k: v for k, v in event.items() if k != "cards"}, "redacted": ["cards"]}
+        elif kind == "talon_card" and event.get("trick") in numbers:
+            events[at] = {**{k: v for k, v in event.items() if k != "card"}, "redacted": ["card"]}
+    return events
 
 
 def _names_a_card(value: Any, cards: dict[str, int]) -> bool:

@@ -439,9 +439,10 @@ def tally(view: dict[str, Any], ruleset: Ruleset, name: Callable[[int], str]) ->
     parts = []
     for label, seats in groups:
         won = [t for t in done if t["winner"] in seats]
-        cards = [c for t in won for c in t["cards"]]
+        # (a trick the rules turned face down, `cards` None, is counted but its points are not)
+        cards = [c for t in won for c in t["cards"] or ()]
         text = f"{label}: {len(won)} trick{'' if len(won) == 1 else 's'}"
-        if show_points and won:
+        if show_points and won and all(t["cards"] is not None for t in won):
             points = ruleset.counting.points(cards, ruleset.deck.points)
             text += f", {points} point{'' if points == 1 else 's'}"
         parts.append(text)

@@ -1609,6 +1609,7 @@ class Compiler:
             schedule=schedule,
             trump_suit=self.suit_id(("play", "trump_suit"), p.get("trump_suit")),
             discards_visible_until=p.get("discards_visible_until"),
+            tricks_seen=p.get("tricks_seen", default("play.tricks_seen")),
             **{
                 k: v
                 for k, v in self.play_fields(p, ("play",)).items()

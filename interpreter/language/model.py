@@ -523,6 +523,9 @@ class PlayRules:
     trump_suit: str | None = None  # a suit that is always trumps (Hearts in Tapp)
     schedule: tuple[ScheduledTrick, ...] = ()
     discards_visible_until: int | None = None
+    # Which finished tricks a player may look at during play: every one, the last, or the last and
+    # the player's own (Skat's and French Tarot's "only the last trick")
+    tricks_seen: Literal["all", "last", "own"] = "all"
     # Cards that may be played only when the holder has no other card that follows as they do
     # (the Pagat only as the last trump).
     last_of_suit: frozenset[str] = frozenset()

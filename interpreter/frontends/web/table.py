@@ -24,7 +24,7 @@ from interpreter.engine.seeds import bot_seed
 from interpreter.engine.session import Session
 from interpreter.errors import IllegalActionError, InvalidActionError, TarockError, either
 from interpreter.frontends.log import describe_event
-from interpreter.frontends.server import public_event, public_view
+from interpreter.frontends.server import events_seen, public_event, public_view
 from interpreter.frontends.web.downloads import record_for
 from interpreter.frontends.web.store import Saved, Store, digest
 from interpreter.frontends.web.thinking import Choice, Decision, choose
@@ -535,7 +535,7 @@ class Table:
             "hints": seat_hints(view, rs, self._name, call, public_view(game, None) if seat is not None else None),
             "talon_parts": parts,
             "tally": tally(view, rs, self._name),
-            "log": _log(game),
+            "log": _log(game, seat),
             "result": result,
             "pot": session.pot_left(),  # what a session's pot holds (None: it keeps none)
             "pots": session.pots_left(),  # what each of the session's pots of their own holds, by name
@@ -628,11 +628,12 @@ def _download(ruleset: Ruleset, record: dict[str, Any], seat: int | None, full: 
     return dump_record(record_for(ruleset, record, seat, f"{by} at a table of tarock web"))
 
 
-def _log(game: Game) -> list[str]:
-    """What happened in the deal so far, line by line, from the public events."""
+def _log(game: Game, seat: int | None = None) -> list[str]:
+    """What happened in the deal so far, line by line, from the public events as `seat` (None: a
+    spectator) may read them again now (a trick it may not look at again, without its cards)."""
     lines = []
-    for event in game.events:
-        line = describe_event(public_event(event, game), game) if event["type"] != "settlement" else None
+    for event in events_seen(game, seat):
+        line = describe_event(event, game) if event["type"] != "settlement" else None
         if line:
             lines.append(line)
     return lines

@@ -274,6 +274,18 @@ play = Rule(
             Integer("The declarer may look at their discards until this trick is over, not after (absent: always).", 0),
             said=Said("The lone player may look at the discards", "until the end of trick {value}", missing="no"),
         ),
+        "tricks_seen": Key(
+            Choice(
+                "Which finished tricks a player may look at while the deal is played: all (every trick); last (only the last trick taken, until the next one is taken: the common rule); own (the last trick and every trick the player took). The cards of the trick under way are seen by all, and once the deal is over every trick is turned over. A player may remember what was played; this is what the table lets one look at again.",
+                ("all", "last", "own"),
+            ),
+            default="all",
+            said=Said(
+                "Tricks taken may be looked at",
+                {"all": "all of them", "last": "the last trick only", "own": "the last trick and one's own tricks"},
+                missing="all of them",
+            ),
+        ),
         **EXTRAS,
     },
     ("first_lead",),
