@@ -190,3 +190,21 @@ def test_the_learners_observation_remembers_every_card_played() -> None:
         assert fresh[0].observation(seat) == fresh[1].observation(seat)
         for game in games:
             game.apply(seat, action)
+
+
+def test_the_learners_buffer_remembers_every_card_played() -> None:
+    """`observe_into`, the learner's loop without a new list at each step, reads the seat's view
+    with recall too: at every step, kept up to date from the start of the deal and read afresh,
+    the numbers on the test table are those at Königrufen as shipped."""
+    data = _record()
+    games = [Game(load_ruleset(ref), players=4, dealer=0, deal=data["deal"]) for ref in (str(FIXTURE), "koenigrufen")]
+    learners = [EncodedGame(game) for game in games]
+    size = learners[0].encoding.observation_size
+    for seat, action in data["actions"]:
+        for following in (learners, [EncodedGame(game) for game in games]):
+            buffers = [[0.0] * size, [0.0] * size]
+            for learner, buffer in zip(following, buffers, strict=True):
+                learner.observe_into(seat, buffer)
+            assert buffers[0] == buffers[1]
+        for game in games:
+            game.apply(seat, action)
