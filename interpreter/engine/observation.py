@@ -130,6 +130,8 @@ class ObservedGame:
         self.actions = [list(a) for a in actions or []]
         self.noted = set(noted or ())
         probe = Game(ruleset, players, dealer, seed=0, pot=pot)  # raises TableError for a bad table
+        if probe.phase is Phase.DEAL:  # the dealer chooses a plan: each deals hands of the same sizes
+            probe.apply(dealer, probe.legal_actions()[0])
         self.seats = probe.seats
         self.sitting_out = probe.sitting_out
         self.sizes = {s: len(probe.initial_hands[s]) for s in range(players)}
