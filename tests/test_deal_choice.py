@@ -22,10 +22,11 @@ from tests.deal_choice_by_hand import furtwangen_deal
 
 RECORDS = Path(__file__).parent / "records"
 CHOSEN = RECORDS / "furtwangen-dealer-chooses-dapp-first.yaml"
+CHOOSING = {"deal_order": "dealer_chooses"}  # the table that plays the dealer's choice
 
 
 def test_the_dealer_alone_chooses_before_anything_is_dealt() -> None:
-    game = Game(load_ruleset("furtwangen"), players=6, dealer=2, seed=7)
+    game = Game(load_ruleset("furtwangen", CHOOSING), players=6, dealer=2, seed=7)
     assert game.phase is Phase.DEAL and game.to_act == 2
     assert game.legal_actions() == [{"choose": "hands_first"}, {"choose": "dapp_first"}]
     assert game.legal_actions(3) == []
@@ -48,7 +49,7 @@ def test_the_dealer_alone_chooses_before_anything_is_dealt() -> None:
 
 @pytest.mark.parametrize("plan", ["hands_first", "dapp_first"])
 def test_each_choice_deals_the_hands_of_its_plan_at_every_seed(plan: str) -> None:
-    ruleset = load_ruleset("furtwangen")
+    ruleset = load_ruleset("furtwangen", CHOOSING)
     for seed in range(100):
         game = Game(ruleset, players=6, dealer=0, seed=seed)
         game.apply(0, {"choose": plan})
@@ -63,7 +64,7 @@ def test_the_record_fails_when_the_dealer_deals_the_other_way() -> None:
     # before the deal ends (seat 2 does not hold the cards it discards, nor the game it plays).
     record = yaml.safe_load(CHOSEN.read_text(encoding="utf-8"))
     assert furtwangen_deal(103, "hands_first") != furtwangen_deal(103, "dapp_first")
-    game = Game(load_ruleset("furtwangen"), players=6, dealer=0, seed=103)
+    game = Game(load_ruleset("furtwangen", CHOOSING), players=6, dealer=0, seed=103)
     game.apply(0, {"choose": "hands_first"})
     with pytest.raises(IllegalActionError):
         for seat, action in record["actions"][1:]:
@@ -77,12 +78,12 @@ def test_the_option_fixes_one_plan_and_an_explicit_deal_offers_no_choice() -> No
     assert (fixed.initial_hands, fixed.initial_talon) == furtwangen_deal(103, "dapp_first")
     assert replay(RECORDS / "furtwangen-deal-order-dapp-first.yaml").ok
     hands, talon = furtwangen_deal(5, "dapp_first")
-    given = Game(load_ruleset("furtwangen"), players=6, dealer=0, deal={"hands": hands, "talon": talon})
+    given = Game(load_ruleset("furtwangen", CHOOSING), players=6, dealer=0, deal={"hands": hands, "talon": talon})
     assert given.phase is Phase.AUCTION and given.initial_hands == hands
 
 
 def test_a_record_of_a_chosen_deal_holds_the_plan_with_the_cards_and_replays(tmp_path: Path) -> None:
-    ruleset = load_ruleset("furtwangen")
+    ruleset = load_ruleset("furtwangen", CHOOSING)
     for seed in (11, None):
         game = Game(ruleset, players=6, dealer=1, seed=seed)
         bot = RandomBot(3)
@@ -108,7 +109,7 @@ def test_a_record_of_a_chosen_deal_holds_the_plan_with_the_cards_and_replays(tmp
 
 
 def test_ids_bots_and_the_seven_player_table() -> None:
-    ruleset = load_ruleset("furtwangen")
+    ruleset = load_ruleset("furtwangen", CHOOSING)
     game = Game(ruleset, players=7, dealer=0, seed=1)
     ids = game.legal_ids()
     assert len(ids) == 2
@@ -120,12 +121,12 @@ def test_ids_bots_and_the_seven_player_table() -> None:
     chosen = {str(RandomBot(seed).choose(Game(ruleset, players=6, seed=seed), 0)) for seed in range(20)}
     assert chosen == {str({"choose": "hands_first"}), str({"choose": "dapp_first"})}
     # Schollach plays the word with six only: with seven the dealer sits out and still chooses.
-    schollach = Game(load_ruleset("schollach"), players=7, dealer=3, seed=2)
+    schollach = Game(load_ruleset("schollach", CHOOSING), players=7, dealer=3, seed=2)
     assert schollach.to_act == 3 and len(schollach.legal_actions()) == 2
 
 
 def test_diff_says_the_choice() -> None:
-    lines = [d.message for d in compare(read("breitnau"), read("furtwangen"))]
+    lines = [d.message for d in compare(read("breitnau"), read("furtwangen", CHOOSING))]
     said = [line for line in lines if line.startswith("The dealer chooses the deal")]
     assert said and "hands_first (the plan above) or dapp_first (with 6:" in said[0], lines
 
