@@ -33,6 +33,7 @@ CONSUMED: dict[str, str] = {
     "Ruleset.active_players": "language/model.py",  # Ruleset.table_sizes, which Game checks
     "Ruleset.dealer_sits_out": "engine/game.py",
     "Ruleset.deal_plans": "engine/deal.py",
+    "Ruleset.deal_choice": "engine/game.py",
     "Ruleset.removed": "language/model.py",  # Ruleset.pack, which the deal and the engine read
     "Ruleset.phases": "engine/game.py",
     "Ruleset.contracts": "engine/game.py",
@@ -71,6 +72,8 @@ CONSUMED: dict[str, str] = {
     "Deck.aliases": "frontends/human.py",  # the terminal takes a card by its alias
     "Packet.to": "engine/deal.py",
     "Packet.count": "engine/deal.py",
+    "DealChoice.usual": "engine/deal.py",
+    "DealChoice.plans": "engine/deal.py",
     # the auction
     "ThrowInPayment.payer": "engine/auction.py",
     "ThrowInPayment.pays": "engine/auction.py",

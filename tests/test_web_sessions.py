@@ -52,6 +52,8 @@ RARE = [
     ("breitnau", {"type": "claim", "seat": 1, "hand": ["T22", "T21", "T20"]}),
     ("breitnau", {"type": "breach", "seat": 2, "reason": 'seat 2 passed against the rule "x"; the deal is abandoned'}),
     ("koenigrufen", {"type": "concede", "seat": 0}),
+    ("furtwangen", {"type": "phase", "phase": "deal"}),  # where the dealer chooses how to deal (an option)
+    ("furtwangen", {"type": "deal_chosen", "seat": 0, "plan": "dapp_first"}),
     ("koenigrufen", {"type": "talon_card", "trick": 2, "card": "HK", "winner": 1}),
     ("koenigrufen", {"type": "call_partner", "seat": 0, "choice": "fourth_king"}),
     ("koenigrufen", {"type": "play_ends", "trick": 2, "reason": "the declarer took a trick", "rest": "holders"}),

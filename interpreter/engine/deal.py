@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine.actions import shown
+from interpreter.engine.actions import Action, ActionJson, Choose, FrozenAction, shown
+from interpreter.engine.table import Table
 from interpreter.errors import Problem, RecordError, did_you_mean
 from interpreter.language.model import Packet, Redeal, Ruleset
 
@@ -61,6 +62,7 @@ class Dealt:
     talon: list[str]
     seed: int | None  # the shuffle's seed, when shuffled from one
     misdeal: str | None = None  # what was wrong with a misdeal the table played
+    plan: str | None = None  # the plan the dealer chose (deal.choice), where a deal given says it
 
 
 def redeal_of(
@@ -76,13 +78,15 @@ def redeal_of(
     return None
 
 
-def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int | None) -> Dealt:
+def shuffle_and_deal(
+    ruleset: Ruleset, seats: list[int], players: int, seed: int | None, chosen: str | None = None
+) -> Dealt:
     """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt in
-    packets by the plan, in the order of play."""
-    key = ("deal_order", len(seats))
+    packets by the plan (`chosen`: the plan of `deal.choice` the dealer chose), in the order of play."""
+    key = ("deal_order", len(seats), chosen)
     plan: tuple[tuple[str, ...], tuple[_Take, ...], _Take] | None = ruleset.derived.get(key)
     if plan is None:
-        plan = ruleset.derived[key] = _deal_plan(ruleset, len(seats))
+        plan = ruleset.derived[key] = _deal_plan(ruleset, len(seats), chosen)
     pack, takes, take_talon = plan
     cards = list(pack)
     if seed is None:
@@ -100,14 +104,18 @@ def shuffle_and_deal(ruleset: Ruleset, seats: list[int], players: int, seed: int
 _Take = Callable[[list[str]], Sequence[str]]
 
 
-def _deal_plan(ruleset: Ruleset, active: int) -> tuple[tuple[str, ...], tuple[_Take, ...], _Take]:
+def _deal_plan(ruleset: Ruleset, active: int, chosen: str | None) -> tuple[tuple[str, ...], tuple[_Take, ...], _Take]:
     """The pack, and for each position in the order of play and for the talon, what it is dealt
     from the shuffled pack: the packets of the plan, made once per ruleset into one C-level
     itemgetter each."""
     positions: list[list[int]] = [[] for _ in range(active)]
     talon: list[int] = []
     start = 0
-    for packet in ruleset.deal_plans[active]:
+    choice = ruleset.deal_choice
+    packets = ruleset.deal_plans[active]
+    if chosen is not None and choice is not None and chosen != choice.usual:
+        packets = choice.plans[chosen][active]
+    for packet in packets:
         for target in positions if packet.to == "each" else [talon]:
             target += range(start, start + packet.count)
             start += packet.count
@@ -118,6 +126,48 @@ def _taker(indices: list[int]) -> _Take:
     if len(indices) > 1:
         return operator.itemgetter(*indices)
     return lambda cards: [cards[i] for i in indices]  # itemgetter of one index gives the card, not a tuple
+
+
+class DealerChooses:
+    """The stage before the deal where the dealer chooses how the cards are dealt (`deal.choice`):
+    the dealer says `{choose: NAME}` of a plan, which every seat sees; the game then deals by it.
+    Nothing is dealt yet, so there is nothing else to do or to hide."""
+
+    read_only_offer = True
+
+    def __init__(self, dealer: int, plans: Sequence[str], table: Table):
+        self.to_act: int | None = dealer
+        self.table = table
+        self.actions = tuple(FrozenAction(choose=name) for name in plans)
+        self.chosen: str | None = None  # the plan chosen, once it is
+
+    def offer(self, seat: int) -> Sequence[ActionJson]:
+        return self.actions if seat == self.to_act else ()
+
+    def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
+        if seat == self.to_act and isinstance(parsed, Choose):
+            for action in self.actions:
+                if action["choose"] == parsed.name:
+                    return action
+        return None
+
+    def take(self, seat: int, action: ActionJson) -> bool:
+        assert isinstance(action, dict)
+        self.chosen = str(action["choose"])
+        self.table.history.append((seat, action))
+        self.table.events.append({"type": "deal_chosen", "seat": seat, "plan": self.chosen})
+        self.to_act = None
+        return True
+
+    def refusal(self, seat: int, parsed: Action) -> str:
+        plans = ", ".join(f"{{choose: {action['choose']}}}" for action in self.actions)
+        if seat != self.to_act:
+            return (
+                f"nothing is dealt yet: the dealer, seat {self.to_act}, first chooses how the cards are dealt ({plans})"
+            )
+        return (
+            f"{parsed.describe()} is no way of dealing here: as the dealer you choose how the cards are dealt: {plans}"
+        )
 
 
 def shuffle(cards: list[str], seed: int) -> None:
@@ -164,11 +214,17 @@ def explicit_deal(
             hands[seat] = cards
     talon = check.cards(talon_given, talon_size, "the talon", ("talon",), "") or []
     problems = check.problems
+    chosen = deal.get("plan")
+    if chosen is not None:
+        plans = ruleset.deal_choice.names(len(seats)) if ruleset.deal_choice is not None else ()
+        if chosen not in plans:
+            known = f"the dealer chooses one of: {', '.join(plans)}" if plans else "the dealer chooses no plan here"
+            problems.append((("plan",), f"no deal plan {shown(chosen)} to choose: {known}"))
     if not problems and len(check.seen) != len(check.known):
         missing = sorted(check.known - set(check.seen), key=list(ruleset.deck.cards).index)
         problems.append(((), f"cards not dealt: {', '.join(missing)}"))
     if not problems:
-        return Dealt(hands, talon, None)
+        return Dealt(hands, talon, None, plan=chosen)
     return _misdeal(ruleset, problems, hands, talon)
 
 

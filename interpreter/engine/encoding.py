@@ -93,7 +93,9 @@ from interpreter.language.model import CallPartner, Ruleset, TakeTalon
 
 __all__ = ["KIND_OF", "PHASES", "SECTIONS", "EncodedGame", "Encoding", "Pending", "Step", "clone_game"]
 
-PHASES = tuple(phase.value for phase in Phase)
+# The phases every ruleset has; the dealer's choice of a deal plan is a phase only of a ruleset
+# that has one (deal.choice), so that the vectors of the others stay as they were.
+PHASES = tuple(phase.value for phase in Phase if phase is not Phase.DEAL)
 
 
 class Encoding:
@@ -118,6 +120,7 @@ class Encoding:
         self.card_index = {c: i for i, c in enumerate(self.cards)}
         self.call_index = {c: i for i, c in enumerate(self.calls)}
         n, p, c = len(self.cards), players, len(self.calls)
+        phases = PHASES + ((Phase.DEAL.value,) if ruleset.deal_choice is not None else ())
         sizes = (
             ("hand", n),
             ("played", p * n),
@@ -127,7 +130,7 @@ class Encoding:
             ("talon", n),
             ("choosing", n),
             ("calls", p * c),
-            ("phase", len(PHASES)),
+            ("phase", len(phases)),
             ("to_act", p),
             ("dealer", p),
             ("declarer", p),
@@ -149,7 +152,7 @@ class Encoding:
             at += size
         self.observation_size = at
         self._start = {name: block.start for name, block in self.layout.items()}
-        self._phase_index = {phase: i for i, phase in enumerate(PHASES)}
+        self._phase_index = {phase: i for i, phase in enumerate(phases)}
         self._contract_index = {name: i for i, name in enumerate(self.contracts)}
         self._partner_blocks = partner_calls
         self._talon_shown_block = talon_shown

@@ -45,7 +45,15 @@ from interpreter.engine.actions import (
 from interpreter.engine.announcements import DeclarerAnnouncement
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
 from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, throw_in_payments
-from interpreter.engine.deal import DealError, Dealt, explicit_deal, redeal_of, seed_problem, shuffle_and_deal
+from interpreter.engine.deal import (
+    DealerChooses,
+    DealError,
+    Dealt,
+    explicit_deal,
+    redeal_of,
+    seed_problem,
+    shuffle_and_deal,
+)
 from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, Ending, Exchange, claims
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.ids import ActionIds
@@ -72,6 +80,7 @@ __all__ = ["DealError", "Game", "Phase"]
 # The phases as plain names for the paths taken at every action: reading an Enum's member
 # through its class goes through EnumType.__getattr__ in Python 3.11, ten times slower.
 _AUCTION, _EXCHANGE, _ANNOUNCE, _PLAY, _OVER = Phase.AUCTION, Phase.EXCHANGE, Phase.ANNOUNCE, Phase.PLAY, Phase.OVER
+_DEAL = Phase.DEAL
 # The types of action `apply` compares with the stage's offer before parsing: the protocol's
 # (any other value is parsed, and refused with the reason).
 _PLAIN = frozenset({FrozenAction, dict, str})
@@ -129,13 +138,6 @@ class Game:
         # and the list of tricks they were made from.
         self.shown_tricks: tuple[list[Trick], list[ShownTrick]] = ([], [])
 
-        dealt = self._deal(seed, deal)
-        self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
-        self.cards = Cards(dealt.hands, dealt.talon)
-        self.table = Table(self.cards, self.events, self._history)
-        self.initial_hands = list(map(list, map(self.cards.hands.__getitem__, range(players))))
-        self.initial_talon = list(self.cards.talon)
-
         self.contract: Contract | None = None
         self.declarer: int | None = None
         self.trump_suit: str | None = ruleset.play.trump_suit  # a suit that is trumps in this deal
@@ -152,6 +154,35 @@ class Game:
         self.result: Result | None = None
         # A pot, where the table keeps one: the dealer's ante goes in first (an account of its own).
         self.pot_start = pot if pot is not None else (0 if ruleset.pot_ante is not None else None)
+        # Where the dealer chooses how the cards are dealt (deal.choice), nothing is dealt before
+        # the choice; a deal given card by card was dealt already, and offers none.
+        choice = ruleset.deal_choice
+        plans = choice.names(len(self.seats)) if choice is not None and deal is None else ()
+        self.deal_plan: str | None = None  # the plan the dealer chose, once chosen
+        self._chose = False  # whether the dealer's choice is the first entry of the history
+        if plans:
+            self._lay(Dealt({s: [] for s in range(players)}, [], seed))
+            self.phase = _DEAL
+            self._stage = DealerChooses(dealer, plans, self.table)
+            self.events.append({"type": "phase", "phase": "deal"})
+        else:
+            self._begin(self._deal(seed, deal))
+        self._sync()
+
+    def _lay(self, dealt: Dealt) -> None:
+        """The cards as dealt (none yet, while the dealer chooses how to deal them)."""
+        self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
+        self.cards = Cards(dealt.hands, dealt.talon)
+        self.table = Table(self.cards, self.events, self._history)
+        self.initial_hands = list(map(list, map(self.cards.hands.__getitem__, range(self.players))))
+        self.initial_talon = list(self.cards.talon)
+
+    def _begin(self, dealt: Dealt) -> None:
+        """The cards dealt: the auction begins (or the deal ends at once, thrown in or misdealt)."""
+        self._lay(dealt)
+        if dealt.plan is not None:
+            self.deal_plan = dealt.plan  # (a deal given card by card, with the plan it was dealt by)
+        ruleset, dealer = self.ruleset, self.dealer
         self.phase = _AUCTION
         self.auction = Auction(
             ruleset.phases,
@@ -189,21 +220,22 @@ class Game:
             if (failure := _failure(exc, "setting up the deal")) is exc:
                 raise
             raise failure from exc
-        self._sync()
 
-    def _deal(self, seed: int | None, deal: Mapping[str, Any] | None) -> Dealt:
+    def _deal(self, seed: int | None, deal: Mapping[str, Any] | None, chosen: str | None = None) -> Dealt:
         if deal is not None:
             if seed is not None:
                 raise TableError("seed", "give a seed or a deal, not both")
             dealt = explicit_deal(self.ruleset, self.seats, self.players, self.sitting_out, deal)
-            self.events.append({"type": "deal", "dealer": self.dealer, "explicit": True})
+            plan = {"plan": dealt.plan} if dealt.plan is not None else {}
+            self.events.append({"type": "deal", "dealer": self.dealer, "explicit": True, **plan})
             return dealt
+        plan = {"plan": chosen} if chosen is not None else {}
         if seed is None:
             # No seed to search for: the deal is as secret as the operating system's randomness.
-            self.events.append({"type": "deal", "dealer": self.dealer})
+            self.events.append({"type": "deal", "dealer": self.dealer, **plan})
         else:
-            self.events.append({"type": "deal", "dealer": self.dealer, "seed": seed})
-        return shuffle_and_deal(self.ruleset, self.seats, self.players, seed)
+            self.events.append({"type": "deal", "dealer": self.dealer, "seed": seed, **plan})
+        return shuffle_and_deal(self.ruleset, self.seats, self.players, seed, chosen)
 
     @property
     def ruleset_ref(self) -> str:
@@ -434,7 +466,16 @@ class Game:
         error naming the rule that failed, or `exc` itself when no rule did."""
         history, kept, seed = self._history[:done], self.events[:events], self.seed
         deal = {"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)}
-        Game.__init__(self, self.table_ruleset, self.players, self.dealer, deal=deal, pot=self.pot_start)
+        chosen = self.deal_plan if done and self._chose else None  # (the dealer's choice is the first action)
+        if (self._chose and not done) or not any(self.initial_hands):
+            # Nothing dealt yet, or the dealing by the plan chosen failed: the dealer chooses
+            # (again), the cards shuffled from the same seed.
+            Game.__init__(self, self.table_ruleset, self.players, self.dealer, seed=seed, pot=self.pot_start)
+        else:
+            Game.__init__(self, self.table_ruleset, self.players, self.dealer, deal=deal, pot=self.pot_start)
+        if chosen is not None:  # dealt as given: the choice that dealt it stays in the history
+            self.deal_plan, self._chose = chosen, True
+            self._history.append(history.pop(0))
         for earlier_seat, earlier in history:
             self.apply(earlier_seat, earlier)
         # The events as they were (the deal's own, with its seed, among them), in the list the
@@ -448,6 +489,8 @@ class Game:
     def _not_your_turn(self, seat: int, parsed: object) -> str:
         if seat == self.sitting_out:
             return f"seat {seat} deals and sits out this deal"
+        if self.phase is _DEAL:
+            return self._stage.refusal(seat, parsed)  # type: ignore[arg-type]  # (a parsed action)
         if isinstance(parsed, Call) and self.phase is _AUCTION:
             return self.auction.why_not(seat, parsed.name)
         if isinstance(parsed, Call) and self.contract is not None:
@@ -462,7 +505,11 @@ class Game:
     def _next_stage(self) -> None:
         """The stage whose turn it was is over: on to what follows it."""
         stage = self._stage
-        if stage is self.auction:
+        if self.phase is _DEAL:
+            assert isinstance(stage, DealerChooses) and stage.chosen is not None
+            self.deal_plan, self._chose = stage.chosen, True
+            self._begin(self._deal(self.seed, None, stage.chosen))
+        elif stage is self.auction:
             self._after_auction()
         elif stage is self.exchange:
             self._after_exchange()
@@ -838,13 +885,22 @@ class Game:
         changed = {k: v for k, v in rs.choices.items() if v != next(g.default for g in rs.groups if g.name == k)}
         if changed:
             record["options"] = changed
+        history: Sequence[tuple[int, ActionJson]] = self._history
+        deal: dict[str, Any] = {"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)}
+        dealt: dict[str, Any] = {"deal": deal}
+        if self.deal_plan is not None:
+            # The cards as dealt say the plan the dealer chose: a deal given card by card was
+            # dealt already, so the choice is no action of its replay.
+            deal["plan"] = self.deal_plan
+            history = history[1:] if self._chose else history
+        elif self.phase is _DEAL:  # nothing dealt yet: the seed it will be dealt from, if any
+            dealt = {"seed": self.seed} if self.seed is not None else {}
         record.update(
             players=self.players,
             dealer=self.dealer,
-            deal={"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)},
+            **dealt,
             actions=[
-                [seat, dict(action) if type(action) is FrozenAction else _copy(action)]
-                for seat, action in self._history
+                [seat, dict(action) if type(action) is FrozenAction else _copy(action)] for seat, action in history
             ],
         )
         if self.pot_start:

@@ -243,6 +243,8 @@ def _round_and_partner(ruleset: Ruleset) -> dict[str, list[Any]]:
     parts = max((step.parts for step in steps if isinstance(step, TakeTalon)), default=1)
     if parts > 1:
         choices += PART_NAMES[:parts]
+    if ruleset.deal_choice is not None:  # the dealer's choice of a deal plan
+        choices += [ruleset.deal_choice.usual, *ruleset.deal_choice.plans]
     return {
         "kontra": kontra,
         "bonus": [(name, ()) for name in announceable] if ruleset.announcing is not None else [],

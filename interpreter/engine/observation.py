@@ -130,6 +130,8 @@ class ObservedGame:
         self.actions = [list(a) for a in actions or []]
         self.noted = set(noted or ())
         probe = Game(ruleset, players, dealer, seed=0, pot=pot)  # raises TableError for a bad table
+        if probe.phase is Phase.DEAL:  # the dealer chooses a plan: each deals hands of the same sizes
+            probe.apply(dealer, probe.legal_actions()[0])
         self.seats = probe.seats
         self.sitting_out = probe.sitting_out
         self.sizes = {s: len(probe.initial_hands[s]) for s in range(players)}
@@ -145,6 +147,16 @@ class ObservedGame:
         self.wanted: dict[int, set[str]] = {}
         self._rng: random.Random | None = None  # the deal's own draws (None: the first deal, in order)
         self._avoid: Mapping[int, set[str]] = {}  # cards the deal built should not leave a seat
+
+    def _with_plan(self, deal: dict[str, Any]) -> dict[str, Any]:
+        """The deal built, with the plan the dealer chose where the record's first action is that
+        choice (deal.choice): the deal built is given card by card, and says its plan."""
+        first = self.actions[0] if self.actions else None
+        if first and first[0] == self.dealer and isinstance(first[1], dict) and set(first[1]) == {"choose"}:
+            choice = self.ruleset.deal_choice
+            if choice is not None and first[1]["choose"] in (choice.usual, *choice.plans):
+                return {**deal, "plan": first[1]["choose"]}
+        return deal
 
     # -- the facts ------------------------------------------------------------------------------
     def played(self) -> dict[int, list[str]]:
@@ -323,7 +335,7 @@ class ObservedGame:
         return result
 
     def _run(self, deal: dict[str, Any], filled: list[int], *, last: bool) -> Observation:
-        game = Game(self.ruleset, self.players, self.dealer, deal=deal, pot=self.pot)
+        game = Game(self.ruleset, self.players, self.dealer, deal=self._with_plan(deal), pot=self.pot)
         found = Observation(game, deal, filled_in=filled)
         try:
             return self._actions(game, found, filled, last=last)
@@ -332,7 +344,7 @@ class ObservedGame:
             self.takers.update(e["seat"] for e in game.events if e["type"] == "talon_taken")
 
     def _actions(self, game: Game, found: Observation, filled: list[int], *, last: bool) -> Observation:
-        index = 0
+        index = 1 if game.deal_plan is not None else 0  # the dealer's choice dealt the deal built
         while index < len(self.actions):
             seat, action = self.actions[index]
             unseen = self._unseen_due(game, seat, action)

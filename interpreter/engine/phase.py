@@ -9,3 +9,4 @@ class Phase(enum.Enum):
     ANNOUNCE = "announce"
     PLAY = "play"
     OVER = "over"
+    DEAL = "deal"  # the dealer chooses how the cards are dealt (deal.choice); before the auction

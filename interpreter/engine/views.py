@@ -62,6 +62,8 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
         "talon_size": len(cards.talon),
         "tricks": _tricks(game),
     }
+    if game.deal_plan is not None:
+        view["deal_plan"] = game.deal_plan  # the dealer chose it aloud (deal.choice)
     if umpire:
         view["hands"] = [sorted(hands[s], key=key) for s in seats]
     else:

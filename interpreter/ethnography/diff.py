@@ -124,6 +124,18 @@ def plan_text(plan: Any) -> str:
     return f"{', '.join(parts)} ({total})"
 
 
+def deal_choice_text(choice: Any) -> str:
+    """The dealer's choice between deal plans: the usual one by name, then each other with its
+    packets for each number of players."""
+    if not isinstance(choice, dict) or not isinstance(choice.get("plans"), dict):
+        return generic_text(choice)
+    others = [
+        f"{name} (" + "; ".join(f"with {n}: {plan_text(plan)}" for n, plan in (by_players or {}).items()) + ")"
+        for name, by_players in choice["plans"].items()
+    ]
+    return f"{choice.get('usual')} (the plan above) or " + " or ".join(others)
+
+
 def suit_text(cards: Any) -> str:
     if (
         isinstance(cards, list)
@@ -1206,6 +1218,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "phase": phase_text,
     "phase_title": phase_title_text,
     "plan": plan_text,
+    "deal_choice": deal_choice_text,
     "redeal": redeal_text,
     "play_rules": play_rules_text,
     "play_trumps": play_trumps_text,

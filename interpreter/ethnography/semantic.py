@@ -311,6 +311,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "active_players",
             "dealer_sits_out",
             "deal_plans",
+            "deal_choice",
             "removed",
             "call_titles",
             "phases",
@@ -457,6 +458,14 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
         {str(n): [{p.to: p.count} for p in plan] for n, plan in sorted(rs.deal_plans.items())},
     )
     _put(deal, "remove", {str(n): Cards(cards, deck) for n, cards in sorted(rs.removed.items()) if cards})
+    if rs.deal_choice is not None:
+        deal["choice"] = {
+            "usual": rs.deal_choice.usual,
+            "plans": {
+                name: {str(n): [{p.to: p.count} for p in plan] for n, plan in sorted(by_players.items())}
+                for name, by_players in rs.deal_choice.plans.items()
+            },
+        }
     _put(tree, "deal", deal)
     _put(tree, "calls", {call: {} for call in used_calls(rs)})
     _put(tree, "auction", _auction(rs))

@@ -30,6 +30,10 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     kind = event["type"]
     if kind == "phase" and event["phase"] == "auction":
         return f"— {rs.phase(event['name']).title} —"
+    if kind == "phase" and event["phase"] == "deal":
+        return "— The dealer chooses how to deal —"
+    if kind == "deal_chosen":
+        return f"Seat {event['seat']} deals by the plan {event['plan']} (deal.choice)."
     if kind == "call":
         return f"  Call: seat {event['seat']}: {rs.call_title(event['call'])}"
     if kind == "thrown_in":

@@ -68,7 +68,8 @@ Response = dict[str, Any]  # a response object, ready to be encoded as JSON
 # What each engine event may tell every seat. Fields not listed are dropped; an event type not
 # listed keeps only the fields that name no card (see `public_event`).
 PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
-    "deal": ("dealer", "explicit"),  # not the seed: it determines every hand
+    "deal": ("dealer", "explicit", "plan"),  # not the seed: it determines every hand; `plan`: the dealer's choice
+    "deal_chosen": ("seat", "plan"),  # the dealer's choice of a deal plan, said aloud before dealing
     "phase": ("phase", "name", "leader", "seat"),
     "call": ("seat", "call", "phase"),
     "thrown_in": ("seat", "reason"),  # `seat` where one seat threw the deal in; `reason`: a hand's redeal rule

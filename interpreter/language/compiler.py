@@ -37,6 +37,7 @@ from interpreter.language.model import (
     Condition,
     Contract,
     Counting,
+    DealChoice,
     DealerWhen,
     Deck,
     Declaration,
@@ -267,6 +268,7 @@ class Compiler:
         active, sits_out = self.section(("players",), self.compile_players)
         removed = self.section(("deal", "remove"), lambda: self.compile_removed(active))
         plans = self.section(("deal", "plans"), lambda: self.compile_deal(active, removed))
+        deal_choice = self.section(("deal", "choice"), lambda: self.compile_deal_choice(plans or {}))
         self.bonuses = self.section(("bonuses",), self.compile_bonuses)
         contracts = self.section(("contracts",), self.compile_contracts)
         self.section(("contracts",), lambda: self.check_exchanges(contracts, plans))
@@ -312,6 +314,7 @@ class Compiler:
             breaches=self.get(("auction", "breaches"), default("auction.breaches")),
             thrown_in=thrown_in,
             redeal=redeal,
+            deal_choice=deal_choice,
             play=play,
             counting=counting,
             settlement=settlement,
@@ -551,6 +554,52 @@ class Compiler:
             elif n not in plans:
                 self.plans_broken = True
         return plans
+
+    def compile_deal_choice(self, plans: dict[int, tuple[Packet, ...]]) -> DealChoice | None:
+        """The dealer's choice between `deal.plans` (named `usual`) and the other plans: each
+        for numbers of players that have a plan, each giving the hands and the talon as many
+        cards as that plan does (what the rest of the ruleset counts on)."""
+        written = self.get(("deal", "choice"))
+        if not isinstance(written, dict) or not isinstance(written.get("plans"), dict):
+            return None  # none written, or the schema says what is wrong
+        usual = written.get("usual")
+        others: dict[str, dict[int, tuple[Packet, ...]]] = {}
+        for name, by_players in written["plans"].items():
+            path = ("deal", "choice", "plans", name)
+            if name == usual:
+                self.problem(
+                    path,
+                    f"'{name}' is the name of the usual plan (deal.plans); give this plan another name",
+                    at_key=True,
+                )
+                continue
+            others[name] = {}
+            for key, packets in (by_players or {}).items():
+                n = int(key)
+                if n not in plans:
+                    self.problem(
+                        (*path, key),
+                        f"a plan for {n} players, but deal.plans has none for {n}: "
+                        f"write the usual plan for {n} players there first",
+                        at_key=True,
+                    )
+                    continue
+                if not isinstance(packets, list) or not all(isinstance(pk, dict) for pk in packets):
+                    continue
+                plan = self.packets((*path, key), packets)
+                if plan is None:
+                    continue
+                sizes = [sum(pk.count for pk in p if pk.to == to) for p in (plan, plans[n]) for to in ("each", "talon")]
+                if sizes[:2] != sizes[2:]:
+                    self.problem(
+                        (*path, key),
+                        f"this plan deals {sizes[0]} cards to each player and {sizes[1]} to the talon, "
+                        f"the usual plan {sizes[2]} and {sizes[3]}: a plan the dealer chooses deals the same "
+                        "cards in another order, so give it the same packets' sums",
+                    )
+                    continue
+                others[name][n] = plan
+        return DealChoice(str(usual), others)
 
     def packets(self, path: Path, written: list[dict[str, Any]]) -> tuple[Packet, ...] | None:
         """The packets of a plan in the order they are dealt, a step written with `times`

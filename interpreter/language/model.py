@@ -63,6 +63,22 @@ class Packet:
 
 
 @dataclass(frozen=True)
+class DealChoice:
+    """The dealer chooses how the cards are dealt, before any is (`deal.choice`): `usual` names
+    the plan of `deal.plans`; `plans` are the others, each for the numbers of active players it
+    is written for."""
+
+    usual: str
+    plans: dict[str, dict[int, tuple[Packet, ...]]]
+
+    def names(self, active: int) -> tuple[str, ...]:
+        """The plans the dealer chooses among at a table of `active` players, the usual one
+        first; none where no other plan is written for that number."""
+        others = tuple(name for name, by_players in self.plans.items() if active in by_players)
+        return (self.usual, *others) if others else ()
+
+
+@dataclass(frozen=True)
 class Proposal:
     """A call another player answers before it takes effect: `by` (the dealer) says `accept` or
     `refuse`."""
@@ -793,6 +809,7 @@ class Ruleset:
     pot_ante: Formula | None = None  # what the dealer pays into the pot at each deal
     thrown_in: ThrowInPayment | None = None  # what is paid when the auction throws the deal in
     redeal: tuple[Redeal, ...] = ()  # hands that throw the deal in as dealt, before the bidding
+    deal_choice: DealChoice | None = None  # the dealer chooses between deal plans before dealing
     penalties: Penalties | None = None
     by_players: tuple[int, ...] = ()  # numbers of active players with rules of their own
     direction: str | None = None  # the direction of play at the table (display only)

@@ -163,6 +163,26 @@ deal = Rule(
             ),
             {"pattern": NUMBER_PATTERN},
         ),
+        "choice": Key(
+            Rule(
+                "The dealer chooses, before any card is dealt, how the cards are dealt: the plan of `plans` (named `usual`) or one of `plans` here. The choice (`{choose: NAME}`) is public; a deal given card by card (a record's `deal`) was dealt already and offers none, but may say its `plan`.",
+                {
+                    "usual": name("The name the dealer says for the plan of `deal.plans` (`hands_first`)."),
+                    "plans": Entries(
+                        "The other plans the dealer may choose, by name: each with its packets for the numbers of active players it is written for. A table of a number no other plan is written for has no choice. Every plan gives the hands and the talon as many cards as `deal.plans` does.",
+                        Entries(
+                            "The plan for each number of active players: packets in order.",
+                            ListOf("The packets in order.", packet, min_items=1),
+                            {"pattern": NUMBER_PATTERN},
+                        ),
+                    ),
+                },
+                ("usual", "plans"),
+            ),
+            said=Said(
+                "The dealer chooses the deal", text="deal_choice", rule="deal.choice", whole=True, missing="never"
+            ),
+        ),
     },
     ("plans",),
 )
