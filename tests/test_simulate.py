@@ -261,9 +261,14 @@ def test_ctrl_c_gives_the_figures_of_the_deals_finished(workers: str) -> None:
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal's job
     )
-    time.sleep(6)  # a chunk of random deals takes a fraction of a second
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=120)
+    try:
+        time.sleep(6)  # a chunk of random deals takes a fraction of a second
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:  # a run that did not stop must not play its hundred million deals after the test
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130, err
     assert err.strip().splitlines()[-1] == "tarock: interrupted" and "Traceback" not in err
     stats = json.loads(out)
