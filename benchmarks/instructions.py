@@ -48,23 +48,28 @@ else:
 """
 
 
-def instructions(name: str, players: int, deals: int) -> int:
-    """The instructions callgrind counts for the driver playing `deals` deals."""
+def callgrind_count(script: str) -> int:
+    """The instructions callgrind counts for this Python running `script`, with string hashing
+    fixed (PYTHONHASHSEED=0: random play follows hash order, so a count would otherwise be of
+    other deals at each run)."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
-        script = DRIVER.format(here=str(HERE), name=name, players=players, deals=deals)
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", script],
-            env=env,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
             capture_output=True,
             text=True,
             check=True,
         )
-        found = re.search(r"Collected : (\d+)", done.stderr)
-        if found is None:
-            raise SystemExit(f"callgrind said no count:\n{done.stderr[-2000:]}")
-        return int(found.group(1))
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind said no count:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def instructions(name: str, players: int, deals: int) -> int:
+    """The instructions callgrind counts for the driver playing `deals` deals."""
+    return callgrind_count(DRIVER.format(here=str(HERE), name=name, players=players, deals=deals))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,12 +20,8 @@ instructions.py does: a run with the deals and one without, after the same warm-
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import re
-import subprocess
 import sys
-import tempfile
 from array import array
 from pathlib import Path
 from typing import Any
@@ -35,6 +31,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from bench_random_deals import TABLES, Runner, measure, public_deal, say_if_busy  # noqa: E402
+from instructions import callgrind_count  # noqa: E402
 
 from interpreter import Game, load_ruleset  # noqa: E402
 from interpreter.engine.encoding import EncodedGame, Encoding  # noqa: E402
@@ -92,22 +89,9 @@ run(range(deals))
 
 
 def instructions(name: str, players: int, deals: int, learning: bool, copies: bool) -> int:
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "callgrind.out"
-        script = DRIVER.format(
-            here=str(HERE), name=name, players=players, deals=deals, learning=learning, copies=copies
-        )
-        done = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", script],
-            env={**os.environ, "PYTHONHASHSEED": "0"},
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        found = re.search(r"Collected : (\d+)", done.stderr)
-        if found is None:
-            raise SystemExit(f"callgrind said no count:\n{done.stderr[-2000:]}")
-        return int(found.group(1))
+    return callgrind_count(
+        DRIVER.format(here=str(HERE), name=name, players=players, deals=deals, learning=learning, copies=copies)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
