@@ -184,6 +184,16 @@ def test_a_state_message_does_not_grow_with_the_session(name: str, players: int)
     assert max(sizes[20:]) <= 1.15 * max(sizes[:10]), sizes
 
 
+def _played_by_bots(table: Any) -> Any:
+    """`table` (a web Table with bots in every seat) played by its bots to its session's end."""
+    while True:
+        while table.bot_step():
+            pass
+        if table.session_over:
+            return table
+        assert table.next_deal() is None
+
+
 def test_the_running_score_follows_the_sessions_score_sheet() -> None:
     """A session that keeps a score sheet (tests/rulesets/tapp-session.yaml: only the declarer
     writes, the game's value per opponent; settled as differences, 1 a point) shows each seat
@@ -193,13 +203,7 @@ def test_the_running_score_follows_the_sessions_score_sheet() -> None:
 
     ruleset = load_ruleset(str(Path(__file__).resolve().parent / "rulesets" / "tapp-session.yaml"))
     players = 3
-    table = Table(ruleset, players, [], 1000, seed=7)
-    while True:
-        while table.bot_step():
-            pass
-        if table.session_over:
-            break
-        assert table.next_deal() is None
+    table = _played_by_bots(Table(ruleset, players, [], 1000, seed=7))
     sheet = [0] * players
     for deal in table.finished:
         declarer = deal.record["expect"].get("declarer")
@@ -228,13 +232,7 @@ def test_the_table_shows_the_sessions_pots() -> None:
 
     ruleset = load_ruleset(str(Path(__file__).resolve().parent / "rulesets" / "tapp-two-pots.yaml"), {"pot": "kept"})
     players = 3
-    table = Table(ruleset, players, [], 8, seed=5)
-    while True:
-        while table.bot_step():
-            pass
-        if table.session_over:
-            break
-        assert table.next_deal() is None
+    table = _played_by_bots(Table(ruleset, players, [], 8, seed=5))
     stock, kitty, taken = 15, 9, [-8] * players
     for deal in table.finished:
         expect = deal.record["expect"]
