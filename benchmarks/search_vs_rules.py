@@ -52,7 +52,7 @@ def play_pair(ruleset: Ruleset, players: int, seed: int, worlds: int, rollout: s
     rules = RuleBot()
     search = SearchBot(worlds=worlds, rollout=rollout, seed=bot_seed(seed, "search"))
     plain = Game(ruleset, players=players, seed=seed)
-    seats = [s for s in range(players) if s != plain.sitting_out]
+    seats = [s for s in range(players) if s not in plain.seats_out]
     seat = seats[seed % len(seats)]
     while not plain.is_over:
         turn = plain.to_act

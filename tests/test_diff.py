@@ -138,6 +138,7 @@ def spelled_out(data: dict[str, Any]) -> dict[str, Any]:
     if isinstance(data.get("penalties"), dict):
         data["penalties"].setdefault("mode", "refuse")
     data.setdefault("players", {}).setdefault("dealer_sits_out", [])
+    data["players"].setdefault("sit_out", {})
     return data
 
 

@@ -286,7 +286,7 @@ def test_payment_tables_agree_with_the_recorded_deals(pages: dict[str, str]) -> 
         text = pages[name]
         rs = read(name).ruleset
         players = data.get("players") or len(expect["payments"])
-        active = players - 1 if players in rs.dealer_sits_out else players
+        active = rs.active_at(players)
         if (
             rs.settlement.liable
             or rs.announcements

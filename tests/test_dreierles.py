@@ -60,7 +60,7 @@ def test_the_bid_draws_that_many_cards_from_the_top_of_the_blind(bid: str, count
         view = game.view(seat)
         if count:
             assert view["talon_shown"] == drawn  # everybody sees the cards drawn, and only those
-        if seat == declarer or seat == game.sitting_out or not count:
+        if seat == declarer or seat in game.seats_out or not count:
             assert "talon" not in view  # the declarer never sees the rest of the blind
         else:
             assert view["talon"] == rest  # the opponents look at it
@@ -214,7 +214,7 @@ def test_the_scoring_table(bid: str) -> None:
 
     ruleset = load_ruleset("dreierles")
     contract = ruleset.contracts[bid]
-    deal = Deal(ruleset, contract, 1, [1, 2, 0], 3, None, frozenset({1}), {}, ())
+    deal = Deal(ruleset, contract, 1, [1, 2, 0], 3, (), frozenset({1}), {}, ())
     for points in range(0, 71):
         expected = by_hand.table_score(points, bid) if points < 70 else 8 * by_hand.MULTIPLIER[bid]
         assert by_hand.formula_score(points, bid) == expected or expected is None

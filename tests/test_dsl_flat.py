@@ -77,7 +77,7 @@ def _tables() -> list[tuple[str, Ruleset, list[Expression[Any]], dict[int, list[
     for name in ruleset_names():
         table = load_ruleset(name)
         for players in table.table_sizes:
-            ruleset = table.for_players(players - (players in table.dealer_sits_out))
+            ruleset = table.for_players(table.active_at(players))
             expressions = {id(e): e for e in [*_expressions(ruleset, set()), *_expressions(table, set())]}
             tables.append((name, ruleset, list(expressions.values()), _met(table, players)))
     return tables

@@ -635,7 +635,7 @@ def test_five_at_the_table_the_dealer_sits_out() -> None:
     for seed in range(10):
         dealer = seed % 5
         game = Game(RS, players=5, dealer=dealer, seed=seed)
-        assert game.sitting_out == dealer
+        assert game.seats_out == (dealer,)
         assert game.hands[dealer] == [] and dealer not in game.seats
         assert game.vorhand == (dealer + 1) % 5
         rng = random.Random(seed)

@@ -31,7 +31,7 @@ CONSUMED: dict[str, str] = {
     "Ruleset.file": "engine/game.py",  # how a record names the ruleset (Game.ruleset_ref)
     "Ruleset.deck": "engine/tricks.py",
     "Ruleset.active_players": "language/model.py",  # Ruleset.table_sizes, which Game checks
-    "Ruleset.dealer_sits_out": "engine/game.py",
+    "Ruleset.sit_out": "language/model.py",  # Ruleset.seats_out, which Game reads at every deal
     "Ruleset.deal_plans": "engine/deal.py",
     "Ruleset.deal_choice": "engine/game.py",
     "Ruleset.removed": "language/model.py",  # Ruleset.pack, which the deal and the engine read

@@ -26,8 +26,8 @@ def _check_deal(game: Game) -> None:
     rs = game.ruleset
     dealt = [c for h in game.initial_hands for c in h] + game.initial_talon
     assert Counter(dealt) == Counter(rs.deck.cards), "the deal holds every card exactly once"
-    if game.sitting_out is not None:
-        assert game.initial_hands[game.sitting_out] == []
+    for seat in game.seats_out:
+        assert game.initial_hands[seat] == []
     result = game.result
     assert result is not None and game.is_over
     assert sum(result.payments) == 0, "payments sum to zero"
@@ -51,8 +51,8 @@ def _check_deal(game: Game) -> None:
     defenders = [s for s in range(game.players) if s != game.declarer]
     receivers = [s for s in defenders if result.payments[s] != 0]
     assert all(result.payments[s] == result.payments[receivers[0]] for s in receivers), "each opponent pays the same"
-    if game.sitting_out is not None:
-        assert result.payments[game.sitting_out] == 0  # default option: takes no part
+    for seat in game.seats_out:
+        assert result.payments[seat] == 0  # default option: takes no part
 
 
 @pytest.mark.parametrize("players", [6, 7, 8])

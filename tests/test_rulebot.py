@@ -387,8 +387,8 @@ def test_rule_bots_play_koenigrufen_whole_the_cards_and_the_money_kept(players: 
         assert Counter(places) == pack, f"seed {seed}"
         result = game.result
         assert result is not None and sum(result.payments) == 0
-        if game.sitting_out is not None:
-            assert result.payments[game.sitting_out] == 0
+        for seat in game.seats_out:
+            assert result.payments[seat] == 0
         contracts[result.contract or result.outcome] += 1
     assert "besserrufer" not in contracts
     assert contracts["rufer"] > 50 and contracts["solo"] > 50, contracts

@@ -61,8 +61,8 @@ def test_whole_deals_keep_the_partner_secret_and_the_money_whole(players: int) -
         assert sum(game.result.payments) == 0
         dealt = [c for h in game.initial_hands for c in h] + game.initial_talon
         assert Counter(dealt) == Counter(rs.pack(4))
-        if game.sitting_out is not None:
-            assert game.result.payments[game.sitting_out] == 0
+        for seat in game.seats_out:
+            assert game.result.payments[seat] == 0
         contracts[game.result.contract or "thrown in"] += 1
     assert contracts["rufer"] + contracts["solo"] + contracts["besserrufer"] > 0
 

@@ -327,7 +327,7 @@ def check_messages(clients: list[Client], table: Table) -> int:
                 f"seat {client.seat} was told {sorted(leaked)} in deal {message['deal']} at step {message['step']}"
             )
             checked += 1
-        if client.seat is not None and client.seat != table.game.sitting_out:
+        if client.seat is not None and client.seat not in table.game.seats_out:
             assert saw_own_hand
     return checked
 

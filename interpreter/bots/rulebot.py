@@ -209,8 +209,8 @@ class RulesetFacts:
         self._forbidden: dict[int, frozenset[str]] = {}
         self._contracts: dict[tuple[str, int], ContractFacts] = {}
         self._kinds: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-        self._seats: dict[tuple[int, int | None], tuple[int, ...]] = {}
-        self._seatings: dict[tuple[str | None, int, int | None], Seating] = {}  # see `seating`
+        self._seats: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+        self._seatings: dict[tuple[str | None, int, tuple[int, ...]], Seating] = {}  # see `seating`
         self._aside_mine: dict[tuple[int, int], bool] = {}
         self._strengths: dict[tuple[str, bool], dict[str, int]] = {}
         self._routed: dict[tuple[int, int, int], tuple[tuple[Route, ...], bool]] = {}
@@ -285,7 +285,7 @@ class RulesetFacts:
     def seating(self, view: View) -> Seating:
         """The seats, cards and contract of the table `view` shows (`NO_CONTRACT` before there
         is a contract)."""
-        key = (view.get("contract"), view["players"], view["sitting_out"])
+        key = (view.get("contract"), view["players"], tuple(view["seats_out"]))
         found = self._seatings.get(key)
         if found is None:
             seats = self.seats(view)
@@ -295,11 +295,11 @@ class RulesetFacts:
         return found
 
     def seats(self, view: View) -> tuple[int, ...]:
-        """The seats that play (the dealer sitting out left out)."""
-        key = (view["players"], view["sitting_out"])
+        """The seats that play (those sitting out left out)."""
+        key = (view["players"], tuple(view["seats_out"]))
         seats = self._seats.get(key)
         if seats is None:
-            seats = self._seats[key] = tuple(s for s in range(key[0]) if s != key[1])
+            seats = self._seats[key] = tuple(s for s in range(key[0]) if s not in key[1])
         return seats
 
     def mask(self, cards: Iterable[str]) -> int:

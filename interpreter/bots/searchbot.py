@@ -167,7 +167,7 @@ class SearchBot:
         known |= set(memory.dealt)
         for seen, _ in memory.exchange:
             known.update(seen)
-        active = players - 1 if view["sitting_out"] is not None else players
+        active = players - len(view["seats_out"])
         pack = list(game.ruleset.pack(active))
         unknown = [c for c in pack if c not in known and c not in face_up]
         self.rng.shuffle(unknown)
@@ -250,8 +250,8 @@ class SearchBot:
             dealt[declarer], talon_dealt = pool[:size], pool[size:] + talon
         if len(talon_dealt) != _talon_size(game, active):
             return None
-        if view["sitting_out"] is not None:
-            dealt[view["sitting_out"]] = []
+        for seat in view["seats_out"]:
+            dealt[seat] = []
         return {"hands": [dealt[s] for s in range(players)], "talon": talon_dealt}
 
     def _replay(

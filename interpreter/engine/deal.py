@@ -192,7 +192,7 @@ def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
 
 
 def explicit_deal(
-    ruleset: Ruleset, seats: list[int], players: int, sitting_out: int | None, deal: Mapping[str, Any]
+    ruleset: Ruleset, seats: list[int], players: int, seats_out: tuple[int, ...], deal: Mapping[str, Any]
 ) -> Dealt:
     """An explicit deal, checked: every card of the pack exactly once, each hand and the talon
     the size the plan says. Raises DealError naming every place that is wrong."""
@@ -208,8 +208,9 @@ def explicit_deal(
     check = _DealCheck(ruleset, len(seats))
     hands: dict[int, list[str]] = {s: [] for s in range(players)}
     for seat, hand in enumerate(hands_given):
-        why = " (the dealer sits out)" if seat == sitting_out else ""
-        cards = check.cards(hand, 0 if seat == sitting_out else hand_size, f"seat {seat}", ("hands", seat), why)
+        out = seat in seats_out
+        why = " (it sits out this deal)" if out else ""
+        cards = check.cards(hand, 0 if out else hand_size, f"seat {seat}", ("hands", seat), why)
         if cards is not None:
             hands[seat] = cards
     talon = check.cards(talon_given, talon_size, "the talon", ("talon",), "") or []

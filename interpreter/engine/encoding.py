@@ -156,7 +156,7 @@ class Encoding:
         self._contract_index = {name: i for i, name in enumerate(self.contracts)}
         self._partner_blocks = partner_calls
         self._talon_shown_block = talon_shown
-        active = players - 1 if players in ruleset.dealer_sits_out else players
+        active = ruleset.active_at(players)
         plan = ruleset.deal_plans.get(active, ())
         self.tricks_per_deal = max(1, sum(packet.count for packet in plan if packet.to == "each"))
         self.pack, self.calls_width = n, c

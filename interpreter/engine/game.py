@@ -115,8 +115,8 @@ class Game:
         self.players = players = players if players is not None else ruleset.table_sizes[0]
         _check_table(ruleset, players, dealer, seed, pot)
         self.dealer = dealer
-        self.sitting_out = dealer if players in ruleset.dealer_sits_out else None
-        self.seats = list(_seats_from_vorhand(players, dealer, self.sitting_out))
+        self.seats_out = ruleset.seats_out(players, dealer)  # who sits out this deal (often nobody)
+        self.seats = list(_seats_from_vorhand(players, dealer, self.seats_out))
         # Some rulesets have rules of their own for a number of players (Cego for three).
         self.ruleset = ruleset = ruleset.for_players(len(self.seats))
         self.vorhand = self.seats[0]
@@ -225,7 +225,7 @@ class Game:
         if deal is not None:
             if seed is not None:
                 raise TableError("seed", "give a seed or a deal, not both")
-            dealt = explicit_deal(self.ruleset, self.seats, self.players, self.sitting_out, deal)
+            dealt = explicit_deal(self.ruleset, self.seats, self.players, self.seats_out, deal)
             plan = {"plan": dealt.plan} if dealt.plan is not None else {}
             self.events.append({"type": "deal", "dealer": self.dealer, "explicit": True, **plan})
             return dealt
@@ -487,8 +487,9 @@ class Game:
         return _failure(exc, f"applying seat {seat}'s {shown(action)}")
 
     def _not_your_turn(self, seat: int, parsed: object) -> str:
-        if seat == self.sitting_out:
-            return f"seat {seat} deals and sits out this deal"
+        if seat in self.seats_out:
+            deals = "deals and sits" if seat == self.dealer else "sits"
+            return f"seat {seat} {deals} out this deal"
         if self.phase is _DEAL:
             return self._stage.refusal(seat, parsed)  # type: ignore[arg-type]  # (a parsed action)
         if isinstance(parsed, Call) and self.phase is _AUCTION:
@@ -642,9 +643,9 @@ class Game:
         first = self.auction.last_speaker if rule.start == "last_passer" else None
         if first is None:
             first = self.vorhand
-        # Round the table in the order of play, the dealer in its place when it takes part.
+        # Round the table in the order of play, the seats sitting out in their places when they take part.
         order = [(first + i) % self.players for i in range(self.players)]
-        order = [s for s in order if s in self.seats or (rule.sitting_out and s == self.sitting_out)]
+        order = [s for s in order if s in self.seats or (rule.sitting_out and s in self.seats_out)]
         done = self.ruleset.announcing.done if self.ruleset.announcing is not None else "pass"
         self.phase = _ANNOUNCE
         kontra = kontra_actions(self.ruleset)["game"]
@@ -773,7 +774,7 @@ class Game:
             self.declarer,
             self.seats,
             self.players,
-            self.sitting_out,
+            self.seats_out,
             frozenset(self.auction.bidders),
             dict(withheld) if withheld else {},
             tuple(announcement.laid) if announcement is not None and announcement.laid else (),
@@ -1000,10 +1001,10 @@ def _pack_of(ruleset: Ruleset, active: int) -> tuple[int, frozenset[str]]:
 
 
 @functools.cache
-def _seats_from_vorhand(players: int, dealer: int, sitting_out: int | None) -> tuple[int, ...]:
+def _seats_from_vorhand(players: int, dealer: int, seats_out: tuple[int, ...]) -> tuple[int, ...]:
     """The seats that play this deal, from Vorhand (the dealer's left) in order of play."""
     first = dealer + 1
-    return tuple(s % players for s in range(first, first + players) if s % players != sitting_out)
+    return tuple(s % players for s in range(first, first + players) if s % players not in seats_out)
 
 
 def _auction_tables(ruleset: Ruleset) -> AuctionTables:

@@ -60,7 +60,7 @@ class ActionIds:
     """The action ids of a ruleset at a table of `players` (made once: `of`)."""
 
     def __init__(self, ruleset: Ruleset, players: int):
-        active = players - 1 if players in ruleset.dealer_sits_out else players
+        active = ruleset.active_at(players)
         # The rules for this number of players (Cego for three has games of its own).
         self.ruleset = ruleset = ruleset.for_players(active)
         self.players = players

@@ -133,7 +133,7 @@ class ObservedGame:
         if probe.phase is Phase.DEAL:  # the dealer chooses a plan: each deals hands of the same sizes
             probe.apply(dealer, probe.legal_actions()[0])
         self.seats = probe.seats
-        self.sitting_out = probe.sitting_out
+        self.seats_out = probe.seats_out
         self.sizes = {s: len(probe.initial_hands[s]) for s in range(players)}
         self.talon_size = len(probe.initial_talon)
         self.pack = list(probe.ruleset.pack(len(probe.seats)))
@@ -277,11 +277,11 @@ class ObservedGame:
         return pool, sorted(filled)
 
     def _seen_hands(self, taken: set[str]) -> dict[int, list[str]]:
-        """Each seat's cards known or seen (none for a dealer who sits out), but those `taken`."""
+        """Each seat's cards known or seen (none for a seat that sits out), but those `taken`."""
         played = self.played()
         hands: dict[int, list[str]] = {}
         for seat in range(self.players):
-            if seat == self.sitting_out:
+            if seat in self.seats_out:
                 hands[seat] = []
                 continue
             own = [c for c in [*self.known.get(seat, []), *played[seat]] if c not in taken]

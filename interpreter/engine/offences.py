@@ -147,8 +147,8 @@ def _sides(game: Game) -> tuple[tuple[int, ...], list[int]] | None:
         partner = holder if holder != declarer else None
     team = (declarer,) if partner is None else (declarer, partner)
     opponents = [s for s in game.seats if s not in team]
-    if game.sitting_out is not None and game.ruleset.settlement.sitting_out == "defender":
-        opponents.append(game.sitting_out)
+    if game.ruleset.settlement.sitting_out == "defender":
+        opponents.extend(game.seats_out)
     return team, opponents
 
 
@@ -167,8 +167,8 @@ def breach_result(game: Game, offender: int, rule: Compulsion) -> Result:
     lost = lost_every_trick(ruleset, contract, len(game.seats)) if contract is not None else 0
     amount = int(rule.breach_pays_each({"players": len(game.seats), "lost_every_trick": lost}))
     receivers = list(game.seats)
-    if game.sitting_out is not None and ruleset.settlement.sitting_out == "defender":
-        receivers.append(game.sitting_out)
+    if ruleset.settlement.sitting_out == "defender":
+        receivers.extend(game.seats_out)
     reason = f'seat {offender} passed against the rule "{rule.reason}"; the deal is abandoned'
     game.events.append({"type": "breach", "seat": offender, "reason": reason})
     payments = each_other_pays(offender, receivers, game.players, amount)

@@ -268,7 +268,7 @@ class Session:
         result = game.result
         assert result is not None and self.sheet is not None
         points = 0
-        if result.points and seat != game.sitting_out:
+        if result.points and seat not in game.seats_out:
             if "seats" in result.points:
                 points = int(result.points["seats"][seat] or 0)
             else:

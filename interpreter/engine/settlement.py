@@ -107,7 +107,7 @@ class Deal:
     declarer: int | None  # None where everyone plays for themselves
     seats: list[int]  # active seats
     players: int  # people at the table
-    sitting_out: int | None
+    seats_out: tuple[int, ...]  # seats that sit out (empty: nobody)
     bidders: frozenset[int]  # seats that bid in the auction
     withheld: dict[int, str]  # seat -> the card it withheld
     laid: tuple[tuple[str, str], ...]  # (announcement, card) the declarer laid out
@@ -448,11 +448,11 @@ def settle(
 
 
 def _defenders(deal: Deal) -> list[int]:
-    """The declarer's opponents, and a dealer who sits out where the settlement counts one among them."""
+    """The declarer's opponents, and the seats that sit out where the settlement counts them among them."""
     team = deal.team
     defenders = [seat for seat in deal.seats if seat not in team]
-    if deal.sitting_out is not None and deal.ruleset.settlement.sitting_out == "defender":
-        defenders.append(deal.sitting_out)
+    if deal.ruleset.settlement.sitting_out == "defender":
+        defenders.extend(deal.seats_out)
     return defenders
 
 
@@ -974,8 +974,8 @@ def settle_individual(
     points = {seat: rs.counting.points(cards, rs.deck.points) if cards else 0 for seat, cards in own.items()}
     payments = [0] * deal.players
     everyone = list(deal.seats)
-    if deal.sitting_out is not None and rs.settlement.sitting_out == "defender":
-        everyone.append(deal.sitting_out)
+    if rs.settlement.sitting_out == "defender":
+        everyone.extend(deal.seats_out)
     tricks_of = {seat: sum(1 for t in tricks if t.winner == seat) for seat in everyone}
     if rule.payments:
         _pay_classes(deal, points, tricks_of, vorhand, payments)
@@ -1074,7 +1074,7 @@ def _pay_classes(
 
 def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorhand: int) -> dict[int, dict[str, Any]]:
     """What a class of payments reads for each seat that takes part: its points, tricks, place
-    and rank; a dealer who sits out and takes part comes last (no points, no trick)."""
+    and rank; the seats that sit out and take part come last (no points, no trick), in order from the dealer."""
     players = list(deal.seats)  # in order from Vorhand
     # What every seat's conditions may read of the others (the Bürgermeister who pays alone).
     most = max(points[s] for s in players)
@@ -1096,13 +1096,14 @@ def _places(deal: Deal, points: dict[int, int], tricks_of: dict[int, int], vorha
             "sitting_out": False,
             "kontra": deal.kontra,
         }
-    if deal.sitting_out is not None and deal.ruleset.settlement.sitting_out == "defender":
+    out = deal.seats_out if deal.ruleset.settlement.sitting_out == "defender" else ()
+    for i, seat in enumerate(out):
         last = len(players) + 1
-        env[deal.sitting_out] = {
+        env[seat] = {
             "points": 0,
             "tricks": 0,
             "place": last,
-            "rank": last,
+            "rank": last + i,
             "is_vorhand": False,
             "players": len(players),
             "sharing": 0,

@@ -51,7 +51,7 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
         "ruleset": game.ruleset.name,
         "players": players,
         "dealer": game.dealer,
-        "sitting_out": game.sitting_out,
+        "seats_out": list(game.seats_out),
         "seat": seat,
         "phase": game.phase._value_,  # (`.value`, without the enum's descriptor call)
         "to_act": game.to_act,

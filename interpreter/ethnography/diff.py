@@ -21,7 +21,7 @@ import inspect
 import re
 import string
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,35 @@ def sits_out_text(value: Any) -> str:
     if not value:
         return "never"
     return "with " + words([str(n) for n in value], "or") + " at the table"
+
+
+def _sitting(position: Any) -> str:
+    return {0: "the dealer", 1: "Vorhand"}.get(position, f"the player {position} places after the dealer")
+
+
+def sit_out_text(value: Any) -> str:
+    """Who sits out by table size (`{"6": [0, 3]}`): positions from the dealer in the order of play."""
+    if not value:
+        return "never"
+    if not isinstance(value, dict):
+        return generic_text(value)
+    parts = []
+    for size, positions in sorted(value.items(), key=lambda item: str(item[0]).zfill(4)):
+        seats = positions if isinstance(positions, list) else [positions]
+        parts.append(f"with {size} at the table {words([_sitting(p) for p in seats], 'and')}")
+    return "; ".join(parts)
+
+
+def sitting_out_phrase(sit_out: Mapping[int, tuple[int, ...]]) -> str:
+    """Who sits out of a compiled ruleset, in a phrase: "at 8 the dealer sits out"."""
+    by_who: dict[tuple[int, ...], list[int]] = {}
+    for size, out in sorted(sit_out.items()):
+        by_who.setdefault(tuple(out), []).append(size)
+    return "; ".join(
+        f"at {words([str(n) for n in sizes], 'or')} {words([_sitting(p) for p in out], 'and')} "
+        + ("sits out" if len(out) == 1 else "sit out")
+        for out, sizes in by_who.items()
+    )
 
 
 def plan_text(plan: Any) -> str:
@@ -1235,6 +1264,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "special_round": special_round_text,
     "special_rounds": special_rounds_text,
     "sits_out": sits_out_text,
+    "sit_out": sit_out_text,
     "split": split_text,
     "suit_ranks": suit_ranks_text,
     "talon_to_tricks": talon_to_tricks_text,

@@ -32,7 +32,7 @@ from interpreter.ethnography.diff import (
     ladder_text,
     packet_text,
     plan_text,
-    sits_out_text,
+    sitting_out_phrase,
     template_for,
     the,
     value_text,
@@ -212,11 +212,10 @@ def _players_and_deal(w: Writer, side: Side) -> None:
     active = get_path(side.tree, ("players", "active"))
     if isinstance(active, list):
         text = f"{words([str(n) for n in active], 'or')} play"
-        sits = get_path(side.tree, ("players", "dealer_sits_out")) or []
-        if sits:
-            text += f"; {sits_out_text(sits)} the dealer sits out and is dealt no cards"
+        if side.ruleset.sit_out:
+            text += f"; {sitting_out_phrase(side.ruleset.sit_out)}, dealt no cards"
         w.rule(("players", "active"), text, "Players")
-        w.used.add(("players", "dealer_sits_out"))
+        w.used.add(("players", "sit_out"))
     w.rest(("players",))
     if get_path(side.tree, ("direction",)) is not MISSING:
         w.rule(("direction",), f"{side.tree['direction']} (seats are numbered in the order of play)")
@@ -926,11 +925,7 @@ def render_summary(side: Side) -> str:
     trumps = len(deck.sets.get("trumps", ()))
     facts = [
         f"**Players:** {words([str(n) for n in rs.active_players], 'or')}"
-        + (
-            f" (with {words([str(n) for n in rs.dealer_sits_out], 'or')} at the table the dealer sits out)"
-            if rs.dealer_sits_out
-            else ""
-        ),
+        + (f" ({sitting_out_phrase(rs.sit_out)})" if rs.sit_out else ""),
         f"**Pack:** {deck.title + ', ' if deck.title else ''}{len(deck.cards)} cards"
         + (f", {trumps} trumps" if trumps else ""),
     ]

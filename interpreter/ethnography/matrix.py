@@ -25,6 +25,7 @@ from interpreter.ethnography.diff import (
     factor_text,
     packet_text,
     schedule_text,
+    sitting_out_phrase,
     step_text,
     value_text,
     withhold_text,
@@ -54,8 +55,8 @@ NONE = "—"
 def players_cell(side: Side) -> Cell:
     rs = side.ruleset
     text = words([str(n) for n in rs.active_players], "or")
-    if rs.dealer_sits_out:
-        text += f" (at {words([str(n) for n in rs.dealer_sits_out], 'or')} the dealer sits out)"
+    if rs.sit_out:
+        text += f" ({sitting_out_phrase(rs.sit_out)})"
     return Cell(text, [("players",)])
 
 

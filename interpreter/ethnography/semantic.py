@@ -309,7 +309,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "family",
             "deck",
             "active_players",
-            "dealer_sits_out",
+            "sit_out",
             "deal_plans",
             "deal_choice",
             "removed",
@@ -446,7 +446,8 @@ def tree_of(rs: Ruleset) -> dict[str, Any]:
     _put(tree, "family", rs.family)
     players: dict[str, Any] = {}
     _put(players, "active", list(rs.active_players))
-    _put(players, "dealer_sits_out", list(rs.dealer_sits_out))
+    # `dealer_sits_out: [8]` and `sit_out: {"8": [0]}` are one rule: said in the general word.
+    _put(players, "sit_out", {str(n): list(out) for n, out in rs.sit_out.items()})
     _put(players, "usual", rs.usual_players)
     _put(tree, "players", players)
     _put(tree, "direction", rs.direction)

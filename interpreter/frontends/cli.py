@@ -367,7 +367,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = session.next_deal() if session is not None else Game(ruleset, players, dealer=args.dealer, seed=args.seed)
     humans = set(args.human)
     for seat in humans:
-        if not 0 <= seat < game.players or seat == game.sitting_out:
+        if not 0 <= seat < game.players or seat in game.seats_out:
             raise TarockError(f"--human {seat}: no such playing seat")
     if humans and sys.stdin is None:
         raise TarockError("--human needs standard input to read your choices, and it is closed")

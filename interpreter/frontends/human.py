@@ -123,7 +123,7 @@ class HumanPlayer:
                 self.say(f"    {who}: {label(event['card'], deck)}")
                 continue
             if event["type"] == "settlement":
-                for line in explain_result(event, game.ruleset, game.players, game.sitting_out):
+                for line in explain_result(event, game.ruleset, game.players, game.seats_out):
                     self.say(line)
                 continue
             text = describe_event(public_event(event, game), game)

@@ -155,7 +155,7 @@ def describe_result(result: dict[str, Any], game: Game) -> str:
     """The result, part by part (words.explain_result): who won and why, each payment's reason."""
     from interpreter.frontends.words import explain_result
 
-    return "\n".join(explain_result(result, game.ruleset, game.players, game.sitting_out))
+    return "\n".join(explain_result(result, game.ruleset, game.players, game.seats_out))
 
 
 def render_log(game: Game, *, show_hands: bool = True) -> str:
@@ -164,14 +164,15 @@ def render_log(game: Game, *, show_hands: bool = True) -> str:
 
     lines = [
         f"{rs.title} — {game.players} at the table, dealer seat {game.dealer}"
-        + (" (sits out)" if game.sitting_out is not None else "")
+        + (" (sits out)" if game.dealer in game.seats_out else "")
+        + "".join(f", seat {s} sits out" for s in game.seats_out if s != game.dealer)
         + (f", seed {game.seed}" if game.seed is not None else ""),
         legend(deck),
     ]
     if show_hands:
         lines.append("Hands:")
         for seat in range(game.players):
-            if seat == game.sitting_out:
+            if seat in game.seats_out:
                 continue
             mark = " (Vorhand)" if seat == game.vorhand else ""
             lines.append(f"  seat {seat}{mark}: {show_cards(game.initial_hands[seat], deck)}")

@@ -245,7 +245,7 @@ class Session:
                         "loads": True,
                         "players": list(rs.table_sizes),
                         "active_players": list(rs.active_players),
-                        "dealer_sits_out": list(rs.dealer_sits_out),
+                        "sit_out": {str(n): list(out) for n, out in rs.sit_out.items()},
                         "choices": [
                             {
                                 "name": g.name,
@@ -591,7 +591,7 @@ class Session:
             "players": game.players,
             "dealer": game.dealer,
             "seats": list(game.seats),
-            "sitting_out": game.sitting_out,
+            "seats_out": list(game.seats_out),
             "phase": game.phase.value,
             "to_act": game.to_act,
         }

@@ -492,11 +492,12 @@ def _ratio(a: int, b: int) -> float | None:
 
 
 def _position(seat: int, game: Game) -> str:
+    out = " (sits out)" if seat in game.seats_out else ""
     if seat == game.dealer:
-        return "dealer (sits out)" if seat == game.sitting_out else "dealer"
+        return "dealer" + out
     if seat == game.vorhand:
         return "Vorhand"
-    return f"dealer+{(seat - game.dealer) % game.players}"
+    return f"dealer+{(seat - game.dealer) % game.players}{out}"
 
 
 def render(stats: dict[str, Any]) -> str:

@@ -182,7 +182,7 @@ def explain_result(
     result: dict[str, Any],
     ruleset: Ruleset,
     players: int,
-    sitting_out: int | None,
+    seats_out: tuple[int, ...] | list[int],
     name: Callable[[int], str] | None = None,
 ) -> list[str]:
     """A finished deal's result as labelled lines: the contract and who won it and why (card points
@@ -208,7 +208,7 @@ def explain_result(
     if declarer is None:
         lines = [f"Result: {title}, everyone for themselves."]
         if "seats" in points:
-            shown = ", ".join(f"{say(s)} {p}" for s, p in enumerate(points["seats"]) if s != sitting_out)
+            shown = ", ".join(f"{say(s)} {p}" for s, p in enumerate(points["seats"]) if s not in seats_out)
             lines.append(f"Card points in own tricks: {shown}.")
         return [*lines, paid]
     won = bool(result.get("declarer_won"))
@@ -241,10 +241,10 @@ def explain_result(
     # The payments taken apart as the settlement puts them together: each announcement is paid
     # between the lone player and every opponent, the pot is the lone player's alone, and the
     # game is what is left.
-    active = [s for s in range(players) if s != sitting_out]
+    active = [s for s in range(players) if s not in seats_out]
     opponents = [s for s in active if s not in team]
-    if sitting_out is not None and ruleset.settlement.sitting_out == "defender":
-        opponents.append(sitting_out)
+    if ruleset.settlement.sitting_out == "defender":
+        opponents.extend(seats_out)
     announced = result.get("announcements") or []
     each = sum(a["value"] if a["won"] else -a["value"] for a in announced)
     bonuses = [b for b in result.get("bonuses") or [] if b.get("payments")]

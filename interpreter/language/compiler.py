@@ -265,7 +265,7 @@ class Compiler:
         self.constants = {c: (CARD, c) for c in self.deck.cards}
         self.constants.update({n: (CARDS, s) for n, s in self.deck.sets.items()})
         self.section(("deck", "sets"), self.compile_deck_sets)
-        active, sits_out = self.section(("players",), self.compile_players)
+        active, sit_out = self.section(("players",), self.compile_players)
         removed = self.section(("deal", "remove"), lambda: self.compile_removed(active))
         plans = self.section(("deal", "plans"), lambda: self.compile_deal(active, removed))
         deal_choice = self.section(("deal", "choice"), lambda: self.compile_deal_choice(plans or {}))
@@ -287,7 +287,7 @@ class Compiler:
         )
         counting = self.section(("counting",), self.compile_counting)
         settlement = self.section(("settlement",), self.compile_settlement)
-        self.section(("settlement", "split"), lambda: self.check_split(contracts, settlement, active, sits_out))
+        self.section(("settlement", "split"), lambda: self.check_split(contracts, settlement, active, sit_out))
         groups = self.section(("readings",), self.compile_groups)
         session = self.section(("session",), self.compile_session)
         accusation = self.section(("accusation",), lambda: self.compile_accusation(phases))
@@ -303,7 +303,7 @@ class Compiler:
             family=self.data.get("family"),
             deck=self.deck,
             active_players=active,
-            dealer_sits_out=sits_out,
+            sit_out=sit_out,
             deal_plans=plans,
             removed=removed,
             call_titles={c: d.get("title", c) for c, d in (self.data.get("calls") or {}).items()},
@@ -478,20 +478,62 @@ class Compiler:
             self.constants[name] = (CARDS, value)
 
     # -- players and deal ----------------------------------------------------------------
-    def compile_players(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def compile_players(self) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+        """The numbers of active players, and who sits out by table size: `sit_out` as written,
+        and `dealer_sits_out: [8]` as its shorthand `{8: [0]}` (the dealer is position 0)."""
         p = self.data.get("players") or {}
         active = tuple(sorted({n for n in p.get("active") or [] if isinstance(n, int)}))
-        sits_out = tuple(sorted({n for n in p.get("dealer_sits_out") or [] if isinstance(n, int)}))
-        for i, n in enumerate(p.get("dealer_sits_out") or []):
-            if isinstance(n, int) and n - 1 not in active:
+        sit_out: dict[int, tuple[int, ...]] = {}
+        for n in p.get("dealer_sits_out") or []:
+            if isinstance(n, int):
+                sit_out[n] = (0,)
+        written = p.get("sit_out")
+        for key, positions in (written if isinstance(written, dict) else {}).items():
+            path: Path = ("players", "sit_out", key)
+            if not str(key).isdigit() or not isinstance(positions, list):
+                continue  # the schema has said what is wrong
+            size = int(key)
+            if size in sit_out:
                 self.problem(
-                    ("players", "dealer_sits_out", i),
-                    f"with {n} at the table and the dealer out, {n - 1} play, but active allows only {list(active)}",
+                    path,
+                    f"the table of {size} is also in dealer_sits_out; say who sits out at {size} once: "
+                    f'drop {size} from dealer_sits_out (the same as sit_out: {{"{size}": [0]}})',
+                    at_key=True,
+                )
+                continue
+            seen: set[int] = set()
+            for i, position in enumerate(positions):
+                if not isinstance(position, int):
+                    continue
+                if not 0 <= position < size:
+                    self.problem(
+                        (*path, i),
+                        f"position {position} is not at a table of {size}: positions count from the dealer "
+                        f"(0) in the order of play, up to {size - 1}",
+                    )
+                elif position in seen:
+                    self.problem((*path, i), f"position {position} is given twice: give each seat that sits out once")
+                seen.add(position)
+            sit_out[size] = tuple(sorted(q for q in seen if 0 <= q < size))
+        for size, out in sorted(sit_out.items()):
+            playing = size - len(out)
+            if playing not in active:
+                if out == (0,) and size in (p.get("dealer_sits_out") or []):
+                    place: Path = ("players", "dealer_sits_out", (p.get("dealer_sits_out") or []).index(size))
+                    who = "the dealer out"
+                else:
+                    place = ("players", "sit_out", str(size)) if str(size) in (written or {}) else ("players",)
+                    who = f"{len(out)} sitting out"
+                self.problem(
+                    place,
+                    f"with {size} at the table and {who}, {playing} play, but active allows only {list(active)} "
+                    f"(the deal plans are made for those): add {playing} to players.active with its deal plan, "
+                    "or let another number sit out",
                 )
         usual = p.get("usual")
-        if isinstance(usual, int) and usual not in set(active) | set(sits_out):
+        if isinstance(usual, int) and usual not in set(active) | set(sit_out):
             self.problem(("players", "usual"), f"the usual table of {usual} is not among the table sizes allowed")
-        return active, sits_out
+        return active, dict(sorted(sit_out.items()))
 
     def compile_removed(self, active: tuple[int, ...]) -> dict[int, frozenset[str]]:
         """The cards out of the pack, by number of active players: one set expression for every
@@ -1850,7 +1892,7 @@ class Compiler:
         contracts: dict[str, Contract] | None,
         settlement: Settlement | None,
         active: tuple[int, ...],
-        sits_out: tuple[int, ...],
+        sit_out: dict[int, tuple[int, ...]],
     ) -> None:
         """A split of the declarer's side's money that a fixed payment cannot be divided by: the
         game's value where it reads only the factor (and kontra), a bonus of a fixed value."""
@@ -1862,8 +1904,16 @@ class Compiler:
             if not any(isinstance(step, CallPartner) for step in contract.exchange):
                 continue  # never a partner: the declarer takes it all
             for players in active:
-                payers = players - 2 + (1 if players + 1 in sits_out and settlement.sitting_out == "defender" else 0)
-                for what, value in self.fixed_values(contract, players):
+                # Seats that sit out pay with the opponents where the settlement counts them among
+                # them: every number of them at a table where `players` play.
+                out = {0} | {len(o) for n, o in sit_out.items() if n - len(o) == players}
+                if settlement.sitting_out != "defender":
+                    out = {0}
+                for payers, (what, value) in (
+                    (players - 2 + extra, fixed)
+                    for extra in sorted(out)
+                    for fixed in self.fixed_values(contract, players)
+                ):
                     if (payers * value) % whole:
                         self.problem(
                             ("settlement", "split"),

@@ -787,7 +787,9 @@ class Ruleset:
     family: str | None
     deck: Deck
     active_players: tuple[int, ...]
-    dealer_sits_out: tuple[int, ...]
+    # Who sits out, by table size: positions counted from the dealer in the order of play (0 the
+    # dealer, 1 Vorhand); a table size not here: everybody plays.
+    sit_out: Mapping[int, tuple[int, ...]]
     deal_plans: dict[int, tuple[Packet, ...]]
     removed: dict[int, frozenset[str]]  # cards out of the pack, by number of active players
     call_titles: dict[str, str]
@@ -857,8 +859,17 @@ class Ruleset:
         """The numbers of people the game is played by (read at every new deal: made once)."""
         sizes: tuple[int, ...] | None = self.derived.get("table_sizes")
         if sizes is None:
-            sizes = self.derived["table_sizes"] = tuple(sorted(set(self.active_players) | set(self.dealer_sits_out)))
+            sizes = self.derived["table_sizes"] = tuple(sorted(set(self.active_players) | set(self.sit_out)))
         return sizes
+
+    def seats_out(self, players: int, dealer: int) -> tuple[int, ...]:
+        """The seats that sit out a deal at a table of `players` dealt by `dealer`, in order of play
+        from the dealer (empty: everybody plays)."""
+        return tuple((dealer + position) % players for position in self.sit_out.get(players, ()))
+
+    def active_at(self, players: int) -> int:
+        """How many play at a table of `players`."""
+        return players - len(self.sit_out.get(players, ()))
 
     @property
     def usual_table(self) -> int:

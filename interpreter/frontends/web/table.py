@@ -393,7 +393,7 @@ class Table:
         number = len(self.session.deals)
         if game.is_over and game.result is not None and len(self.finished) < number:
             self.session.finish_deal()
-            lines = explain_result(game.result.as_dict(), game.ruleset, game.players, game.sitting_out, self._name)
+            lines = explain_result(game.result.as_dict(), game.ruleset, game.players, game.seats_out, self._name)
             record = game.record()
             self.finished.append(Finished(number, game.dealer, lines, list(game.result.payments), _log(game), record))
             if self.store is not None:

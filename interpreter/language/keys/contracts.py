@@ -534,7 +534,9 @@ contract = Rule(
                         default="vorhand",
                     ),
                     "sitting_out": Key(
-                        Boolean("A dealer who sits out has a turn too, in its place at the table (default false)."),
+                        Boolean(
+                            "The seats that sit out (a dealer who sits out) have a turn too, each in its place at the table (default false)."
+                        ),
                         default=False,
                     ),
                     "title": title("What a doubling is called (Klopfen).", "Kontra"),

@@ -200,8 +200,8 @@ PAYMENT = table(
     kontra=_k(INT, "2 per doubling"),
     sitting_out=_k(
         BOOL,
-        "the dealer who sits out, who takes part when `settlement.sitting_out` is defender, placed after "
-        "every player with no points and no trick",
+        "this seat sits out (`players.sit_out`: the dealer, or another seat) and takes part because "
+        "`settlement.sitting_out` is defender; such seats are placed after every player, with no points and no trick",
     ),
 )
 

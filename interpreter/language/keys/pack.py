@@ -92,10 +92,22 @@ players = Rule(
         ),
         "dealer_sits_out": Key(
             ListOf(
-                "Table sizes at which the dealer sits out and is dealt no cards (8 at a Dappen table: 7 play).",
+                'Table sizes at which the dealer sits out and is dealt no cards (8 at a Dappen table: 7 play); short for `sit_out` with the dealer alone (`{"8": [0]}`).',
                 Integer("A number of people at the table.", 3),
             ),
             said=Said("The dealer sits out", text="sits_out", missing="never"),
+        ),
+        "sit_out": Key(
+            Entries(
+                'Who sits out and is dealt no cards, by table size: the positions counted from the dealer in the order of play (0 the dealer, 1 Vorhand, 2 the next ...). `sit_out: {"6": [0, 3]}`: at six, the dealer and the player opposite sit out and four play. `dealer_sits_out: [8]` is short for `sit_out: {"8": [0]}`; a table size is given by one of them only.',
+                ListOf(
+                    "The positions that sit out at this table size.",
+                    Integer("A position counted from the dealer in the order of play (0 the dealer, 1 Vorhand).", 0),
+                    min_items=1,
+                ),
+                {"pattern": NUMBER_PATTERN},
+            ),
+            said=Said("Seats that sit out", text="sit_out", missing="never"),
         ),
         "usual": Key(
             Integer(

@@ -119,7 +119,10 @@ settlement = Rule(
             said=Said("Payment", text="payment"),
         ),
         "sitting_out": Key(
-            Choice("Whether a dealer who sits out settles like a defender or takes no part.", ("no_part", "defender")),
+            Choice(
+                "Whether the seats that sit out (`players.sit_out`: a dealer who sits out, and any other seat) settle like defenders or take no part.",
+                ("no_part", "defender"),
+            ),
             default="no_part",
             said=Said(
                 "A dealer who sits out",

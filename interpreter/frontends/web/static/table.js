@@ -169,7 +169,7 @@ function drawSeats(st, view, you) {
     if (view.dealer === s.seat) marks.push("dealer");
     if (view.declarer === s.seat) marks.push(st.partner_game ? "★ declarer" : "★ lone player");
     if (partnerKnown && view.partner === s.seat && view.partner !== view.declarer) marks.push("☆ partner");
-    if (view.sitting_out === s.seat) marks.push("sits out");
+    if ((view.seats_out || []).includes(s.seat)) marks.push("sits out");
     const who = el("span", { class: "name" }, s.name);
     if (s.person) {
       const here = s.present !== false;
