@@ -488,11 +488,13 @@ class Compiler:
             if isinstance(n, int):
                 sit_out[n] = (0,)
         written = p.get("sit_out")
+        keys: dict[int, Any] = {}  # each table size as written (its place)
         for key, positions in (written if isinstance(written, dict) else {}).items():
             path: Path = ("players", "sit_out", key)
             if not str(key).isdigit() or not isinstance(positions, list):
                 continue  # the schema has said what is wrong
             size = int(key)
+            keys[size] = key
             if size in sit_out:
                 self.problem(
                     path,
@@ -502,10 +504,13 @@ class Compiler:
                 )
                 continue
             seen: set[int] = set()
+            wrong = False
             for i, position in enumerate(positions):
-                if not isinstance(position, int):
+                if not isinstance(position, int) or position < 0:
+                    wrong = True  # the schema has said what is wrong
                     continue
-                if not 0 <= position < size:
+                if position >= size:
+                    wrong = True
                     self.problem(
                         (*path, i),
                         f"position {position} is not at a table of {size}: positions count from the dealer "
@@ -514,7 +519,8 @@ class Compiler:
                 elif position in seen:
                     self.problem((*path, i), f"position {position} is given twice: give each seat that sits out once")
                 seen.add(position)
-            sit_out[size] = tuple(sorted(q for q in seen if 0 <= q < size))
+            if not wrong:  # (a table with a wrong position has no number of players to check)
+                sit_out[size] = tuple(sorted(seen))
         for size, out in sorted(sit_out.items()):
             playing = size - len(out)
             if playing not in active:
@@ -522,7 +528,7 @@ class Compiler:
                     place: Path = ("players", "dealer_sits_out", (p.get("dealer_sits_out") or []).index(size))
                     who = "the dealer out"
                 else:
-                    place = ("players", "sit_out", str(size)) if str(size) in (written or {}) else ("players",)
+                    place = ("players", "sit_out", keys[size]) if size in keys else ("players",)
                     who = f"{len(out)} sitting out"
                 self.problem(
                     place,
