@@ -251,3 +251,61 @@ def test_the_web_table_shows_every_seat_that_sits_out(tmp_path: Path) -> None:
     boxes = dict(json.loads(out.stdout))
     assert sorted(s for s, text in boxes.items() if "sits out" in text) == [0, 3]
     assert "dealer" in boxes[0] and "0 cards" in boxes[3]
+
+
+def test_every_seat_out_knocks_and_is_paid_where_the_rules_name_the_seats_that_sit_out(tmp_path: Path) -> None:
+    """Dreierles' Räuber with two seats out at five (a table of the tests): both knock in their
+    places (`doubling.sitting_out`), both settle as defenders, and the formula name `sitting_out`
+    is true for each of them (three tied pay each seat that sits out)."""
+    file = tmp_path / "five.yaml"
+    file.write_text(
+        'title: Dreierles at five\nextends: dreierles\nplayers:\n  sit_out: {"5": [0, 2]}\n', encoding="utf-8"
+    )
+    ruleset = load_ruleset(str(file))
+    knocked: set[int] = set()
+    raeuber = 0
+    for seed in range(40):
+        game = Game(ruleset, players=5, dealer=seed % 5, seed=seed)
+        out = game.seats_out
+        assert out == (seed % 5, (seed % 5 + 2) % 5)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            legal = game.legal_actions(seat)
+            if seat in out:
+                assert game.phase.value == "announce"  # a seat out speaks only to knock
+                knocked.add(out.index(seat))
+            choice = "pass" if "pass" in legal and game.phase.value == "auction" else legal[seed % len(legal)]
+            game.apply(seat, choice)
+        result = game.result
+        assert result is not None and sum(result.payments) == 0
+        if result.contract != "raeuber":
+            continue
+        raeuber += 1
+        points = result.points["seats"]
+        playing = [points[s] for s in game.seats]
+        if playing.count(max(playing)) == 3:  # three tied: each pays each seat out the kontra
+            assert all(result.payments[s] > 0 for s in out)
+        elif playing.count(max(playing)) == 1:  # the one with most pays every other seat, both out too
+            loser = max(game.seats, key=lambda s: points[s])
+            assert all(result.payments[s] == result.payments[out[0]] > 0 for s in out)
+            assert result.payments[loser] < 0
+    assert raeuber > 10 and knocked == {0, 1}
+
+
+def test_the_formula_name_sitting_out_is_true_for_each_seat_out(tmp_path: Path) -> None:
+    """What a payment class reads of each seat (settlement's places): both seats out are
+    `sitting_out`, with no points and no trick, placed after every player, ranked from the dealer."""
+    from interpreter.engine.settlement import Deal, _places
+
+    file = tmp_path / "five.yaml"
+    file.write_text(
+        'title: Dreierles at five\nextends: dreierles\nplayers:\n  sit_out: {"5": [0, 2]}\n', encoding="utf-8"
+    )
+    ruleset = load_ruleset(str(file))
+    deal = Deal(ruleset, ruleset.contracts["raeuber"], None, [1, 3, 4], 5, (0, 2), frozenset(), {}, ())
+    env = _places(deal, {1: 30, 3: 30, 4: 10}, {1: 3, 3: 3, 4: 1}, 1)
+    assert [env[s]["sitting_out"] for s in range(5)] == [True, False, True, False, False]
+    assert [env[s]["place"] for s in range(5)] == [4, 1, 4, 1, 3]
+    assert [env[s]["rank"] for s in (0, 2)] == [4, 5]
+    assert env[0]["points"] == env[2]["points"] == 0 and env[0]["tricks"] == env[2]["tricks"] == 0

@@ -107,7 +107,7 @@ players = Rule(
                 ),
                 {"pattern": NUMBER_PATTERN},
             ),
-            said=Said("Seats that sit out", text="sit_out", missing="never"),
+            said=Said("Seats that sit out", text="sit_out", missing="never", whole=True),
         ),
         "usual": Key(
             Integer(
