@@ -19,8 +19,8 @@ import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
-from interpreter.engine.records import game_from_record, read_record, replay_document
 from interpreter.engine.deal import DealError
+from interpreter.engine.records import game_from_record, read_record, replay_document
 from interpreter.errors import RulesetError
 from interpreter.frontends.server import Session
 from interpreter.language.model import Ruleset
