@@ -226,6 +226,7 @@ CONSUMED: dict[str, str] = {
     "Excuse.goes_to": "engine/settlement.py",
     "Excuse.compensation": "engine/settlement.py",
     "Excuse.last_trick": "engine/settlement.py",
+    "Excuse.slam": "engine/excuse.py",
     "ScheduledTrick.trick": "engine/playrules.py",
     "ScheduledTrick.play_from": "engine/playrules.py",
     "ScheduledTrick.reason": "engine/playrules.py",

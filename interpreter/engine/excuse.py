@@ -20,7 +20,7 @@ from interpreter.engine.playrules import FOLLOW, PlayRule, fixing
 from interpreter.language.model import Excuse
 
 if TYPE_CHECKING:
-    from interpreter.engine.play import TrickPlay
+    from interpreter.engine.play import Trick, TrickPlay
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,18 @@ class Excused(PlayRule):
         # Led, it concerns the turns of everyone else in this trick: their scopes are worked out again.
         if card == self.rule.card:
             play.rescope()
+
+    def winner(self, play: TrickPlay, trick: Trick) -> int | None:
+        rule = self.rule
+        if not rule.slam or trick.cards[0] != rule.card or trick is not play.tricks[-1]:
+            return None
+        if len(play.tricks) < play.n_tricks:
+            return None
+        # The slam: led to the last trick by a side that took every trick before it, it wins it.
+        # Otherwise the tables judge the trick without it (TrickPlay.powerless and suitless).
+        team, leader = play.team, trick.leader
+        side = {s for s in play.seats if (s in team) == (leader in team)} if team else {leader}
+        return 0 if all(t.winner in side for t in play.tricks[:-1]) else None
 
     def judges(self, play: TrickPlay) -> bool:
         card = self.rule.card

@@ -434,6 +434,8 @@ def excuse_text(e: Any) -> str:
         text += f"; its holder's side keeps it when the other side wins its trick{made_whole}"
         if e.get("last_trick", "lost") == "lost":
             text += "; played to the last trick it goes with that trick"
+    if e.get("slam"):
+        text += "; led to the last trick by a side that took every other trick, it wins it"
     return text
 
 

@@ -847,6 +847,8 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
             excuse["compensation"] = {"gives": play.excuse.compensation}
         if play.excuse.last_trick != default("play.excuse.last_trick"):
             excuse["last_trick"] = play.excuse.last_trick
+        if play.excuse.slam != default("play.excuse.slam"):
+            excuse["slam"] = play.excuse.slam
         out["excuse"] = excuse
     _put(out, "trump_suit", _suit_name(deck, play.trump_suit))
     _put(out, "schedule", _schedule(play.schedule, deck))

@@ -1689,6 +1689,7 @@ class Compiler:
             e.get("goes_to", default("play.excuse.goes_to")),
             (e.get("compensation") or {}).get("gives", "none"),
             e.get("last_trick", default("play.excuse.last_trick")),
+            e.get("slam", default("play.excuse.slam")),
         )
         if excuse.goes_to == "trick" and excuse.compensation != "none":
             self.problem(

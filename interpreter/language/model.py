@@ -481,6 +481,8 @@ class Excuse:
     compensation: Literal["lowest_value", "none"] = "none"
     # Played to the last trick: lost: it goes with that trick to its winner; kept: as in any other.
     last_trick: Literal["lost", "kept"] = "lost"
+    # Led to the last trick by a side that took every trick before it, it wins that trick (the slam).
+    slam: bool = False
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ withhold = Rule(
 )
 
 excuse = Rule(
-    "A card its holder may play to any trick instead of what following asks, and that takes no part in the trick it lies in (the Excuse of French Tarot, the Fool or Matto, the Sküs of Tarock l'Hombre): it never wins; led, the next card played fixes the suit to follow and the trick is judged without it; it goes to its holder's side whoever wins that trick (`goes_to`), the holder's side making that trick whole (`compensation`), except in the last trick if `last_trick` says lost.",
+    "A card its holder may play to any trick instead of what following asks, and that takes no part in the trick it lies in (the Excuse of French Tarot, the Fool or Matto, the Sküs of Tarock l'Hombre): it never wins (but after a slam, where `slam` says so); led, the next card played fixes the suit to follow and the trick is judged without it; it goes to its holder's side whoever wins that trick (`goes_to`), the holder's side making that trick whole (`compensation`), except in the last trick if `last_trick` says lost.",
     {
         "card": card(),
         "goes_to": Key(
@@ -91,6 +91,12 @@ excuse = Rule(
                 ("lost", "kept"),
             ),
             default="lost",
+        ),
+        "slam": Key(
+            Boolean(
+                "true: led to the last trick by a side that took every trick before it, it wins that trick (the slam of French Tarot, a Valat made with the Excuse); false: it never wins."
+            ),
+            default=False,
         ),
     },
     ("card",),
@@ -294,7 +300,7 @@ play = Rule(
         "excuse": Key(
             excuse,
             said=Said(
-                "A card excused from following, which never wins (the Excuse)",
+                "A card excused from following, which takes no part in its trick (the Excuse)",
                 text="excuse",
                 missing="none",
                 whole=True,
