@@ -285,6 +285,56 @@ def test_a_thousand_deals_keep_the_words() -> None:
         assert counts[case] >= least, (case, counts)
 
 
+def _counted(cards: list[str], values: dict[str, int]) -> int:
+    """Königrufen's count of a pile: threes less 2 each, a remainder less 1 (pagat-koenig §2)."""
+    full, rest = divmod(len(cards), 3)
+    return sum(values[c] for c in cards) - 2 * full - (1 if rest else 0)
+
+
+def test_everyone_for_themselves_the_excuse_goes_to_its_holder_who_makes_the_trick_whole() -> None:
+    """Trischaken (everyone for themselves): each seat's points worked out here from the tricks
+    by the rule's words, the Excuse moved to its holder's own tricks and the holder's least
+    valuable card (1 point first, then the pack's order) to the trick's winner; in the last
+    trick it stays with the winner."""
+    ruleset = load_ruleset(str(FIXTURE))
+    values, order = ruleset.deck.points, list(ruleset.deck.cards)
+    counts: Counter[str] = Counter()
+    for seed in range(300):
+        game = Game(ruleset, players=4, dealer=0, seed=seed)
+        for seat, call in ((1, "mein_spiel"), (2, "pass"), (3, "pass"), (0, "pass"), (1, "trischaken")):
+            game.apply(seat, call)
+        bot = RandomBot(seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, bot.choose(game, seat))
+        result, tricks = game.result, game.tricks
+        assert result is not None and game.contract is not None and game.contract.name == "trischaken"
+        own: dict[int, list[str]] = {s: [] for s in game.seats}
+        for trick in tricks:
+            assert trick.winner is not None
+            own[trick.winner] += trick.cards
+        for event in game.events:  # the talon's cards added to the first tricks go to their winners
+            if event["type"] == "talon_card":
+                own[event["winner"]].append(event["card"])
+        at = next((i for i, t in enumerate(tricks) if EXCUSE in t.cards), None)  # (None: in the talon)
+        trick = tricks[at if at is not None else -1]
+        holder, winner = trick.seats[trick.cards.index(EXCUSE)] if at is not None else None, trick.winner
+        assert trick.cards[trick.seats.index(winner)] != EXCUSE
+        if at is not None and holder is not None and at < len(tricks) - 1 and holder != winner:
+            own[winner].remove(EXCUSE)
+            own[holder].append(EXCUSE)
+            others = [c for c in own[holder] if c != EXCUSE]
+            given = min(others, key=lambda c: (values[c], order.index(c))) if others else EXCUSE
+            own[holder].remove(given)
+            own[winner].append(given)
+            counts["given over" if given == EXCUSE else "made whole"] += 1
+        else:
+            counts["stays"] += 1
+        assert result.points["seats"] == [_counted(own[s], values) for s in range(4)], seed
+    assert counts["made whole"] > 50 and counts["stays"] > 20, counts
+
+
 def test_only_its_holder_and_the_trick_it_leads_have_the_rule_in_scope() -> None:
     """The other seats' turns do not meet the rule (a deal without it keeps the plain path)."""
     ruleset = load_ruleset(str(FIXTURE))

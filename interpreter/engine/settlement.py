@@ -998,12 +998,7 @@ def settle_individual(
     withheld_by = _withheld_by(deal)
     if withheld_by:
         _withheld_to_holders(deal, tricks[-1], withheld_by, own)
-    excused = _excused(deal, tricks, True)
-    if excused is not None:
-        trick, by, made_whole = excused
-        _to_holders(trick, by, own)
-        if made_whole:
-            _compensate(deal, trick, by, own.__getitem__, lambda a, b: a == b)
+    _excused_to_holder(deal, tricks, own)
     if deal.contract.talon_to_last_trick and talon:
         own[last] += talon
     points = {seat: rs.counting.points(cards, rs.deck.points) if cards else 0 for seat, cards in own.items()}
@@ -1037,6 +1032,19 @@ def _withheld_to_holders(deal: Deal, last: Trick, withheld_by: dict[str, int], o
     withhold = deal.ruleset.play.withhold
     if withhold is not None and withhold.compensation == "lowest_value":
         _compensate(deal, last, withheld_by, own.__getitem__, lambda a, b: a == b)
+
+
+def _excused_to_holder(deal: Deal, tricks: Sequence[Trick], own: dict[int, list[str]]) -> None:
+    """Everyone for themselves, the Excuse going to its holder (`play.excuse.goes_to: holder`,
+    not lost in the last trick): it leaves its trick's winner's tricks for its holder's own, and
+    the holder makes that trick whole as `play.excuse.compensation` says."""
+    excused = _excused(deal, tricks, True)
+    if excused is None:
+        return
+    trick, by, made_whole = excused
+    _to_holders(trick, by, own)
+    if made_whole:
+        _compensate(deal, trick, by, own.__getitem__, lambda a, b: a == b)
 
 
 def _to_holders(trick: Trick, by: dict[str, int], own: dict[int, list[str]]) -> None:
