@@ -216,6 +216,11 @@ def _documents() -> dict[str, Document]:
     data = copy.deepcopy(furtwangen.data)
     data["play"]["withhold"]["compensation"] = {"gives": "none"}
     out["fixture-withhold"] = dataclasses.replace(furtwangen, data=data)
+    # The Excuse, which no shipped ruleset plays (tests/rulesets/koenigrufen-excuse.yaml does):
+    # with nothing to make up, so that `goes_to: trick` compiles too.
+    data = copy.deepcopy(breitnau.data)
+    data["play"]["excuse"] = {"card": "T22"}
+    out["fixture-excuse"] = dataclasses.replace(breitnau, data=data)
     # A score sheet, which no shipped ruleset keeps.
     data = copy.deepcopy(breitnau.data)
     data["session"] = {"sheet": {"score": "payment"}}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from interpreter.engine.excuse import Excused
 from interpreter.engine.playrules import (
     EndsEarly,
     ExposedCards,
@@ -99,6 +100,8 @@ def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[
         rules.append(LastOfSuit(play.last_of_suit))
     if play.withhold is not None:
         rules.append(WithholdCard(play.withhold))
+    if play.excuse is not None:
+        rules.append(Excused(play.excuse))  # after the rules of following: it widens what they allowed
     rules += [TrickDuty(duty) for duty in play.duties]
     if play.keep_back:
         rules.append(

@@ -48,6 +48,9 @@ class Trick:
 
 class TrickPlay:
     read_only_offer = True  # the shared read-only actions
+    # The card excused from following, which takes no part in its trick (`play.excuse`): set by
+    # its rule when play starts (engine/excuse.py), so that a deal without it reads this default.
+    excused: frozenset[str] = frozenset()
 
     # The attributes read at every card have slots of their own, so that however many others
     # trick play gains they stay quick (Python 3.11 keeps at most 30 in an instance's fastest form).
@@ -302,14 +305,14 @@ class TrickPlay:
 
     # -- what the rules read ------------------------------------------------------------------------
     def suitless(self, number: int) -> frozenset[str]:
-        """Cards that do not fix the suit to follow in trick `number`: a withheld card."""
-        return frozenset(self.withheld.values()) if self.withheld else frozenset()
+        """Cards that do not fix the suit to follow in trick `number`: a withheld card, the Excuse."""
+        return frozenset(self.withheld.values()) | self.excused if self.withheld else self.excused
 
     def powerless(self) -> frozenset[str]:
-        """Cards that never win a trick: withheld, or exposed in the exchange."""
+        """Cards that never win a trick: withheld, exposed in the exchange, the Excuse."""
         if not self.withheld:
-            return self.exposed
-        return frozenset(self.withheld.values()) | self.exposed
+            return self.exposed | self.excused if self.excused else self.exposed
+        return frozenset(self.withheld.values()) | self.exposed | self.excused
 
     def exposed_in_play(self) -> bool:
         """Whether an exposed card is still to be played, or lies in a trick now being played."""

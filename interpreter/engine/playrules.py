@@ -210,6 +210,9 @@ class MustBeat(PlayRule):
 
     def allow(self, play: TrickPlay, seat: int, allowed: list[str], usable: list[str]) -> list[str]:
         cards = play.trick.cards
+        excused = play.excused
+        if excused and not excused.isdisjoint(cards):
+            cards = [c for c in cards if c not in excused]  # the Excuse takes no part in the trick
         if cards and play.tables.forced(allowed, cards):
             return play.tables.beating(allowed, cards)
         return allowed
@@ -304,6 +307,13 @@ class WithholdCard(PlayRule):
             play.rescope()
 
 
+def fixing(play: TrickPlay, led: list[str]) -> list[str]:
+    """The cards of the trick so far (`led`) that fix the suit to follow: all but the suitless
+    ones (a withheld card, the Excuse), so that the card after a suitless lead fixes it."""
+    suitless = play.suitless(play.number)
+    return [c for c in led if c not in suitless] if suitless else led
+
+
 @dataclass(frozen=True)
 class Withheld(PlayRule):
     """A withheld card stays in its holder's hand until the last trick, where it has no power
@@ -324,8 +334,7 @@ class Withheld(PlayRule):
         return usable
 
     def led(self, play: TrickPlay, seat: int, led: list[str], usable: list[str]) -> list[str]:
-        suitless = play.suitless(play.number)
-        return [c for c in led if c not in suitless] if suitless else led
+        return fixing(play, led)
 
     def why(self, play: TrickPlay, seat: int, card: str, allowed: list[str], legal: list[str]) -> str:
         return f"you withheld {play.deck.name_of(card)}: it stays in your hand until the last trick"

@@ -234,9 +234,9 @@ def piles(
     declarer_cards: list[str] = []
     defender_cards: list[str] = []
     team = deal.team
-    if not deal.withheld and deal.forfeit is None:
-        # No rule of play contributes to the piles (a withheld card, a forfeit): each trick goes
-        # whole to its winner's side.
+    if not deal.withheld and deal.forfeit is None and deal.ruleset.play.excuse is None:
+        # No rule of play contributes to the piles (a withheld card, a forfeit, the Excuse): each
+        # trick goes whole to its winner's side.
         declarer_tricks = 0
         for trick in tricks:
             if trick.winner in team:
@@ -245,7 +245,7 @@ def piles(
             else:
                 defender_cards += trick.cards
     else:
-        declarer_tricks = _ruled_piles(deal, tricks, declarer_cards, defender_cards)
+        declarer_tricks = _ruled_piles(deal, tricks, declarer_cards, defender_cards, last=rest is None)
     defender_tricks = len(tricks) - declarer_tricks
     if rest is not None:
         declarer_cards += rest[0]
@@ -257,28 +257,57 @@ def piles(
     return _aside(deal, declarer_cards, defender_cards, declarer_tricks, defender_tricks, out_of_play)
 
 
-def _ruled_piles(deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str], defender_cards: list[str]) -> int:
-    """The piles (into the two lists) where a card was withheld or a side forfeited the rest of
-    the play (Pfeife raus); returns the declarer's side's tricks."""
+def _ruled_piles(
+    deal: Deal, tricks: Sequence[Trick], declarer_cards: list[str], defender_cards: list[str], last: bool = True
+) -> int:
+    """The piles (into the two lists) where a card was withheld, a side forfeited the rest of
+    the play (Pfeife raus) or the Excuse was played; returns the declarer's side's tricks.
+    `last`: whether the last of `tricks` is the deal's last trick (play did not end early)."""
     team = deal.team
 
     def side(seat: int | None) -> list[str]:
         return declarer_cards if seat in team else defender_cards
 
     withheld_by = _withheld_by(deal)
+    excused = _excused(deal, tricks, last)
+    kept_by = {**withheld_by, **excused[1]} if excused is not None else withheld_by
     for index, trick in enumerate(tricks):
         owner = trick.winner if deal.forfeit is None else _owner(deal, index, trick)
-        if not withheld_by:
+        if not kept_by:
             side(owner).extend(trick.cards)
             continue
         for card in trick.cards:
-            # A withheld card goes to its holder's side, whoever won the trick.
-            side(withheld_by.get(card, owner)).append(card)
+            # A withheld card, and the Excuse, go to the holder's side, whoever won the trick.
+            side(kept_by.get(card, owner)).append(card)
     withhold = deal.ruleset.play.withhold
+
+    def together(a: int, b: int) -> bool:
+        return (a in team) == (b in team)
+
     if withheld_by and tricks and withhold is not None and withhold.compensation == "lowest_value":
-        _compensate(deal, tricks[-1], withheld_by, side, lambda a, b: (a in team) == (b in team))
+        _compensate(deal, tricks[-1], withheld_by, side, together)
+    if excused is not None and excused[2]:
+        _compensate(deal, excused[0], excused[1], side, together)
     owners = [t.winner for t in tricks] if deal.forfeit is None else [_owner(deal, i, t) for i, t in enumerate(tricks)]
     return sum(map(team.__contains__, owners))
+
+
+def _excused(deal: Deal, tricks: Sequence[Trick], last: bool) -> tuple[Trick, dict[str, int], bool] | None:
+    """The trick the Excuse was played to, the Excuse and its holder (card -> holder), and
+    whether its side makes that trick whole (`play.excuse.compensation`), where the Excuse goes
+    to its holder rather than with that trick to its winner (`goes_to: holder`, and not played
+    to the last trick where `last_trick: lost`). `last`: whether the last of `tricks` is the
+    deal's last trick."""
+    excuse = deal.ruleset.play.excuse
+    if excuse is None or excuse.goes_to != "holder":
+        return None
+    for index, trick in enumerate(tricks):
+        if excuse.card in trick.cards:
+            if last and index == len(tricks) - 1 and excuse.last_trick == "lost":
+                return None
+            holder = trick.seats[trick.cards.index(excuse.card)]
+            return trick, {excuse.card: holder}, excuse.compensation == "lowest_value"
+    return None
 
 
 def _withheld_by(deal: Deal) -> dict[str, int]:
@@ -969,6 +998,7 @@ def settle_individual(
     withheld_by = _withheld_by(deal)
     if withheld_by:
         _withheld_to_holders(deal, tricks[-1], withheld_by, own)
+    _excused_to_holder(deal, tricks, own)
     if deal.contract.talon_to_last_trick and talon:
         own[last] += talon
     points = {seat: rs.counting.points(cards, rs.deck.points) if cards else 0 for seat, cards in own.items()}
@@ -998,14 +1028,33 @@ def _withheld_to_holders(deal: Deal, last: Trick, withheld_by: dict[str, int], o
     """Everyone for themselves, a withheld card going to its holder (`withhold.goes_to: holder`):
     it leaves the last trick's winner's tricks for its holder's own, and the holder makes that
     trick whole as `withhold.compensation` says."""
-    winner = last.winner
-    for card, holder in withheld_by.items():
-        if card in last.cards and winner is not None and winner != holder:
-            own[winner].remove(card)
-            own[holder].append(card)
+    _to_holders(last, withheld_by, own)
     withhold = deal.ruleset.play.withhold
     if withhold is not None and withhold.compensation == "lowest_value":
         _compensate(deal, last, withheld_by, own.__getitem__, lambda a, b: a == b)
+
+
+def _excused_to_holder(deal: Deal, tricks: Sequence[Trick], own: dict[int, list[str]]) -> None:
+    """Everyone for themselves, the Excuse going to its holder (`play.excuse.goes_to: holder`,
+    not lost in the last trick): it leaves its trick's winner's tricks for its holder's own, and
+    the holder makes that trick whole as `play.excuse.compensation` says."""
+    excused = _excused(deal, tricks, True)
+    if excused is None:
+        return
+    trick, by, made_whole = excused
+    _to_holders(trick, by, own)
+    if made_whole:
+        _compensate(deal, trick, by, own.__getitem__, lambda a, b: a == b)
+
+
+def _to_holders(trick: Trick, by: dict[str, int], own: dict[int, list[str]]) -> None:
+    """Everyone for themselves: the cards of `by` (card -> holder) in `trick` leave its winner's
+    tricks for their holders' own."""
+    winner = trick.winner
+    for card, holder in by.items():
+        if card in trick.cards and winner is not None and winner != holder:
+            own[winner].remove(card)
+            own[holder].append(card)
 
 
 def _pay_loser(

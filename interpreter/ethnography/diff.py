@@ -449,6 +449,25 @@ def withhold_text(w: Any) -> str:
     return text
 
 
+def excuse_text(e: Any) -> str:
+    if not e:
+        return "none"
+    if not isinstance(e, dict):
+        return generic_text(e)
+    text = f"{e.get('card')}, played to any trick instead of following; it never wins, and led, the next card sets the suit"
+    if e.get("goes_to") == "trick":
+        text += "; it goes with its trick to the winner"
+    else:
+        gives = (e.get("compensation") or {}).get("gives") if isinstance(e.get("compensation"), dict) else None
+        made_whole = ", who are given the holder's side's least valuable card" if gives == "lowest_value" else ""
+        text += f"; its holder's side keeps it when the other side wins its trick{made_whole}"
+        if e.get("last_trick", "lost") == "lost":
+            text += "; played to the last trick it goes with that trick"
+    if e.get("slam"):
+        text += "; led to the last trick by a side that took every other trick, it wins it"
+    return text
+
+
 def schedule_text(schedule: Any) -> str:
     if not schedule:
         return "none"
@@ -1271,6 +1290,7 @@ TEXTS: dict[str, Callable[..., str]] = {
     "thrown_in": thrown_in_text,
     "trumps": trumps_text,
     "withhold": withhold_text,
+    "excuse": excuse_text,
 }
 
 # Where the titles in a label come from: the entry of which mapping, read how.

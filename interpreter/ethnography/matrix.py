@@ -22,6 +22,7 @@ from interpreter.ethnography.diff import (
     Titles,
     aside_text,
     compulsory_text,
+    excuse_text,
     factor_text,
     packet_text,
     schedule_text,
@@ -193,6 +194,10 @@ def special_cell(side: Side) -> Cell:
     if withhold is not MISSING:
         parts.append(f"withholding {withhold_text(withhold).removeprefix('allowed: ')}")
         paths.append(("play", "withhold"))
+    excuse = get_path(side.tree, ("play", "excuse"))
+    if excuse is not MISSING:
+        parts.append(f"the Excuse: {excuse_text(excuse)}")
+        paths.append(("play", "excuse"))
     trump_suit = get_path(side.tree, ("play", "trump_suit"))
     if trump_suit is not MISSING:
         parts.append(f"{trump_suit} always trumps")

@@ -412,6 +412,7 @@ HANDLED: dict[type, frozenset[str]] = {
             "must_trump",
             "must_beat",
             "withhold",
+            "excuse",
             "trump_suit",
             "schedule",
             "discards_visible_until",
@@ -839,6 +840,17 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
         if play.withhold.goes_to != default("play.withhold.goes_to"):
             withhold["goes_to"] = play.withhold.goes_to
         out["withhold"] = withhold
+    if play.excuse is not None:
+        excuse: dict[str, Any] = {"card": play.excuse.card}
+        if play.excuse.goes_to != default("play.excuse.goes_to"):
+            excuse["goes_to"] = play.excuse.goes_to
+        if play.excuse.compensation != "none":
+            excuse["compensation"] = {"gives": play.excuse.compensation}
+        if play.excuse.last_trick != default("play.excuse.last_trick"):
+            excuse["last_trick"] = play.excuse.last_trick
+        if play.excuse.slam != default("play.excuse.slam"):
+            excuse["slam"] = play.excuse.slam
+        out["excuse"] = excuse
     _put(out, "trump_suit", _suit_name(deck, play.trump_suit))
     _put(out, "schedule", _schedule(play.schedule, deck))
     _put(out, "discards_visible_until", play.discards_visible_until)

@@ -46,6 +46,7 @@ from interpreter.language.model import (
     Duty,
     EarlyEnd,
     ExchangeStep,
+    Excuse,
     ForcedDiscard,
     Formula,
     Give,
@@ -1696,6 +1697,7 @@ class Compiler:
                     " never a card short and there is nothing to make up: write `compensation: {gives: none}`,"
                     " or `goes_to: holder`",
                 )
+        excuse = self.compile_excuse(p, withhold)
         schedule = self.compile_schedule(("play", "schedule"))
         return PlayRules(
             first_lead=p.get("first_lead", default("play.first_lead")),
@@ -1703,6 +1705,7 @@ class Compiler:
             must_trump=p.get("when_void", default("play.when_void")) == "trump",
             must_beat=p.get("must_beat", default("play.must_beat")),
             withhold=withhold,
+            excuse=excuse,
             schedule=schedule,
             trump_suit=self.suit_id(("play", "trump_suit"), p.get("trump_suit")),
             discards_visible_until=p.get("discards_visible_until"),
@@ -1713,6 +1716,37 @@ class Compiler:
                 if k not in ("first_lead", "follow_suit", "must_trump", "must_beat")
             },
         )
+
+    def compile_excuse(self, p: dict[str, Any], withhold: Withhold | None) -> Excuse | None:
+        """The ruleset's `play.excuse`: the card excused from following, and whose it is."""
+        e = p.get("excuse")
+        if not e:
+            return None
+        path: Path = ("play", "excuse")
+        card = e.get("card")
+        if card not in self.deck.suit:
+            self.problem(path + ("card",), f"no card {card} in this pack{_hint(str(card), list(self.deck.cards))}")
+        elif withhold is not None and withhold.card == card:
+            self.problem(
+                path + ("card",),
+                f"{card} is also the card of `play.withhold`: a card is either withheld when it is the only"
+                " trump one could play, or excused from following at any turn, not both; write one of the two",
+            )
+        excuse = Excuse(
+            card,
+            e.get("goes_to", default("play.excuse.goes_to")),
+            (e.get("compensation") or {}).get("gives", "none"),
+            e.get("last_trick", default("play.excuse.last_trick")),
+            e.get("slam", default("play.excuse.slam")),
+        )
+        if excuse.goes_to == "trick" and excuse.compensation != "none":
+            self.problem(
+                path + ("compensation",),
+                "the excused card goes with its trick to that trick's winner (goes_to: trick), so no trick"
+                " is ever a card short and there is nothing to make up: write `compensation: {gives: none}`,"
+                " or `goes_to: holder`",
+            )
+        return excuse
 
     def play_fields(self, p: dict[str, Any], path: Path) -> dict[str, Any]:
         """The rules of play written in `p` (a ruleset's `play`, or a contract's own), as fields."""

@@ -468,6 +468,24 @@ class Withhold:
 
 
 @dataclass(frozen=True)
+class Excuse:
+    """A card its holder may play to any trick instead of following, which takes no part in the
+    trick: it never wins, and led, the next card fixes the suit (the Excuse of French Tarot, the
+    Fool, the Sküs of Tarock l'Hombre)."""
+
+    card: str
+    # Whose it is once played: its holder's side's whoever wins the trick, or the trick's winner's.
+    goes_to: Literal["holder", "trick"] = "holder"
+    # When the other side wins its trick (a card short): lowest_value: the holder's side hands
+    # over its least valuable card (the card itself if it has no other); none: not.
+    compensation: Literal["lowest_value", "none"] = "none"
+    # Played to the last trick: lost: it goes with that trick to its winner; kept: as in any other.
+    last_trick: Literal["lost", "kept"] = "lost"
+    # Led to the last trick by a side that took every trick before it, it wins that trick (the slam).
+    slam: bool = False
+
+
+@dataclass(frozen=True)
 class ScheduledTrick:
     """In this trick every player plays from the first of these sets they hold a card of."""
 
@@ -536,6 +554,7 @@ class PlayRules:
     must_trump: bool
     must_beat: bool
     withhold: Withhold | None = None
+    excuse: Excuse | None = None  # a card excused from following, which never wins
     trump_suit: str | None = None  # a suit that is always trumps (Hearts in Tapp)
     schedule: tuple[ScheduledTrick, ...] = ()
     discards_visible_until: int | None = None

@@ -64,6 +64,44 @@ withhold = Rule(
     ("card", "by", "compensation"),
 )
 
+excuse = Rule(
+    "A card its holder may play to any trick instead of what following asks, and that takes no part in the trick it lies in (the Excuse of French Tarot, the Fool or Matto, the Sküs of Tarock l'Hombre): it never wins (but after a slam, where `slam` says so); led, the next card played fixes the suit to follow and the trick is judged without it; it goes to its holder's side whoever wins that trick (`goes_to`), the holder's side making that trick whole (`compensation`), except in the last trick if `last_trick` says lost.",
+    {
+        "card": card(),
+        "goes_to": Key(
+            Choice(
+                "Whose the card is once played: holder: its holder's side's (in an everyone-for-themselves contract the holder's own), whoever wins the trick; trick: the trick's winner's, with the rest of it (`compensation` then has nothing to make up).",
+                ("holder", "trick"),
+            ),
+            default="holder",
+        ),
+        "compensation": Rule(
+            "When the other side wins the trick the card lies in, that trick is a card short (the card went to its holder's side): what makes it up.",
+            {
+                "gives": Choice(
+                    "lowest_value: the holder's side hands the winners its least valuable card (a 1-point card if it has one; equal values in the pack's order), the card itself if it has no other; none: the trick stays a card short.",
+                    ("lowest_value", "none"),
+                )
+            },
+            ("gives",),
+        ),
+        "last_trick": Key(
+            Choice(
+                "Played to the last trick: lost: it goes with that trick to its winner (French Tarot: never keep it to the end); kept: as in any other trick (`goes_to`).",
+                ("lost", "kept"),
+            ),
+            default="lost",
+        ),
+        "slam": Key(
+            Boolean(
+                "true: led to the last trick by a side that took every trick before it, it wins that trick (the slam of French Tarot, a Valat made with the Excuse); false: it never wins."
+            ),
+            default=False,
+        ),
+    },
+    ("card",),
+)
+
 # The four rules of following, each with the words of a value inside a sentence (`phrase`), for a
 # contract's own rules of play ("players need not follow suit; …").
 first_lead = Choice(
@@ -256,6 +294,15 @@ play = Rule(
                 "Withholding the only trump one could play (Gstiesieren)",
                 text="withhold",
                 missing="not allowed",
+                whole=True,
+            ),
+        ),
+        "excuse": Key(
+            excuse,
+            said=Said(
+                "A card excused from following, which takes no part in its trick (the Excuse)",
+                text="excuse",
+                missing="none",
                 whole=True,
             ),
         ),
