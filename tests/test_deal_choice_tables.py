@@ -149,3 +149,19 @@ def test_a_seeded_record_without_the_choice_is_told_where_to_say_it(tmp_path: Pa
         "with the dealer's choice, [0, {choose: hands_first}], or sets the ruleset's option that always deals "
         "one way"
     ) in report.failures[0]
+
+
+def test_the_seven_player_record_is_the_scripts_and_fails_dealt_the_other_way(tmp_path: Path) -> None:
+    """furtwangen-seven-dealer-chooses-dapp-first.yaml is what tests/deal_choice_by_hand.py (no
+    engine) writes; it replays, and with the dealer choosing hands_first its cards are not held."""
+    from tests.deal_choice_by_hand import SEVEN_SEED, seven_record
+
+    file = RECORDS / "furtwangen-seven-dealer-chooses-dapp-first.yaml"
+    written = yaml.safe_load(file.read_text(encoding="utf-8"))
+    assert written == seven_record(SEVEN_SEED)
+    assert replay(file).ok
+    written["actions"][0] = [3, {"choose": "hands_first"}]
+    other = tmp_path / "other.yaml"
+    other.write_text(yaml.safe_dump(written), encoding="utf-8")
+    report = replay(other)
+    assert not report.ok and report.refused_at is not None and report.refused_at > 0
