@@ -55,7 +55,7 @@ def _play(name: str, players: int, seed: int) -> Game:
 def _stage_turn(game: Game) -> int | None:
     """Whose turn it is, as the stage of the deal now being played says."""
     if game.phase is Phase.DEAL:
-        return game._stage.to_act  # the dealer's choice of how to deal (deal.choice), its only stage
+        return game.dealer  # the dealer's choice of how to deal (deal.choice): the dealer's alone
     if game.phase is Phase.AUCTION:
         return game.auction.whose_turn()
     stage: Any = {Phase.EXCHANGE: game.exchange, Phase.ANNOUNCE: game.announcement, Phase.PLAY: game.trickplay}.get(
