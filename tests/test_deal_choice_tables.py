@@ -66,6 +66,7 @@ def test_a_web_table_offers_a_person_dealing_the_choice_and_the_others_see_it_sa
     ]
     other, spectator = table.state_for(1), table.state_for(None)
     assert other["legal"] == [] and other["view"]["hand"] == []
+    assert other["sides"] == spectator["sides"] == "Seat 0, the dealer, chooses how to deal"
     assert table.bot_decision() is None  # the dealer is a person: no bot chooses for it
     assert "first chooses how the cards are dealt" in (table.act(1, "pass") or "")
     assert table.act(0, {"choose": "dapp_first"}) is None

@@ -366,6 +366,8 @@ def sides_line(view: dict[str, Any], ruleset: Ruleset, name: Callable[[int], str
     the holder of König ♣`, `Solo · lone player: Bert`, `Räuber · everyone for themselves`."""
     contract = ruleset.contracts.get(view["contract"]) if view.get("contract") else None
     if contract is None:
+        if view.get("phase") == "deal":  # nothing dealt yet (deal.choice)
+            return f"{name(view['dealer'])}, the dealer, chooses how to deal"
         return "Bidding" if view.get("phase") == "auction" else ""
     declarer = view.get("declarer")
     if declarer is None:
