@@ -59,7 +59,9 @@ def typed(game: Game) -> list[str]:
     for raw in game.events:
         event = public_event(raw, game)
         kind, seat = event["type"], event.get("seat")
-        if kind == "call":
+        if kind == "deal_chosen":  # the dealer's choice of how to deal, said aloud first
+            lines.append(f"{seat} choose {event['plan']}")
+        elif kind == "call":
             lines.append(f"{seat} {event['call']}")
         elif kind == "play":
             lines.append(f"{seat} {event['card']}")

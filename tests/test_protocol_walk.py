@@ -128,6 +128,13 @@ class Walk:
         and the umpire's; None when the shuffle does not agree with the actions taken."""
         game, known = self.game, self.known(seat)
         record = game.record()
+        new = {"op": "new", "ruleset": record["ruleset"], "players": game.players, "dealer": game.dealer}
+        if "deal" not in record:
+            # Nothing dealt yet (the dealer first chooses how to deal, deal.choice): the twin is
+            # any other shuffle, still waiting for the dealer's choice.
+            answer = self.session.handle({**new, "seed": rng.randrange(2**63), "tokens": True})
+            assert answer["ok"], answer
+            return answer["game"], answer["tokens"], answer["umpire"]
         hands = [list(h) for h in record["deal"]["hands"]]
         others = [s for s in range(game.players) if s != seat]
         pool = [c for s in others for c in hands[s] if c not in known]
@@ -135,9 +142,11 @@ class Walk:
         for s in others:
             kept = [c for c in hands[s] if c in known]
             hands[s], pool = kept + pool[: len(hands[s]) - len(kept)], pool[len(hands[s]) - len(kept) :]
-        new = {"op": "new", "ruleset": record["ruleset"], "players": game.players, "dealer": game.dealer}
+        # A deal the dealer chose how to deal says its plan (given card by card, the twin has
+        # no choice to make: _comparable leaves out the choice's own events).
+        plan = {"plan": record["deal"]["plan"]} if "plan" in record["deal"] else {}
         answer = self.session.handle(
-            {**new, "deal": {"hands": hands, "talon": record["deal"]["talon"]}, "tokens": True}
+            {**new, "deal": {"hands": hands, "talon": record["deal"]["talon"], **plan}, "tokens": True}
         )
         assert answer["ok"], answer
         gid, umpire = answer["game"], answer["umpire"]
@@ -185,10 +194,14 @@ class Walk:
 
 
 def _comparable(answer: dict[str, Any]) -> Any:
-    """An answer less what differs between two games by construction (the id, an explicit deal)."""
+    """An answer less what differs between two games by construction (the id, an explicit deal,
+    the dealer's choice that a twin given its cards with their plan did not make)."""
     answer = {k: v for k, v in answer.items() if k not in ("game", "id")}
     if "events" in answer:
-        answer["events"] = [{k: v for k, v in e.items() if k != "explicit"} for e in answer["events"]]
+        kept = [e for e in answer["events"] if e["type"] != "deal_chosen" and e.get("phase") != "deal"]
+        if "next" in answer:
+            answer["next"] -= len(answer["events"]) - len(kept)  # (the probe asks for every event)
+        answer["events"] = [{k: v for k, v in e.items() if k != "explicit"} for e in kept]
     return answer
 
 
@@ -277,7 +290,7 @@ def test_a_declarer_with_nothing_to_announce_is_asked_all_the_same() -> None:
     asked = {True: 0, False: 0}
     for seed in range(40):
         game = Game(rs, players=6, seed=seed)
-        while not game.is_over and game.phase.value in ("auction", "exchange"):
+        while not game.is_over and game.phase.value in ("deal", "auction", "exchange"):  # the dealer's choice too
             assert game.to_act is not None
             game.apply(game.to_act, bot.choose(game, game.to_act))
         if game.is_over or game.declarer is None:

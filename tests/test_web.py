@@ -209,16 +209,26 @@ def _cards_in(value: Any, pack: set[str]) -> set[str]:
     return found
 
 
+def _steps(record: dict[str, Any]) -> int:
+    """The table's steps in a finished deal: its actions, and the dealer's choice of how to
+    deal (deal.choice) before them where the deal says its plan."""
+    return len(record["actions"]) + ("plan" in record["deal"])
+
+
 def _knowledge(record: dict[str, Any], step: int) -> tuple[dict[int, set[str]], Game]:
     """What each seat may know of the deal after `step` actions: its view, the public events,
-    and every card it has held."""
+    and every card it has held. A deal that says its plan was chosen by its dealer at the
+    table (deal.choice): that choice was the table's first step, before any card was dealt."""
+    chose = "plan" in record["deal"]
     game = Game(
         record["ruleset"],
         players=record["players"],
         dealer=record["dealer"],
-        deal=record["deal"],
+        deal=record["deal"] if step or not chose else None,
         options=record.get("options") or {},
     )
+    if chose and step:
+        step -= 1  # the record says the choice in deal.plan, not among its actions
     pack = set(game.ruleset.deck.cards)
     held = {s: set(game.hands[s]) for s in range(game.players)}
     for seat, action in record["actions"][:step]:
@@ -273,9 +283,9 @@ def check_messages(clients: list[Client], table: Table) -> int:
                 # Finished deals, asked for: what the seat could know when that deal ended.
                 for done in message["deals"] if message["type"] == "deals" else [message]:
                     record = records[done["number"]]
-                    end = (done["number"], len(record["actions"]))
+                    end = (done["number"], _steps(record))
                     if end not in cache:
-                        cache[end] = _knowledge(record, len(record["actions"]))
+                        cache[end] = _knowledge(record, end[1])
                     known_then, finished_game = cache[end]
                     allowed_then = (
                         set.intersection(*(known_then[s] for s in finished_game.seats))

@@ -115,9 +115,9 @@ def test_only_the_holder_of_the_called_king_is_told_it_is_the_partner(players: i
 def _known_at_the_end(record: dict[str, Any], ruleset: Any) -> tuple[dict[int, set[str]], set[str]]:
     """What each seat may know by the end of a recorded deal (test_web's knowledge), and what
     every seat knows (the spectators' share)."""
-    from test_web import _knowledge
+    from test_web import _knowledge, _steps
 
-    known, game = _knowledge(record, len(record["actions"]))
+    known, game = _knowledge(record, _steps(record))
     return known, set.intersection(*(known[s] for s in range(game.players)))
 
 

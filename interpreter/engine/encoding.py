@@ -297,10 +297,19 @@ class Encoding:
 
 def clone_game(game: Game) -> Game:
     """A game in the same state as `game`, independent of it: the same cards dealt again and the
-    history replayed."""
-    deal = {"hands": [list(h) for h in game.initial_hands], "talon": list(game.initial_talon)}
+    history replayed. Where the dealer chose how to deal (deal.choice), the cards are dealt again
+    saying that plan and the choice is not replayed; before the choice nothing is dealt, and the
+    copy waits for it too (from the same seed, if there is one)."""
+    if game.phase is Phase.DEAL:
+        return Game(game.table_ruleset, game.players, game.dealer, seed=game.seed, pot=game.pot_start)
+    deal: dict[str, Any] = {"hands": [list(h) for h in game.initial_hands], "talon": list(game.initial_talon)}
+    history = game.history
+    if game.deal_plan is not None:
+        deal["plan"] = game.deal_plan
+        if history and history[0] == (game.dealer, {"choose": game.deal_plan}):
+            history = history[1:]  # the dealer's choice: said by the plan of the deal given
     copy = Game(game.table_ruleset, game.players, game.dealer, deal=deal, pot=game.pot_start)
-    for seat, action in game.history:
+    for seat, action in history:
         copy.apply(seat, action)
     return copy
 

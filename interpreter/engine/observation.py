@@ -130,7 +130,8 @@ class ObservedGame:
         self.actions = [list(a) for a in actions or []]
         self.noted = set(noted or ())
         probe = Game(ruleset, players, dealer, seed=0, pot=pot)  # raises TableError for a bad table
-        if probe.phase is Phase.DEAL:  # the dealer chooses a plan: each deals hands of the same sizes
+        self.chooses = probe.phase is Phase.DEAL  # the dealer first chooses how to deal (deal.choice)
+        if self.chooses:  # each plan deals hands of the same sizes
             probe.apply(dealer, probe.legal_actions()[0])
         self.seats = probe.seats
         self.seats_out = probe.seats_out
@@ -335,7 +336,13 @@ class ObservedGame:
         return result
 
     def _run(self, deal: dict[str, Any], filled: list[int], *, last: bool) -> Observation:
-        game = Game(self.ruleset, self.players, self.dealer, deal=self._with_plan(deal), pot=self.pot)
+        if self.chooses and not self.actions:
+            # Nothing written down yet where the dealer first chooses how to deal (deal.choice):
+            # the game waits for that choice, nothing dealt. A record whose first action is not
+            # the choice (a deal given card by card, or the plan not written down) starts dealt.
+            game = Game(self.ruleset, self.players, self.dealer, seed=0, pot=self.pot)
+        else:
+            game = Game(self.ruleset, self.players, self.dealer, deal=self._with_plan(deal), pot=self.pot)
         found = Observation(game, deal, filled_in=filled)
         try:
             return self._actions(game, found, filled, last=last)

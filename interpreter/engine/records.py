@@ -239,6 +239,19 @@ def replay_observed(doc: Document, base_dir: Path | None = None, ruleset: Rulese
     return report
 
 
+def _undealt(game: Game) -> str:
+    """The fix for a seeded record that does not begin with the dealer's choice of how to deal
+    (deal.choice), as records of a table that dealt one way do not: where to say it."""
+    if game.phase.value != "deal" or game.history:
+        return ""
+    usual = game.legal_actions()[0]
+    assert isinstance(usual, dict)
+    return (
+        f"; a record of a deal dealt by one plan begins with the dealer's choice, "
+        f"[{game.dealer}, {{choose: {usual['choose']}}}], or sets the ruleset's option that always deals one way"
+    )
+
+
 def replay_document(doc: Document, game: Game, at: tuple[str | int, ...] = (), report: Replay | None = None) -> Replay:
     """Apply a record's actions and compare the outcome with its `expect`. `at`: where the deal
     stands in the record (a deal of a session: `("session", 3)`)."""
@@ -254,7 +267,9 @@ def replay_document(doc: Document, game: Game, at: tuple[str | int, ...] = (), r
             report.refused_at = index
             where = _where(doc, index, at)
             if illegal is None or illegal.get("at") != index:
-                report.failures.append(f"{where}: action {index} {_show(seat, action)} was refused: {exc}")
+                report.failures.append(
+                    f"{where}: action {index} {_show(seat, action)} was refused: {exc}{_undealt(game)}"
+                )
             elif illegal.get("reason") and illegal["reason"] not in str(exc):
                 report.failures.append(
                     f"{where}: action {index} was refused as expected, but the reason was "

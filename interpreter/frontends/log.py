@@ -33,7 +33,10 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "phase" and event["phase"] == "deal":
         return "— The dealer chooses how to deal —"
     if kind == "deal_chosen":
-        return f"Seat {event['seat']} deals by the plan {event['plan']} (deal.choice)."
+        from interpreter.frontends.words import deal_plan_label
+
+        dealing = deal_plan_label(event["plan"], rs, {"players": game.players, "sitting_out": game.sitting_out})
+        return f"Seat {event['seat']}, the dealer, chooses to {dealing}."
     if kind == "call":
         return f"  Call: seat {event['seat']}: {rs.call_title(event['call'])}"
     if kind == "thrown_in":

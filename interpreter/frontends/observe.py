@@ -3,7 +3,8 @@
 Type what happens, in the order it happens: a call (`pass`, a bid), a card played (`T21`,
 `hk`), each by the seat whose turn it is, or with the seat first (`3 pass`, `2 CJ`) for a call
 out of turn. Other actions: `discard C7 H4 …` and `keep T6 T4` (cards seen laid away or kept; ones nobody saw are left out),
-`announce NAME CARD…`, `choose clubs`, or any action as YAML (`{call_card: CK}`). The hands are
+`announce NAME CARD…`, `choose clubs`, or any action as YAML (`{call_card: CK}`). Where the
+dealer chooses how to deal (deal.choice), that choice comes first: `choose dapp_first`. The hands are
 not asked for: each entry is checked against everything known so far (engine/observation.py),
 so a seat that did not follow suit is caught as soon as it plays that suit. On a departure from
 the ruleset you are asked whether it was a slip of entry (the entry is dropped; type it again)
@@ -83,7 +84,16 @@ class Scribe:
         observed: dict[str, Any] | None = None,
     ):
         # A table the ruleset does not allow is refused (TableError) before anything is sized by it.
-        Game(ruleset, players, dealer, seed=0)
+        probe = Game(ruleset, players, dealer, seed=0)
+        # Where the dealer first chooses how to deal (deal.choice), the plans to choose from, and
+        # who speaks first once dealt: an entry without a seat that is no choice is that seat's
+        # (the choice was not heard, or the deal was given).
+        self.plans = (
+            [a["choose"] for a in probe.legal_actions() if isinstance(a, dict)] if probe.phase is Phase.DEAL else []
+        )
+        if self.plans:
+            probe.apply(dealer, probe.legal_actions()[0])
+        self.first_speaker = probe.to_act
         self.ref, self.ruleset, self.players, self.dealer, self.options = ref, ruleset, players, dealer, options
         self.ask, self.say = ask, say
         self.actions: list[list[Any]] = []
@@ -158,6 +168,9 @@ class Scribe:
         if game.is_over:
             return "the deal is over (talon CARDS, save) > "
         phase = game.phase.value
+        if game.phase is Phase.DEAL:
+            plans = " or ".join(f"choose {name}" for name in self.plans)
+            return f"{phase}: seat {game.to_act}, the dealer, chooses ({plans}) > "
         if game.phase is Phase.EXCHANGE:
             return f"{phase}: seat {game.to_act} (leave out a discard nobody saw) > "
         trick = ""
@@ -171,6 +184,9 @@ class Scribe:
         """Take one action: checked with everything known; a departure asked about."""
         if seat is None:
             seat = self.to_act()
+            game = self.found.game
+            if game is not None and game.phase is Phase.DEAL and not (isinstance(action, dict) and "choose" in action):
+                seat = self.first_speaker  # the dealer's choice not written down: the deal starts dealt
             if seat is None:
                 self.say("whose action is it? type the seat first (e.g. `3 pass`)")
                 return

@@ -73,6 +73,8 @@ def action_label(
         if name in PART_NAMES and talon_parts and PART_NAMES.index(name) < len(talon_parts):
             part = talon_parts[PART_NAMES.index(name)]
             return f"take the {name} {part_word(len(talon_parts))}: {cards_text(sort_cards(part, deck), deck)}"
+        if view is not None and view.get("phase") == "deal":
+            return deal_plan_label(name, ruleset, view)
         return name.replace("_", " ")
     if "call_card" in action:
         return f"call {card_label(action['call_card'], deck)}"
@@ -82,6 +84,22 @@ def action_label(
         if isinstance(action.get(kind), list):
             return f"{verb} {cards_text(action[kind], deck)}"
     return str(action)
+
+
+def deal_plan_label(name: str, ruleset: Ruleset, view: dict[str, Any]) -> str:
+    """The dealer's choice of a deal plan (deal.choice) with its packets at this table:
+    `deal dapp first: 6 to the talon, 4 each, 6 to the talon, 3 each`."""
+    active = view["players"] - (view.get("sitting_out") is not None)
+    choice = ruleset.deal_choice
+    packets = ruleset.deal_plans.get(active) if choice is None or name == choice.usual else None
+    if choice is not None and name in choice.plans:
+        packets = choice.plans[name].get(active)
+    said = name.replace("_", " ")
+    if not packets:
+        return f"deal {said}"
+    return f"deal {said}: " + ", ".join(
+        f"{p.count} each" if p.to == "each" else f"{p.count} to the talon" for p in packets
+    )
 
 
 def item_title(name: str, ruleset: Ruleset) -> str:
@@ -348,6 +366,8 @@ def sides_line(view: dict[str, Any], ruleset: Ruleset, name: Callable[[int], str
     the holder of König ♣`, `Solo · lone player: Bert`, `Räuber · everyone for themselves`."""
     contract = ruleset.contracts.get(view["contract"]) if view.get("contract") else None
     if contract is None:
+        if view.get("phase") == "deal":  # nothing dealt yet (deal.choice)
+            return f"{name(view['dealer'])}, the dealer, chooses how to deal"
         return "Bidding" if view.get("phase") == "auction" else ""
     declarer = view.get("declarer")
     if declarer is None:

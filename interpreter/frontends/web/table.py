@@ -192,19 +192,27 @@ class Table:
             saved=saved,
         )
 
-    def _deal(self, cards: dict[str, Any] | None = None) -> None:
-        """The session's next deal: shuffled, or the `cards` as dealt (a deal brought back)."""
-        self.game = self.session.next_deal(cards)
-        self.start = self.game.record()  # the deal as dealt, for the bots to rebuild it
+    def _deal(self, cards: dict[str, Any] | None = None, seed: int | None = None) -> None:
+        """The session's next deal: shuffled, or the `cards` as dealt (a deal brought back), or
+        shuffled from `seed` (a deal brought back before its dealer chose how to deal it)."""
+        if cards is None and seed is None and self.seed is None and self.ruleset.deal_choice is not None:
+            # Where the dealer first chooses how to deal (deal.choice), nothing is dealt yet and
+            # the record of the deal so far is its seed: an unseeded table draws one here, as
+            # secret as the cards it will deal (no event, view or message shows a seed), so that
+            # the bots and a restart rebuild the same deal once the choice is made.
+            seed = secrets.randbits(64)
+        self.game = self.session.next_deal(cards, seed)
+        self.start = self.game.record()  # the deal as dealt (or its seed, before the dealer's choice), for the bots
         self.actions: list[list[Any]] = []  # the deal's actions so far, [seat, action]
         self.ready = set()
 
     def _replay(self, saved: Saved) -> None:
-        deals = [(r["dealer"], r["deal"], r["actions"]) for r in saved.records]
-        if saved.dealt is not None:
-            deals.append((saved.dealt["dealer"], saved.dealt["deal"], saved.actions))
-        for dealer, cards, actions in deals:
-            self._deal(cards)
+        deals = [(r["dealer"], r["deal"], None, r["actions"]) for r in saved.records]
+        if saved.dealt is not None:  # the deal under way: as dealt, or its seed before the dealer's choice
+            dealt = saved.dealt
+            deals.append((dealt["dealer"], dealt.get("deal"), dealt.get("seed"), saved.actions))
+        for dealer, cards, seed, actions in deals:
+            self._deal(cards, seed)
             if self.game.dealer != dealer:
                 raise TarockError(f"deal {len(self.session.deals)} was dealt by seat {dealer}, not {self.game.dealer}")
             for seat, action in actions:

@@ -87,11 +87,19 @@ def choose(decision: Decision, ruleset: Ruleset | None = None) -> Choice:
 
 
 def _dealt(decision: Decision, ruleset: Ruleset | None) -> Game:
-    """The decision's deal as dealt, before any action."""
+    """The decision's deal as dealt, before any action (or its seed, where the dealer's choice
+    of how to deal it is the first action)."""
     start = decision.start
     if ruleset is None:
         ruleset = _ruleset(start["ruleset"], tuple(sorted((start.get("options") or {}).items())))
-    return Game(ruleset, players=start["players"], dealer=start["dealer"], deal=start["deal"], pot=start.get("pot"))
+    return Game(
+        ruleset,
+        players=start["players"],
+        dealer=start["dealer"],
+        deal=start.get("deal"),
+        seed=start.get("seed"),
+        pot=start.get("pot"),
+    )
 
 
 _RULES = RuleBot()  # stateless between choices but for a bounded cache of its estimates
