@@ -16,8 +16,10 @@ from interpreter import Game, load_ruleset
 from interpreter.engine.encoding import clone_game
 from interpreter.engine.phase import Phase
 from interpreter.engine.records import replay
+from interpreter.frontends.log import describe_event
 from interpreter.frontends.observe import Scribe
 from interpreter.frontends.web.table import Table
+from interpreter.frontends.words import deal_plan_label
 from tests.deal_choice_by_hand import furtwangen_deal
 
 RECORDS = Path(__file__).parent / "records"
@@ -166,3 +168,17 @@ def test_the_seven_player_record_is_the_scripts_and_fails_dealt_the_other_way(tm
     other.write_text(yaml.safe_dump(written), encoding="utf-8")
     report = replay(other)
     assert not report.ok and report.refused_at is not None and report.refused_at > 0
+
+
+def test_the_choice_is_said_with_the_packets_of_the_players_dealt_when_the_dealer_sits_out() -> None:
+    """Eight at a Furtwangen table: the dealer sits out and seven are dealt, so the button and the
+    log say the seven-player packets (6, 3, 6, 3), not the six-player ones (6, 4, 6, 3)."""
+    rs = load_ruleset("furtwangen")
+    game = Game(rs, players=8, seed=5)
+    view = game.view(game.dealer)
+    assert view["seats_out"] == [game.dealer]
+    said = "deal dapp first: 6 to the talon, 3 each, 6 to the talon, 3 each"
+    assert deal_plan_label("dapp_first", rs, view) == said
+    game.apply(game.dealer, {"choose": "dapp_first"})
+    chosen = next(e for e in game.events if e["type"] == "deal_chosen")
+    assert said in describe_event(chosen, game)

@@ -35,7 +35,7 @@ def describe_event(event: dict[str, Any], game: Game) -> str | None:
     if kind == "deal_chosen":
         from interpreter.frontends.words import deal_plan_label
 
-        dealing = deal_plan_label(event["plan"], rs, {"players": game.players, "sitting_out": game.sitting_out})
+        dealing = deal_plan_label(event["plan"], rs, {"players": game.players, "seats_out": game.seats_out})
         return f"Seat {event['seat']}, the dealer, chooses to {dealing}."
     if kind == "call":
         return f"  Call: seat {event['seat']}: {rs.call_title(event['call'])}"

@@ -89,7 +89,7 @@ def action_label(
 def deal_plan_label(name: str, ruleset: Ruleset, view: dict[str, Any]) -> str:
     """The dealer's choice of a deal plan (deal.choice) with its packets at this table:
     `deal dapp first: 6 to the talon, 4 each, 6 to the talon, 3 each`."""
-    active = view["players"] - (view.get("sitting_out") is not None)
+    active = view["players"] - len(view.get("seats_out", ()))
     choice = ruleset.deal_choice
     packets = ruleset.deal_plans.get(active) if choice is None or name == choice.usual else None
     if choice is not None and name in choice.plans:
