@@ -82,6 +82,38 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
     return view
 
 
+# The entries of a seat's view that `trick_view` gives (with those `_partnership` and
+# `_cards_aside` add): what a choice of a card to play reads.
+TRICK_VIEW = ("seat", "players", "sitting_out", "contract", "declarer", "tricks", "hand")
+
+
+def trick_view(game: Game, seat: int) -> dict[str, Any]:
+    """Of what `seat` sees, with every card played recalled (`view_of(game, seat, recall=True)`),
+    the entries a choice of a card to play reads: `TRICK_VIEW`, the called card and the partner
+    where the seat knows them, and the talon and discards where it may see them (with the other
+    public facts those helpers add). Each entry is the view's own, made by the same code: a bot
+    that chooses a card at every turn (interpreter/bots/rulebot.py) need not build the calls, the
+    hand sizes and the rest it does not read (`Game.trick_view`). tests/test_rulebot.py holds the
+    two equal at every turn."""
+    players = game.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {players - 1}")
+    key = game.ruleset.deck.shown_order.__getitem__
+    cards, contract = game.cards, game.contract
+    view: dict[str, Any] = {
+        "seat": seat,
+        "players": players,
+        "sitting_out": game.sitting_out,
+        "contract": contract.name if contract else None,
+        "declarer": game.declarer,
+        "tricks": _tricks(game),
+        "hand": sorted(cards.hands[seat], key=key),
+    }
+    _partnership(game, seat, False, view)
+    _cards_aside(game, cards, seat, False, view, key)
+    return view
+
+
 def _tricks(game: Game) -> list[dict[str, Any]]:
     """The tricks of the deal: those finished before any under way read-only, each made once and
     shared by every view (a view is read at every choice of a bot); the rest as new dicts of new
