@@ -621,7 +621,11 @@ class BufferObserver:
     view when the seat is first observed, when the phase changed, and whenever the deal brought
     anything `Public` does not follow since the view was read. Between readings, the blocks every
     seat sees alike are copied in from `Public` (memory copied through memoryviews made once), the
-    seat's own cards played are taken off its hand, and whose turn it is is the game's.
+    seat's own cards played are taken off its hand, and whose turn it is is the game's. Where
+    `Public` is up to date when the seat reads, it reads only its own part of its view
+    (`views.own_view`: all but the tricks, calls and hand sizes) and takes those blocks from
+    `Public`; the first seat to read after an event `Public` does not follow reads its whole view
+    and starts `Public` anew from it.
     """
 
     __slots__ = ("game", "numbers", "own", "phase", "places", "public", "round", "seat", "target", "to_act", "views")
