@@ -16,6 +16,9 @@ Times are CPU seconds of this process, taken as benchmarks/bench_random_deals.py
 slices of `--slice` deals, `--repeat` rounds, the three taking turns slice by slice, each
 slice's best counted. Each slice is played by a new bot, which has met none of its hands
 before (a bot keeps the estimates of the hands it met: a round played again would find them).
+`--instructions` counts instructions instead, under valgrind's callgrind (as instructions.py
+does): the rule bots' deals, a new bot for each slice, in a run with the deals and one without,
+after the same warm-up.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from bench_random_deals import Runner, measure, say_if_busy  # noqa: E402
+from instructions import callgrind_count  # noqa: E402
 
 from interpreter import Game, RuleBot, load_ruleset  # noqa: E402
 from interpreter.engine.seeds import deal_seed  # noqa: E402
@@ -91,6 +95,30 @@ def runners(name: str, players: int, seed: int, deals: int) -> dict[str, Runner]
     return {"rule bots": by_bot, "engine, views, legal": reading, "engine alone": engine}
 
 
+DRIVER = """
+import sys
+sys.path.insert(0, {here!r})
+import bench_rulebot as bench
+name, players, seed, deals, slice_ = {name!r}, {players!r}, {seed!r}, {deals!r}, {slice_!r}
+ruleset = bench.load_ruleset(name)
+warm = bench.RuleBot()
+for index in range(10**6, 10**6 + 50):
+    bench.bot_deal(ruleset, players, seed, index, warm)
+for start in range(0, deals, slice_):
+    bot = bench.RuleBot()
+    for index in range(start, min(start + slice_, deals)):
+        bench.bot_deal(ruleset, players, seed, index, bot)
+"""
+
+
+def instructions(name: str, players: int, seed: int, deals: int, slice_: int) -> int:
+    """The instructions callgrind counts for the rule bots playing `deals` deals, as `by_bot`
+    plays them (a new bot for each slice), after the warm-up of `runners`."""
+    return callgrind_count(
+        DRIVER.format(here=str(HERE), name=name, players=players, seed=seed, deals=deals, slice_=slice_)
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ruleset", default="breitnau", help="ruleset name or file (default breitnau)")
@@ -100,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds; each slice's best counts (default 5)")
     parser.add_argument("--slice", type=int, default=50, help="deals timed together (default 50)")
     parser.add_argument("--profile", action="store_true", help="profile the rule bots' deals with cProfile instead")
+    parser.add_argument("--instructions", action="store_true", help="count instructions under callgrind instead")
     args = parser.parse_args(argv)
 
     ruleset = load_ruleset(args.ruleset)
@@ -112,6 +141,14 @@ def main(argv: list[str] | None = None) -> int:
             bot_deal(ruleset, players, args.seed, index, bot)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        return 0
+    if args.instructions:
+        counts = [instructions(args.ruleset, players, args.seed, deals, args.slice) for deals in (args.deals, 0)]
+        print(
+            f"{args.ruleset} ({players}) by rule bots, seed {args.seed}: "
+            f"{(counts[0] - counts[1]) / args.deals:,.0f} instructions a deal",
+            flush=True,
+        )
         return 0
 
     best = measure(runners(args.ruleset, players, args.seed, args.deals), args.deals, args.repeat, args.slice)

@@ -11,6 +11,10 @@ of twelve cards is one action of the game and twelve steps of the learner (one i
 the figure compared is the time a deal takes, divided by the game's actions: what the learner's
 observations and ids cost on top of playing the game.
 
+With `--views`, a third loop is timed beside them: the plain API's deal that also reads, at
+each action, the view of the seat to act (`game.view(seat)`), the plain API's own way to let a
+program see what the seat sees: the learner's observations against the plain API's.
+
 Timed as bench_random_deals.py times: slices of `--slice` deals taking turns, each slice's best of
 `--repeat` rounds, CPU seconds of this process (so the load of a shared machine weighs on both
 alike). `--instructions` counts instructions instead, under valgrind's callgrind (as
@@ -63,6 +67,36 @@ def learning_deal(ruleset: Any, players: int, seed: int, encoding: Encoding, cop
     return len(game.history)
 
 
+def viewing_deal(ruleset: Any, players: int, seed: int) -> int:
+    """`public_deal` (the same choices, so the same deal), reading the view of the seat to act
+    before each action; returns the number of actions."""
+    game = Game(ruleset, players=players, seed=seed)
+    rng = random.Random(seed)
+    choice, sample = rng.choice, rng.sample
+    legal_actions, apply, view = game.legal_actions, game.apply, game.view
+    actions = 0
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        view(seat)
+        action = choice(legal_actions(seat))
+        if type(action) is dict:  # a template, filled as public_deal fills it
+            for kind in ("discard", "keep"):
+                template = action.get(kind)
+                if isinstance(template, dict):
+                    action = {kind: sample(template["from"], template["count"])}
+        apply(seat, action)
+        actions += 1
+    return actions
+
+
+def viewing_runner(name: str, players: int) -> Runner:
+    ruleset = load_ruleset(name)
+    for seed in range(10**6, 10**6 + 200):
+        viewing_deal(ruleset, players, seed)
+    return lambda seeds: sum(viewing_deal(ruleset, players, seed) for seed in seeds)
+
+
 def learning_runner(name: str, players: int, copies: bool = False) -> Runner:
     ruleset = load_ruleset(name)
     encoding = Encoding.of(ruleset, players)
@@ -105,6 +139,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--copies", action="store_true", help="the learner takes each observation as a new list (observation)"
     )
+    parser.add_argument(
+        "--views",
+        action="store_true",
+        help="also time the plain API reading the view of the seat to act at each action",
+    )
     args = parser.parse_args(argv)
     if args.ruleset:
         players = args.players or load_ruleset(args.ruleset).table_sizes[0]
@@ -131,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, players in tables:
         runners[f"{name} ({players}) plain"] = plain_runner(name, players)
         runners[f"{name} ({players}) learning"] = learning_runner(name, players, args.copies)
+        if args.views:
+            runners[f"{name} ({players}) viewing"] = viewing_runner(name, players)
     best = measure(runners, args.deals, args.repeat, args.slice)
     print(f"{args.deals:,} random deals each, in slices of {args.slice}, each slice's best of {args.repeat} rounds")
     print(f"{'':<24}{'µs/action plain':>17}{'µs/action learning':>20}{'learning/plain':>16}")
@@ -138,6 +179,13 @@ def main(argv: list[str] | None = None) -> int:
         plain, learner = best[f"{name} ({players}) plain"], best[f"{name} ({players}) learning"]
         per_plain, per_learner = plain[0] / plain[2] * 1e6, learner[0] / learner[2] * 1e6
         print(f"{f'{name} ({players})':<24}{per_plain:>17.2f}{per_learner:>20.2f}{per_learner / per_plain:>15.2f}×")
+        if args.views:
+            viewing = best[f"{name} ({players}) viewing"]
+            per_viewing = viewing[0] / viewing[2] * 1e6
+            print(
+                f"{'':<24}{'with views':>17}{per_viewing:>20.2f}{per_learner / per_viewing:>15.2f}×"
+                "  (the plain API reading the seat's view at each action; learning/that)"
+            )
     say_if_busy(best)
     return 0
 

@@ -14,6 +14,7 @@ import pytest
 from interpreter import Game, IllegalActionError, InvalidActionError, load_ruleset
 from interpreter.bots.randombot import RandomBot, play_out
 from interpreter.engine.encoding import SECTIONS, EncodedGame, Encoding, clone_game
+from interpreter.engine.views import PUBLIC_ENTRIES, own_view
 from interpreter.language.loader import ruleset_names
 
 FIVE_POINTERS = {"T22", "T21", "T1", "CK", "SK", "HK", "DK"}
@@ -152,6 +153,30 @@ def test_the_observation_kept_up_to_date_is_the_views_at_every_step(
             else:
                 state.apply_action(rng.choice(ids))
     assert compared
+
+
+@pytest.mark.parametrize(("name", "options", "players"), TABLES, ids=lambda x: str(x) if x else "")
+def test_a_seats_own_view_is_its_view_without_what_every_seat_sees_alike(
+    name: str, options: dict[str, str] | None, players: int
+) -> None:
+    """`views.own_view`, which `observe_into` reads for a seat while the public blocks are kept
+    for the table, is exactly the seat's view (recall=True) without `PUBLIC_ENTRIES`, for every
+    seat at every step of a deal of every ruleset, table size, reading and option."""
+    rs = load_ruleset(name, options)
+    game = Game(rs, players=players, seed=0)
+    state, rng = EncodedGame(game), random.Random(0)
+    while True:
+        for seat in range(players):
+            view = game.view(seat, recall=True)
+            assert own_view(game, seat) == {k: v for k, v in view.items() if k not in PUBLIC_ENTRIES}, (
+                seat,
+                game.history[-1:],
+            )
+        if game.is_over:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(InvalidActionError, match="no seat"):
+        own_view(game, players)
 
 
 def test_observe_into_fills_the_callers_buffer_of_any_kind_and_refuses_one_of_another_size() -> None:

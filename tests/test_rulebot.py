@@ -14,6 +14,8 @@ import pytest
 from interpreter import Game, load_ruleset, ruleset_names
 from interpreter.bots.rulebot import RuleBot, _draws, facts_of
 from interpreter.engine.seeds import deal_seed
+from interpreter.engine.views import TRICK_VIEW
+from interpreter.errors import InvalidActionError
 
 # Every built-in ruleset: one that does not load must fail these tests, not drop out of them.
 RULESETS = ruleset_names()
@@ -31,6 +33,10 @@ class SeatOnly:
     def view(self, seat, recall=False):
         assert seat == self._seat, "the bot asked for another seat's view"
         return self._game.view(seat, recall)
+
+    def trick_view(self, seat):
+        assert seat == self._seat, "the bot asked for another seat's view"
+        return self._game.trick_view(seat)
 
     def legal_actions(self, seat=None):
         assert seat == self._seat, "the bot asked for another seat's actions"
@@ -56,6 +62,32 @@ def test_always_legal_at_every_table_size_seeing_only_its_seat(name: str) -> Non
             assert sum(game.result.payments) == 0
             contracts.add(game.result.contract)
     assert contracts - {None}, "the bot never bid"
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_the_trick_view_is_the_views_own_entries_at_every_turn(name: str) -> None:
+    """`game.trick_view(seat)`, what the bot reads to choose a card, holds exactly the entries
+    of `game.view(seat, recall=True)` it has (the same code makes them: views.py stays the one
+    place that decides what a seat sees), and at least those the choice reads, for every seat
+    at every turn of deals of every ruleset and table size."""
+    rs = load_ruleset(name)
+    bot = RuleBot()
+    compared = 0
+    for size in rs.table_sizes:
+        for seed in range(3):
+            game = Game(rs, players=size, dealer=seed % size, seed=seed)
+            while True:
+                for seat in range(size):
+                    view, part = game.view(seat, recall=True), game.trick_view(seat)
+                    assert set(TRICK_VIEW) <= part.keys() <= view.keys(), (seat, sorted(part.keys() - view.keys()))
+                    assert part == {key: view[key] for key in part}, (seat, game.history[-1:])
+                    compared += 1
+                if game.is_over:
+                    break
+                game.apply(game.to_act, bot.choose(game, game.to_act))
+    assert compared
+    with pytest.raises(InvalidActionError, match="no seat 9"):
+        Game(rs, seed=0).trick_view(9)
 
 
 def test_deterministic() -> None:

@@ -40,6 +40,10 @@ class SeatOnly:
         assert seat == self._seat, f"the bot of seat {self._seat} asked for the view of {seat!r}"
         return self._game.view(seat, recall)
 
+    def trick_view(self, seat: int) -> dict:
+        assert seat == self._seat, f"the bot of seat {self._seat} asked for the view of {seat!r}"
+        return self._game.trick_view(seat)
+
     def legal_actions(self, seat: int | None = None) -> list:
         assert seat == self._seat, f"the bot of seat {self._seat} asked for the legal actions of {seat!r}"
         return self._game.legal_actions(seat)

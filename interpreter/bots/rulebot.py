@@ -1,8 +1,9 @@
 """A rule-based bot: bids from the strength of its hand and plays sensibly.
 
 It sees what a player at the table sees and nothing more: `game.view(seat, recall=True)` (its own
-hand and the public facts, with every card it saw played remembered), `game.legal_actions(seat)`
-and the ruleset. Everything it knows about a variant comes from the ruleset's data (the trumps, the card points, the bid ladder, what each
+hand and the public facts, with every card it saw played remembered; for a card to play, the
+entries of it that the choice reads, `game.trick_view(seat)`), `game.legal_actions(seat)` and
+the ruleset. Everything it knows about a variant comes from the ruleset's data (the trumps, the card points, the bid ladder, what each
 contract exchanges, how the cards are counted and what wins), never from the variant's name.
 
 Bidding. For every contract it may bid, the bot estimates the card points it would take as the
@@ -542,11 +543,11 @@ class RuleBot:
             raise ValueError(f"seat {seat} has nothing to do now")
         if len(legal) == 1 and not _is_template(legal[0]):
             return legal[0]
-        view = game.view(seat, recall=True)  # it remembers every card it saw played
         facts = facts_of(game.ruleset)
         cards = _cards_to_play(legal)
-        if cards is not None:  # trick play, the commonest choice
-            return {"play": self._play(view, cards, facts)}
+        if cards is not None:  # trick play, the commonest choice: the entries of the view it reads
+            return {"play": self._play(game.trick_view(seat), cards, facts)}
+        view = game.view(seat, recall=True)  # it remembers every card it saw played
         phase = view["phase"]
         calls = [a for a in legal if isinstance(a, str)]
         if len(calls) == len(legal):

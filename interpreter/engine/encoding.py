@@ -88,6 +88,7 @@ from interpreter.engine.actions import ActionJson
 from interpreter.engine.game import Game
 from interpreter.engine.ids import KIND_OF, SECTIONS, ActionIds, Step
 from interpreter.engine.phase import Phase
+from interpreter.engine.views import own_view
 from interpreter.errors import IllegalActionError, InvalidActionError
 from interpreter.language.model import CallPartner, Ruleset, TakeTalon
 
@@ -214,38 +215,16 @@ class Encoding:
 
     def fill(self, view: dict[str, Any], out: MutableSequence[float], choosing: Iterable[str] = ()) -> None:
         """Write the ones and shares of `observe(view, choosing)` into `out`, all zeros before."""
-        seat = view["seat"]
-        start, places = self._start, self.places[seat]
-        won = self._fill_cards(view, out, choosing)
-        # (only what is not zero is written)
-        calls = places.calls
-        for s, call in view["calls"]:
-            out[calls[s][call]] = 1.0
-        out[start["phase"] + self._phase_index[view["phase"]]] = 1.0
-        if view["to_act"] is not None:
-            out[places.to_act[view["to_act"]]] = 1.0
-        out[places.dealer[view["dealer"]]] = 1.0
-        if view["declarer"] is not None:
-            out[places.declarer[view["declarer"]]] = 1.0
-        if view["contract"] is not None:
-            out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
-        per_deal, n = self.tricks_per_deal, len(self.cards)
-        for at, tricks in zip(places.won, won, strict=True):
-            if tricks:
-                out[at] = tricks / per_deal
-        for at, size in zip(places.sizes, view["hand_sizes"], strict=True):
-            if size:
-                out[at] = size / n
-        self._fill_added_with_koenigrufen(view, out)
+        self.fill_public(view, out)
+        self.fill_own(view, out, choosing)
 
-    def _fill_cards(self, view: dict[str, Any], out: MutableSequence[float], choosing: Iterable[str]) -> list[int]:
-        """`fill`'s blocks of cards: the hand, those played and in the trick, those face up, aside
-        and in the talon, and those being chosen. Returns the tricks each seat won, by seat."""
-        index, start, places = self.card_index, self._start, self.places[view["seat"]]
-        # (loops over local names, not helper functions: a learner reads views often)
-        at = start["hand"]
-        for card in view["hand"]:
-            out[at + index[card]] = 1.0
+    def fill_public(self, view: dict[str, Any], out: MutableSequence[float]) -> None:
+        """`fill`'s blocks of the view's entries every seat sees alike (`views.PUBLIC_ENTRIES`:
+        the tricks, the calls, the hand sizes): the cards played and in the trick, the calls, the
+        tricks won and the hand sizes, as they land in the observation of `view["seat"]`."""
+        places = self.places[view["seat"]]
+        # (only what is not zero is written; loops over local names, not helper functions: a
+        # learner reads views often)
         rows, shift = places.played, places.trick  # where each seat's card lands in "played"
         won = [0] * self.players
         for trick in view["tricks"]:
@@ -258,6 +237,26 @@ class Encoding:
             for s, card in zip(trick["seats"], trick["cards"], strict=False):
                 at = rows[s][card]
                 out[at] = out[at + shift] = 1.0  # played, and in the trick now being played
+        calls = places.calls
+        for s, call in view["calls"]:
+            out[calls[s][call]] = 1.0
+        per_deal, n = self.tricks_per_deal, len(self.cards)
+        for at, tricks in zip(places.won, won, strict=True):
+            if tricks:
+                out[at] = tricks / per_deal
+        for at, size in zip(places.sizes, view["hand_sizes"], strict=True):
+            if size:
+                out[at] = size / n
+
+    def fill_own(self, view: dict[str, Any], out: MutableSequence[float], choosing: Iterable[str] = ()) -> None:
+        """`fill`'s other blocks, of the seat's own view (`views.own_view` has their entries): its
+        hand, the cards face up, aside and in the talon where it sees them, those it is choosing,
+        the phase, whose turn, the dealer, the declarer, the contract, and those added with
+        Königrufen."""
+        index, start, places = self.card_index, self._start, self.places[view["seat"]]
+        at = start["hand"]
+        for card in view["hand"]:
+            out[at + index[card]] = 1.0
         for block, key in (("face_up", "exposed"), ("face_up", "laid_out"), ("aside", "aside"), ("talon", "talon")):
             if key in view:
                 at = start[block]
@@ -270,7 +269,15 @@ class Encoding:
         at = start["choosing"]
         for card in choosing:
             out[at + index[card]] = 1.0
-        return won
+        out[start["phase"] + self._phase_index[view["phase"]]] = 1.0
+        if view["to_act"] is not None:
+            out[places.to_act[view["to_act"]]] = 1.0
+        out[places.dealer[view["dealer"]]] = 1.0
+        if view["declarer"] is not None:
+            out[places.declarer[view["declarer"]]] = 1.0
+        if view["contract"] is not None:
+            out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
+        self._fill_added_with_koenigrufen(view, out)
 
     def _fill_added_with_koenigrufen(self, view: dict[str, Any], out: MutableSequence[float]) -> None:
         """`fill`'s blocks added with Königrufen: the called card and the partner, the bonuses
@@ -623,7 +630,11 @@ class BufferObserver:
     view when the seat is first observed, when the phase changed, and whenever the deal brought
     anything `Public` does not follow since the view was read. Between readings, the blocks every
     seat sees alike are copied in from `Public` (memory copied through memoryviews made once), the
-    seat's own cards played are taken off its hand, and whose turn it is is the game's.
+    seat's own cards played are taken off its hand, and whose turn it is is the game's. Where
+    `Public` is up to date when the seat reads, it reads only its own part of its view
+    (`views.own_view`: all but the tricks, calls and hand sizes) and takes those blocks from
+    `Public`; the first seat to read after an event `Public` does not follow reads its whole view
+    and starts `Public` anew from it.
     """
 
     __slots__ = ("game", "numbers", "own", "phase", "places", "public", "round", "seat", "target", "to_act", "views")
@@ -638,7 +649,9 @@ class BufferObserver:
         self.to_act: int | None = None
         self.phase: Phase | None = None
         self.target, shared = memoryview(self.numbers), memoryview(public.numbers)
-        self.views = [(block, shared[source]) for block, source in self.places.blocks]
+        # (a block of no width, such as the kontras of a ruleset without them, is not copied:
+        # a copy costs about the same whatever its length)
+        self.views = [(block, shared[source]) for block, source in self.places.blocks if block.stop > block.start]
 
     def observe(self) -> array[float]:
         """The seat's observation now (the observer's own numbers: the caller copies them)."""
@@ -668,10 +681,19 @@ class BufferObserver:
 
     def _read_view(self) -> None:
         game, public, numbers = self.game, self.public, self.numbers
-        view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
-        numbers[:] = public.encoding.zeros
-        public.encoding.fill(view, numbers)
-        if not public.following or public.seen != len(game.events):
+        encoding = public.encoding
+        numbers[:] = encoding.zeros
+        if public.following and public.seen == len(game.events):
+            # Public's blocks are up to date: of the view, only the seat's own entries are read
+            # (views.own_view: the view without the tricks, calls and hand sizes every seat
+            # sees alike), and the blocks those make are copied from Public.
+            encoding.fill_own(own_view(game, self.seat), numbers)
+            target = self.target
+            for block, shared in self.views:
+                target[block] = shared
+        else:
+            view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
+            encoding.fill(view, numbers)
             public.start(self.seat, numbers, view)
         self.round, self.own = public.round, len(public.own[self.seat])
         self.to_act, self.phase = game.to_act, game.phase

@@ -71,7 +71,7 @@ from interpreter.engine.settlement import (
 )
 from interpreter.engine.stage import Stage
 from interpreter.engine.table import Cards, Table
-from interpreter.engine.views import view_of
+from interpreter.engine.views import trick_view, view_of
 from interpreter.errors import IllegalActionError, InvalidActionError, either
 from interpreter.language.model import CALLED, Bonus, Contract, Ruleset
 
@@ -877,6 +877,12 @@ class Game:
         `recall`: every finished trick's cards, as a player who remembers them saw them played,
         where the rules let a seat look again at some tricks only (`play.tricks_seen`)."""
         return view_of(self, seat, recall)
+
+    def trick_view(self, seat: int) -> dict[str, Any]:
+        """Of `view(seat, recall=True)`, the entries a choice of a card to play reads (the hand,
+        the tricks, the contract, the sides and the cards aside where `seat` may see them), made
+        by the same code without the rest: for bots, which choose a card at most turns."""
+        return trick_view(self, seat)
 
     def record(self) -> dict[str, Any]:
         """The game record so far (docs/design.md): enough to replay this deal exactly, with the

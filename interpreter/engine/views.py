@@ -82,6 +82,81 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
     return view
 
 
+# The entries of a seat's view that every seat's view shows alike whoever looks (with every
+# card played recalled): `own_view` gives the others.
+PUBLIC_ENTRIES = ("hand_sizes", "calls", "tricks")
+
+
+def own_view(game: Game, seat: int) -> dict[str, Any]:
+    """`view_of(game, seat, recall=True)` without `PUBLIC_ENTRIES`: what a seat sees that it
+    does not see alike with every other seat, and the table's state (phase, turn, dealer,
+    contract, declarer), each entry made by the same code as the view's. For an observer that
+    keeps the public entries once for the whole table (engine/encoding.py's `Public`) and reads
+    each seat's own; tests/test_encoding.py holds it equal to the view's entries."""
+    players = game.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {players - 1}")
+    key = game.ruleset.deck.shown_order.__getitem__
+    cards, contract = game.cards, game.contract
+    view: dict[str, Any] = {
+        "ruleset": game.ruleset.name,
+        "players": players,
+        "dealer": game.dealer,
+        "sitting_out": game.sitting_out,
+        "seat": seat,
+        "phase": game.phase._value_,
+        "to_act": game.to_act,
+        "contract": contract.name if contract else None,
+        "declarer": game.declarer,
+        "talon_size": len(cards.talon),
+    }
+    if game.deal_plan is not None:
+        view["deal_plan"] = game.deal_plan
+    view["hand"] = sorted(cards.hands[seat], key=key)
+    if contract is not None and contract.open_hand:
+        _open_hand(game, contract, seat, view, key)
+        if contract.open_hand_who == "all":
+            _open_hands(game, view, key)
+    _partnership(game, seat, False, view)
+    _cards_aside(game, cards, seat, False, view, key)
+    result = game.result
+    if result is not None and game.phase is Phase.OVER:
+        view["result"] = result.as_dict()
+    return view
+
+
+# The entries of a seat's view that `trick_view` gives (with those `_partnership` and
+# `_cards_aside` add): what a choice of a card to play reads.
+TRICK_VIEW = ("seat", "players", "sitting_out", "contract", "declarer", "tricks", "hand")
+
+
+def trick_view(game: Game, seat: int) -> dict[str, Any]:
+    """Of what `seat` sees, with every card played recalled (`view_of(game, seat, recall=True)`),
+    the entries a choice of a card to play reads: `TRICK_VIEW`, the called card and the partner
+    where the seat knows them, and the talon and discards where it may see them (with the other
+    public facts those helpers add). Each entry is the view's own, made by the same code: a bot
+    that chooses a card at every turn (interpreter/bots/rulebot.py) need not build the calls, the
+    hand sizes and the rest it does not read (`Game.trick_view`). tests/test_rulebot.py holds the
+    two equal at every turn."""
+    players = game.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {players - 1}")
+    key = game.ruleset.deck.shown_order.__getitem__
+    cards, contract = game.cards, game.contract
+    view: dict[str, Any] = {
+        "seat": seat,
+        "players": players,
+        "sitting_out": game.sitting_out,
+        "contract": contract.name if contract else None,
+        "declarer": game.declarer,
+        "tricks": _tricks(game),
+        "hand": sorted(cards.hands[seat], key=key),
+    }
+    _partnership(game, seat, False, view)
+    _cards_aside(game, cards, seat, False, view, key)
+    return view
+
+
 def _tricks(game: Game) -> list[dict[str, Any]]:
     """The tricks of the deal: those finished before any under way read-only, each made once and
     shared by every view (a view is read at every choice of a bot); the rest as new dicts of new
