@@ -277,10 +277,10 @@ class Encoding:
             out[places.declarer[view["declarer"]]] = 1.0
         if view["contract"] is not None:
             out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
-        self._fill_added_with_koenigrufen(view, out)
+        self._fill_partner_announced_and_kontra(view, out)
 
-    def _fill_added_with_koenigrufen(self, view: dict[str, Any], out: MutableSequence[float]) -> None:
-        """`fill`'s blocks added with Königrufen: the called card and the partner, the bonuses
+    def _fill_partner_announced_and_kontra(self, view: dict[str, Any], out: MutableSequence[float]) -> None:
+        """The blocks of the mechanics of partners and announcements: the called card and the partner, the bonuses
         announced, the kontras and the talon laid out face up."""
         start, index, seat = self._start, self.card_index, view["seat"]
         if self._partner_blocks:

@@ -102,7 +102,7 @@ def own_view(game: Game, seat: int) -> dict[str, Any]:
         "ruleset": game.ruleset.name,
         "players": players,
         "dealer": game.dealer,
-        "sitting_out": game.sitting_out,
+        "seats_out": list(game.seats_out),
         "seat": seat,
         "phase": game.phase._value_,
         "to_act": game.to_act,
@@ -127,7 +127,7 @@ def own_view(game: Game, seat: int) -> dict[str, Any]:
 
 # The entries of a seat's view that `trick_view` gives (with those `_partnership` and
 # `_cards_aside` add): what a choice of a card to play reads.
-TRICK_VIEW = ("seat", "players", "sitting_out", "contract", "declarer", "tricks", "hand")
+TRICK_VIEW = ("seat", "players", "seats_out", "contract", "declarer", "tricks", "hand")
 
 
 def trick_view(game: Game, seat: int) -> dict[str, Any]:
@@ -146,7 +146,7 @@ def trick_view(game: Game, seat: int) -> dict[str, Any]:
     view: dict[str, Any] = {
         "seat": seat,
         "players": players,
-        "sitting_out": game.sitting_out,
+        "seats_out": list(game.seats_out),
         "contract": contract.name if contract else None,
         "declarer": game.declarer,
         "tricks": _tricks(game),
