@@ -11,7 +11,7 @@ cards laid out) join them when play starts (`deal_rules`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from interpreter.engine.excuse import Excused
 from interpreter.engine.playrules import (
@@ -49,6 +49,9 @@ class PlayPlan:
     play: PlayRules
     rules: tuple[PlayRule, ...]
     book: RuleBook  # the rules as trick play reads them, where none is bound to the deal
+    # The books with rules bound to a deal, by what binds them (`deal_rules`): made once each, as
+    # the rule objects are immutable and a book's turns are worked out from its rules alone.
+    deal_books: dict[tuple[object, ...], RuleBook] = field(default_factory=dict, compare=False, repr=False)
 
 
 def play_plan(ruleset: Ruleset, contract: Contract, trump_suit: str | None) -> PlayPlan:
@@ -133,6 +136,21 @@ def deal_rules(
     playing reveals the partner, and the cards `laid` out."""
     if not kept and not forfeits and called is None and not laid:
         return plan.book
+    key = (tuple(kept.items()), tuple(forfeits.items()), called, laid)
+    book = plan.deal_books.get(key)
+    if book is None:
+        book = plan.deal_books[key] = _bound_book(plan, kept, forfeits, called, laid)
+    return book
+
+
+def _bound_book(
+    plan: PlayPlan,
+    kept: Mapping[str, int],
+    forfeits: Mapping[str, tuple[str, int, str]],
+    called: str | None,
+    laid: frozenset[str],
+) -> RuleBook:
+    """The book of the plan's rules with those bound to a deal (see `deal_rules`)."""
     rules = list(plan.rules)
     if kept:
         announced = KeepBack(dict(kept), dict.fromkeys(kept, "was announced for"), "bonuses announced")
