@@ -212,7 +212,7 @@ def test_summary_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     groups = yaml.safe_load(data)["groups"]
     assert [g["name"] for g in groups] == ["solo_factor", "stupfen_factor", "dealer_sitting_out"]
     assert groups[2]["kind"] == "option" and groups[2]["choices"][1]["rules"] == [
-        {"rule": "A dealer who sits out", "value": "pays and receives like an opponent"}
+        {"rule": "Whoever sits out", "value": "pays and receives like an opponent"}
     ]
     assert tarock(capsys, "options", "atlantis")[0] == 2
 

@@ -125,7 +125,7 @@ settlement = Rule(
             ),
             default="no_part",
             said=Said(
-                "A dealer who sits out",
+                "Whoever sits out",
                 {"no_part": "takes no part in the settlement", "defender": "pays and receives like an opponent"},
             ),
         ),
