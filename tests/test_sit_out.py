@@ -23,6 +23,7 @@ from interpreter.engine.deal import DealError
 from interpreter.engine.records import game_from_record, read_record, replay_document
 from interpreter.errors import RulesetError
 from interpreter.frontends.server import Session
+from interpreter.frontends.simulate import render, simulate
 from interpreter.language.model import Ruleset
 
 TESTS = Path(__file__).resolve().parent
@@ -309,3 +310,12 @@ def test_the_formula_name_sitting_out_is_true_for_each_seat_out(tmp_path: Path) 
     assert [env[s]["place"] for s in range(5)] == [4, 1, 4, 1, 3]
     assert [env[s]["rank"] for s in (0, 2)] == [4, 5]
     assert env[0]["points"] == env[2]["points"] == 0 and env[0]["tricks"] == env[2]["tricks"] == 0
+
+
+def test_simulate_names_every_seat_that_sits_out_and_pays_them_nothing() -> None:
+    """`tarock simulate`'s table of seats: both seats out are marked, and their payments are 0."""
+    stats = simulate(SIX, deals=40, players=6, dealer=1)
+    positions = [seat["position"] for seat in stats["seats"]]
+    assert positions == ["dealer+5", "dealer, sits out", "Vorhand", "dealer+2", "dealer+3, sits out", "dealer+4"]
+    assert [seat["mean"] for seat in stats["seats"]][1::3] == [0, 0]
+    assert "(dealer, sits out)" in render(stats) and "(dealer+3, sits out)" in render(stats)

@@ -492,7 +492,7 @@ def _ratio(a: int, b: int) -> float | None:
 
 
 def _position(seat: int, game: Game) -> str:
-    out = " (sits out)" if seat in game.seats_out else ""
+    out = ", sits out" if seat in game.seats_out else ""  # (shown within the seat's parentheses)
     if seat == game.dealer:
         return "dealer" + out
     if seat == game.vorhand:
