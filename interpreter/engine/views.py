@@ -87,15 +87,22 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
 PUBLIC_ENTRIES = ("hand_sizes", "calls", "tricks")
 
 
+def _seat_checked(game: Game, seat: object) -> int:
+    """The number of players, once `seat` is found to be one of the seats (a part of a seat's
+    view is a seat's alone: the umpire and a spectator have no own part)."""
+    players = game.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {players - 1}")
+    return players
+
+
 def own_view(game: Game, seat: int) -> dict[str, Any]:
     """`view_of(game, seat, recall=True)` without `PUBLIC_ENTRIES`: what a seat sees that it
     does not see alike with every other seat, and the table's state (phase, turn, dealer,
     contract, declarer), each entry made by the same code as the view's. For an observer that
     keeps the public entries once for the whole table (engine/encoding.py's `Public`) and reads
     each seat's own; tests/test_encoding.py holds it equal to the view's entries."""
-    players = game.players
-    if type(seat) is not int or not 0 <= seat < players:
-        raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {players - 1}")
+    players = _seat_checked(game, seat)
     key = game.ruleset.deck.shown_order.__getitem__
     cards, contract = game.cards, game.contract
     view: dict[str, Any] = {
@@ -138,9 +145,7 @@ def trick_view(game: Game, seat: int) -> dict[str, Any]:
     that chooses a card at every turn (interpreter/bots/rulebot.py) need not build the calls, the
     hand sizes and the rest it does not read (`Game.trick_view`). tests/test_rulebot.py holds the
     two equal at every turn."""
-    players = game.players
-    if type(seat) is not int or not 0 <= seat < players:
-        raise InvalidActionError(f"no seat {seat!r}: seats are 0 to {players - 1}")
+    players = _seat_checked(game, seat)
     key = game.ruleset.deck.shown_order.__getitem__
     cards, contract = game.cards, game.contract
     view: dict[str, Any] = {
