@@ -140,7 +140,7 @@ def test_the_search_is_not_run_on_the_event_loop() -> None:
         elif mine and mine["version"] == table.version:
             await next(c for c in clients if c.seat == table.game.to_act).send(type="act", action=_first(mine))
 
-    async def main() -> tuple[list[float], int, int]:
+    async def main() -> tuple[list[float], list[float], int, int]:
         server = TestServer(make_app(bot_delay=0))
         await server.start_server()
         try:
@@ -159,27 +159,29 @@ def test_the_search_is_not_run_on_the_event_loop() -> None:
                     await move(searcher, search_table)
                     await asyncio.sleep(0.01)
                 searches, moves = search_table.searches, table.version
-                lags: list[float] = []
+                lags: list[float] = []  # how late the probe woke, by the clock
+                held: list[float] = []  # the loop's own CPU time between two probes
                 probing = time.monotonic()
                 while time.monotonic() - probing < 6:
-                    asked = time.monotonic()
+                    asked, used = time.monotonic(), time.thread_time()
                     await asyncio.sleep(0.01)
                     lags.append(time.monotonic() - asked - 0.01)
+                    held.append(time.thread_time() - used)
                     await move(searcher, search_table)
                     await move(clients, table)
                 for client in [*clients, *searcher]:
                     await client.ws.close()
-                return lags, search_table.searches - searches, table.version - moves
+                return lags, held, search_table.searches - searches, table.version - moves
         finally:
             await server.close()
 
-    lags, searched, moved = asyncio.run(main())
+    lags, held, searched, moved = asyncio.run(main())
     assert searched >= 2 and moved >= 20  # the search bots searched and the people played meanwhile
-    # The time the loop was held, of the six seconds: 5.6 s when it searched (52 cards, each up
-    # to 0.5 s); 1.3 s now, on a loaded machine, most of it the test's own five clients, whose
-    # messages are read in the same loop.
-    held = sum(lags)
-    assert held < 3.0 and max(lags) < 1.0, (held, max(lags))
+    # The loop's own work, of the six seconds: 5.6 s when it searched (52 cards, each up to 0.5 s);
+    # about 1.3 s now, most of it the test's own five clients, whose messages are read in the same
+    # loop. It is counted in the loop thread's CPU time, which other processes on a busy machine
+    # do not inflate (they only make the probe wake late by the clock: `lags`, said on failure).
+    assert sum(held) < 3.0 and max(held) < 0.4, (sum(held), max(held), sum(lags), max(lags))
 
 
 def test_a_worker_killed_while_it_searches_is_replaced() -> None:
