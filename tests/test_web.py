@@ -12,6 +12,7 @@ import asyncio
 import json
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -88,10 +89,16 @@ async def _join(http: ClientSession, server: TestServer, link: str, seat: int | 
     return client
 
 
+SETTLE_SECONDS = 60.0  # the longest a socket may take to hear the newest state (a busy machine)
+
+
 async def _settled(clients: list[Client], table: Table, after: int | None = None) -> None:
     """Wait until every socket holds the table's newest state and no bot is about to move (and,
-    with `after`, the table has changed since that version: a message sent was handled)."""
-    for _ in range(2000):
+    with `after`, the table has changed since that version: a message sent was handled). Search
+    bots think for a while at each card, longer on a busy machine: the wait is bounded by the clock
+    (`SETTLE_SECONDS`), not by a count of naps."""
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while time.monotonic() < deadline:
         await asyncio.sleep(0.002)
         if after is not None and table.version <= after:
             continue
@@ -106,7 +113,8 @@ async def _next_deal(clients: list[Client], table: Table) -> None:
     for client in clients:
         if client.seat is not None:
             await client.send(type="next")
-    for _ in range(2000):
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while time.monotonic() < deadline:
         if len(table.session.deals) > dealt:
             break
         await asyncio.sleep(0.002)
