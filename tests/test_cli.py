@@ -298,3 +298,18 @@ def test_version_names_the_version_and_where_the_package_is() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" in project["project"]["dynamic"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "interpreter.__version__"}
+
+
+def test_ctrl_c_while_the_parser_is_built_is_said_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Building the parser reads the rulesets' names (a lookup of files): a Ctrl-C then is said as
+    at any other moment, 'tarock: interrupted' and status 130, not a traceback."""
+    from interpreter.frontends import cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["list"]) == 130
+    assert capsys.readouterr().err.strip() == "tarock: interrupted"

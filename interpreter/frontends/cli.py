@@ -53,8 +53,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     status. Every failure ends here as one line on stderr: 1 when a check failed, 2 for bad usage
     or an environment that does not allow the command (a file that cannot be written, a closed
     input), and a one-line "internal error" for a fault of ours."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        # (building the parser reads the rulesets' names: a Ctrl-C can come while it does)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        _say("", "tarock: interrupted")
+        return 130
     if not hasattr(args, "run"):
         parser.print_help()
         return 2
