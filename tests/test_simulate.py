@@ -7,6 +7,9 @@ import io
 import json
 import multiprocessing
 import os
+import pty
+import re
+import select
 import signal
 import subprocess
 import sys
@@ -247,28 +250,57 @@ def test_the_bar_of_a_trillion_deals_fits_a_line(monkeypatch: pytest.MonkeyPatch
     assert "tarock: a worker process died" in lines
 
 
+def _read_until(terminal: int, wanted: re.Pattern[str] | None, seconds: float) -> str:
+    """What a process wrote to the terminal `terminal`, read until `wanted` is among it (None:
+    until the process closed it), within `seconds`."""
+    seen, deadline = "", time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([terminal], [], [], 0.1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:  # (EIO: every writer has closed the terminal)
+            return seen
+        if not chunk:
+            return seen
+        seen += chunk.decode(errors="replace")
+        if wanted is not None and wanted.search(seen):
+            return seen
+    if wanted is not None:
+        raise AssertionError(f"the run did not show {wanted.pattern!r} within {seconds} s: {seen[-300:]!r}")
+    return seen
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_gives_the_figures_of_the_deals_finished(workers: str) -> None:
     """Ctrl-C in a long run (SIGINT to the whole process group, as a terminal sends it) prints the
     figures of the chunks of deals finished, says so, and exits with 130; it said only
     'interrupted' and threw away minutes of deals."""
     command = [sys.executable, "-m", "interpreter", "simulate", NAME, "--bot", "random", "--json"]
+    # stderr is a terminal, so that the run draws its progress bar: Ctrl-C comes once the bar
+    # counts finished deals, however long a busy machine takes to start the run.
+    terminal, stderr = pty.openpty()
     process = subprocess.Popen(
         [*command, "--deals", "100000000", "--workers", workers],
         cwd=ROOT,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal's job
     )
+    os.close(stderr)
     try:
-        time.sleep(6)  # a chunk of random deals takes a fraction of a second
+        screen = _read_until(terminal, re.compile(r"[1-9][\d,]*/100,000,000 deals"), seconds=120)
         os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=120)
+        out, _ = process.communicate(timeout=120)
+        screen += _read_until(terminal, None, seconds=10)
     finally:  # a run that did not stop must not play its hundred million deals after the test
+        os.close(terminal)
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
+    err = screen.replace("\r\n", "\n").replace("\r", "\n")
     assert process.returncode == 130, err
     assert err.strip().splitlines()[-1] == "tarock: interrupted" and "Traceback" not in err
     stats = json.loads(out)

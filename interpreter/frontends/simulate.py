@@ -27,6 +27,7 @@ import json
 import logging
 import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -66,6 +67,19 @@ def _setup(ref: str, options: dict[str, str], reuse: bool = False) -> None:
         _WORKER["ruleset"] = load_ruleset(ref, options)
         _WORKER["key"] = key
         _WORKER.pop("rulebot", None)
+
+
+def _setup_process(ref: str, options: dict[str, str]) -> None:
+    """`_setup` in a worker process of this machine's pool. Ctrl-C reaches the workers too (the
+    terminal signals its job's whole process group): a worker then ends at once and quietly,
+    whatever it was doing, and the main process reports the chunks finished. (Left to Python, a
+    worker waiting for its next chunk printed a traceback.)"""
+    signal.signal(signal.SIGINT, _end_quietly)
+    _setup(ref, options)
+
+
+def _end_quietly(signum: int, frame: object) -> None:
+    os._exit(128 + signum)
 
 
 def _empty(players: int) -> dict[str, Any]:
@@ -280,7 +294,7 @@ def _in_processes(
     broken = 0  # pools broken in a row, no chunk finished in between
     while True:
         failed = False
-        with ProcessPoolExecutor(max_workers=workers, initializer=_setup, initargs=(ref, options)) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_setup_process, initargs=(ref, options)) as pool:
             running: dict[Future[dict[str, Any]], tuple[int, int]] = {}
             while True:
                 while not failed and len(running) < AHEAD * workers:
