@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, init=False)
 class Result:
-    outcome: str  # played | claimed | thrown_in | abandoned
+    outcome: str  # played | claimed | thrown_in | abandoned | accused | conceded
     contract: str | None
     declarer: int | None
     declarer_won: bool | None
