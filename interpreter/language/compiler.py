@@ -988,6 +988,13 @@ class Compiler:
                     path + ("card",),
                     "a card is kept back for a side's bonus; a combination in a hand (scope: seat) keeps none",
                 )
+            if scope == "seat" and b.get("attempted") is not None:
+                # (the settlement of a seat's combination reads only `achieved`: refused, not ignored)
+                self.problem(
+                    path + ("attempted",),
+                    "a silent attempt is scored for a side's bonus; a combination in a hand (scope: seat) "
+                    "is made or not: remove `attempted`, or judge the bonus for the side (scope: side)",
+                )
             requires = self.expression(path + ("requires",), SEAT_NAMES, BOOL)
             card = b.get("card")
             if card is not None and card != CALLED and card not in self.deck.suit:

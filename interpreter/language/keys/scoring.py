@@ -181,7 +181,7 @@ bonus = Rule(
             names.BONUS_VALUE,
         ),
         "attempted": condition(
-            "A silent attempt: when it holds and the bonus was not made, the side scores minus `value` (a bird played in its trick and beaten).",
+            "A silent attempt: when it holds and the bonus was not made, the side scores minus `value` (a bird played in its trick and beaten). A side's bonus only: refused with `scope: seat`.",
             JUDGED,
         ),
         "card": OneOf(
