@@ -68,7 +68,6 @@ def test_a_sides_bonus_reading_a_players_own_cards_is_refused_with_the_scope_to_
     assert problem.startswith("4:") and "bonuses.mond_lost.achieved:" in problem and "scope: seat" in problem
 
 
-
 def test_a_silent_attempt_of_a_combination_in_a_hand_is_refused_not_ignored(tmp_path: Path) -> None:
     """A seat's combination is settled on `achieved` alone: an `attempted` there is refused with
     its place, where before it was compiled and never read."""
@@ -78,6 +77,7 @@ def test_a_silent_attempt_of_a_combination_in_a_hand_is_refused_not_ignored(tmp_
     )
     [problem] = _problems(tmp_path, text)
     assert problem.startswith("4:") and "bonuses.mond_lost.attempted:" in problem and "scope: side" in problem
+
 
 def test_in_500_deals_exactly_the_seat_whose_mond_the_other_side_took_pays_it() -> None:
     rs = load_ruleset(str(Path(__file__).parent / "rulesets" / "koenigrufen-mond-lost-pays.yaml"))
