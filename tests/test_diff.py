@@ -509,3 +509,15 @@ def test_json_for_programs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert beat["message"] == "Duty to head the trick: no (breitnau) vs yes (variant)" and beat["b"] is True
     same = json.loads(tarock(capsys, "diff", "breitnau", "breitnau", "--json")[1])
     assert same["same"] is True and same["changes"] == []
+
+
+def test_a_withheld_card_made_up_or_not_is_a_difference(tmp_path: Path) -> None:
+    """Whether the winners of the last trick get a card for the withheld one (`compensation`)
+    changes what the sides count: diff says it (it said nothing before)."""
+    text = (
+        "title: No compensation\nextends: furtwangen\nplay:\n  withhold:\n    card: T22\n    by: defenders\n"
+        '    when: "count(hand & trumps) == 1"\n    compensation: {gives: none}\n'
+        '    source: "dappen-en: Furtwangen version, Play"\n    status: assumed\n'
+    )
+    [change] = changes("furtwangen", variant(tmp_path, text))
+    assert change.path == ("play", "withhold") and "compensation: gives: none" in change.message

@@ -839,6 +839,8 @@ def _play(play: PlayRules, deck: Deck) -> dict[str, Any]:
         _put(withhold, "when", _expr(play.withhold.when))
         if play.withhold.goes_to != default("play.withhold.goes_to"):
             withhold["goes_to"] = play.withhold.goes_to
+        if play.withhold.compensation != "lowest_value":  # (the model's default: the card made up)
+            withhold["compensation"] = {"gives": play.withhold.compensation}
         out["withhold"] = withhold
     if play.excuse is not None:
         excuse: dict[str, Any] = {"card": play.excuse.card}
