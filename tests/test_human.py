@@ -317,3 +317,15 @@ def test_the_last_trick_and_the_tricks_taken_so_far() -> None:
     out = screen.getvalue()
     assert f"last trick (2): seat {trick['seats'][0]} " in out and f"→ seat {trick['winner']}" in out
     assert "Taken so far: " in out
+
+
+@pytest.mark.parametrize("typed", ["dapp_first", "dapp first", "Deal Dapp First", "choose dapp_first", "2"])
+def test_the_dealer_names_the_deal_plan_in_the_words_shown(typed: str) -> None:
+    """The dealer's choice of how to deal is offered as 'deal dapp first: 6 to the talon, …':
+    the person may type its number, its name (with `_` or a space) or the label's words."""
+    game = Game(load_ruleset("furtwangen"), players=6, seed=3)
+    screen = io.StringIO()
+    person = HumanPlayer(game, stdin=io.StringIO(f"{typed}\n" + "1\n" * 60), stdout=screen)
+    person.run({0}, RuleBot())
+    assert game.deal_plan == "dapp_first", screen.getvalue()[-400:]
+    assert "is not among them" not in screen.getvalue().split("chooses to deal")[0]

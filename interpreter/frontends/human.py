@@ -201,7 +201,7 @@ class HumanPlayer:
                 return legal[int(line) - 1]
             card = self._card(line)
             for action in legal:
-                if _same_word(line, action, game) or (
+                if _same_word(line, action, game, view) or (
                     isinstance(action, dict) and card is not None and card in action.values()
                 ):
                     return action
@@ -331,12 +331,20 @@ def _seat_word(you: int) -> Callable[[int], str]:
     return lambda seat: "you" if seat == you else f"seat {seat}"
 
 
-def _same_word(line: str, action: Any, game: Game) -> bool:
-    """Whether `line` names the call `action`: by its id or its title, in any case."""
-    if not isinstance(action, str):
-        return False
-    word = line.strip().lower()
-    return word == action.lower() or word == game.ruleset.call_title(action).lower()
+def _same_word(line: str, action: Any, game: Game, view: dict[str, Any] | None = None) -> bool:
+    """Whether `line` names the call `action` (by its id or its title), or the named choice
+    `action` ({choose: dapp_first}: `dapp_first`, `dapp first`, `choose dapp first`, or its label's
+    words before the colon, `deal dapp first`); in any case, `_` and a space alike."""
+    word = " ".join(line.lower().replace("_", " ").split())
+    if isinstance(action, str):
+        return word in (action.lower().replace("_", " "), game.ruleset.call_title(action).lower())
+    if isinstance(action, dict) and len(action) == 1:
+        [(kind, value)] = action.items()
+        if isinstance(value, str):
+            name = value.lower().replace("_", " ")
+            said = action_label(action, game.ruleset, view=view).split(":")[0].lower()
+            return word in (name, f"{kind} {name}", said)
+    return False
 
 
 def rules_summary(game: Game) -> str:
