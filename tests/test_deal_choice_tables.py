@@ -13,10 +13,11 @@ import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
+from interpreter.bots.rulebot import RuleBot
 from interpreter.engine.encoding import clone_game
 from interpreter.engine.phase import Phase
 from interpreter.engine.records import replay
-from interpreter.frontends.log import describe_event
+from interpreter.frontends.log import describe_event, render_log
 from interpreter.frontends.observe import Scribe
 from interpreter.frontends.web.table import Table
 from interpreter.frontends.words import deal_plan_label
@@ -182,3 +183,18 @@ def test_the_choice_is_said_with_the_packets_of_the_players_dealt_when_the_deale
     game.apply(game.dealer, {"choose": "dapp_first"})
     chosen = next(e for e in game.events if e["type"] == "deal_chosen")
     assert said in describe_event(chosen, game)
+
+
+def test_the_log_shows_the_hands_after_the_dealers_choice_of_how_to_deal_them() -> None:
+    """The umpire's log reads in the order of the table: the dealer chooses, then the hands as
+    that choice dealt them (they were listed before the choice that made them)."""
+    game = Game(load_ruleset("furtwangen"), players=6, seed=3)
+    game.apply(0, {"choose": "dapp_first"})
+    bot = RuleBot()
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, bot.choose(game, seat))
+    lines = render_log(game).splitlines()
+    chose = next(i for i, line in enumerate(lines) if "chooses to deal dapp first" in line)
+    assert lines[chose + 1] == "Hands:" and "Hands:" not in lines[:chose]

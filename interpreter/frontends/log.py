@@ -172,18 +172,25 @@ def render_log(game: Game, *, show_hands: bool = True) -> str:
         + (f", seed {game.seed}" if game.seed is not None else ""),
         legend(deck),
     ]
+    hands: list[str] = []
     if show_hands:
-        lines.append("Hands:")
+        hands.append("Hands:")
         for seat in range(game.players):
             if seat in game.seats_out:
                 continue
             mark = " (Vorhand)" if seat == game.vorhand else ""
-            lines.append(f"  seat {seat}{mark}: {show_cards(game.initial_hands[seat], deck)}")
-        lines.append(f"  talon: {show_cards(game.initial_talon, deck)}")
+            hands.append(f"  seat {seat}{mark}: {show_cards(game.initial_hands[seat], deck)}")
+        hands.append(f"  talon: {show_cards(game.initial_talon, deck)}")
+    # The hands as dealt: after the dealer's choice of how to deal them, where there was one.
+    chosen = any(event["type"] == "deal_chosen" for event in game.events)
+    if not chosen:
+        lines += hands
     for event in game.events:
         text = describe_event(event, game)
         if text:
             lines.append(text)
+        if event["type"] == "deal_chosen":
+            lines += hands
         if event["type"] == "discard" and show_hands:
             # The umpire's log shows what went face down; the event itself tells only how many.
             lines.append(f"  discarded: {show_cards(game.aside, deck)}")
