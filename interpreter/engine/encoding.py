@@ -169,6 +169,17 @@ class Encoding:
             self.public.append((name, at, width))
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
+        # What `Public.follow` reads at every card played: for each seat, each card's place in
+        # the first run of the cards played (in the trick's block, `trick - played` further on;
+        # in the second run, `runs` further on) and its place in an observation's hand; then the
+        # runs' length, that shift, where the hand sizes begin, the table, and each hand size as
+        # a share of the pack.
+        played, trick, _, hand_sizes, _ = (base for _, base, _ in self.public)
+        hand = self.layout["hand"].start
+        self.public_plays = (
+            [{card: (played + s * n + i, hand + i) for card, i in self.card_index.items()} for s in range(p)],
+            (p * n, trick - played, hand_sizes, p, [size / n for size in range(n + 1)]),
+        )
         # Zeros to copy, as arrays of doubles: an observation's, and Public's.
         self.zeros = array("d", bytes(8 * self.observation_size))
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
@@ -505,14 +516,16 @@ class Public:
     deals of every ruleset, table size, reading and option."""
 
     __slots__ = (
+        "bases",
         "constants",
         "encoding",
         "following",
         "game",
+        "hands",
         "kontra",
         "no_trick",
         "numbers",
-        "own",
+        "plays",
         "round",
         "seen",
         "sizes",
@@ -526,24 +539,14 @@ class Public:
         self.round = 0  # how often the blocks were started anew from a view
         self.following = False  # whether the events since `seen` are written in
         self.seen = 0  # the events written in
-        self.own: list[list[int]] = []  # each seat's cards played since the start, by their index
+        # Each seat's observation (`BufferObserver.numbers`), once the seat is observed: a card
+        # the seat plays is taken off its hand there as it is played.
+        self.hands: list[array[float] | None] = [None] * encoding.players
+        self.bases = {name: base for name, base, _ in encoding.public}  # where each block begins
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
-        # What `follow` reads at every call: the cards' indices, the table, and where the blocks
-        # of cards played, the trick, calls, hand sizes and tricks won begin.
-        played, trick, calls, sizes, won = (base for _, base, _ in encoding.public)
-        self.constants = (
-            encoding.card_index,
-            encoding.players,
-            encoding.pack,
-            encoding.tricks_per_deal,
-            played,
-            trick,
-            calls,
-            sizes,
-            won,
-        )
+        self.plays, self.constants = encoding.public_plays
         self.kontra = encoding.public_kontra.start
         self.no_trick = numbers[: 2 * encoding.players * encoding.pack]  # (zeros: numbers are all zeros here)
 
@@ -569,7 +572,6 @@ class Public:
             if trick["winner"] is not None:
                 won[trick["winner"]] += 1
         self.won = won
-        self.own = [[] for _ in range(p)]
         self.seen, self.round = len(game.events), self.round + 1
         self.following = _quiet(game)
 
@@ -581,45 +583,47 @@ class Public:
         if seen > len(events):
             self.following = False
             return
-        encoding, numbers, sizes, won, until, own = (
-            self.encoding,
-            self.numbers,
-            self.sizes,
-            self.won,
-            self.until,
-            self.own,
-        )
-        index, p, n, per_deal, played, trick_, calls_, sizes_, won_ = self.constants
-        runs, trick_shift = p * n, trick_ - played  # from a number in the first run to the second; played to trick
+        numbers, plays, sizes, hands = self.numbers, self.plays, self.sizes, self.hands
+        runs, trick_shift, sizes_, p, shares = self.constants
         # (one loop over local names: the events of every turn pass here once; each number is
         # written in both runs of its block)
         for event in events[seen:]:
-            kind = event["type"]
-            if kind == "play":
-                s, card = event["seat"], index[event["card"]]
-                at = played + s * n + card
-                numbers[at] = numbers[at + runs] = 1.0
-                at += trick_shift
-                numbers[at] = numbers[at + runs] = 1.0
-                own[s].append(card)
+            if event["type"] == "play":
+                s = event["seat"]
+                at, in_hand = plays[s][event["card"]]
+                trick = at + trick_shift
+                numbers[at] = numbers[at + runs] = numbers[trick] = numbers[trick + runs] = 1.0
+                hand = hands[s]
+                if hand is not None:
+                    hand[in_hand] = 0.0
                 size = sizes[s] = sizes[s] - 1
-                numbers[sizes_ + s] = numbers[sizes_ + s + p] = size / n
-            elif kind == "trick" and (until is None or sum(won) + 1 != until):
-                numbers[trick_ : trick_ + 2 * runs] = self.no_trick  # the trick taken in: none being played
-                s = event["winner"]
-                tricks = won[s] = won[s] + 1
-                numbers[won_ + s] = numbers[won_ + s + p] = tricks / per_deal
-            elif kind == "call":
-                width = encoding.calls_width
-                at = calls_ + event["seat"] * width + encoding.call_index[event["call"]]
-                numbers[at] = numbers[at + p * width] = 1.0
-            elif kind == "kontra":
-                item = event["item"]
-                numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
-            else:
+                numbers[sizes_ + s] = numbers[sizes_ + s + p] = shares[size]
+            elif not self._other(event):
                 self.following = False
                 break
         self.seen = len(events)
+
+    def _other(self, event: dict[str, Any]) -> bool:
+        """Write in an event other than a card played; False where it is not followed."""
+        kind, encoding, numbers, won, until = event["type"], self.encoding, self.numbers, self.won, self.until
+        p, n = encoding.players, encoding.pack
+        if kind == "trick" and (until is None or sum(won) + 1 != until):
+            trick = self.bases["trick"]
+            numbers[trick : trick + 2 * p * n] = self.no_trick  # the trick taken in: none being played
+            s = event["winner"]
+            tricks = won[s] = won[s] + 1
+            at = self.bases["tricks_won"] + s
+            numbers[at] = numbers[at + p] = tricks / encoding.tricks_per_deal
+        elif kind == "call":
+            width = encoding.calls_width
+            at = self.bases["calls"] + event["seat"] * width + encoding.call_index[event["call"]]
+            numbers[at] = numbers[at + p * width] = 1.0
+        elif kind == "kontra":
+            item = event["item"]
+            numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
+        else:
+            return False
+        return True
 
 
 class BufferObserver:
@@ -630,22 +634,22 @@ class BufferObserver:
     view when the seat is first observed, when the phase changed, and whenever the deal brought
     anything `Public` does not follow since the view was read. Between readings, the blocks every
     seat sees alike are copied in from `Public` (memory copied through memoryviews made once), the
-    seat's own cards played are taken off its hand, and whose turn it is is the game's. Where
+    seat's own cards played are taken off its hand (by `Public`, as it writes the card in), and
+    whose turn it is is the game's. Where
     `Public` is up to date when the seat reads, it reads only its own part of its view
     (`views.own_view`: all but the tricks, calls and hand sizes) and takes those blocks from
     `Public`; the first seat to read after an event `Public` does not follow reads its whole view
     and starts `Public` anew from it.
     """
 
-    __slots__ = ("game", "numbers", "own", "phase", "places", "public", "round", "seat", "target", "to_act", "views")
+    __slots__ = ("game", "numbers", "phase", "places", "public", "round", "seat", "target", "to_act", "views")
 
     def __init__(self, public: Public, seat: int):
         encoding = public.encoding
         self.public, self.game, self.seat = public, public.game, seat
         self.places = encoding.places[seat]
-        self.numbers = encoding.zeros[:]  # the observation, filled in place
+        self.numbers = public.hands[seat] = encoding.zeros[:]  # the observation, filled in place (and by Public)
         self.round = 0  # the round of `public` the observation is of (0: the view not read yet)
-        self.own = 0  # the seat's own cards played, of `public.own`, taken off the hand
         self.to_act: int | None = None
         self.phase: Phase | None = None
         self.target, shared = memoryview(self.numbers), memoryview(public.numbers)
@@ -661,12 +665,6 @@ class BufferObserver:
         if self.round != public.round or not public.following or game.phase is not self.phase:
             self._read_view()
             return numbers
-        own = public.own[self.seat]
-        if len(own) != self.own:
-            hand = self.places.hand_start
-            for card in own[self.own :]:
-                numbers[hand + card] = 0.0
-            self.own = len(own)
         target = self.target
         for block, view in self.views:
             target[block] = view
@@ -695,7 +693,7 @@ class BufferObserver:
             view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
             encoding.fill(view, numbers)
             public.start(self.seat, numbers, view)
-        self.round, self.own = public.round, len(public.own[self.seat])
+        self.round = public.round
         self.to_act, self.phase = game.to_act, game.phase
 
 
@@ -726,6 +724,7 @@ class EncodedGame:
         self._buffers: dict[int, BufferObserver] = {}
         self._public: Public | None = None
         self._ready = self.encoding.action_table.ready
+        self._legal = self.encoding.action_table.legal
 
     def current_player(self) -> int | None:
         return self.game.to_act
@@ -740,11 +739,9 @@ class EncodedGame:
 
     def legal_actions(self) -> list[int]:
         """The ids the seat to act may take now, ascending."""
-        seat = self.game.to_act
-        if seat is None:
-            return []
-        chosen = self.pending.chosen if self.pending else []
-        return self.encoding.action_table.legal(self.game.legal_actions(seat), chosen)
+        if self.pending is None:
+            return self._legal(self.game.legal_actions())  # (none once the deal is over)
+        return self._legal(self.game.legal_actions(), self.pending.chosen)
 
     def apply_action(self, action_id: int) -> None:
         """Apply the action `action_id` by the seat to act (a card of a discard is kept until
