@@ -169,16 +169,26 @@ class Encoding:
             self.public.append((name, at, width))
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
-        # What `Public.follow` reads at every card played: for each seat, each card's place in
-        # the first run of the cards played (in the trick's block, `trick - played` further on;
-        # in the second run, `runs` further on) and its place in an observation's hand; then the
-        # runs' length, that shift, where the hand sizes begin, the table, and each hand size as
-        # a share of the pack.
+        # What `Public.follow` reads at every card played: for each seat and card, the card's
+        # four places in Public's numbers (among the cards played and in the trick, each in
+        # both runs), its place in an observation's hand and the seat's two places among the
+        # hand sizes; and each hand size as a share of the pack.
         played, trick, _, hand_sizes, _ = (base for _, base, _ in self.public)
-        hand = self.layout["hand"].start
+        runs, hand = p * n, self.layout["hand"].start
         self.public_plays = (
-            [{card: (played + s * n + i, hand + i) for card, i in self.card_index.items()} for s in range(p)],
-            (p * n, trick - played, hand_sizes, p, [size / n for size in range(n + 1)]),
+            [
+                {
+                    card: (
+                        *(at + shift for at in (played + s * n + i, trick + s * n + i) for shift in (0, runs)),
+                        hand + i,
+                        hand_sizes + s,
+                        hand_sizes + p + s,
+                    )
+                    for card, i in self.card_index.items()
+                }
+                for s in range(p)
+            ],
+            [size / n for size in range(n + 1)],
         )
         # Zeros to copy, as arrays of doubles: an observation's, and Public's.
         self.zeros = array("d", bytes(8 * self.observation_size))
@@ -517,7 +527,6 @@ class Public:
 
     __slots__ = (
         "bases",
-        "constants",
         "encoding",
         "following",
         "game",
@@ -528,6 +537,7 @@ class Public:
         "plays",
         "round",
         "seen",
+        "shares",
         "sizes",
         "until",
         "won",
@@ -546,7 +556,7 @@ class Public:
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
-        self.plays, self.constants = encoding.public_plays
+        self.plays, self.shares = encoding.public_plays
         self.kontra = encoding.public_kontra.start
         self.no_trick = numbers[: 2 * encoding.players * encoding.pack]  # (zeros: numbers are all zeros here)
 
@@ -577,27 +587,25 @@ class Public:
 
     def follow(self) -> None:
         """Write in the events since the last call, or stop following at one not followed."""
-        events, seen = self.game.events, self.seen
-        if seen == len(events) or not self.following:
+        if not self.following:
             return
+        events, seen = self.game.events, self.seen
         if seen > len(events):
             self.following = False
             return
-        numbers, plays, sizes, hands = self.numbers, self.plays, self.sizes, self.hands
-        runs, trick_shift, sizes_, p, shares = self.constants
+        numbers, plays, sizes, hands, shares = self.numbers, self.plays, self.sizes, self.hands, self.shares
         # (one loop over local names: the events of every turn pass here once; each number is
         # written in both runs of its block)
         for event in events[seen:]:
             if event["type"] == "play":
                 s = event["seat"]
-                at, in_hand = plays[s][event["card"]]
-                trick = at + trick_shift
-                numbers[at] = numbers[at + runs] = numbers[trick] = numbers[trick + runs] = 1.0
+                played, played_, trick, trick_, in_hand, size_at, size_at_ = plays[s][event["card"]]
+                numbers[played] = numbers[played_] = numbers[trick] = numbers[trick_] = 1.0
                 hand = hands[s]
                 if hand is not None:
                     hand[in_hand] = 0.0
                 size = sizes[s] = sizes[s] - 1
-                numbers[sizes_ + s] = numbers[sizes_ + s + p] = shares[size]
+                numbers[size_at] = numbers[size_at_] = shares[size]
             elif not self._other(event):
                 self.following = False
                 break
@@ -723,7 +731,8 @@ class EncodedGame:
         self._observers: dict[int, Observer] = {}
         self._buffers: dict[int, BufferObserver] = {}
         self._public: Public | None = None
-        self._ready = self.encoding.action_table.ready
+        # The game's own shared action of each id that has one (a call, a card, a kontra).
+        self._ready = self.encoding.action_table.ready_by_id.get
         self._legal = self.encoding.action_table.legal
 
     def current_player(self) -> int | None:
@@ -746,14 +755,15 @@ class EncodedGame:
     def apply_action(self, action_id: int) -> None:
         """Apply the action `action_id` by the seat to act (a card of a discard is kept until
         the discard is complete). Raises IllegalActionError, changing nothing, if not legal now."""
-        seat = self.game.to_act
+        game = self.game
+        seat = game.to_act
         if seat is None:
             raise IllegalActionError("the deal is over", 0)
-        if self.pending is None and type(action_id) is int and 0 <= action_id < len(ready := self._ready):
-            action = ready[action_id]
+        if self.pending is None and type(action_id) is int:
+            action = self._ready(action_id)
             if action is not None:
                 # The game's own shared action (a call, a card, a kontra): the game judges it.
-                self.game.apply(seat, action)
+                game.apply(seat, action)
                 return
         kind, what = self.encoding.step(action_id)  # (InvalidActionError for no id at all)
         if self.pending is None and kind not in ("discard", "keep"):

@@ -102,6 +102,9 @@ class ActionIds:
         # object living meanwhile has the identity of one): an offer of the game's own actions
         # is mapped to its ids without a test of each action's type.
         self._identity: dict[int, int] = {id(action): i for i, action in enumerate(self.ready) if action is not None}
+        self.ready_by_id: dict[int, ActionJson] = {
+            i: action for i, action in enumerate(self.ready) if action is not None
+        }
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int) -> ActionIds:
