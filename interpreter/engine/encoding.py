@@ -519,7 +519,9 @@ class Public:
     They are taken from the first seat's view read (`start`) and follow the events while nothing
     but a call, a kontra, a card played or a trick won happened, in a state where those change no
     more of any view than that (`_quiet`), and not past the trick that hides the declarer's
-    discards from it (`play.discards_visible_until`). Any other event ends the following
+    discards from it (`play.discards_visible_until`). A contract or a new phase leaves them as
+    they were: each seat reads its own part of its view again (a new `round`), and the blocks go
+    on where the state the game is now in is quiet. Any other event ends the following
     (`following` false): each seat then reads its view again, and the first to do so starts the
     blocks anew (a new `round`). These conditions say when the views must be read, never what they
     show; tests/test_encoding.py holds every observation equal to the view's at every step of
@@ -629,6 +631,12 @@ class Public:
         elif kind == "kontra":
             item = event["item"]
             numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
+        elif kind in ("contract", "phase"):
+            # A contract or a phase leaves the blocks kept here as they were, but not what each
+            # seat sees of its own: each reads that again (a new round), and the blocks go on
+            # being followed in a state where the events change no more than they show.
+            self.round += 1
+            return _quiet(self.game)
         else:
             return False
         return True
