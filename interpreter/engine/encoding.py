@@ -82,7 +82,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, MutableSequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from interpreter.engine.actions import ActionJson
 from interpreter.engine.game import Game
@@ -542,18 +542,21 @@ class Public:
         "shares",
         "sizes",
         "until",
+        "view",
         "won",
     )
 
     def __init__(self, encoding: Encoding, game: Game):
         self.encoding, self.game = encoding, game
         self.numbers = numbers = encoding.public_zeros[:]  # every public block twice over, then the kontra block
+        # (a number is written faster through a memoryview than into its array)
+        self.view: memoryview[float] = cast("memoryview[float]", memoryview(numbers))
         self.round = 0  # how often the blocks were started anew from a view
         self.following = False  # whether the events since `seen` are written in
         self.seen = 0  # the events written in
-        # Each seat's observation (`BufferObserver.numbers`), once the seat is observed: a card
-        # the seat plays is taken off its hand there as it is played.
-        self.hands: list[array[float] | None] = [None] * encoding.players
+        # Each seat's observation (`BufferObserver.numbers`, as a memoryview), once the seat is
+        # observed: a card the seat plays is taken off its hand there as it is played.
+        self.hands: list[memoryview[float] | None] = [None] * encoding.players
         self.bases = {name: base for name, base, _ in encoding.public}  # where each block begins
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
@@ -595,7 +598,7 @@ class Public:
         if seen > len(events):
             self.following = False
             return
-        numbers, plays, sizes, hands, shares = self.numbers, self.plays, self.sizes, self.hands, self.shares
+        numbers, plays, sizes, hands, shares = self.view, self.plays, self.sizes, self.hands, self.shares
         # (one loop over local names: the events of every turn pass here once; each number is
         # written in both runs of its block)
         for event in events[seen:]:
@@ -664,11 +667,12 @@ class BufferObserver:
         encoding = public.encoding
         self.public, self.game, self.seat = public, public.game, seat
         self.places = encoding.places[seat]
-        self.numbers = public.hands[seat] = encoding.zeros[:]  # the observation, filled in place (and by Public)
+        self.numbers = encoding.zeros[:]  # the observation, filled in place (and by Public)
         self.round = 0  # the round of `public` the observation is of (0: the view not read yet)
         self.to_act: int | None = None
         self.phase: Phase | None = None
-        self.target, shared = memoryview(self.numbers), memoryview(public.numbers)
+        self.target, shared = cast("memoryview[float]", memoryview(self.numbers)), public.view
+        public.hands[seat] = self.target
         # (a block of no width, such as the kontras of a ruleset without them, is not copied:
         # a copy costs about the same whatever its length)
         self.views = [(block, shared[source]) for block, source in self.places.blocks if block.stop > block.start]
@@ -687,10 +691,10 @@ class BufferObserver:
         if game.to_act is not self.to_act:
             places = self.places.to_act
             if self.to_act is not None:
-                numbers[places[self.to_act]] = 0.0
+                target[places[self.to_act]] = 0.0
             self.to_act = to_act = game.to_act
             if to_act is not None:
-                numbers[places[to_act]] = 1.0
+                target[places[to_act]] = 1.0
         return numbers
 
     def _read_view(self) -> None:
