@@ -169,32 +169,34 @@ class Encoding:
             self.public.append((name, at, width))
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
-        # What `Public.follow` reads at every card played: for each seat and card, the card's
-        # four places in Public's numbers (among the cards played and in the trick, each in
-        # both runs), its place in an observation's hand and the seat's two places among the
-        # hand sizes; and each hand size as a share of the pack.
-        played, trick, _, hand_sizes, _ = (base for _, base, _ in self.public)
-        runs, hand = p * n, self.layout["hand"].start
-        self.public_plays = (
-            [
-                {
-                    card: (
-                        *(at + shift for at in (played + s * n + i, trick + s * n + i) for shift in (0, runs)),
-                        hand + i,
-                        hand_sizes + s,
-                        hand_sizes + p + s,
-                    )
-                    for card, i in self.card_index.items()
-                }
-                for s in range(p)
-            ],
-            [size / n for size in range(n + 1)],
-        )
+        self.public_plays = self._public_plays()
         # Zeros to copy, as arrays of doubles: an observation's, and Public's.
         self.zeros = array("d", bytes(8 * self.observation_size))
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
+
+    def _public_plays(self) -> tuple[list[dict[str, tuple[int, ...]]], list[float]]:
+        """What `Public.follow` reads at every card played: for each seat and card, the card's
+        four places in Public's numbers (among the cards played and in the trick, each in both
+        runs), its place in an observation's hand and the seat's two places among the hand
+        sizes; and each hand size as a share of the pack."""
+        p, n = self.players, self.pack
+        played, trick, _, hand_sizes, _ = (base for _, base, _ in self.public)
+        runs, hand = p * n, self.layout["hand"].start
+        places = [
+            {
+                card: (
+                    *(at + shift for at in (played + s * n + i, trick + s * n + i) for shift in (0, runs)),
+                    hand + i,
+                    hand_sizes + s,
+                    hand_sizes + p + s,
+                )
+                for card, i in self.card_index.items()
+            }
+            for s in range(p)
+        ]
+        return places, [size / n for size in range(n + 1)]
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int) -> Encoding:
