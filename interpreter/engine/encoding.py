@@ -173,6 +173,7 @@ class Encoding:
         # Zeros to copy, as arrays of doubles: an observation's, and Public's.
         self.zeros = array("d", bytes(8 * self.observation_size))
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
+        self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
 
@@ -364,6 +365,7 @@ class Places:
     __slots__ = (
         "blocks",
         "calls",
+        "copied",
         "dealer",
         "declarer",
         "hand",
@@ -402,6 +404,9 @@ class Places:
             for name, base, width in encoding.public
         ]
         self.blocks.append((layout["kontra"], encoding.public_kontra))
+        # Those a step copies: a block of no width, such as the kontras of a ruleset without
+        # them, is not (a copy costs about the same whatever its length).
+        self.copied = [(block, source) for block, source in self.blocks if block.stop > block.start]
 
 
 class Observer:
@@ -565,7 +570,7 @@ class Public:
         self.until = game.ruleset.play.discards_visible_until
         self.plays, self.shares = encoding.public_plays
         self.kontra = encoding.public_kontra.start
-        self.no_trick = numbers[: 2 * encoding.players * encoding.pack]  # (zeros: numbers are all zeros here)
+        self.no_trick = encoding.no_trick
 
     def start(self, seat: int, observation: array[float], view: dict[str, Any]) -> None:
         """The blocks anew from `seat`'s observation of `view`, read now."""
@@ -675,9 +680,7 @@ class BufferObserver:
         self.phase: Phase | None = None
         self.target, shared = cast("memoryview[float]", memoryview(self.numbers)), public.view
         public.hands[seat] = self.target
-        # (a block of no width, such as the kontras of a ruleset without them, is not copied:
-        # a copy costs about the same whatever its length)
-        self.views = [(block, shared[source]) for block, source in self.places.blocks if block.stop > block.start]
+        self.views = [(block, shared[source]) for block, source in self.places.copied]
 
     def observe(self) -> array[float]:
         """The seat's observation now (the observer's own numbers: the caller copies them)."""
@@ -702,7 +705,8 @@ class BufferObserver:
     def _read_view(self) -> None:
         game, public, numbers = self.game, self.public, self.numbers
         encoding = public.encoding
-        numbers[:] = encoding.zeros
+        if self.round:  # (zeros still, where the seat was never observed)
+            numbers[:] = encoding.zeros
         if public.following and public.seen == len(game.events):
             # Public's blocks are up to date: of the view, only the seat's own entries are read
             # (views.own_view: the view without the tricks, calls and hand sizes every seat
