@@ -82,7 +82,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, MutableSequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from interpreter.engine.actions import ActionJson
 from interpreter.engine.game import Game
@@ -169,11 +169,35 @@ class Encoding:
             self.public.append((name, at, width))
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
+        self.public_plays = self._public_plays()
         # Zeros to copy, as arrays of doubles: an observation's, and Public's.
         self.zeros = array("d", bytes(8 * self.observation_size))
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
+        self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
+
+    def _public_plays(self) -> tuple[list[dict[str, tuple[int, ...]]], list[float]]:
+        """What `Public.follow` reads at every card played: for each seat and card, the card's
+        four places in Public's numbers (among the cards played and in the trick, each in both
+        runs), its place in an observation's hand and the seat's two places among the hand
+        sizes; and each hand size as a share of the pack."""
+        p, n = self.players, self.pack
+        played, trick, _, hand_sizes, _ = (base for _, base, _ in self.public)
+        runs, hand = p * n, self.layout["hand"].start
+        places = [
+            {
+                card: (
+                    *(at + shift for at in (played + s * n + i, trick + s * n + i) for shift in (0, runs)),
+                    hand + i,
+                    hand_sizes + s,
+                    hand_sizes + p + s,
+                )
+                for card, i in self.card_index.items()
+            }
+            for s in range(p)
+        ]
+        return places, [size / n for size in range(n + 1)]
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int) -> Encoding:
@@ -341,6 +365,7 @@ class Places:
     __slots__ = (
         "blocks",
         "calls",
+        "copied",
         "dealer",
         "declarer",
         "hand",
@@ -379,6 +404,9 @@ class Places:
             for name, base, width in encoding.public
         ]
         self.blocks.append((layout["kontra"], encoding.public_kontra))
+        # Those a step copies: a block of no width, such as the kontras of a ruleset without
+        # them, is not (a copy costs about the same whatever its length).
+        self.copied = [(block, source) for block, source in self.blocks if block.stop > block.start]
 
 
 class Observer:
@@ -498,54 +526,51 @@ class Public:
     They are taken from the first seat's view read (`start`) and follow the events while nothing
     but a call, a kontra, a card played or a trick won happened, in a state where those change no
     more of any view than that (`_quiet`), and not past the trick that hides the declarer's
-    discards from it (`play.discards_visible_until`). Any other event ends the following
+    discards from it (`play.discards_visible_until`). A contract or a new phase leaves them as
+    they were: each seat reads its own part of its view again (a new `round`), and the blocks go
+    on where the state the game is now in is quiet. Any other event ends the following
     (`following` false): each seat then reads its view again, and the first to do so starts the
     blocks anew (a new `round`). These conditions say when the views must be read, never what they
     show; tests/test_encoding.py holds every observation equal to the view's at every step of
     deals of every ruleset, table size, reading and option."""
 
     __slots__ = (
-        "constants",
+        "bases",
         "encoding",
         "following",
         "game",
+        "hands",
         "kontra",
         "no_trick",
         "numbers",
-        "own",
+        "plays",
         "round",
         "seen",
+        "shares",
         "sizes",
         "until",
+        "view",
         "won",
     )
 
     def __init__(self, encoding: Encoding, game: Game):
         self.encoding, self.game = encoding, game
         self.numbers = numbers = encoding.public_zeros[:]  # every public block twice over, then the kontra block
+        # (a number is written faster through a memoryview than into its array)
+        self.view: memoryview[float] = cast("memoryview[float]", memoryview(numbers))
         self.round = 0  # how often the blocks were started anew from a view
         self.following = False  # whether the events since `seen` are written in
         self.seen = 0  # the events written in
-        self.own: list[list[int]] = []  # each seat's cards played since the start, by their index
+        # Each seat's observation (`BufferObserver.numbers`, as a memoryview), once the seat is
+        # observed: a card the seat plays is taken off its hand there as it is played.
+        self.hands: list[memoryview[float] | None] = [None] * encoding.players
+        self.bases = {name: base for name, base, _ in encoding.public}  # where each block begins
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
-        # What `follow` reads at every call: the cards' indices, the table, and where the blocks
-        # of cards played, the trick, calls, hand sizes and tricks won begin.
-        played, trick, calls, sizes, won = (base for _, base, _ in encoding.public)
-        self.constants = (
-            encoding.card_index,
-            encoding.players,
-            encoding.pack,
-            encoding.tricks_per_deal,
-            played,
-            trick,
-            calls,
-            sizes,
-            won,
-        )
+        self.plays, self.shares = encoding.public_plays
         self.kontra = encoding.public_kontra.start
-        self.no_trick = numbers[: 2 * encoding.players * encoding.pack]  # (zeros: numbers are all zeros here)
+        self.no_trick = encoding.no_trick
 
     def start(self, seat: int, observation: array[float], view: dict[str, Any]) -> None:
         """The blocks anew from `seat`'s observation of `view`, read now."""
@@ -569,57 +594,62 @@ class Public:
             if trick["winner"] is not None:
                 won[trick["winner"]] += 1
         self.won = won
-        self.own = [[] for _ in range(p)]
         self.seen, self.round = len(game.events), self.round + 1
         self.following = _quiet(game)
 
     def follow(self) -> None:
         """Write in the events since the last call, or stop following at one not followed."""
-        events, seen = self.game.events, self.seen
-        if seen == len(events) or not self.following:
+        if not self.following:
             return
+        events, seen = self.game.events, self.seen
         if seen > len(events):
             self.following = False
             return
-        encoding, numbers, sizes, won, until, own = (
-            self.encoding,
-            self.numbers,
-            self.sizes,
-            self.won,
-            self.until,
-            self.own,
-        )
-        index, p, n, per_deal, played, trick_, calls_, sizes_, won_ = self.constants
-        runs, trick_shift = p * n, trick_ - played  # from a number in the first run to the second; played to trick
+        numbers, plays, sizes, hands, shares = self.view, self.plays, self.sizes, self.hands, self.shares
         # (one loop over local names: the events of every turn pass here once; each number is
         # written in both runs of its block)
         for event in events[seen:]:
-            kind = event["type"]
-            if kind == "play":
-                s, card = event["seat"], index[event["card"]]
-                at = played + s * n + card
-                numbers[at] = numbers[at + runs] = 1.0
-                at += trick_shift
-                numbers[at] = numbers[at + runs] = 1.0
-                own[s].append(card)
+            if event["type"] == "play":
+                s = event["seat"]
+                played, played_, trick, trick_, in_hand, size_at, size_at_ = plays[s][event["card"]]
+                numbers[played] = numbers[played_] = numbers[trick] = numbers[trick_] = 1.0
+                hand = hands[s]
+                if hand is not None:
+                    hand[in_hand] = 0.0
                 size = sizes[s] = sizes[s] - 1
-                numbers[sizes_ + s] = numbers[sizes_ + s + p] = size / n
-            elif kind == "trick" and (until is None or sum(won) + 1 != until):
-                numbers[trick_ : trick_ + 2 * runs] = self.no_trick  # the trick taken in: none being played
-                s = event["winner"]
-                tricks = won[s] = won[s] + 1
-                numbers[won_ + s] = numbers[won_ + s + p] = tricks / per_deal
-            elif kind == "call":
-                width = encoding.calls_width
-                at = calls_ + event["seat"] * width + encoding.call_index[event["call"]]
-                numbers[at] = numbers[at + p * width] = 1.0
-            elif kind == "kontra":
-                item = event["item"]
-                numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
-            else:
+                numbers[size_at] = numbers[size_at_] = shares[size]
+            elif not self._other(event):
                 self.following = False
                 break
         self.seen = len(events)
+
+    def _other(self, event: dict[str, Any]) -> bool:
+        """Write in an event other than a card played; False where it is not followed."""
+        kind, encoding, numbers, won, until = event["type"], self.encoding, self.numbers, self.won, self.until
+        p, n = encoding.players, encoding.pack
+        if kind == "trick" and (until is None or sum(won) + 1 != until):
+            trick = self.bases["trick"]
+            numbers[trick : trick + 2 * p * n] = self.no_trick  # the trick taken in: none being played
+            s = event["winner"]
+            tricks = won[s] = won[s] + 1
+            at = self.bases["tricks_won"] + s
+            numbers[at] = numbers[at + p] = tricks / encoding.tricks_per_deal
+        elif kind == "call":
+            width = encoding.calls_width
+            at = self.bases["calls"] + event["seat"] * width + encoding.call_index[event["call"]]
+            numbers[at] = numbers[at + p * width] = 1.0
+        elif kind == "kontra":
+            item = event["item"]
+            numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
+        elif kind in ("contract", "phase"):
+            # A contract or a phase leaves the blocks kept here as they were, but not what each
+            # seat sees of its own: each reads that again (a new round), and the blocks go on
+            # being followed in a state where the events change no more than they show.
+            self.round += 1
+            return _quiet(self.game)
+        else:
+            return False
+        return True
 
 
 class BufferObserver:
@@ -630,28 +660,27 @@ class BufferObserver:
     view when the seat is first observed, when the phase changed, and whenever the deal brought
     anything `Public` does not follow since the view was read. Between readings, the blocks every
     seat sees alike are copied in from `Public` (memory copied through memoryviews made once), the
-    seat's own cards played are taken off its hand, and whose turn it is is the game's. Where
+    seat's own cards played are taken off its hand (by `Public`, as it writes the card in), and
+    whose turn it is is the game's. Where
     `Public` is up to date when the seat reads, it reads only its own part of its view
     (`views.own_view`: all but the tricks, calls and hand sizes) and takes those blocks from
     `Public`; the first seat to read after an event `Public` does not follow reads its whole view
     and starts `Public` anew from it.
     """
 
-    __slots__ = ("game", "numbers", "own", "phase", "places", "public", "round", "seat", "target", "to_act", "views")
+    __slots__ = ("game", "numbers", "phase", "places", "public", "round", "seat", "target", "to_act", "views")
 
     def __init__(self, public: Public, seat: int):
         encoding = public.encoding
         self.public, self.game, self.seat = public, public.game, seat
         self.places = encoding.places[seat]
-        self.numbers = encoding.zeros[:]  # the observation, filled in place
+        self.numbers = encoding.zeros[:]  # the observation, filled in place (and by Public)
         self.round = 0  # the round of `public` the observation is of (0: the view not read yet)
-        self.own = 0  # the seat's own cards played, of `public.own`, taken off the hand
         self.to_act: int | None = None
         self.phase: Phase | None = None
-        self.target, shared = memoryview(self.numbers), memoryview(public.numbers)
-        # (a block of no width, such as the kontras of a ruleset without them, is not copied:
-        # a copy costs about the same whatever its length)
-        self.views = [(block, shared[source]) for block, source in self.places.blocks if block.stop > block.start]
+        self.target, shared = cast("memoryview[float]", memoryview(self.numbers)), public.view
+        public.hands[seat] = self.target
+        self.views = [(block, shared[source]) for block, source in self.places.copied]
 
     def observe(self) -> array[float]:
         """The seat's observation now (the observer's own numbers: the caller copies them)."""
@@ -661,28 +690,23 @@ class BufferObserver:
         if self.round != public.round or not public.following or game.phase is not self.phase:
             self._read_view()
             return numbers
-        own = public.own[self.seat]
-        if len(own) != self.own:
-            hand = self.places.hand_start
-            for card in own[self.own :]:
-                numbers[hand + card] = 0.0
-            self.own = len(own)
         target = self.target
         for block, view in self.views:
             target[block] = view
         if game.to_act is not self.to_act:
             places = self.places.to_act
             if self.to_act is not None:
-                numbers[places[self.to_act]] = 0.0
+                target[places[self.to_act]] = 0.0
             self.to_act = to_act = game.to_act
             if to_act is not None:
-                numbers[places[to_act]] = 1.0
+                target[places[to_act]] = 1.0
         return numbers
 
     def _read_view(self) -> None:
         game, public, numbers = self.game, self.public, self.numbers
         encoding = public.encoding
-        numbers[:] = encoding.zeros
+        if self.round:  # (zeros still, where the seat was never observed)
+            numbers[:] = encoding.zeros
         if public.following and public.seen == len(game.events):
             # Public's blocks are up to date: of the view, only the seat's own entries are read
             # (views.own_view: the view without the tricks, calls and hand sizes every seat
@@ -695,7 +719,7 @@ class BufferObserver:
             view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
             encoding.fill(view, numbers)
             public.start(self.seat, numbers, view)
-        self.round, self.own = public.round, len(public.own[self.seat])
+        self.round = public.round
         self.to_act, self.phase = game.to_act, game.phase
 
 
@@ -725,7 +749,9 @@ class EncodedGame:
         self._observers: dict[int, Observer] = {}
         self._buffers: dict[int, BufferObserver] = {}
         self._public: Public | None = None
-        self._ready = self.encoding.action_table.ready
+        # The game's own shared action of each id that has one (a call, a card, a kontra).
+        self._ready = self.encoding.action_table.ready_by_id.get
+        self._legal = self.encoding.action_table.legal
 
     def current_player(self) -> int | None:
         return self.game.to_act
@@ -740,23 +766,22 @@ class EncodedGame:
 
     def legal_actions(self) -> list[int]:
         """The ids the seat to act may take now, ascending."""
-        seat = self.game.to_act
-        if seat is None:
-            return []
-        chosen = self.pending.chosen if self.pending else []
-        return self.encoding.action_table.legal(self.game.legal_actions(seat), chosen)
+        if self.pending is None:
+            return self._legal(self.game.legal_actions())  # (none once the deal is over)
+        return self._legal(self.game.legal_actions(), self.pending.chosen)
 
     def apply_action(self, action_id: int) -> None:
         """Apply the action `action_id` by the seat to act (a card of a discard is kept until
         the discard is complete). Raises IllegalActionError, changing nothing, if not legal now."""
-        seat = self.game.to_act
+        game = self.game
+        seat = game.to_act
         if seat is None:
             raise IllegalActionError("the deal is over", 0)
-        if self.pending is None and type(action_id) is int and 0 <= action_id < len(ready := self._ready):
-            action = ready[action_id]
+        if self.pending is None and type(action_id) is int:
+            action = self._ready(action_id)
             if action is not None:
                 # The game's own shared action (a call, a card, a kontra): the game judges it.
-                self.game.apply(seat, action)
+                game.apply(seat, action)
                 return
         kind, what = self.encoding.step(action_id)  # (InvalidActionError for no id at all)
         if self.pending is None and kind not in ("discard", "keep"):

@@ -98,6 +98,13 @@ class ActionIds:
             for i, action in enumerate(self.ready)
             if action is not None
         }
+        # The same by the identity of each alone (`ready` keeps them alive, so that no other
+        # object living meanwhile has the identity of one): an offer of the game's own actions
+        # is mapped to its ids without a test of each action's type.
+        self._identity: dict[int, int] = {id(action): i for i, action in enumerate(self.ready) if action is not None}
+        self.ready_by_id: dict[int, ActionJson] = {
+            i: action for i, action in enumerate(self.ready) if action is not None
+        }
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int) -> ActionIds:
@@ -166,9 +173,17 @@ class ActionIds:
         """The ids of `actions` (a seat's legal actions), ascending; a discard or keep as the ids
         of each card that can still complete one of them after the cards `chosen` so far."""
         if not chosen:
-            found = self._plain_ids(actions)
-            if found is not None:
-                return found
+            identity, ready = self._identity, []
+            try:
+                for action in actions:
+                    ready.append(identity[id(action)])
+            except KeyError:  # a call in words of its own, or an action made anew
+                found = self._plain_ids(actions)
+                if found is not None:
+                    return found
+            else:
+                ready.sort()
+                return ready
         ids: set[int] = set()
         for action in actions:
             if isinstance(action, dict) and ("discard" in action or "keep" in action):
