@@ -14,7 +14,7 @@ import yaml
 
 from interpreter import Game, load_ruleset
 from interpreter.bots.rulebot import RuleBot
-from interpreter.engine.encoding import clone_game
+from interpreter.engine.encoding import EncodedGame, Encoding, clone_game
 from interpreter.engine.phase import Phase
 from interpreter.engine.records import replay
 from interpreter.frontends.log import describe_event, render_log
@@ -198,3 +198,20 @@ def test_the_log_shows_the_hands_after_the_dealers_choice_of_how_to_deal_them() 
     lines = render_log(game).splitlines()
     chose = next(i for i, line in enumerate(lines) if "chooses to deal dapp first" in line)
     assert lines[chose + 1] == "Hands:" and "Hands:" not in lines[:chose]
+
+
+def test_a_learners_observation_says_the_plan_the_dealer_chose_aloud() -> None:
+    """Every seat's view says the plan chosen (`deal_plan`), so every seat's observation does too:
+    a block of one number per plan at the table, the usual one first, all 0 before the choice.
+    A ruleset without the choice has the block empty, its vectors as they were."""
+    rs = load_ruleset("furtwangen")
+    encoding = Encoding.of(rs, 6)
+    block = encoding.layout["deal_plan"]
+    assert block.stop - block.start == 2
+    state = EncodedGame(Game(rs, players=6, seed=3), encoding)
+    assert all(state.observation(seat)[block] == [0.0, 0.0] for seat in range(6))
+    state.game.apply(0, {"choose": "dapp_first"})
+    assert all(state.observation(seat)[block] == [0.0, 1.0] for seat in range(6))
+    assert all(encoding.observe(state.game.view(seat))[block] == [0.0, 1.0] for seat in range(6))
+    breitnau = Encoding.of(load_ruleset("breitnau"), 6).layout["deal_plan"]
+    assert breitnau.start == breitnau.stop == Encoding.of(load_ruleset("breitnau"), 6).observation_size

@@ -71,6 +71,11 @@ may be doubled (the game first, then those bonuses):
     kontra        D    how often each item was doubled, as a share of the most allowed
     talon_shown   N    a talon laid out face up before the declarer takes a part of it
 
+and, added with the dealer's choice of how to deal (`deal.choice`; empty without it), for L plans
+to choose among at the table (the usual one first):
+
+    deal_plan     L    the plan the dealer chose, said aloud (all 0: not chosen yet)
+
 **Cloning.** `EncodedGame.clone()` and `clone_game(game)` deal the same cards again and replay the
 history (the engine's own way of restoring a game; about the cost of a deal's actions). A search
 that samples hidden cards builds its games the same way from a sampled deal: see
@@ -122,6 +127,8 @@ class Encoding:
         self.call_index = {c: i for i, c in enumerate(self.calls)}
         n, p, c = len(self.cards), players, len(self.calls)
         phases = PHASES + ((Phase.DEAL.value,) if ruleset.deal_choice is not None else ())
+        choice = ruleset.deal_choice
+        plans = choice.names(ruleset.active_at(players)) if choice is not None else ()
         sizes = (
             ("hand", n),
             ("played", p * n),
@@ -145,6 +152,8 @@ class Encoding:
             ("announced", 2 * len(self.bonuses)),
             ("kontra", len(self.kontra_items)),
             ("talon_shown", n if talon_shown else 0),
+            # Added with the dealer's choice of how to deal (empty without deal.choice):
+            ("deal_plan", len(plans)),
         )
         self.layout: dict[str, slice] = {}
         at = 0
@@ -155,6 +164,7 @@ class Encoding:
         self._start = {name: block.start for name, block in self.layout.items()}
         self._phase_index = {phase: i for i, phase in enumerate(phases)}
         self._contract_index = {name: i for i, name in enumerate(self.contracts)}
+        self._plan_index = {name: i for i, name in enumerate(plans)}
         self._partner_blocks = partner_calls
         self._talon_shown_block = talon_shown
         active = ruleset.active_at(players)
@@ -275,8 +285,8 @@ class Encoding:
     def fill_own(self, view: dict[str, Any], out: MutableSequence[float], choosing: Iterable[str] = ()) -> None:
         """`fill`'s other blocks, of the seat's own view (`views.own_view` has their entries): its
         hand, the cards face up, aside and in the talon where it sees them, those it is choosing,
-        the phase, whose turn, the dealer, the declarer, the contract, and those added with
-        Königrufen."""
+        the phase, whose turn, the dealer, the declarer, the contract, those added with
+        Königrufen, and the deal plan the dealer chose."""
         index, start, places = self.card_index, self._start, self.places[view["seat"]]
         at = start["hand"]
         for card in view["hand"]:
@@ -302,6 +312,9 @@ class Encoding:
         if view["contract"] is not None:
             out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
         self._fill_partner_announced_and_kontra(view, out)
+        plan = self._plan_index.get(view["deal_plan"]) if "deal_plan" in view else None
+        if plan is not None:
+            out[start["deal_plan"] + plan] = 1.0
 
     def _fill_partner_announced_and_kontra(self, view: dict[str, Any], out: MutableSequence[float]) -> None:
         """The blocks of the mechanics of partners and announcements: the called card and the partner, the bonuses
