@@ -181,7 +181,10 @@ def test_the_search_is_not_run_on_the_event_loop() -> None:
     # about 1.3 s now, most of it the test's own five clients, whose messages are read in the same
     # loop. It is counted in the loop thread's CPU time, which other processes on a busy machine
     # do not inflate (they only make the probe wake late by the clock: `lags`, said on failure).
-    assert sum(held) < 3.0 and max(held) < 0.4, (sum(held), max(held), sum(lags), max(lags))
+    # At most a second at once: a search of a card takes up to two (bot_seconds), while the loop's
+    # own longest step was 0.08 s alone and 0.51 s once in a clean-clone run (a worker process
+    # started for the search pool, likely: forking a large process costs its parent).
+    assert sum(held) < 3.0 and max(held) < 1.0, (sum(held), max(held), sum(lags), max(lags))
 
 
 def test_a_worker_killed_while_it_searches_is_replaced() -> None:
