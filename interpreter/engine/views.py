@@ -47,23 +47,10 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
     cards, contract = game.cards, game.contract
     hands = cards.hands
     seats = range(players)
-    view: dict[str, Any] = {
-        "ruleset": game.ruleset.name,
-        "players": players,
-        "dealer": game.dealer,
-        "seats_out": list(game.seats_out),
-        "seat": seat,
-        "phase": game.phase._value_,  # (`.value`, without the enum's descriptor call)
-        "to_act": game.to_act,
-        "hand_sizes": list(map(len, map(hands.__getitem__, seats))),
-        "calls": list(map(list, game.calls)),
-        "contract": contract.name if contract else None,
-        "declarer": game.declarer,
-        "talon_size": len(cards.talon),
-        "tricks": _tricks(game),
-    }
-    if game.deal_plan is not None:
-        view["deal_plan"] = game.deal_plan  # the dealer chose it aloud (deal.choice)
+    view = _table_facts(game, seat)
+    view["hand_sizes"] = list(map(len, map(hands.__getitem__, seats)))
+    view["calls"] = list(map(list, game.calls))
+    view["tricks"] = _tricks(game)
     if umpire:
         view["hands"] = [sorted(hands[s], key=key) for s in seats]
     else:
@@ -87,6 +74,28 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
 PUBLIC_ENTRIES = ("hand_sizes", "calls", "tricks")
 
 
+def _table_facts(game: Game, seat: int | str | None) -> dict[str, Any]:
+    """The entries every view begins with, the same for whoever looks: the table, whose turn,
+    the contract and its declarer, how many cards lie in the talon, and the deal plan the dealer
+    chose aloud (deal.choice)."""
+    contract = game.contract
+    facts: dict[str, Any] = {
+        "ruleset": game.ruleset.name,
+        "players": game.players,
+        "dealer": game.dealer,
+        "seats_out": list(game.seats_out),
+        "seat": seat,
+        "phase": game.phase._value_,  # (`.value`, without the enum's descriptor call)
+        "to_act": game.to_act,
+        "contract": contract.name if contract else None,
+        "declarer": game.declarer,
+        "talon_size": len(game.cards.talon),
+    }
+    if game.deal_plan is not None:
+        facts["deal_plan"] = game.deal_plan
+    return facts
+
+
 def _seat_checked(game: Game, seat: object) -> int:
     """The number of players, once `seat` is found to be one of the seats (a part of a seat's
     view is a seat's alone: the umpire and a spectator have no own part)."""
@@ -102,23 +111,10 @@ def own_view(game: Game, seat: int) -> dict[str, Any]:
     contract, declarer), each entry made by the same code as the view's. For an observer that
     keeps the public entries once for the whole table (engine/encoding.py's `Public`) and reads
     each seat's own; tests/test_encoding.py holds it equal to the view's entries."""
-    players = _seat_checked(game, seat)
+    _seat_checked(game, seat)
     key = game.ruleset.deck.shown_order.__getitem__
     cards, contract = game.cards, game.contract
-    view: dict[str, Any] = {
-        "ruleset": game.ruleset.name,
-        "players": players,
-        "dealer": game.dealer,
-        "seats_out": list(game.seats_out),
-        "seat": seat,
-        "phase": game.phase._value_,
-        "to_act": game.to_act,
-        "contract": contract.name if contract else None,
-        "declarer": game.declarer,
-        "talon_size": len(cards.talon),
-    }
-    if game.deal_plan is not None:
-        view["deal_plan"] = game.deal_plan
+    view = _table_facts(game, seat)
     view["hand"] = sorted(cards.hands[seat], key=key)
     if contract is not None and contract.open_hand:
         _open_hand(game, contract, seat, view, key)
