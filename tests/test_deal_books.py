@@ -4,10 +4,15 @@ back cards for bonuses it did not announce."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
+import pytest
+
 from interpreter import Game, load_ruleset
+from interpreter.engine import plan as plans
 from interpreter.engine.announcing import AnnouncementRound
+from interpreter.engine.plan import deal_rules, play_plan
 from interpreter.engine.playrules import KeepBack, RuleBook
 from interpreter.language.model import CALLED
 
@@ -56,3 +61,17 @@ def test_deals_bound_alike_share_a_book_and_others_do_not() -> None:
         assert books.setdefault(key, book) is book, f"seed {seed}: deals bound alike, two books"
     assert 1 < len(books) < deals, "the deals should bind rules in several ways, some of them alike"
     assert kept > 10, "deals with cards kept back for announced bonuses should be among them"
+
+
+def test_the_books_kept_stay_bounded_and_a_book_not_kept_is_made_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan keeps at most `DEAL_BOOKS_KEPT` books bound to deals (a server playing for years);
+    past that, a deal bound otherwise is given a book made for it, of the same rules."""
+    rs = load_ruleset("koenigrufen")
+    plan = dataclasses.replace(play_plan(rs, rs.contracts["rufer"], None), deal_books={})  # (none kept yet)
+    bindings = [({}, {}, king, frozenset()) for king in ("CK", "SK", "HK", "DK")]
+    monkeypatch.setattr(plans, "DEAL_BOOKS_KEPT", 2)
+    books = [deal_rules(plan, *binding) for binding in bindings]
+    assert len(plan.deal_books) == plans.DEAL_BOOKS_KEPT  # two more kept, then no more
+    again = [deal_rules(plan, *binding) for binding in bindings]
+    assert [a is b for a, b in zip(books, again, strict=True)] == [True, True, False, False]  # the kept ones shared
+    assert [a.rules for a in again] == [b.rules for b in books]  # the others made alike

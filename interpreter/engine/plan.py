@@ -123,6 +123,11 @@ def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[
     return tuple(rules)
 
 
+# The books bound to deals kept per plan: 59 kinds in 1,000 Königrufen deals, so a few hundred
+# cover the announcements, calls and laid cards a table sees.
+DEAL_BOOKS_KEPT = 512
+
+
 def deal_rules(
     plan: PlayPlan,
     kept: Mapping[str, int],
@@ -139,7 +144,9 @@ def deal_rules(
     key = (tuple(kept.items()), tuple(forfeits.items()), called, laid)
     book = plan.deal_books.get(key)
     if book is None:
-        book = plan.deal_books[key] = _bound_book(plan, kept, forfeits, called, laid)
+        book = _bound_book(plan, kept, forfeits, called, laid)
+        if len(plan.deal_books) < DEAL_BOOKS_KEPT:  # (a server's years of deals: the cache stays bounded)
+            plan.deal_books[key] = book
     return book
 
 
