@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from interpreter import Game, RandomBot, load_ruleset
+from interpreter.bots.randombot import play_out
 from interpreter.engine.phase import Phase
 from interpreter.engine.settlement import piles
 from interpreter.errors import IllegalActionError
@@ -121,12 +122,7 @@ def test_without_the_slam_the_excuse_led_to_the_last_trick_loses_it() -> None:
 def test_with_the_slam_it_wins_no_trick_but_a_last_one_it_leads_after_its_side_took_every_other() -> None:
     ruleset = load_ruleset(str(SLAM_FIXTURE))
     for seed in range(300):
-        game = Game(ruleset, players=4, dealer=seed % 4, seed=seed)
-        bot = RandomBot(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, bot.choose(game, seat))
+        game = play_out(Game(ruleset, players=4, dealer=seed % 4, seed=seed), seed=seed)
         result, tricks = game.result, game.tricks
         assert result is not None
         if result.outcome != "played" or not tricks:
@@ -303,11 +299,7 @@ def test_everyone_for_themselves_the_excuse_goes_to_its_holder_who_makes_the_tri
         game = Game(ruleset, players=4, dealer=0, seed=seed)
         for seat, call in ((1, "mein_spiel"), (2, "pass"), (3, "pass"), (0, "pass"), (1, "trischaken")):
             game.apply(seat, call)
-        bot = RandomBot(seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, bot.choose(game, seat))
+        play_out(game, seed=seed)
         result, tricks = game.result, game.tricks
         assert result is not None and game.contract is not None and game.contract.name == "trischaken"
         own: dict[int, list[str]] = {s: [] for s in game.seats}
