@@ -506,6 +506,8 @@ class KeepBack(PlayRule):
 
     def allow(self, play: TrickPlay, seat: int, allowed: list[str], usable: list[str]) -> list[str]:
         number, due_of = play.number, self.due
+        if due_of.keys().isdisjoint(allowed):
+            return allowed  # (most turns of a holder: its kept card is not among what it may play)
         due = []  # (loops, not comprehensions: a function made and called per turn)
         free = []
         for c in allowed:

@@ -884,7 +884,10 @@ class Ruleset:
     def seats_out(self, players: int, dealer: int) -> tuple[int, ...]:
         """The seats that sit out a deal at a table of `players` dealt by `dealer`, in order of play
         from the dealer (empty: everybody plays)."""
-        return tuple((dealer + position) % players for position in self.sit_out.get(players, ()))
+        positions = self.sit_out.get(players)
+        if not positions:
+            return ()  # (asked at every deal: no generator made where nobody sits out)
+        return tuple((dealer + position) % players for position in positions)
 
     def active_at(self, players: int) -> int:
         """How many play at a table of `players`."""
