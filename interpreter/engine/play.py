@@ -124,6 +124,7 @@ class TrickPlay:
         self.book, self.rules = book, book.rules
         self.turn_rules, self.judging, self.ending = book.turns, book.judging, book.ending
         self.leading, self.watched = book.leading, book.watched
+        self.rescoped_at = book.rescoped_at(n_tricks)
         self.scoped: list[Turn | None] = [None] * len(table.cards.hands)  # by seat: the rules in scope for its turn
         self.judges: tuple[PlayRule, ...] = ()  # the rules judging the trick now being played
         if self.together > 1:
@@ -447,11 +448,11 @@ class TrickPlay:
         return index
 
     def _new_trick(self) -> None:
-        """At a trick's start: the scopes that may change from trick to trick, and its judges."""
-        if self.book.trick_bound:
+        """At a trick's start: the scopes, and the trick's judges, where the rules say they may
+        change from the last trick's (RuleBook.rescoped_at)."""
+        at = self.rescoped_at
+        if at is None or self.number in at:
             self.rescope()
-        elif self.judging:
-            self.judges = tuple(r for r in self.judging if r.judges(self))
 
     def _leader_instead(self, leader: int) -> int:
         """Who leads the next trick: `leader`, the last trick's winner, unless a rule says otherwise."""

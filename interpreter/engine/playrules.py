@@ -86,13 +86,25 @@ class PlayRule:
         """The cards whose playing may change whose turns it concerns: a scope of their holders'."""
         return self.scope.cards if self.scope.seats == "holders" else frozenset()
 
-    def trick_bound(self) -> bool:
-        """Whether whose turns it concerns may change from trick to trick (a scope of some tricks,
-        of the leader or the followers, or worked out by `applies` from the play): then it is
-        asked again at every trick's start; else only when a card it watches is played."""
+    def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
+        """The tricks (of a play of `n_tricks`) at whose start whose turns the rule concerns, or
+        whether it judges the trick, may change; None: at any trick's start. A scope of some
+        tricks changes where they begin and after they end; one of the leader or the followers,
+        or worked out by `applies` or `judges` from the play, at any trick unless the rule says
+        better. What a rule's own steps change (a card withheld, the Excuse led) they rescope at
+        once, and a card the rule watches rescopes its holder's turns when played."""
+        cls = type(self)
+        if cls.applies is not PlayRule.applies or cls.judges is not PlayRule.judges:
+            return None
         scope = self.scope
-        own = type(self).applies is not PlayRule.applies
-        return own or scope.first > 1 or scope.last != 0 or scope.turn != "any"
+        if not self.turns:
+            return frozenset()
+        if scope.turn != "any":
+            return None
+        starts = {scope.first} if scope.first > 1 else set()
+        if scope.last:
+            starts.add((scope.last if scope.last > 0 else n_tricks + 1 + scope.last) + 1)
+        return frozenset(starts)
 
     # -- a turn's cards, by the stage it belongs to ------------------------------------------------
     def usable(self, play: TrickPlay, seat: int, usable: list[str]) -> list[str]:
@@ -165,9 +177,10 @@ class RuleBook:
     ending: tuple[PlayRule, ...]  # those that act when a trick ends
     leading: tuple[PlayRule, ...]  # those that may say who leads next
     watched: frozenset[str]  # cards whose playing may change whose turns a rule concerns
-    trick_bound: bool  # whether a rule's scope may change from trick to trick
     # Which rules of `turns` are in scope (a bit each) -> the Turn they make (None: none)
     by_scope: dict[int, Turn | None] = field(default_factory=lambda: {0: None})
+    # A play's number of tricks -> the tricks at whose start the rules are rescoped (None: all)
+    rescoping: dict[int, frozenset[int] | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, rules: tuple[PlayRule, ...]) -> RuleBook:
@@ -179,8 +192,23 @@ class RuleBook:
             tuple(r for r in rules if has(r, "trick_done")),
             tuple(r for r in rules if has(r, "next_leader")),
             frozenset().union(*(r.watched() for r in rules)),
-            any(r.trick_bound() for r in turns),
         )
+
+    def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
+        """The tricks at whose start whose turns the rules concern, and which judge the trick,
+        are worked out again (None: every trick's): where any rule's may change (made once per
+        number of tricks)."""
+        if n_tricks not in self.rescoping:
+            starts: set[int] = set()
+            for rule in self.rules:
+                at = rule.rescoped_at(n_tricks)
+                if at is None:
+                    self.rescoping[n_tricks] = None
+                    break
+                starts |= at
+            else:
+                self.rescoping[n_tricks] = frozenset(starts)
+        return self.rescoping[n_tricks]
 
     def turn(self, scope: int) -> Turn | None:
         """The Turn of the rules of `turns` whose bits are set in `scope` (made once each)."""
@@ -297,6 +325,11 @@ class WithholdCard(PlayRule):
     def allow(self, play: TrickPlay, seat: int, allowed: list[str], usable: list[str]) -> list[str]:
         return list(usable) if self.may_withhold(play, seat, allowed, usable) else allowed
 
+    def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
+        # In scope for the card's holder until the last trick; playing the card (watched) or
+        # withholding it (which rescopes) ends that sooner.
+        return frozenset({n_tricks})
+
     def before_play(self, play: TrickPlay, seat: int, card: str) -> None:
         # Playing another card when the card was the only one following allowed withholds it.
         if card == self.rule.card:
@@ -341,6 +374,11 @@ class Withheld(PlayRule):
 
     def judges(self, play: TrickPlay) -> bool:
         return bool(play.withheld)
+
+    def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
+        # Its scope and its judging change when a card is withheld (which rescopes at once) and
+        # when the last trick begins.
+        return frozenset({n_tricks})
 
 
 @dataclass(frozen=True)
@@ -619,6 +657,9 @@ class OpenHands(PlayRule):
     def applies(self, play: TrickPlay, seat: int) -> bool:
         return self.first > 1 and play.number == self.first and seat == play.trick.leader
 
+    def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
+        return frozenset({self.first, self.first + 1})  # the leader's turn in trick `first`
+
     def start(self, play: TrickPlay) -> None:
         if self.first <= 1:
             self.show(play)
@@ -711,6 +752,9 @@ class TrickExceptionRule(PlayRule):
 
     def judges(self, play: TrickPlay) -> bool:
         return True
+
+    def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
+        return frozenset()  # it judges every trick alike
 
     def winner(self, play: TrickPlay, trick: Trick) -> int | None:
         exception = self.exception
