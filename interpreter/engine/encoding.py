@@ -164,6 +164,7 @@ class Encoding:
         self._start = {name: block.start for name, block in self.layout.items()}
         self._phase_index = {phase: i for i, phase in enumerate(phases)}
         self._contract_index = {name: i for i, name in enumerate(self.contracts)}
+        self._phase_at, self._contract_at, self._cards_at = self._own_places()
         self._plan_index = {name: i for i, name in enumerate(plans)}
         self._partner_blocks = partner_calls
         self._talon_shown_block = talon_shown
@@ -186,6 +187,18 @@ class Encoding:
         self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
+
+    def _own_places(self) -> tuple[dict[str, int], dict[str, int], tuple[tuple[str, int], ...]]:
+        """For `fill_own`, read at each seat's view: where each phase and each contract is
+        marked, and each entry of cards lying face up or aside with where its block begins."""
+        start = self._start
+        phase_at = {phase: start["phase"] + i for phase, i in self._phase_index.items()}
+        contract_at = {name: start["contract"] + i for name, i in self._contract_index.items()}
+        cards_at = tuple(
+            (key, start[block])
+            for block, key in (("face_up", "exposed"), ("face_up", "laid_out"), ("aside", "aside"), ("talon", "talon"))
+        )
+        return phase_at, contract_at, cards_at
 
     def _public_plays(self) -> tuple[list[dict[str, tuple[int, ...]]], list[float]]:
         """What `Public.follow` reads at every card played: for each seat and card, the card's
@@ -288,29 +301,32 @@ class Encoding:
         the phase, whose turn, the dealer, the declarer, the contract, those added with
         Königrufen, and the deal plan the dealer chose."""
         index, start, places = self.card_index, self._start, self.places[view["seat"]]
-        at = start["hand"]
+        hand = places.hand
         for card in view["hand"]:
-            out[at + index[card]] = 1.0
-        for block, key in (("face_up", "exposed"), ("face_up", "laid_out"), ("aside", "aside"), ("talon", "talon")):
+            out[hand[card]] = 1.0
+        for key, at in self._cards_at:
             if key in view:
-                at = start[block]
                 for card in view[key]:
                     out[at + index[card]] = 1.0
         if "open_hand" in view:
             at = start["face_up"]
             for card in view["open_hand"]["cards"]:
                 out[at + index[card]] = 1.0
-        at = start["choosing"]
-        for card in choosing:
-            out[at + index[card]] = 1.0
-        out[start["phase"] + self._phase_index[view["phase"]]] = 1.0
-        if view["to_act"] is not None:
-            out[places.to_act[view["to_act"]]] = 1.0
+        if choosing:
+            at = start["choosing"]
+            for card in choosing:
+                out[at + index[card]] = 1.0
+        out[self._phase_at[view["phase"]]] = 1.0
+        seat = view["to_act"]
+        if seat is not None:
+            out[places.to_act[seat]] = 1.0
         out[places.dealer[view["dealer"]]] = 1.0
-        if view["declarer"] is not None:
-            out[places.declarer[view["declarer"]]] = 1.0
-        if view["contract"] is not None:
-            out[start["contract"] + self._contract_index[view["contract"]]] = 1.0
+        seat = view["declarer"]
+        if seat is not None:
+            out[places.declarer[seat]] = 1.0
+        contract = view["contract"]
+        if contract is not None:
+            out[self._contract_at[contract]] = 1.0
         self._fill_partner_announced_and_kontra(view, out)
         plan = self._plan_index.get(view["deal_plan"]) if "deal_plan" in view else None
         if plan is not None:
@@ -388,6 +404,7 @@ class Places:
         "per_deal",
         "played",
         "sizes",
+        "talked",
         "to_act",
         "trick",
         "won",
@@ -418,8 +435,13 @@ class Places:
         ]
         self.blocks.append((layout["kontra"], encoding.public_kontra))
         # Those a step copies: a block of no width, such as the kontras of a ruleset without
-        # them, is not (a copy costs about the same whatever its length).
-        self.copied = [(block, source) for block, source in self.blocks if block.stop > block.start]
+        # them, is not (a copy costs about the same whatever its length). The calls and the
+        # kontras (`talked`) are copied only where one was made since the seat's last step: in
+        # trick play, never; the others change at every card or trick.
+        copied = [(block, source) for block, source in self.blocks if block.stop > block.start]
+        talked = {layout["calls"].start, layout["kontra"].start}
+        self.copied = [(block, source) for block, source in copied if block.start not in talked]
+        self.talked = [(block, source) for block, source in copied if block.start in talked]
 
 
 class Observer:
@@ -561,6 +583,7 @@ class Public:
         "seen",
         "shares",
         "sizes",
+        "talk",
         "until",
         "view",
         "won",
@@ -574,6 +597,7 @@ class Public:
         self.round = 0  # how often the blocks were started anew from a view
         self.following = False  # whether the events since `seen` are written in
         self.seen = 0  # the events written in
+        self.talk = 0  # how often the calls or kontras were written (an observer copies them then)
         # Each seat's observation (`BufferObserver.numbers`, as a memoryview), once the seat is
         # observed: a card the seat plays is taken off its hand there as it is played.
         self.hands: list[memoryview[float] | None] = [None] * encoding.players
@@ -607,7 +631,7 @@ class Public:
             if trick["winner"] is not None:
                 won[trick["winner"]] += 1
         self.won = won
-        self.seen, self.round = len(game.events), self.round + 1
+        self.seen, self.round, self.talk = len(game.events), self.round + 1, self.talk + 1
         self.following = _quiet(game)
 
     def follow(self) -> None:
@@ -651,9 +675,11 @@ class Public:
             width = encoding.calls_width
             at = self.bases["calls"] + event["seat"] * width + encoding.call_index[event["call"]]
             numbers[at] = numbers[at + p * width] = 1.0
+            self.talk += 1
         elif kind == "kontra":
             item = event["item"]
             numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
+            self.talk += 1
         elif kind in ("contract", "phase"):
             # A contract or a phase leaves the blocks kept here as they were, but not what each
             # seat sees of its own: each reads that again (a new round), and the blocks go on
@@ -681,7 +707,20 @@ class BufferObserver:
     and starts `Public` anew from it.
     """
 
-    __slots__ = ("game", "numbers", "phase", "places", "public", "round", "seat", "target", "to_act", "views")
+    __slots__ = (
+        "game",
+        "numbers",
+        "phase",
+        "places",
+        "public",
+        "round",
+        "seat",
+        "talk",
+        "talked",
+        "target",
+        "to_act",
+        "views",
+    )
 
     def __init__(self, public: Public, seat: int):
         encoding = public.encoding
@@ -694,6 +733,8 @@ class BufferObserver:
         self.target, shared = cast("memoryview[float]", memoryview(self.numbers)), public.view
         public.hands[seat] = self.target
         self.views = [(block, shared[source]) for block, source in self.places.copied]
+        self.talked = [(block, shared[source]) for block, source in self.places.talked]
+        self.talk = 0  # Public's `talk` when the calls and kontras were last copied
 
     def observe(self) -> array[float]:
         """The seat's observation now (the observer's own numbers: the caller copies them)."""
@@ -706,6 +747,10 @@ class BufferObserver:
         target = self.target
         for block, view in self.views:
             target[block] = view
+        if self.talk != public.talk:
+            self.talk = public.talk
+            for block, view in self.talked:
+                target[block] = view
         if game.to_act is not self.to_act:
             places = self.places.to_act
             if self.to_act is not None:
@@ -724,15 +769,17 @@ class BufferObserver:
             # Public's blocks are up to date: of the view, only the seat's own entries are read
             # (views.own_view: the view without the tricks, calls and hand sizes every seat
             # sees alike), and the blocks those make are copied from Public.
-            encoding.fill_own(own_view(game, self.seat), numbers)
-            target = self.target
+            target = self.target  # (a number is written faster through it than into the array)
+            encoding.fill_own(own_view(game, self.seat), cast("MutableSequence[float]", target))
             for block, shared in self.views:
+                target[block] = shared
+            for block, shared in self.talked:
                 target[block] = shared
         else:
             view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
             encoding.fill(view, numbers)
             public.start(self.seat, numbers, view)
-        self.round = public.round
+        self.round, self.talk = public.round, public.talk
         self.to_act, self.phase = game.to_act, game.phase
 
 
@@ -761,6 +808,7 @@ class EncodedGame:
         # `observe_into`'s with the `Public` they share.
         self._observers: dict[int, Observer] = {}
         self._buffers: dict[int, BufferObserver] = {}
+        self._size = self.encoding.observation_size
         self._public: Public | None = None
         # The game's own shared action of each id that has one (a call, a card, a kontra).
         self._ready = self.encoding.action_table.ready_by_id.get
@@ -848,20 +896,27 @@ class EncodedGame:
         copy of memory (a list is filled number by number). The blocks every seat sees alike are
         kept once for all seats (`Public`), so that a step costs about the same at any table."""
         observer = self._buffers.get(seat) if type(seat) is int else None
-        if len(out) != self.encoding.observation_size:
+        if observer is None or len(out) != self._size:
+            observer = self._buffer_observer(seat, out)
+        out[:] = observer.observe()  # (any buffer of doubles, or a list)
+        if self.pending is not None:
+            self._choosing(seat, out)
+
+    def _buffer_observer(self, seat: int, out: MutableSequence[float]) -> BufferObserver:
+        """`seat`'s observer for `observe_into`, made as the seat is first observed, once `out` is
+        found to be of the observation's size and `seat` one of the seats."""
+        if len(out) != self._size:
             raise InvalidActionError(
-                f"the buffer holds {len(out)} numbers; an observation has {self.encoding.observation_size} "
-                "(encoding.observation_size)"
+                f"the buffer holds {len(out)} numbers; an observation has {self._size} (encoding.observation_size)"
             )
+        observer = self._buffers.get(seat) if type(seat) is int else None
         if observer is None:
             if type(seat) is not int or not 0 <= seat < self.game.players:
                 self.encoding.observe(self.game.view(seat))  # (the view's refusal, as `observation`'s)
             if self._public is None:
                 self._public = Public(self.encoding, self.game)
             observer = self._buffers[seat] = BufferObserver(self._public, seat)
-        out[:] = observer.observe()  # (any buffer of doubles, or a list)
-        if self.pending is not None:
-            self._choosing(seat, out)
+        return observer
 
     def _choosing(self, seat: int, out: MutableSequence[float]) -> None:
         """The cards `seat` has chosen so far of its unfinished discard or keep, marked in `out`."""
