@@ -681,14 +681,18 @@ def _outcome_env(
     """What the conditions on a deal's outcome read (the cards' tricks themselves excepted)."""
     values = rs.deck.points
     counting = rs.counting
-    declarer_raw = sum(map(values.__getitem__, declarer_cards))
     size, total = _pack_points(rs, players)
-    if len(declarer_cards) + len(defender_cards) == size:
+    if len(declarer_cards) + len(defender_cards) != size:
+        declarer_raw = sum(map(values.__getitem__, declarer_cards))
+        defender_raw = sum(map(values.__getitem__, defender_cards))
+    elif len(declarer_cards) <= len(defender_cards):
         # The two piles hold the whole pack, each card once (as the cards of every deal are
-        # distinct): the defenders' cards are worth the rest, without counting them one by one.
+        # distinct): the larger pile is worth the rest, without counting its cards one by one.
+        declarer_raw = sum(map(values.__getitem__, declarer_cards))
         defender_raw = total - declarer_raw
     else:
         defender_raw = sum(map(values.__getitem__, defender_cards))
+        declarer_raw = total - defender_raw
     declarer_points = counting.points(declarer_cards, values, declarer_raw)
     defender_points = counting.points(defender_cards, values, defender_raw)
     tricks = declarer_tricks + defender_tricks
