@@ -426,7 +426,7 @@ def settle(
     contribution the ruleset has (bonuses, combinations in a hand, the pot, laid cards)."""
     rs, contract, declarer = deal.ruleset, deal.contract, deal.declarer
     assert declarer is not None
-    scoring = _scoring(rs, contract, len(deal.seats))
+    scoring = _scoring(rs, contract)
     env = _outcome_env(
         rs, declarer_cards, defender_cards, declarer_tricks, defender_tricks, len(deal.seats), len(deal.bidders)
     )
@@ -475,7 +475,8 @@ def settle(
 
 def _defenders(deal: Deal, team: tuple[int, ...]) -> tuple[int, ...]:
     """The declarer's opponents, and the seats that sit out where the settlement counts them
-    among them (the same for every deal of a side at a table: worked out once for each)."""
+    among them: the same seats for every deal of a side at a table of the same seats out
+    (whatever the order of play from Vorhand, which nothing paid depends on), worked out once."""
     key = ("defenders", deal.players, deal.seats_out, team)
     rs = deal.ruleset
     defenders: tuple[int, ...] | None = rs.derived.get(key)
@@ -599,16 +600,11 @@ def _pay_bonuses(
     """Into `payments`: each bonus scored, between the sides, and each combination in a hand,
     paid to its holder by each other player at the table; each item keeps what it moved."""
     players = len(payments)
-    # What a bonus moves, seat by seat (the log takes it apart): worked out once for each value
-    # the declarer's side receives (most bonuses of a deal are worth the same), added at once.
-    moves: dict[int, list[int]] = {}
     for item in scored:
         value = item["value"] if item["side"] == "declarer" else -item["value"]
-        moved = moves.get(value)
-        if moved is None:
-            moved = moves[value] = [0] * players
-            side_receives(team, defenders, value, moved, split)
-        item["payments"] = list(moved)
+        moved = [0] * players  # what this bonus moves, seat by seat (the log takes it apart)
+        side_receives(team, defenders, value, moved, split)
+        item["payments"] = moved
         payments[:] = map(add, payments, moved)
     for item in held:
         item["payments"] = moved = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
@@ -650,7 +646,7 @@ class _Scoring:
 _TRICK_NAMES = frozenset({"last_trick_won_with", "tricks_won_with", "trump_suit", "played_tricks"})
 
 
-def _scoring(rs: Ruleset, contract: Contract, active: int) -> _Scoring:
+def _scoring(rs: Ruleset, contract: Contract) -> _Scoring:
     key = ("scoring", contract.name)
     scoring: _Scoring | None = rs.derived.get(key)
     if scoring is None:
