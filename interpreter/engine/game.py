@@ -784,7 +784,7 @@ class Game:
             frozenset({self.called_card} if self.called_card else ()),
             # Only a combination held in a hand reads the hands (and None spares judging them).
             hands=self.play_hands() if reads_hands(ruleset) else None,
-            forfeit=self.forfeit,
+            forfeit=self.table.forfeit,
             trump_suit=self.trump_suit,
             called_in_talon=self.called_card is not None and self.called_card in self.initial_talon,
         )

@@ -6,11 +6,12 @@ each side took, who announced and bid what, and the ruleset's formulas.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import TYPE_CHECKING, Any
 
-from interpreter.language.model import Bonus, Contract, Declaration, Individual, Route, Ruleset
+from interpreter.language.model import Bonus, Condition, Contract, Declaration, Individual, Route, Ruleset
 
 if TYPE_CHECKING:
     from interpreter.engine.play import Trick
@@ -83,6 +84,7 @@ class Result:
         result["points"] = None if points is None else _copy(points)
         result["tricks"] = None if tricks is None else _copy(tricks)
         result["payments"] = list(self.payments)
+        # The rest only where it is not its default: an event names only what happened.
         if self.reason:
             result["reason"] = self.reason
         if self.announcements:
@@ -163,7 +165,7 @@ def each_other_pays(
 
 def side_receives(
     team: Sequence[int],
-    opponents: Iterable[int],
+    opponents: Collection[int],
     amount: int | Callable[[int], int],
     payments: list[int],
     split: tuple[int, int] = (1, 1),
@@ -172,33 +174,26 @@ def side_receives(
     which shares the total as `split` says (declarer, partner), equally by default: 2 v 2 each
     loser pays one winner, 1 v 3 the lone player takes it from each. A remainder that does not
     divide goes to the first of the team (the declarer), gained or lost."""
-    if len(team) == 1:
-        if type(amount) is int:
-            # One against the rest, the same sum each (most deals): each_other_pays' steps.
-            total = 0
-            for seat in opponents:
-                payments[seat] -= amount
-                total += amount
-            payments[team[0]] += total
-            return
-        each_other_pays(
-            team[0], opponents, len(payments), (lambda s: -amount(s)) if callable(amount) else -amount, payments
-        )
-        return
-    total = 0
-    for seat in opponents:
-        pay = amount if isinstance(amount, int) else amount(seat)
-        payments[seat] -= pay
-        total += pay
-    weights = split if len(team) == 2 else (1,) * len(team)
-    whole = sum(weights)
-    given = 0
-    for seat, weight in zip(team[1:], weights[1:], strict=True):
-        # Rounded toward zero, so that the declarer carries the remainder either way.
-        share = abs(total) * weight // whole * (1 if total >= 0 else -1)
-        payments[seat] += share
-        given += share
-    payments[team[0]] += total - given
+    if isinstance(amount, int):
+        # The same sum each (most deals).
+        for seat in opponents:
+            payments[seat] -= amount
+        total = amount * len(opponents)
+    else:
+        total = 0
+        for seat in opponents:
+            pay = amount(seat)
+            payments[seat] -= pay
+            total += pay
+    if len(team) > 1:
+        weights = split if len(team) == 2 else (1,) * len(team)
+        whole = sum(weights)
+        for seat, weight in zip(team[1:], weights[1:], strict=True):
+            # Rounded toward zero, so that the declarer carries the remainder either way.
+            share = abs(total) * weight // whole * (1 if total >= 0 else -1)
+            payments[seat] += share
+            total -= share
+    payments[team[0]] += total
 
 
 _NO_CARDS: frozenset[str] = frozenset()
@@ -212,11 +207,11 @@ def _copy_bonus(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _copy(table: dict[str, Any]) -> dict[str, Any]:
-    # A loop, not a comprehension (a function call of its own in Python 3.11): made at every deal.
+    """A table of points or tricks as a new mapping: by side (numbers), or by seat (a new list)."""
     copied = table.copy()
-    for key, value in table.items():
-        if isinstance(value, list):
-            copied[key] = list(value)
+    seats = table.get("seats")
+    if seats is not None:
+        copied["seats"] = list(seats)
     return copied
 
 
@@ -431,19 +426,21 @@ def settle(
     contribution the ruleset has (bonuses, combinations in a hand, the pot, laid cards)."""
     rs, contract, declarer = deal.ruleset, deal.contract, deal.declarer
     assert declarer is not None
+    scoring = _scoring(rs, contract)
     env = _outcome_env(
         rs, declarer_cards, defender_cards, declarer_tricks, defender_tricks, len(deal.seats), len(deal.bidders)
     )
     won, drawn, amount = _game(
-        deal, env, tricks, factor, (declarer_cards, defender_cards, declarer_tricks + defender_tricks)
+        deal, env, tricks, factor, (declarer_cards, defender_cards, declarer_tricks + defender_tricks), scoring
     )
     payments = [0] * deal.players
-    team, defenders, settlement = deal.team, _defenders(deal), rs.settlement
+    team, settlement = deal.team, rs.settlement
+    defenders = _defenders(deal, team)
     # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
-    scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and rs.bonuses else []
-    replaced = bool(scored) and any(_replaces_game(rs, item) for item in scored)
+    scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and scoring.side_bonuses else []
+    # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
+    replaced = bool(scored) and bool(scoring.alone) and _stand_alone(rs, scored, scoring.alone)
     if replaced:
-        # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
         scored = [item for item in scored if _replaces_game(rs, item)]
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
@@ -476,12 +473,18 @@ def settle(
     )
 
 
-def _defenders(deal: Deal) -> list[int]:
-    """The declarer's opponents, and the seats that sit out where the settlement counts them among them."""
-    team = deal.team
-    defenders = [seat for seat in deal.seats if seat not in team]
-    if deal.ruleset.settlement.sitting_out == "defender":
-        defenders.extend(deal.seats_out)
+def _defenders(deal: Deal, team: tuple[int, ...]) -> tuple[int, ...]:
+    """The declarer's opponents, and the seats that sit out where the settlement counts them
+    among them: the same seats for every deal of a side at a table of the same seats out
+    (whatever the order of play from Vorhand, which nothing paid depends on), worked out once."""
+    key = ("defenders", deal.players, deal.seats_out, team)
+    rs = deal.ruleset
+    defenders: tuple[int, ...] | None = rs.derived.get(key)
+    if defenders is None:
+        found = [seat for seat in deal.seats if seat not in team]
+        if rs.settlement.sitting_out == "defender":
+            found.extend(deal.seats_out)
+        defenders = rs.derived[key] = tuple(found)
     return defenders
 
 
@@ -500,58 +503,97 @@ def _game(
     tricks: Sequence[Trick] | None,
     factor: int | None,
     cards: tuple[list[str], list[str], int],
+    scoring: _Scoring,
 ) -> tuple[bool, bool, int]:
     """Whether the declarer won, whether the game is drawn, and its value (each opponent's
     payment), by the contract's formulas and any declaration (Tout). `env` gains what the value
     formulas read; `cards`: both piles and the tricks, for a declaration priced at all tricks."""
-    rs, contract, declarer = deal.ruleset, deal.contract, deal.declarer
+    contract = deal.contract
     assert contract.declarer_wins is not None and contract.amount is not None
-    reads = _settlement_reads(rs, contract)
-    if "last_trick_won_with" in reads:
-        env["last_trick_won_with"] = _last_won_with(deal, tricks)
-    if "tricks_won_with" in reads:
-        env["tricks_won_with"] = frozenset(
-            [t.cards[t.seats.index(declarer)] for t in tricks or () if t.winner == declarer and declarer in t.seats]
-        )
-    if "trump_suit" in reads and deal.trump_suit is not None:
-        deck = rs.deck
-        env["trump_suit"] = frozenset(c for c in deck.cards if deck.suit[c] == deal.trump_suit)
-    if "played_tricks" in reads:
-        env["played_tricks"] = _played_tricks(deal, tricks or ())
+    if scoring.of_tricks:
+        _trick_names(deal, env, tricks, scoring.of_tricks)
     env["called_in_talon"] = deal.called_in_talon
     env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
     declared = deal.declared
     for declaration in declared:
         won = bool(declaration.wins(env))
-    _add_value_env(contract, env, won, factor)
-    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim. A draw
-    # that reads the game's value is decided once the value is reckoned (a game worth nothing).
-    rule = None if declared else rs.settlement.drawn
-    if rule is not None and "amount" in rule.names:
-        amount = int(contract.amount(env))
-        drawn = bool(rule({**env, "amount": amount}))
-        if drawn:
-            amount = 0
+    # What the value formulas read besides (`_add_value_env`'s names, written here at once).
+    env["declarer_won"] = won
+    if won:
+        env["winner_points"], env["loser_points"] = env["declarer_points"], env["defender_points"]
+        env["factor"] = (contract.factor_won or 0) if factor is None else factor
     else:
-        drawn = rule is not None and bool(rule(env))
-        amount = 0 if drawn else int(contract.amount(env))
+        env["winner_points"], env["loser_points"] = env["defender_points"], env["declarer_points"]
+        env["factor"] = (contract.factor_lost or 0) if factor is None else factor
+    # A draw belongs to the contract's own aim; a declaration (Tout) replaces that aim.
+    rule = None if declared else deal.ruleset.settlement.drawn
+    if rule is None:
+        amount = int(contract.amount(env))
+    else:
+        amount, drawn = _drawn(rule, contract, env)
+        if drawn:
+            return won, True, 0
     for declaration in declared:
-        if declaration.priced == "all_tricks":
-            declarer_cards, defender_cards, tricks_played = cards
-            everything = _outcome_env(rs, declarer_cards + defender_cards, [], tricks_played, 0, len(deal.seats), 0)
-            amount = _value(contract, _value_env(contract, everything, True, factor))
-        if declaration.amount is not None:
-            amount = int(declaration.amount(env))
-        amount *= declaration.multiplier
-    return won, drawn, amount
+        amount = _declared_amount(deal, declaration, env, factor, cards, amount)
+    return won, False, amount
+
+
+def _drawn(rule: Condition, contract: Contract, env: dict[str, Any]) -> tuple[int, bool]:
+    """The game's value, and whether the game is drawn (`settlement.drawn`): a draw that reads
+    the game's value is decided once the value is reckoned (a game worth nothing)."""
+    assert contract.amount is not None
+    if "amount" in rule.names:
+        amount = int(contract.amount(env))
+        return amount, bool(rule({**env, "amount": amount}))
+    if rule(env):
+        return 0, True
+    return int(contract.amount(env)), False
+
+
+def _declared_amount(
+    deal: Deal,
+    declaration: Declaration,
+    env: dict[str, Any],
+    factor: int | None,
+    cards: tuple[list[str], list[str], int],
+    amount: int,
+) -> int:
+    """The game's value under a declaration (Tout): priced as though every trick was taken, by
+    its own formula, times its multiplier."""
+    if declaration.priced == "all_tricks":
+        declarer_cards, defender_cards, tricks_played = cards
+        everything = _outcome_env(
+            deal.ruleset, declarer_cards + defender_cards, [], tricks_played, 0, len(deal.seats), 0
+        )
+        amount = _value(deal.contract, _value_env(deal.contract, everything, True, factor))
+    if declaration.amount is not None:
+        amount = int(declaration.amount(env))
+    return amount * declaration.multiplier
+
+
+def _trick_names(deal: Deal, env: dict[str, Any], tricks: Sequence[Trick] | None, names: frozenset[str]) -> None:
+    """Into `env`, the names of the tricks (and the suit of trumps) that the formulas read:
+    each costs work, so only those read are made."""
+    declarer = deal.declarer
+    if "last_trick_won_with" in names:
+        env["last_trick_won_with"] = _last_won_with(deal, tricks)
+    if "tricks_won_with" in names:
+        env["tricks_won_with"] = frozenset(
+            [t.cards[t.seats.index(declarer)] for t in tricks or () if t.winner == declarer and declarer in t.seats]
+        )
+    if "trump_suit" in names and deal.trump_suit is not None:
+        deck = deal.ruleset.deck
+        env["trump_suit"] = frozenset(c for c in deck.cards if deck.suit[c] == deal.trump_suit)
+    if "played_tricks" in names:
+        env["played_tricks"] = _played_tricks(deal, tricks or ())
 
 
 def _pay_bonuses(
     scored: list[dict[str, Any]],
     held: list[dict[str, Any]],
     team: tuple[int, ...],
-    defenders: list[int],
+    defenders: Sequence[int],
     payments: list[int],
     split: tuple[int, int],
 ) -> None:
@@ -563,12 +605,15 @@ def _pay_bonuses(
         moved = [0] * players  # what this bonus moves, seat by seat (the log takes it apart)
         side_receives(team, defenders, value, moved, split)
         item["payments"] = moved
-        for seat, paid in enumerate(moved):
-            payments[seat] += paid
+        payments[:] = map(add, payments, moved)
     for item in held:
         item["payments"] = moved = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
-        for seat, paid in enumerate(moved):
-            payments[seat] += paid
+        payments[:] = map(add, payments, moved)
+
+
+def _stand_alone(rs: Ruleset, scored: list[dict[str, Any]], alone: frozenset[str]) -> bool:
+    """Whether a bonus scored (of those named `alone`, which may) stands alone."""
+    return any(item["name"] in alone and _replaces_game(rs, item) for item in scored)
 
 
 def _replaces_game(rs: Ruleset, item: dict[str, Any]) -> bool:
@@ -586,12 +631,25 @@ def reads_hands(rs: Ruleset) -> bool:
     return found
 
 
-def _settlement_reads(rs: Ruleset, contract: Contract) -> frozenset[str]:
-    """The names the formulas that settle `contract` read (worked out once per contract): the
-    sets of cards a trick was won with are made only for a ruleset that asks for them."""
-    key = ("settlement_reads", contract.name)
-    reads: frozenset[str] | None = rs.derived.get(key)
-    if reads is None:
+@dataclass(frozen=True, slots=True)
+class _Scoring:
+    """What settling a contract needs, worked out once per contract (`ruleset.derived`, keyed by
+    its name), as jsonschema binds once the keyword functions that apply: the names of the
+    tricks its formulas read (each costs work, so only those are made for a deal), and whether
+    a bonus of a side applies to it (most contracts of most rulesets: none)."""
+
+    of_tricks: frozenset[str]
+    side_bonuses: bool
+    alone: frozenset[str]  # the side bonuses that may replace the game (`replaces_game`)
+
+
+_TRICK_NAMES = frozenset({"last_trick_won_with", "tricks_won_with", "trump_suit", "played_tricks"})
+
+
+def _scoring(rs: Ruleset, contract: Contract) -> _Scoring:
+    key = ("scoring", contract.name)
+    scoring: _Scoring | None = rs.derived.get(key)
+    if scoring is None:
         found: set[str] = set()
         formulas = [contract.declarer_wins, contract.amount, contract.pot, rs.settlement.drawn]
         for announcement in rs.announcements.values():
@@ -602,8 +660,9 @@ def _settlement_reads(rs: Ruleset, contract: Contract) -> frozenset[str]:
         for formula in formulas:
             if formula is not None:
                 found |= formula.names
-        reads = rs.derived[key] = frozenset(found)
-    return reads
+        plan = _bonus_plan(rs, contract)
+        scoring = rs.derived[key] = _Scoring(frozenset(found) & _TRICK_NAMES, bool(plan.bonuses), plan.alone)
+    return scoring
 
 
 def _outcome_env(
@@ -618,14 +677,18 @@ def _outcome_env(
     """What the conditions on a deal's outcome read (the cards' tricks themselves excepted)."""
     values = rs.deck.points
     counting = rs.counting
-    declarer_raw = sum(map(values.__getitem__, declarer_cards))
     size, total = _pack_points(rs, players)
-    if len(declarer_cards) + len(defender_cards) == size:
+    if len(declarer_cards) + len(defender_cards) != size:
+        declarer_raw = sum(map(values.__getitem__, declarer_cards))
+        defender_raw = sum(map(values.__getitem__, defender_cards))
+    elif len(declarer_cards) <= len(defender_cards):
         # The two piles hold the whole pack, each card once (as the cards of every deal are
-        # distinct): the defenders' cards are worth the rest, without counting them one by one.
+        # distinct): the larger pile is worth the rest, without counting its cards one by one.
+        declarer_raw = sum(map(values.__getitem__, declarer_cards))
         defender_raw = total - declarer_raw
     else:
         defender_raw = sum(map(values.__getitem__, defender_cards))
+        declarer_raw = total - defender_raw
     declarer_points = counting.points(declarer_cards, values, declarer_raw)
     defender_points = counting.points(defender_cards, values, defender_raw)
     tricks = declarer_tricks + defender_tricks
@@ -706,12 +769,16 @@ def _value(contract: Contract, env: dict[str, Any]) -> int:
 @dataclass(frozen=True, slots=True)
 class _BonusPlan:
     """What judging a contract's side bonuses needs, worked out once per contract: the bonuses
-    (in the ruleset's order), the names their conditions read (only these are made for a deal)
-    and whether their values read the game's."""
+    (in the ruleset's order), those of each side (the declarer's: True), the names their
+    conditions read (only these are made for a deal), whether their values read the game's, the
+    values that read nothing (worked out here, once), and the bonuses that may stand alone."""
 
     bonuses: tuple[tuple[str, Bonus], ...]
+    sides: dict[bool, tuple[tuple[str, Bonus], ...]]
     reads: frozenset[str]
     reads_game: bool
+    constant: dict[tuple[str, bool], int]  # (bonus, announced) -> its value, where it reads no name
+    alone: frozenset[str]  # the bonuses that may replace the game (`replaces_game`)
 
 
 def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
@@ -725,14 +792,22 @@ def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
         )
         reads: set[str] = set()
         game = False
-        for _, bonus in bonuses:
+        constant: dict[tuple[str, bool], int] = {}
+        for name, bonus in bonuses:
             for condition in (bonus.achieved, bonus.attempted):
                 if condition is not None:
                     reads |= condition.names
-            for formula in (bonus.value, bonus.announced):
+            for announced, formula in ((False, bonus.value), (True, bonus.announced)):
                 if formula is not None and "game" in formula.names:
                     game = True
-        plan = rs.derived[key] = _BonusPlan(bonuses, frozenset(reads), game)
+                if formula is not None and not formula.names:
+                    constant[name, announced] = int(formula({}))
+        sides = {
+            mine: tuple(b for b in bonuses if b[1].belongs_to("declarer" if mine else "defenders"))
+            for mine in (True, False)
+        }
+        alone = frozenset(name for name, bonus in bonuses if bonus.replaces_game != "never")
+        plan = rs.derived[key] = _BonusPlan(bonuses, sides, frozenset(reads), game, constant, alone)
     return plan
 
 
@@ -748,20 +823,20 @@ def _bonuses(
     if not plan.bonuses:
         return []
     facts = _TrickFacts(deal, tricks, plan.reads)
-    judge = _BonusJudge(deal, env, plan.reads_game)
+    judge = _BonusJudge(deal, env, plan)
     announced_by: dict[bool, set[str]] = {True: set(), False: set()}
     for name, by in deal.announced:
         announced_by[by == "declarer"].add(name)
     result = []
+    item = judge.item
     for side, mine in (("declarer", True), ("defenders", False)):
         scope = facts.scope(deal, mine, declarer_cards if mine else defender_cards, plan.reads)
         said = announced_by[mine]
-        for name, bonus in plan.bonuses:
-            if bonus.whose != "either" and bonus.whose != side:
-                continue  # the other side's bonus (King ultimo is the declarer's side's)
-            item = judge.item(name, bonus, side, name in said, scope)
-            if item is not None:
-                result.append(item)
+        # (Each side's own bonuses only: King ultimo is the declarer's side's.)
+        for name, bonus in plan.sides[mine]:
+            judged = item(name, bonus, side, name in said, scope)
+            if judged is not None:
+                result.append(judged)
     return result
 
 
@@ -769,24 +844,25 @@ class _TrickFacts:
     """From the tricks, only what the bonuses' conditions read: the cards of each side's tricks,
     the cards the team played (each seat plays one card to every trick; the rest are the
     defenders'), and each trick's facts (its cards, the winning card, whether the declarer's side
-    took it)."""
+    took it). Made by iterators over all the tricks at once, not by a step a trick."""
 
     def __init__(self, deal: Deal, tricks: Sequence[Trick], reads: frozenset[str]):
         team, forfeit = deal.team, deal.forfeit
         want_won = "side_won" in reads
         want_played = "side_played" in reads or "opponents_played" in reads
         want_known = "played_tricks" in reads
-        self.tricks, self.team_tricks = len(tricks), 0
+        team_tricks = 0
         won: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
         by_team: list[str] = []
         everything: list[str] = []
-        self.known: list[tuple[frozenset[str], str, bool]] = []
+        # each trick as each side reads it (True: the declarer's side)
+        known: dict[bool, list[tuple[frozenset[str], str, bool]]] = {True: [], False: []}
         # One loop over the tricks, not a comprehension per trick (no function made and called each).
         for index, trick in enumerate(tricks):
             cards, seats, winner = trick.cards, trick.seats, trick.winner
             owner = winner if forfeit is None else _owner(deal, index, trick)
             ours = owner in team
-            self.team_tricks += ours
+            team_tricks += ours
             if want_won:
                 won[ours] += cards
             if want_played:
@@ -795,8 +871,11 @@ class _TrickFacts:
                     if seat in seats:
                         by_team.append(cards[seats.index(seat)])
             if want_known and winner is not None:
-                self.known.append((frozenset(cards), cards[seats.index(winner)], ours))
-        self.won = won
+                held, winning = frozenset(cards), cards[seats.index(winner)]
+                known[True].append((held, winning, ours))
+                known[False].append((held, winning, not ours))
+        self.tricks, self.team_tricks, self.won = len(tricks), team_tricks, won
+        self.known = {True: tuple(known[True]), False: tuple(known[False])}
         self.played: dict[bool, frozenset[str]] = {}
         if want_played:
             self.played[True] = frozenset(by_team)
@@ -825,8 +904,7 @@ class _TrickFacts:
             scope["side_played"] = self.played[mine]
             scope["opponents_played"] = self.played[not mine]
         if "played_tricks" in reads:
-            known = self.known
-            scope["played_tricks"] = tuple(known) if mine else tuple([(c, card, not our) for c, card, our in known])
+            scope["played_tricks"] = self.known[mine]
         return scope
 
 
@@ -834,13 +912,13 @@ class _BonusJudge:
     """Judges a bonus for a side: achieved or not, and what it is worth (the values worked out
     when first needed, then kept for the other side)."""
 
-    def __init__(self, deal: Deal, env: dict[str, Any], reads_game: bool):
+    def __init__(self, deal: Deal, env: dict[str, Any], plan: _BonusPlan):
         contract = deal.contract
         # What the value formulas read, the same for both sides.
-        game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if reads_game else 0
+        game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if plan.reads_game else 0
         # `kontra`: the game's doublings, for a bonus doubled with the game (its own kontra apart).
         self.values = {"game": game, "players": len(deal.seats), "kontra": deal.kontra}
-        self.worth: dict[tuple[str, bool], int] = {}
+        self.worth: dict[tuple[str, bool], int] = dict(plan.constant)
         self.kontra = dict(deal.bonus_kontra)
         self.forfeit = deal.forfeit
         self.factor = contract.bonus_factor
@@ -1176,7 +1254,7 @@ def _pairs(
     return [(p, r) for p in payers for r in receivers if p != r]
 
 
-def _shares(deal: Deal, env: dict[str, Any], amount: int, defenders: list[int]) -> dict[int, int] | None:
+def _shares(deal: Deal, env: dict[str, Any], amount: int, defenders: Sequence[int]) -> dict[int, int] | None:
     """What each opponent pays when some pay for the whole team; None when each pays `amount`."""
     for rule in deal.ruleset.settlement.liable:
         if not rule.when(env):
