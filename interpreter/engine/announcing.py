@@ -20,7 +20,7 @@ speaker's side public (`revealed`); the partner's doing so reveals the partnersh
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import compress
 from operator import and_
 from typing import Any
@@ -189,7 +189,7 @@ class AnnouncementRound(Round):
         seats: list[int],
         table: Table,
         vorhand: int,
-        seat_facts: Mapping[int, Mapping[str, bool]] | None = None,
+        seat_facts: Callable[[int], Mapping[str, bool]] | None = None,
         card_called: bool = False,
     ):
         rule = ruleset.announcing
@@ -203,7 +203,8 @@ class AnnouncementRound(Round):
         self.quiet = 0  # turns in a row that said nothing
         self.said = False  # the seat to speak has said something this turn
         self._offered: list[ActionJson] | None = None  # the offer to the seat to act, until something changes
-        self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
+        # What the auction says of a seat (who bid), asked only where a rule of who may double reads it.
+        self.seat_facts = seat_facts
         self.card_called = card_called  # a card was called for a partner (named or not)
         # (seat, its side known, it has spoken where that matters) -> for each bonus that may be
         # announced in the contract (`RoundTables.candidates`), whether the seat may announce it
@@ -253,7 +254,7 @@ class AnnouncementRound(Round):
     def _may_double(self, seat: int, rule: KontraRule | None) -> bool:
         if rule is None or rule.eligible is None:
             return True
-        facts = self.seat_facts.get(seat, {})
+        facts = self.seat_facts(seat) if self.seat_facts is not None else {}
         env = {
             **self._seat_env(seat),
             "made_bid": facts.get("made_bid", False),
@@ -274,16 +275,30 @@ class AnnouncementRound(Round):
             eligible = self._eligible[key] = [name in names for name, _, _ in self._tables.candidates]
         return eligible
 
-    def _announcements_open(self, seat: int) -> Iterator[FrozenAction]:
-        """The announcements `seat` may make now, in the order of the ruleset's bonuses."""
+    def _open_to(self, seat: int) -> tuple[Iterable[FrozenAction], Iterable[FrozenAction]]:
+        """The announcements `seat` may make now, in the order of the ruleset's bonuses, and the
+        kontras it may say: of the game, then of the announced bonuses in order, those its side
+        doubles next, where the rule lets the seat double them. (Both made in one call: the
+        round asks at every action.)"""
+        tables = self._tables
         eligible = self._may_announce.get(seat)
         if eligible is None:
             eligible = self._may_announce[seat] = self._eligible_for(seat)
-        return compress(self._tables.candidate_actions, map(and_, eligible, self._unannounced))
+        announce = compress(tables.candidate_actions, map(and_, eligible, self._unannounced))
+        kontras = compress(self._open, self._next[self._sides[seat]])
+        if tables.anyone_doubles and not (tables.once_each and self._doubled):
+            return announce, kontras
+        doubled = self._doubled
+        may_game, may_bonus = self._may_now(seat)
+        return announce, [
+            kontra
+            for kontra in kontras
+            if (may_game if kontra["kontra"] == GAME else may_bonus) and (kontra["kontra"], seat) not in doubled
+        ]
 
     def _announceable(self, seat: int) -> list[str]:
         """The bonuses `seat` may announce now."""
-        return [action["announce"] for action in self._announcements_open(seat)]
+        return [action["announce"] for action in self._open_to(seat)[0]]
 
     def _eligible_now(self, seat: int) -> list[str]:
         env = self._seat_env(seat)
@@ -297,21 +312,6 @@ class AnnouncementRound(Round):
             name
             for name, requires, whose in tables.candidates
             if (whose == "either" or whose == side) and (requires is None or requires(env))
-        ]
-
-    def _kontras_open(self, seat: int) -> Iterable[FrozenAction]:
-        """The kontras `seat` may say now: of the game, then of the announced bonuses in order,
-        those its side doubles next, where the rule lets the seat double them."""
-        found = compress(self._open, self._next[self._sides[seat]])
-        tables = self._tables
-        if tables.anyone_doubles and not (tables.once_each and self._doubled):
-            return found
-        doubled = self._doubled
-        may_game, may_bonus = self._may_now(seat)
-        return [
-            kontra
-            for kontra in found
-            if (may_game if kontra["kontra"] == GAME else may_bonus) and (kontra["kontra"], seat) not in doubled
         ]
 
     def _doublable_by(self, item: str, side: str | None) -> None:
@@ -348,7 +348,7 @@ class AnnouncementRound(Round):
 
     def _doublable(self, seat: int) -> list[str]:
         """The items `seat` may double now."""
-        return [kontra["kontra"] for kontra in self._kontras_open(seat)]
+        return [kontra["kontra"] for kontra in self._open_to(seat)[1]]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
         """The bonuses of which the declarer must announce one before ending the first turn."""
@@ -378,17 +378,8 @@ class AnnouncementRound(Round):
         if must:
             actions = self._tables.announcements
             return [actions[name] for name in self._announceable(seat) if name in must]
-        # (the steps of _announcements_open and _kontras_open, here rather than called: the
-        # calls would cost more than picking the actions, and the round makes an offer at
-        # every action)
-        tables = self._tables
-        eligible = self._may_announce.get(seat)
-        if eligible is None:
-            eligible = self._may_announce[seat] = self._eligible_for(seat)
-        announce = compress(tables.candidate_actions, map(and_, eligible, self._unannounced))
-        if tables.anyone_doubles and not (tables.once_each and self._doubled):
-            return [self.rule.done, *announce, *compress(self._open, self._next[self._sides[seat]])]
-        return [self.rule.done, *announce, *self._kontras_open(seat)]
+        announce, kontras = self._open_to(seat)
+        return [self.rule.done, *announce, *kontras]
 
     def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
         """The offered action `parsed` is: the done call, {announce: NAME} (its cards none), {kontra: ITEM}."""
@@ -467,11 +458,7 @@ class AnnouncementRound(Round):
         if rule is None or (rule.max is not None and level >= rule.max):
             self._doublable_by(item, None)  # doubled as often as allowed
         else:
-            # The other side doubles it next (the step of _doublable_by for an item it knows).
-            side = self._doubler[item] = "defenders" if self._doubler[item] == "declarer" else "declarer"
-            at, nxt = self._at[item], self._next
-            nxt["declarer"][at] = side == "declarer"
-            nxt["defenders"][at] = side == "defenders"
+            self._doublable_by(item, "defenders" if self._doubler[item] == "declarer" else "declarer")
         title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
         self.table.events.append({"type": "kontra", "seat": seat, "item": item, "level": level, "title": title})
         if self._tables.at_once:
