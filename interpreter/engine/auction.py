@@ -412,8 +412,9 @@ class Auction:
     def _declare_settle(self) -> Outcome | None:
         """A declare phase ends when everybody has spoken once."""
         st = self.state
-        if any(s not in st.spoken for s in st.order):
-            return None
+        for s in st.order:  # (a loop, not any() over a generator: see TrickRules.legal)
+            if s not in st.spoken:
+                return None
         return self._outcome(ends_auction=False)
 
     def _interrupts_open_to(self, seat: int) -> list[str]:
@@ -534,9 +535,10 @@ class Auction:
         """Whether `call` is one a compulsion leaves open: its own call (or a higher bid, where it
         says `or_higher`), or a special game anyone may say out of turn."""
         phase = self.state.phase
-        if call == rule.call or any(lv.call == call for lv in phase.interrupts):
+        if call == rule.call or (phase.interrupts and any(lv.call == call for lv in phase.interrupts)):
             return True
-        lowest, index = phase.level_of(rule.call), phase.level_of(call)
+        rungs = self.tables.rungs[phase.name]  # (phase.level_of, from the table)
+        lowest, index = rungs.get(rule.call), rungs.get(call)
         return rule.or_higher and lowest is not None and index is not None and index >= lowest
 
     def why_not(self, seat: int, call: str) -> str:
