@@ -29,6 +29,18 @@ def announcement_choices(ruleset: Ruleset, contract: Contract, hand: list[str]) 
     return choices
 
 
+def declarer_announces(ruleset: Ruleset, contract: Contract) -> bool:
+    """Whether the declarer of `contract` is asked for an announcement before the first lead:
+    some announcement of the ruleset may be made in it (worked out once per contract)."""
+    key = ("declarer_announces", contract.name)
+    found: bool | None = ruleset.derived.get(key)
+    if found is None:
+        found = ruleset.derived[key] = any(
+            a.contracts is None or contract.name in a.contracts for a in ruleset.announcements.values()
+        )
+    return found
+
+
 class DeclarerAnnouncement:
     """The declarer's one chance to announce, between the exchange and the first lead."""
 

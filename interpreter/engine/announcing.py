@@ -20,8 +20,9 @@ speaker's side public (`revealed`); the partner's doing so reveals the partnersh
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from itertools import filterfalse
+from collections.abc import Callable, Iterable, Mapping
+from itertools import compress
+from operator import and_
 from typing import Any
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call, FrozenAction, Kontra, announce_actions
@@ -93,21 +94,86 @@ class Round:
         self.table.events.append(event)
 
 
+class RoundTables:
+    """What a round of announcements looks up in the ruleset for one contract, bound once per
+    contract (`round_tables`, kept in `ruleset.derived`) rather than at every deal."""
+
+    __slots__ = (
+        "announcements",
+        "anyone_doubles",
+        "at_once",
+        "bonuses_doubled",
+        "candidate_actions",
+        "candidate_at",
+        "candidates",
+        "game_doubled",
+        "kontras",
+        "may_reads_spoken",
+        "once_each",
+        "reads_spoken",
+        "unconditional",
+    )
+
+    def __init__(self, ruleset: Ruleset, contract: Contract):
+        rule = ruleset.announcing
+        assert rule is not None
+        game, bonuses = ruleset.kontra_game, ruleset.kontra_bonuses
+        self.kontras = kontra_actions(ruleset)
+        self.announcements = announce_actions(ruleset)
+        # The bonuses a seat may ever announce in this contract, each with its own condition
+        # (None: none) and whose it is: the rest of what a seat may announce depends on the seat.
+        allowed = contract.bonuses
+        self.candidates = tuple(
+            (name, bonus.requires, bonus.whose)
+            for name, bonus in ruleset.bonuses.items()
+            if bonus.announced is not None and (allowed is None or name in allowed)
+        )
+        # Without conditions of their own and for either side, what a seat may announce is these
+        # or nothing.
+        free = [name for name, requires, whose in self.candidates if requires is None and whose == "either"]
+        self.unconditional = free if len(free) == len(self.candidates) else None
+        # Their actions, in that order, and where each is in it: an offer picks from these.
+        self.candidate_actions = tuple(self.announcements[name] for name, _, _ in self.candidates)
+        self.candidate_at = {name: i for i, (name, _, _) in enumerate(self.candidates)}
+        # Whether what a seat may announce (or double) depends on whether it has spoken: only
+        # where a condition reads `spoken`; else each seat's answer is worked out once for each
+        # state of its side's being known, not again after its first turn.
+        conditions = [rule.may_announce, *(requires for _, requires, _ in self.candidates)]
+        self.reads_spoken = any(c is not None and "spoken" in c.names for c in conditions)
+        eligible = [r.eligible for r in (game, bonuses) if r is not None]
+        self.may_reads_spoken = any(c is not None and "spoken" in c.names for c in eligible)
+        self.game_doubled, self.bonuses_doubled = _doubles(game), _doubles(bonuses)
+        # Answered at once: a kontra hands the turn to the other side (see the module's words).
+        self.at_once = ruleset.kontra_answer == "at_once"
+        # With no fixed limit (`max: none`) each seat doubles an item at most once.
+        self.once_each = any(r is not None and r.max is None for r in (game, bonuses))
+        # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
+        self.anyone_doubles = not eligible or all(c is None for c in eligible)
+
+
+def round_tables(ruleset: Ruleset, contract: Contract) -> RoundTables:
+    """The tables of a round of announcements in `contract`, made once per ruleset and contract."""
+    key = ("round_tables", contract.name)
+    tables: RoundTables | None = ruleset.derived.get(key)
+    if tables is None:
+        tables = ruleset.derived[key] = RoundTables(ruleset, contract)
+    return tables
+
+
 class AnnouncementRound(Round):
     # The attributes read at every action have slots of their own: the rest stay in the
     # instance's __dict__, below the 30 a Python 3.11 instance keeps in its fastest form.
     __slots__ = (
-        "_at_once",
-        "_by_side",
         "_doubler",
-        "_duty",
         "_eligible",
         "_kontras",
-        "_offer_announce",
-        "_offer_kontra",
+        "_may_announce",
+        "_next",
         "_offered",
-        "_once_each",
+        "_open",
         "_sides",
+        "_tables",
+        "_unannounced",
         "answering",
         "quiet",
         "rule",
@@ -123,12 +189,13 @@ class AnnouncementRound(Round):
         seats: list[int],
         table: Table,
         vorhand: int,
-        seat_facts: Mapping[int, Mapping[str, bool]] | None = None,
+        seat_facts: Callable[[int], Mapping[str, bool]] | None = None,
         card_called: bool = False,
     ):
         rule = ruleset.announcing
         assert rule is not None
         self.ruleset, self.contract, self.rule = ruleset, contract, rule
+        self._tables = tables = round_tables(ruleset, contract)
         first = declarer if rule.start == "declarer" else vorhand
         at = seats.index(first)
         super().__init__(table, seats[at:] + seats[:at])
@@ -136,55 +203,39 @@ class AnnouncementRound(Round):
         self.quiet = 0  # turns in a row that said nothing
         self.said = False  # the seat to speak has said something this turn
         self._offered: list[ActionJson] | None = None  # the offer to the seat to act, until something changes
-        self.seat_facts = seat_facts or {}  # what the auction says of each seat (who bid)
+        # What the auction says of a seat (who bid), asked only where a rule of who may double reads it.
+        self.seat_facts = seat_facts
         self.card_called = card_called  # a card was called for a partner (named or not)
-        # What the seat to act may announce and double, until something is said or its turn
-        # ends (asked by the player, then again to check what was said); None: not worked out.
-        self._offer_announce: list[str] | None = None
-        self._offer_kontra: list[str] | None = None
-        # (seat, its side known, it has spoken) -> the bonuses it may announce at all
-        self._eligible: dict[tuple[int, bool, bool], list[str]] = {}
+        # (seat, its side known, it has spoken where that matters) -> for each bonus that may be
+        # announced in the contract (`RoundTables.candidates`), whether the seat may announce it
+        self._eligible: dict[tuple[int, bool, bool], list[bool]] = {}
+        # For each of those bonuses, whether it is still to be announced.
+        self._unannounced = [True] * len(tables.candidates)
+        # Each seat's entry of _eligible as its side is known now (and it has spoken or not):
+        # looked up at every offer, and dropped when those change (found again when asked).
+        self._may_announce: dict[int, list[bool]] = {}
         # Whether a seat may double the game and the bonuses: read from _seat_env like the above.
         self._may: dict[tuple[int, bool, bool], tuple[bool, bool]] = {}
         # The items (the game, announced bonuses) that may still be doubled -> the side that
         # doubles each next: the owner's opponents first, then the owner, and so on (kept as
-        # kontras are said, not worked out from the levels); and for each side its items in
-        # that order (the game, then the bonuses as announced), remade when those change.
+        # kontras are said, not worked out from the levels).
         self._doubler: dict[str, str] = {}
+        # The kontras of the items that could be doubled, in the order the items came (the
+        # game, then the bonuses as announced), which is the order they are offered in, and
+        # for each side whether it doubles each next (an offer picks them with `compress`,
+        # rather than a loop over the items at every action).
+        self._open: list[FrozenAction] = []
+        self._at: dict[str, int] = {}  # item -> where its kontra is in _open
+        self._next: dict[str, list[bool]] = {"declarer": [], "defenders": []}
         # Answered at once: the item whose doubling is being answered (None: the round's turn).
-        self._at_once = ruleset.kontra_answer == "at_once"
         self.answering: str | None = None
         # With no fixed limit (`max: none`) each seat doubles an item at most once: (item, seat)
         # for each double said, read only where some item has no fixed limit.
-        self._once_each = any(
-            rule is not None and rule.max is None for rule in (ruleset.kontra_game, ruleset.kontra_bonuses)
-        )
         self._doubled: set[tuple[str, int]] = set()
-        if _doubles(ruleset.kontra_game):
-            self._doubler[GAME] = "defenders"
-        self._by_side: dict[str, list[str]] = {}
-        self._sort_doublers()
+        self._kontras = tables.kontras
         self._sides = {s: self.side_of(s) for s in seats}  # each seat's side, looked up at every action
-        # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
-        self._anyone_doubles = all(
-            rule is None or rule.eligible is None for rule in (ruleset.kontra_game, ruleset.kontra_bonuses)
-        )
-        self._kontras = kontra_actions(ruleset)
-        self._announcements = announce_actions(ruleset)
-        # The bonuses a seat may ever announce in this contract, each with its own condition
-        # (None: none): the rest of what _eligible_now asks depends on the seat.
-        allowed = contract.bonuses
-        self._candidates = [
-            (name, bonus.requires, bonus.whose)
-            for name, bonus in ruleset.bonuses.items()
-            if bonus.announced is not None and (allowed is None or name in allowed)
-        ]
-        # Without conditions of their own and for either side, what a seat may announce is these
-        # or nothing.
-        free = [name for name, requires, whose in self._candidates if requires is None and whose == "either"]
-        self._unconditional = free if len(free) == len(self._candidates) else None
-        # Most contracts oblige nobody to announce: no duty to look up at every action.
-        self._duty = contract.must_announce is not None
+        if tables.game_doubled:
+            self._doublable_by(GAME, "defenders")
 
     # -- sides ---------------------------------------------------------------------------------
     def side_of(self, seat: int) -> str:
@@ -203,7 +254,7 @@ class AnnouncementRound(Round):
     def _may_double(self, seat: int, rule: KontraRule | None) -> bool:
         if rule is None or rule.eligible is None:
             return True
-        facts = self.seat_facts.get(seat, {})
+        facts = self.seat_facts(seat) if self.seat_facts is not None else {}
         env = {
             **self._seat_env(seat),
             "made_bid": facts.get("made_bid", False),
@@ -212,73 +263,92 @@ class AnnouncementRound(Round):
         return bool(rule.eligible(env))
 
     # -- what may be said ------------------------------------------------------------------------
-    def _announceable(self, seat: int) -> list[str]:
-        if seat != self.to_act:
-            return self._announceable_now(seat)
-        offer = self._offer_announce
-        if offer is None:
-            offer = self._offer_announce = self._announceable_now(seat)
-        return offer
-
-    def _announceable_now(self, seat: int) -> list[str]:
-        # Whether the seat may announce a bonus at all depends only on what _seat_env holds, which
-        # in this round changes only when its side becomes known: worked out once for each.
-        key = (seat, seat in self.revealed or self.partner_revealed, seat in self.spoken)
+    def _eligible_for(self, seat: int) -> list[bool]:
+        """For each bonus of `RoundTables.candidates`, whether `seat` may announce it at all,
+        announced or not (read only). That depends only on what _seat_env holds, which in this
+        round changes only when the seat's side becomes known (and when it has spoken, where a
+        condition reads that): worked out once for each."""
+        key = (seat, seat in self.revealed or self.partner_revealed, self._tables.reads_spoken and seat in self.spoken)
         eligible = self._eligible.get(key)
         if eligible is None:
-            eligible = self._eligible[key] = self._eligible_now(seat)
-        announced = self.announced
-        # Read only (the offer is checked against, never changed): the eligible list itself while
-        # nothing is announced.
-        return list(filterfalse(announced.__contains__, eligible)) if announced else eligible
+            names = set(self._eligible_now(seat))
+            eligible = self._eligible[key] = [name in names for name, _, _ in self._tables.candidates]
+        return eligible
+
+    def _open_to(self, seat: int) -> tuple[Iterable[FrozenAction], Iterable[FrozenAction]]:
+        """The announcements `seat` may make now, in the order of the ruleset's bonuses, and the
+        kontras it may say: of the game, then of the announced bonuses in order, those its side
+        doubles next, where the rule lets the seat double them. (Both made in one call: the
+        round asks at every action.)"""
+        tables = self._tables
+        eligible = self._may_announce.get(seat)
+        if eligible is None:
+            eligible = self._may_announce[seat] = self._eligible_for(seat)
+        announce = compress(tables.candidate_actions, map(and_, eligible, self._unannounced))
+        kontras = compress(self._open, self._next[self._sides[seat]])
+        if tables.anyone_doubles and not (tables.once_each and self._doubled):
+            return announce, kontras
+        doubled = self._doubled
+        may_game, may_bonus = self._may_now(seat)
+        return announce, [
+            kontra
+            for kontra in kontras
+            if (may_game if kontra["kontra"] == GAME else may_bonus) and (kontra["kontra"], seat) not in doubled
+        ]
+
+    def _announceable(self, seat: int) -> list[str]:
+        """The bonuses `seat` may announce now."""
+        return [action["announce"] for action in self._open_to(seat)[0]]
 
     def _eligible_now(self, seat: int) -> list[str]:
         env = self._seat_env(seat)
         if self.rule.may_announce is not None and not self.rule.may_announce(env):
             return []
-        if self._unconditional is not None:
-            return self._unconditional  # (read only, as every offer)
+        tables = self._tables
+        if tables.unconditional is not None:
+            return tables.unconditional
         side = self.side_of(seat)
         return [
             name
-            for name, requires, whose in self._candidates
+            for name, requires, whose in tables.candidates
             if (whose == "either" or whose == side) and (requires is None or requires(env))
         ]
 
-    def _doublable(self, seat: int) -> list[str]:
-        if seat != self.to_act:
-            return self._doublable_now(seat)
-        offer = self._offer_kontra
-        if offer is None:
-            offer = self._offer_kontra = self._doublable_now(seat)
-        return offer
+    def _doublable_by(self, item: str, side: str | None) -> None:
+        """`item` is doubled next by `side` (None: by neither; it has been doubled as often as
+        allowed, or the chain of its doubling ended). An item new to the round comes last."""
+        nxt = self._next
+        at = self._at.get(item)
+        if at is None:
+            at = self._at[item] = len(self._open)
+            self._open.append(self._kontras[item])
+            nxt["declarer"].append(False)
+            nxt["defenders"].append(False)
+        if side is None:
+            del self._doubler[item]
+        else:
+            self._doubler[item] = side
+        nxt["declarer"][at] = side == "declarer"
+        nxt["defenders"][at] = side == "defenders"
 
-    def _sort_doublers(self) -> None:
-        """`_by_side` anew from `_doubler` (new lists: the offers made from the old stay as they were)."""
-        by_side: dict[str, list[str]] = {"declarer": [], "defenders": []}
-        for item, doubler in self._doubler.items():
-            by_side[doubler].append(item)
-        self._by_side = by_side
-
-    def _doublable_now(self, seat: int) -> list[str]:
-        # The game, then the announced bonuses in order, that may still be doubled and that
-        # the seat's side doubles next, by a seat the rule lets double. (Read only.)
-        items = self._by_side[self._sides[seat]]
-        if self._once_each and self._doubled:
-            doubled = self._doubled
-            items = [item for item in items if (item, seat) not in doubled]
-        if self._anyone_doubles:
-            return items
-        key = (seat, seat in self.revealed or self.partner_revealed, seat in self.spoken)
+    def _may_now(self, seat: int) -> tuple[bool, bool]:
+        """Whether the rules let `seat` double the game, and the bonuses (the same for each)."""
+        if self._tables.anyone_doubles:
+            return True, True
+        key = (
+            seat,
+            seat in self.revealed or self.partner_revealed,
+            self._tables.may_reads_spoken and seat in self.spoken,
+        )
         may = self._may.get(key)
         if may is None:
             game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
-            # (the bonuses' answer is the same for each)
             may = self._may[key] = (self._may_double(seat, game), self._may_double(seat, bonuses))
-        may_game, may_bonus = may
-        if may_game and may_bonus:
-            return items  # (read only: a kontra makes new lists)
-        return [item for item in items if (may_game if item == GAME else may_bonus)]
+        return may
+
+    def _doublable(self, seat: int) -> list[str]:
+        """The items `seat` may double now."""
+        return [kontra["kontra"] for kontra in self._open_to(seat)[1]]
 
     def _must_announce(self, seat: int) -> tuple[str, ...]:
         """The bonuses of which the declarer must announce one before ending the first turn."""
@@ -304,19 +374,12 @@ class AnnouncementRound(Round):
     def _offer_now(self, seat: int) -> list[ActionJson]:
         if self.answering is not None:
             return [self.rule.done, self._kontras[self.answering]]  # double again, or no
-        announce = self._announcements
-        must = self._must_announce(seat) if self._duty else ()
+        must = self._must_announce(seat) if self.contract.must_announce is not None else ()
         if must:
-            return [announce[name] for name in self._announceable(seat) if name in must]
-        announceable = self._offer_announce = self._announceable_now(seat)
-        doublable = self._offer_kontra = self._doublable_now(seat)
-        kontras = self._kontras
-        legal: list[ActionJson] = [self.rule.done]  # (loops, not comprehensions: no function made per offer)
-        for name in announceable:
-            legal.append(announce[name])
-        for item in doublable:
-            legal.append(kontras[item])
-        return legal
+            actions = self._tables.announcements
+            return [actions[name] for name in self._announceable(seat) if name in must]
+        announce, kontras = self._open_to(seat)
+        return [self.rule.done, *announce, *kontras]
 
     def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
         """The offered action `parsed` is: the done call, {announce: NAME} (its cards none), {kontra: ITEM}."""
@@ -324,7 +387,7 @@ class AnnouncementRound(Round):
         if isinstance(parsed, Call):
             found: ActionJson | None = parsed.name
         elif isinstance(parsed, Announce):
-            found = None if parsed.cards else self._announcements.get(parsed.name)
+            found = None if parsed.cards else self._tables.announcements.get(parsed.name)
         elif isinstance(parsed, Kontra):
             found = self._kontras[parsed.item]
         else:
@@ -335,11 +398,12 @@ class AnnouncementRound(Round):
         """Do an offered announcement, kontra or done call: written down, reported, and the turn
         moves on after the done call. Returns whether the round is over."""
         history = self.table.history
-        if self.answering is not None and type(action) is str:
-            self._end_chain(seat)
-            history.append((seat, action))
-        elif type(action) is str:
-            self._end_turn(seat)
+        self._offered = None
+        if type(action) is str:
+            if self.answering is not None:
+                self._end_chain(seat)
+            else:
+                self._end_turn(seat)
             history.append((seat, action))
         elif "kontra" in action:
             item = action["kontra"]  # type: ignore[index]
@@ -361,7 +425,7 @@ class AnnouncementRound(Round):
                 f"answer the doubling of {item}: double it again ({{kontra: {item}}}) or say {self.rule.done}, "
                 f"not {parsed.describe()}"
             )
-        must = self._must_announce(seat) if self._duty else ()
+        must = self._must_announce(seat)
         if isinstance(parsed, Call) and parsed.name == self.rule.done:
             return f"{self.contract.title}: first announce one of {', '.join(must)}"
         if isinstance(parsed, Announce):
@@ -378,9 +442,9 @@ class AnnouncementRound(Round):
         """An allowed announcement of the bonus `name`."""
         side = self.announced[name] = self._sides[seat]
         self.announced_by[name] = seat
-        if _doubles(self.ruleset.kontra_bonuses):
-            self._doubler[name] = doubler = "defenders" if side == "declarer" else "declarer"
-            self._by_side[doubler] = [*self._by_side[doubler], name]  # (a new list: offers are read only)
+        self._unannounced[self._tables.candidate_at[name]] = False
+        if self._tables.bonuses_doubled:
+            self._doublable_by(name, "defenders" if side == "declarer" else "declarer")
         self._said(seat)
         self.table.events.append({"type": "announce", "seat": seat, "announcement": name, "cards": []})
 
@@ -389,16 +453,15 @@ class AnnouncementRound(Round):
         level = self.levels[item] = self.levels.get(item, 0) + 1
         self._said(seat)
         rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
-        if self._once_each:
+        if self._tables.once_each:
             self._doubled.add((item, seat))
         if rule is None or (rule.max is not None and level >= rule.max):
-            del self._doubler[item]  # doubled as often as allowed
+            self._doublable_by(item, None)  # doubled as often as allowed
         else:
-            self._doubler[item] = "defenders" if self._doubler[item] == "declarer" else "declarer"
-        self._sort_doublers()
+            self._doublable_by(item, "defenders" if self._doubler[item] == "declarer" else "declarer")
         title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
         self.table.events.append({"type": "kontra", "seat": seat, "item": item, "level": level, "title": title})
-        if self._at_once:
+        if self._tables.at_once:
             self._answer(seat, item)
 
     def _answer(self, doubler: int, item: str) -> None:
@@ -411,7 +474,7 @@ class AnnouncementRound(Round):
             order, at = self.order, self.order.index(doubler)
             for step in range(1, len(order)):
                 seat = order[(at + step) % len(order)]
-                if self._sides[seat] == side and item in self._doublable_now(seat):
+                if self._sides[seat] == side and item in self._doublable(seat):
                     answerer = seat
                     break
         self.answering = None if answerer is None else item
@@ -422,10 +485,8 @@ class AnnouncementRound(Round):
         with the seat whose turn of the round it is."""
         item = self.answering
         assert item is not None
-        self._offer_announce = self._offer_kontra = self._offered = None
         self.table.events.append({"type": "call", "seat": seat, "call": self.rule.done, "phase": "kontra"})
-        del self._doubler[item]
-        self._sort_doublers()
+        self._doublable_by(item, None)
         self.answering = None
         self.to_act = self.order[self.turn]
 
@@ -468,16 +529,21 @@ class AnnouncementRound(Round):
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
     def _said(self, seat: int) -> None:
-        self._offer_announce = self._offer_kontra = self._offered = None
         self.said = True
+        if seat in self.revealed:
+            return
         self.revealed.add(seat)
         if seat == self.partner:
             self.partner_revealed = True
+            self._may_announce.clear()  # every seat's side is known now
+        else:
+            self._may_announce.pop(seat, None)
 
     def _end_turn(self, seat: int) -> None:
-        self._offer_announce = self._offer_kontra = self._offered = None
         self.table.events.append({"type": "call", "seat": seat, "call": self.rule.done, "phase": "announcing"})
         self.spoken.add(seat)
+        if self._tables.reads_spoken:
+            self._may_announce.pop(seat, None)
         self.quiet = 0 if self.said else self.quiet + 1
         self.said = False
         if len(self.spoken) == len(self.order) and self.quiet >= len(self.order) - 1:

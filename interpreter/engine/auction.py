@@ -20,9 +20,10 @@ from typing import Any, Literal, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Call
 from interpreter.engine.table import Table
-from interpreter.language.model import AuctionPhase, Compulsion, Level, Proposal, ThrowInPayment
+from interpreter.language.model import AuctionPhase, Compulsion, Condition, Level, Proposal, ThrowInPayment
 
 PASS = "pass"
+_UNKNOWN = "?"  # (not yet worked out: no reason a hand misses a need is this)
 Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority", "answer"]
 
 
@@ -37,6 +38,7 @@ class PhaseState:
         "carried",
         "challenger",
         "choices",
+        "held",
         "holder",
         "last",
         "level",
@@ -68,6 +70,9 @@ class PhaseState:
         # A call put to another player (`answered_by`): who said it, the call, and what the phase
         # awaited before; the answer takes it up again.
         self.proposal: tuple[int, str, Awaiting] | None = None
+        # What each condition on a seat's hand said in this phase (`Auction._holds`), by
+        # (condition, seat, whether a bid was made): the rest of what it reads stays all phase.
+        self.held: dict[tuple[int, int, bool], bool] = {}
 
 
 class Outcome(NamedTuple):
@@ -86,9 +91,36 @@ class AuctionTables:
     """What the auction looks up in its phases, worked out once per ruleset (`tables_of`)."""
 
     phases: dict[str, AuctionPhase]  # by name
-    jumps: dict[str, tuple[int, ...]]  # by phase: the levels that may be bid over any lower one
     rungs: dict[str, dict[str, int]]  # by phase: each call of its ladder -> its index
     proposals: dict[str, dict[str, Proposal]]  # by phase: the calls another player answers first
+    # By phase, for each level bid so far (-1, none, to the top: at `level + 1`): the levels that
+    # may be bid over it, before requirements (the next one, a jump, or with `raise: any` any
+    # higher one); and their calls, read only and shared, where none of them has a requirement
+    # or a need that a hand must meet (None where one has).
+    above: dict[str, tuple[tuple[int, ...], ...]]
+    free_above: dict[str, tuple[tuple[str, ...] | None, ...]]
+    asks: dict[str, tuple[bool, ...]]  # by phase: for each level of its ladder, `_asks`
+
+
+def _above(phase: AuctionPhase, level: int) -> tuple[int, ...]:
+    """The levels of `phase` that may be bid over `level` (-1: nothing bid yet), before requirements."""
+    if phase.raise_any:
+        return tuple(range(level + 1, len(phase.ladder)))
+    following = (level + 1,) if level + 1 < len(phase.ladder) else ()
+    return following + tuple(i for i, lv in enumerate(phase.ladder) if lv.jump and i > level + 1)
+
+
+def _asks(level: Level) -> bool:
+    """Whether a hand must meet something to bid `level`: a requirement, or a need of its game."""
+    return level.requires is not None or level.needs is not None
+
+
+def _free_calls(phase: AuctionPhase, levels: tuple[int, ...]) -> tuple[str, ...] | None:
+    """The calls of `levels`, where no hand must meet anything to bid them (else None)."""
+    ladder = phase.ladder
+    if any(_asks(ladder[i]) for i in levels):
+        return None
+    return tuple(ladder[i].call for i in levels)
 
 
 class Auction:
@@ -122,6 +154,9 @@ class Auction:
         self.last_speaker: int | None = None  # the seat that made the last call
         self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal
         self.refused: set[tuple[int, str]] = set()  # proposals refused this deal: (seat, call)
+        # Why each hand could not carry out a level's game (None: it could), once asked: by
+        # (the level, seat).
+        self._missing: dict[tuple[int, int], str | None] = {}
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
         # As a stage of a deal: where its calls and events are written, whether a pass against a
@@ -134,11 +169,14 @@ class Auction:
 
     @staticmethod
     def tables_of(phases: tuple[AuctionPhase, ...]) -> AuctionTables:
+        above = {p.name: tuple(_above(p, level) for level in range(-1, len(p.ladder))) for p in phases}
         return AuctionTables(
             {p.name: p for p in phases},
-            {p.name: tuple(i for i, lv in enumerate(p.ladder) if lv.jump) for p in phases},
             {p.name: {lv.call: i for i, lv in reversed(list(enumerate(p.ladder)))} for p in phases},
             {p.name: {lv.call: lv.answered_by for lv in p.ladder + p.interrupts if lv.answered_by} for p in phases},
+            above,
+            {p.name: tuple(_free_calls(p, levels) for levels in above[p.name]) for p in phases},
+            {p.name: tuple(_asks(lv) for lv in p.ladder) for p in phases},
         )
 
     # -- phases ----------------------------------------------------------------------------
@@ -224,29 +262,56 @@ class Auction:
         }
 
     def _meets(self, level: Level, seat: int) -> bool:
-        return (level.requires is None and level.needs is None) or self._unmet(level, seat) is None
+        return not _asks(level) or self._unmet(level, seat) is None
+
+    def _holds(self, condition: Condition, seat: int) -> bool:
+        """Whether `condition` holds on `seat`'s env (`_env`). Of what it reads, in an auction
+        only `bid_made` changes within a phase (the hands do not, nor the phase's speakers):
+        each answer is worked out once per phase and kept, as the offer is asked at every call."""
+        st = self.state
+        key = (id(condition), seat, st.holder is not None)
+        held = st.held.get(key)
+        if held is None:
+            held = st.held[key] = bool(condition(self._env(seat)))
+        return held
 
     def _unmet(self, level: Level, seat: int) -> str | None:
         """Why `seat`'s hand may not bid `level`, or None: its stated requirement, or the first step
         of the game's exchange it could not take (a bid the bidder could not carry out)."""
-        if level.requires is not None and not level.requires(self._env(seat)):
+        if level.requires is not None and not self._holds(level.requires, seat):
             return f"your hand does not meet its requirement ({level.requires.source})"
         if level.needs is not None and self.suit_of is not None:
-            missing = level.needs.why_not(self.hands[seat], self.suit_of)
+            key = (id(level), seat)
+            missing = self._missing.get(key, _UNKNOWN)
+            if missing is _UNKNOWN:  # (the hand alone decides: once a deal)
+                missing = self._missing[key] = level.needs.why_not(self.hands[seat], self.suit_of)
             if missing is not None:
                 return f"you could not carry it out: {missing}"
         return None
 
-    def _bids_open_to(self, seat: int, from_level: int) -> list[int]:
-        """Levels `seat` may bid now, before requirements: the next one, or any higher one."""
-        st, ladder = self.state, self.state.phase.ladder
+    def _bids_open_to(self, seat: int, from_level: int) -> tuple[int, ...]:
+        """Levels `seat` may bid now, before requirements: the next one, a jump, or any higher one."""
+        st = self.state
         if st.phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= st.phase.max_bidders:
-            return []
-        if st.phase.raise_any:
-            return list(range(from_level + 1, len(ladder)))
-        following = [from_level + 1] if from_level + 1 < len(ladder) else []
-        jumps = self.tables.jumps[st.phase.name]
-        return following + [i for i in jumps if i > from_level + 1] if jumps else following
+            return ()
+        return self.tables.above[st.phase.name][from_level + 1]
+
+    def _bids(self, seat: int, from_level: int) -> Sequence[str]:
+        """The bids `seat` may make now over `from_level`: the levels open to it that its hand
+        meets; read only (the table's own calls where no level open asks anything of a hand)."""
+        st = self.state
+        phase = st.phase
+        if phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= phase.max_bidders:
+            return ()
+        free = self.tables.free_above[phase.name][from_level + 1]
+        if free is not None:
+            return free
+        ladder, asks = phase.ladder, self.tables.asks[phase.name]
+        bids = []  # (a loop, not a comprehension: no function made and called per call)
+        for i in self.tables.above[phase.name][from_level + 1]:
+            if not asks[i] or self._unmet(ladder[i], seat) is None:  # (`_meets`, with `_asks` from the table)
+                bids.append(ladder[i].call)
+        return bids
 
     def _may_bid(self, seat: int, from_level: int) -> bool:
         """Whether `_bids_open_to(seat, from_level)` has any level (asked for every seat that
@@ -293,10 +358,7 @@ class Auction:
     def _rounds_legal(self, seat: int) -> list[str]:
         st = self.state
         ladder = st.phase.ladder
-        calls = [PASS]
-        for i in self._bids_open_to(seat, st.level):  # (loops, not comprehensions: see TrickRules.legal)
-            if self._meets(ladder[i], seat):
-                calls.append(ladder[i].call)
+        calls = [PASS, *self._bids(seat, st.level)]
         if st.phase.hold and self._may_hold_over(seat) and self._can_hold(seat) and self._meets(ladder[st.level], seat):
             calls.append(st.phase.hold)
         if (
@@ -350,8 +412,9 @@ class Auction:
     def _declare_settle(self) -> Outcome | None:
         """A declare phase ends when everybody has spoken once."""
         st = self.state
-        if any(s not in st.spoken for s in st.order):
-            return None
+        for s in st.order:  # (a loop, not any() over a generator: see TrickRules.legal)
+            if s not in st.spoken:
+                return None
         return self._outcome(ends_auction=False)
 
     def _interrupts_open_to(self, seat: int) -> list[str]:
@@ -395,11 +458,7 @@ class Auction:
             answer = self._answer(seat)
             if answer is not None:
                 return answer
-        ladder = st.phase.ladder
-        bids = []  # (a loop, not a comprehension: no function made and called per call)
-        for i in self._bids_open_to(seat, st.level):
-            if self._meets(ladder[i], seat):
-                bids.append(ladder[i].call)
+        bids = self._bids(seat, st.level)
         calls = [PASS, *bids]
         if interrupts:
             calls += [c for c in interrupts if c not in bids]
@@ -429,9 +488,7 @@ class Auction:
             can_hold = answer != "raise" and self._can_hold(seat) and self._meets(ladder[st.level], seat)
             calls = [PASS, st.phase.hold] if can_hold and st.phase.hold is not None else [PASS]
             if answer != "hold":  # a raise at once, over the challenger's bid
-                for i in self._bids_open_to(seat, st.level):
-                    if self._meets(ladder[i], seat):
-                        calls.append(ladder[i].call)
+                calls += self._bids(seat, st.level)
             return calls
         return None
 
@@ -449,23 +506,23 @@ class Auction:
             return None
         bids = [c for c in self.legal(seat) if c != PASS]
         for rule in st.phase.compulsory:
-            if rule.call in bids and rule.breach_pays_each is not None and rule.when(self._env(seat)):
+            if rule.call in bids and rule.breach_pays_each is not None and self._holds(rule.when, seat):
                 return rule
         return None
 
-    def _compelled(self, seat: int, bids: list[str]) -> str | None:
+    def _compelled(self, seat: int, bids: Sequence[str]) -> str | None:
         """The reason a pass is refused, when a compulsion holds."""
         rule = self._compulsion(seat, bids)
         return rule.reason if rule is not None else None
 
-    def _compulsion(self, seat: int, bids: list[str]) -> Compulsion | None:
+    def _compulsion(self, seat: int, bids: Sequence[str]) -> Compulsion | None:
         """The compulsion that holds for `seat`, whose bids are `bids`: the first whose call is
         one of them and whose condition holds. One with a penalty for breaking it is not enforced
         when breaches are penalised (records of real games)."""
         for rule in self.state.phase.compulsory:
             if not self.enforce and rule.breach_pays_each is not None:
                 continue
-            if rule.call in bids and rule.when(self._env(seat)):
+            if rule.call in bids and self._holds(rule.when, seat):
                 return rule
         return None
 
@@ -478,9 +535,10 @@ class Auction:
         """Whether `call` is one a compulsion leaves open: its own call (or a higher bid, where it
         says `or_higher`), or a special game anyone may say out of turn."""
         phase = self.state.phase
-        if call == rule.call or any(lv.call == call for lv in phase.interrupts):
+        if call == rule.call or (phase.interrupts and any(lv.call == call for lv in phase.interrupts)):
             return True
-        lowest, index = phase.level_of(rule.call), phase.level_of(call)
+        rungs = self.tables.rungs[phase.name]  # (phase.level_of, from the table)
+        lowest, index = rungs.get(rule.call), rungs.get(call)
         return rule.or_higher and lowest is not None and index is not None and index >= lowest
 
     def why_not(self, seat: int, call: str) -> str:
@@ -579,9 +637,8 @@ class Auction:
         Räuber); returns whether the auction is over (its `outcome` set)."""
         return self._moves_on(self.settle())
 
-    def offer(self, seat: int) -> Sequence[ActionJson]:
-        """The calls `seat` may make now (see `legal`): not to be changed."""
-        return self.legal(seat)
+    # The calls `seat` may make now (see `legal`): not to be changed.
+    offer = legal
 
     def canonical(self, seat: int, parsed: Action) -> str | None:
         """The offered call `parsed` is, or None."""

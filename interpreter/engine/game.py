@@ -42,7 +42,7 @@ from interpreter.engine.actions import (
     play_steps,
     shown,
 )
-from interpreter.engine.announcements import DeclarerAnnouncement
+from interpreter.engine.announcements import DeclarerAnnouncement, declarer_announces
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
 from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, throw_in_payments
 from interpreter.engine.deal import (
@@ -620,13 +620,11 @@ class Game:
                 self.seats,
                 self.table,
                 self.vorhand,
-                seat_facts={s: self.auction.seat_facts(s) for s in self.seats},
+                seat_facts=self.auction.seat_facts,
                 card_called=self.called_card is not None,
             )
             self.events.append({"type": "phase", "phase": "announce", "seat": self.declarer})
-        elif self.declarer is not None and any(
-            a.contracts is None or contract.name in a.contracts for a in self.ruleset.announcements.values()
-        ):
+        elif self.declarer is not None and declarer_announces(self.ruleset, contract):
             # Asked whatever the hand holds: a turn only for a hand that may announce would tell
             # the table what the declarer holds (design.md: a pass with no alternative is said
             # all the same).
