@@ -93,7 +93,7 @@ from interpreter.engine.actions import ActionJson
 from interpreter.engine.game import Game
 from interpreter.engine.ids import KIND_OF, SECTIONS, ActionIds, Step
 from interpreter.engine.phase import Phase
-from interpreter.engine.views import own_view
+from interpreter.engine.views import own_view, public_view
 from interpreter.errors import IllegalActionError, InvalidActionError
 from interpreter.language.model import CallPartner, Ruleset, TakeTalon
 
@@ -558,13 +558,14 @@ class Public:
     deal's events once for all the seats observed: each seat's observation copies them in, turned
     to start at that seat (`Places.blocks`), beside what it read of its own view.
 
-    They are taken from the first seat's view read (`start`) and follow the events while nothing
+    They are read from the entries of the view every seat sees alike (`start`, from
+    `views.public_view`) as the first seat reads, and follow the events while nothing
     but a call, a kontra, a card played or a trick won happened, in a state where those change no
     more of any view than that (`_quiet`), and not past the trick that hides the declarer's
     discards from it (`play.discards_visible_until`). A contract or a new phase leaves them as
     they were: each seat reads its own part of its view again (a new `round`), and the blocks go
     on where the state the game is now in is quiet. Any other event ends the following
-    (`following` false): each seat then reads its view again, and the first to do so starts the
+    (`following` false): each seat then reads its view again, and the first to do so reads the
     blocks anew (a new `round`). These conditions say when the views must be read, never what they
     show; tests/test_encoding.py holds every observation equal to the view's at every step of
     deals of every ruleset, table size, reading and option."""
@@ -609,30 +610,38 @@ class Public:
         self.kontra = encoding.public_kontra.start
         self.no_trick = encoding.no_trick
 
-    def start(self, seat: int, observation: array[float], view: dict[str, Any]) -> None:
-        """The blocks anew from `seat`'s observation of `view`, read now."""
-        game, numbers, p = self.game, self.numbers, self.encoding.players
-        for (block, source), (_, base, width) in zip(
-            self.encoding.places[seat].blocks[:-1], self.encoding.public, strict=True
-        ):
-            # The observation's block starts at `seat`: it fills the run from `seat` on, and
-            # the seats before `seat` are copied to the first run, those from it to the second.
-            if not width:
-                continue  # (an empty slice of an array with memoryviews of it may not be assigned)
-            numbers[source] = observation[block]
-            if seat:
-                numbers[base : base + seat * width] = numbers[base + p * width : base + (p + seat) * width]
-            numbers[base + (p + seat) * width : base + 2 * p * width] = numbers[base + seat * width : base + p * width]
-        if self.encoding.kontra_items:
-            numbers[self.encoding.public_kontra] = observation[self.encoding.layout["kontra"]]
-        self.sizes = list(view["hand_sizes"])
+    def start(self, entries: dict[str, Any], own: dict[str, Any]) -> None:
+        """The blocks anew from `entries` (`views.public_view`: the tricks, calls and hand sizes
+        every seat sees alike) and the kontras of `own` (a seat's `views.own_view`, which shows
+        them as every seat's does), read now: each number written in both runs of its block."""
+        encoding, numbers, p = self.encoding, self.view, self.encoding.players
+        numbers[:] = encoding.public_zeros
+        plays, shares = self.plays, self.shares
         won = [0] * p
-        for trick in view["tricks"]:
-            if trick["winner"] is not None:
-                won[trick["winner"]] += 1
+        for trick in entries["tricks"]:
+            winner = trick["winner"]
+            for s, card in zip(trick["seats"], trick["cards"], strict=False):
+                played, played_, trick_at, trick_at_ = plays[s][card][:4]
+                numbers[played] = numbers[played_] = 1.0
+                if winner is None:  # (the trick under way)
+                    numbers[trick_at] = numbers[trick_at_] = 1.0
+            if winner is not None:
+                won[winner] += 1
+        width, index, calls = encoding.calls_width, encoding.call_index, self.bases["calls"]
+        for s, call in entries["calls"]:
+            at = calls + s * width + index[call]
+            numbers[at] = numbers[at + p * width] = 1.0
+        tricks_won, hand_sizes = self.bases["tricks_won"], self.bases["hand_sizes"]
+        for s, tricks in enumerate(won):
+            numbers[tricks_won + s] = numbers[tricks_won + p + s] = tricks / encoding.tricks_per_deal
+        sizes = self.sizes = list(entries["hand_sizes"])
+        for s, size in enumerate(sizes):
+            numbers[hand_sizes + s] = numbers[hand_sizes + p + s] = shares[size]
+        for item, level in own.get("kontra", {}).items():
+            numbers[self.kontra + encoding.kontra_items.index(item)] = level / encoding.kontra_most[item]
         self.won = won
-        self.seen, self.round, self.talk = len(game.events), self.round + 1, self.talk + 1
-        self.following = _quiet(game)
+        self.seen, self.round, self.talk = len(self.game.events), self.round + 1, self.talk + 1
+        self.following = _quiet(self.game)
 
     def follow(self) -> None:
         """Write in the events since the last call, or stop following at one not followed."""
@@ -700,11 +709,10 @@ class BufferObserver:
     anything `Public` does not follow since the view was read. Between readings, the blocks every
     seat sees alike are copied in from `Public` (memory copied through memoryviews made once), the
     seat's own cards played are taken off its hand (by `Public`, as it writes the card in), and
-    whose turn it is is the game's. Where
-    `Public` is up to date when the seat reads, it reads only its own part of its view
-    (`views.own_view`: all but the tricks, calls and hand sizes) and takes those blocks from
-    `Public`; the first seat to read after an event `Public` does not follow reads its whole view
-    and starts `Public` anew from it.
+    whose turn it is is the game's. A seat reads only its own part of its view (`views.own_view`:
+    all but the tricks, calls and hand sizes) and takes those blocks from `Public`; the first seat
+    to read after an event `Public` does not follow has `Public` read them anew
+    (`views.public_view`).
     """
 
     __slots__ = (
@@ -763,22 +771,21 @@ class BufferObserver:
     def _read_view(self) -> None:
         game, public, numbers = self.game, self.public, self.numbers
         encoding = public.encoding
+        # Of the view, the seat reads its own entries (views.own_view: the view, every card played
+        # recalled, without the tricks, calls and hand sizes every seat sees alike), and takes
+        # the blocks those make from Public, which reads them anew (views.public_view) where it
+        # is not up to date.
+        own = own_view(game, self.seat)
+        if not public.following or public.seen != len(game.events):
+            public.start(public_view(game), own)
         if self.round:  # (zeros still, where the seat was never observed)
             numbers[:] = encoding.zeros
-        if public.following and public.seen == len(game.events):
-            # Public's blocks are up to date: of the view, only the seat's own entries are read
-            # (views.own_view: the view without the tricks, calls and hand sizes every seat
-            # sees alike), and the blocks those make are copied from Public.
-            target = self.target  # (a number is written faster through it than into the array)
-            encoding.fill_own(own_view(game, self.seat), cast("MutableSequence[float]", target))
-            for block, shared in self.views:
-                target[block] = shared
-            for block, shared in self.talked:
-                target[block] = shared
-        else:
-            view = game.view(self.seat, recall=True)  # (every card it saw played, as the events add them)
-            encoding.fill(view, numbers)
-            public.start(self.seat, numbers, view)
+        target = self.target  # (a number is written faster through it than into the array)
+        encoding.fill_own(own, cast("MutableSequence[float]", target))
+        for block, shared in self.views:
+            target[block] = shared
+        for block, shared in self.talked:
+            target[block] = shared
         self.round, self.talk = public.round, public.talk
         self.to_act, self.phase = game.to_act, game.phase
 

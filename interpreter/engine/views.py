@@ -48,9 +48,7 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
     hands = cards.hands
     seats = range(players)
     view = _table_facts(game, seat)
-    view["hand_sizes"] = list(map(len, map(hands.__getitem__, seats)))
-    view["calls"] = list(map(list, game.calls))
-    view["tricks"] = _tricks(game)
+    view |= public_view(game)
     if umpire:
         view["hands"] = [sorted(hands[s], key=key) for s in seats]
     else:
@@ -70,8 +68,20 @@ def view_of(game: Game, seat: int | str | None, recall: bool = False) -> dict[st
 
 
 # The entries of a seat's view that every seat's view shows alike whoever looks (with every
-# card played recalled): `own_view` gives the others.
+# card played recalled): `public_view` gives them, `own_view` the others.
 PUBLIC_ENTRIES = ("hand_sizes", "calls", "tricks")
+
+
+def public_view(game: Game) -> dict[str, Any]:
+    """`PUBLIC_ENTRIES` of a view, as every seat's view with every card played recalled shows
+    them (and the umpire's): how many cards each seat holds, the calls, and the tricks. For an
+    observer that keeps them once for the whole table (engine/encoding.py's `Public`)."""
+    hands = game.cards.hands
+    return {
+        "hand_sizes": list(map(len, map(hands.__getitem__, range(game.players)))),
+        "calls": list(map(list, game.calls)),
+        "tricks": _tricks(game),
+    }
 
 
 def _table_facts(game: Game, seat: int | str | None) -> dict[str, Any]:
