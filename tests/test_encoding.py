@@ -14,10 +14,15 @@ import pytest
 from interpreter import Game, IllegalActionError, InvalidActionError, load_ruleset
 from interpreter.bots.randombot import RandomBot, play_out
 from interpreter.engine.encoding import SECTIONS, EncodedGame, Encoding, clone_game
-from interpreter.engine.views import PUBLIC_ENTRIES, own_view
+from interpreter.engine.views import PUBLIC_ENTRIES, own_view, public_view, seat_entries
 from interpreter.language.loader import ruleset_names
 
 FIVE_POINTERS = {"T22", "T21", "T1", "CK", "SK", "HK", "DK"}
+# The entries every view begins with (views._table_facts), and the seat's hand.
+TABLE_FACTS = (
+    *("ruleset", "players", "dealer", "seats_out", "seat", "phase", "to_act", "contract", "declarer"),
+    *("talon_size", "deal_plan", "hand"),
+)
 
 
 def test_breitnau_ids_are_fixed() -> None:
@@ -94,9 +99,14 @@ def test_a_seat_cannot_tell_two_deals_apart_that_differ_in_cards_it_does_not_see
         other = EncodedGame(Game(rs, players=players, deal={"hands": swapped, "talon": talon}))
         watching = [s for s in range(players) if s not in (a, b)]
         choice = random.Random(seed).choice
+        size = one.encoding.observation_size
+        mine, theirs = array("d", bytes(8 * size)), array("d", bytes(8 * size))
         while not one.is_terminal():
             for seat in watching:
                 assert one.observation(seat) == other.observation(seat), (seed, seat, one.game.history[-1:])
+                one.observe_into(seat, mine)  # (the way that keeps the public blocks once for the table)
+                other.observe_into(seat, theirs)
+                assert mine == theirs, (seed, seat, one.game.history[-1:])
             both = sorted(set(one.legal_actions()) & set(other.legal_actions()))
             if not both:
                 break
@@ -165,18 +175,28 @@ def test_a_seats_own_view_is_its_view_without_what_every_seat_sees_alike(
     rs = load_ruleset(name, options)
     game = Game(rs, players=players, seed=0)
     state, rng = EncodedGame(game), random.Random(0)
+    enc = state.encoding
     while True:
+        assert public_view(game) == {k: v for k, v in game.view(0, recall=True).items() if k in PUBLIC_ENTRIES}
         for seat in range(players):
             view = game.view(seat, recall=True)
-            assert own_view(game, seat) == {k: v for k, v in view.items() if k not in PUBLIC_ENTRIES}, (
-                seat,
-                game.history[-1:],
-            )
+            own = own_view(game, seat)
+            assert own == {k: v for k, v in view.items() if k not in PUBLIC_ENTRIES}, (seat, game.history[-1:])
+            # The part the learner's observer reads besides the table's facts and the hand, and
+            # what it writes of them: as the whole own part's.
+            entries = seat_entries(game, seat)
+            assert entries == {k: v for k, v in own.items() if k not in TABLE_FACTS}, (seat, game.history[-1:])
+            written, expected = [0.0] * enc.observation_size, [0.0] * enc.observation_size
+            enc.fill_seat(game, seat, entries, written)
+            enc.fill_own(own, expected)
+            assert written == expected, (seat, game.history[-1:])
         if game.is_over:
             break
         state.apply_action(rng.choice(state.legal_actions()))
     with pytest.raises(InvalidActionError, match="no seat"):
         own_view(game, players)
+    with pytest.raises(InvalidActionError, match="no seat"):
+        seat_entries(game, -1)
 
 
 def test_observe_into_fills_the_callers_buffer_of_any_kind_and_refuses_one_of_another_size() -> None:

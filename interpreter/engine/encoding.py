@@ -89,11 +89,11 @@ from collections.abc import Iterable, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from interpreter.engine.actions import ActionJson
+from interpreter.engine.actions import ActionJson, play_steps
 from interpreter.engine.game import Game
 from interpreter.engine.ids import KIND_OF, SECTIONS, ActionIds, Step
 from interpreter.engine.phase import Phase
-from interpreter.engine.views import own_view, public_view
+from interpreter.engine.views import public_view, seat_entries
 from interpreter.errors import IllegalActionError, InvalidActionError
 from interpreter.language.model import CallPartner, Ruleset, TakeTalon
 
@@ -200,17 +200,21 @@ class Encoding:
         )
         return phase_at, contract_at, cards_at
 
-    def _public_plays(self) -> tuple[list[dict[str, tuple[int, ...]]], list[float]]:
-        """What `Public.follow` reads at every card played: for each seat and card, the card's
+    def _public_plays(self) -> tuple[list[dict[str, tuple[int, ...]]], dict[int, tuple[int, ...]], list[float]]:
+        """What `Public` reads at every card played: for each seat and card, the seat, the card's
         four places in Public's numbers (among the cards played and in the trick, each in both
         runs), its place in an observation's hand and the seat's two places among the hand
-        sizes; and each hand size as a share of the pack."""
+        sizes; the same places by the identity of the event playing the card writes down (one
+        event per seat and card, shared by every game of the ruleset at this table:
+        `actions.play_steps`, kept here so that no other object can take its identity); and
+        each hand size as a share of the pack."""
         p, n = self.players, self.pack
         played, trick, _, hand_sizes, _ = (base for _, base, _ in self.public)
         runs, hand = p * n, self.layout["hand"].start
         places = [
             {
                 card: (
+                    s,
                     *(at + shift for at in (played + s * n + i, trick + s * n + i) for shift in (0, runs)),
                     hand + i,
                     hand_sizes + s,
@@ -220,7 +224,11 @@ class Encoding:
             }
             for s in range(p)
         ]
-        return places, [size / n for size in range(n + 1)]
+        self.play_steps = play_steps(self.ruleset, p)
+        by_event = {
+            id(event): places[s][card] for s, row in enumerate(self.play_steps) for card, (_, event) in row.items()
+        }
+        return places, by_event, [size / n for size in range(n + 1)]
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int) -> Encoding:
@@ -300,42 +308,77 @@ class Encoding:
         hand, the cards face up, aside and in the talon where it sees them, those it is choosing,
         the phase, whose turn, the dealer, the declarer, the contract, those added with
         Königrufen, and the deal plan the dealer chose."""
-        index, start, places = self.card_index, self._start, self.places[view["seat"]]
-        hand = places.hand
-        for card in view["hand"]:
-            out[hand[card]] = 1.0
+        seat = view["seat"]
+        self._fill_table(seat, view["hand"], view["phase"], view["to_act"], view["dealer"], view["declarer"], out)
+        contract = view["contract"]
+        if contract is not None:
+            out[self._contract_at[contract]] = 1.0
+        plan = self._plan_index.get(view["deal_plan"]) if "deal_plan" in view else None
+        if plan is not None:
+            out[self._start["deal_plan"] + plan] = 1.0
+        self._fill_seen(view, seat, out, choosing)
+
+    def fill_seat(self, game: Game, seat: int, entries: dict[str, Any], out: MutableSequence[float]) -> None:
+        """`fill_own(views.own_view(game, seat), out)` from the view's other entries made for the
+        seat (`entries`: `views.seat_entries(game, seat)`, which says what it sees of the cards
+        aside, the partnership and the announcements), with the table's facts and the seat's hand
+        read from the game as the view reads them (`views._table_facts`: the phase, whose turn,
+        the dealer, the declarer, the contract and the deal plan, which every seat sees alike)."""
+        self._fill_table(seat, game.cards.hands[seat], game.phase._value_, game.to_act, game.dealer, game.declarer, out)
+        contract = game.contract
+        if contract is not None:
+            out[self._contract_at[contract.name]] = 1.0
+        plan = self._plan_index.get(game.deal_plan) if game.deal_plan is not None else None
+        if plan is not None:
+            out[self._start["deal_plan"] + plan] = 1.0
+        self._fill_seen(entries, seat, out)
+
+    def _fill_table(
+        self,
+        seat: int,
+        hand: Iterable[str],
+        phase: str,
+        to_act: int | None,
+        dealer: int,
+        declarer: int | None,
+        out: MutableSequence[float],
+    ) -> None:
+        """The seat's hand, the phase, whose turn, the dealer and the declarer."""
+        places = self.places[seat]
+        at = places.hand
+        for card in hand:
+            out[at[card]] = 1.0
+        out[self._phase_at[phase]] = 1.0
+        if to_act is not None:
+            out[places.to_act[to_act]] = 1.0
+        out[places.dealer[dealer]] = 1.0
+        if declarer is not None:
+            out[places.declarer[declarer]] = 1.0
+
+    def _fill_seen(
+        self, entries: dict[str, Any], seat: int, out: MutableSequence[float], choosing: Iterable[str] = ()
+    ) -> None:
+        """The cards face up, aside and in the talon where `seat` sees them, those it is choosing,
+        and those added with Königrufen, from the entries of its view."""
+        index, start = self.card_index, self._start
         for key, at in self._cards_at:
-            if key in view:
-                for card in view[key]:
+            if key in entries:
+                for card in entries[key]:
                     out[at + index[card]] = 1.0
-        if "open_hand" in view:
+        if "open_hand" in entries:
             at = start["face_up"]
-            for card in view["open_hand"]["cards"]:
+            for card in entries["open_hand"]["cards"]:
                 out[at + index[card]] = 1.0
         if choosing:
             at = start["choosing"]
             for card in choosing:
                 out[at + index[card]] = 1.0
-        out[self._phase_at[view["phase"]]] = 1.0
-        seat = view["to_act"]
-        if seat is not None:
-            out[places.to_act[seat]] = 1.0
-        out[places.dealer[view["dealer"]]] = 1.0
-        seat = view["declarer"]
-        if seat is not None:
-            out[places.declarer[seat]] = 1.0
-        contract = view["contract"]
-        if contract is not None:
-            out[self._contract_at[contract]] = 1.0
-        self._fill_partner_announced_and_kontra(view, out)
-        plan = self._plan_index.get(view["deal_plan"]) if "deal_plan" in view else None
-        if plan is not None:
-            out[start["deal_plan"] + plan] = 1.0
+        self._fill_partner_announced_and_kontra(entries, seat, out)
 
-    def _fill_partner_announced_and_kontra(self, view: dict[str, Any], out: MutableSequence[float]) -> None:
+    def _fill_partner_announced_and_kontra(self, view: dict[str, Any], seat: int, out: MutableSequence[float]) -> None:
         """The blocks of the mechanics of partners and announcements: the called card and the partner, the bonuses
         announced, the kontras and the talon laid out face up."""
-        start, index, seat = self._start, self.card_index, view["seat"]
+        start, index = self._start, self.card_index
         if self._partner_blocks:
             if view.get("called"):
                 out[start["called"] + index[view["called"]]] = 1.0
@@ -572,6 +615,7 @@ class Public:
 
     __slots__ = (
         "bases",
+        "by_event",
         "encoding",
         "following",
         "game",
@@ -606,14 +650,14 @@ class Public:
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
-        self.plays, self.shares = encoding.public_plays
+        self.plays, self.by_event, self.shares = encoding.public_plays
         self.kontra = encoding.public_kontra.start
         self.no_trick = encoding.no_trick
 
     def start(self, entries: dict[str, Any], own: dict[str, Any]) -> None:
         """The blocks anew from `entries` (`views.public_view`: the tricks, calls and hand sizes
-        every seat sees alike) and the kontras of `own` (a seat's `views.own_view`, which shows
-        them as every seat's does), read now: each number written in both runs of its block."""
+        every seat sees alike) and the kontras of `own` (a seat's `views.seat_entries`, which
+        show them as every seat's do), read now: each number written in both runs of its block."""
         encoding, numbers, p = self.encoding, self.view, self.encoding.players
         numbers[:] = encoding.public_zeros
         plays, shares = self.plays, self.shares
@@ -621,7 +665,7 @@ class Public:
         for trick in entries["tricks"]:
             winner = trick["winner"]
             for s, card in zip(trick["seats"], trick["cards"], strict=False):
-                played, played_, trick_at, trick_at_ = plays[s][card][:4]
+                _, played, played_, trick_at, trick_at_ = plays[s][card][:5]
                 numbers[played] = numbers[played_] = 1.0
                 if winner is None:  # (the trick under way)
                     numbers[trick_at] = numbers[trick_at_] = 1.0
@@ -651,13 +695,13 @@ class Public:
         if seen > len(events):
             self.following = False
             return
-        numbers, plays, sizes, hands, shares = self.view, self.plays, self.sizes, self.hands, self.shares
+        numbers, by_event, sizes, hands, shares = self.view, self.by_event.get, self.sizes, self.hands, self.shares
         # (one loop over local names: the events of every turn pass here once; each number is
-        # written in both runs of its block)
+        # written in both runs of its block; a card played is known by its event alone)
         for event in events[seen:]:
-            if event["type"] == "play":
-                s = event["seat"]
-                played, played_, trick, trick_, in_hand, size_at, size_at_ = plays[s][event["card"]]
+            places = by_event(id(event))
+            if places is not None:
+                s, played, played_, trick, trick_, in_hand, size_at, size_at_ = places
                 numbers[played] = numbers[played_] = numbers[trick] = numbers[trick_] = 1.0
                 hand = hands[s]
                 if hand is not None:
@@ -772,16 +816,17 @@ class BufferObserver:
         game, public, numbers = self.game, self.public, self.numbers
         encoding = public.encoding
         # Of the view, the seat reads its own entries (views.own_view: the view, every card played
-        # recalled, without the tricks, calls and hand sizes every seat sees alike), and takes
+        # recalled, without the tricks, calls and hand sizes every seat sees alike; the table's
+        # facts and its hand from the game, the rest as views.seat_entries makes them), and takes
         # the blocks those make from Public, which reads them anew (views.public_view) where it
         # is not up to date.
-        own = own_view(game, self.seat)
+        entries = seat_entries(game, self.seat)
         if not public.following or public.seen != len(game.events):
-            public.start(public_view(game), own)
+            public.start(public_view(game), entries)
         if self.round:  # (zeros still, where the seat was never observed)
             numbers[:] = encoding.zeros
         target = self.target  # (a number is written faster through it than into the array)
-        encoding.fill_own(own, cast("MutableSequence[float]", target))
+        encoding.fill_seat(game, self.seat, entries, cast("MutableSequence[float]", target))
         for block, shared in self.views:
             target[block] = shared
         for block, shared in self.talked:

@@ -121,11 +121,23 @@ def own_view(game: Game, seat: int) -> dict[str, Any]:
     contract, declarer), each entry made by the same code as the view's. For an observer that
     keeps the public entries once for the whole table (engine/encoding.py's `Public`) and reads
     each seat's own; tests/test_encoding.py holds it equal to the view's entries."""
+    entries = seat_entries(game, seat)
+    view = _table_facts(game, seat)
+    view["hand"] = sorted(game.cards.hands[seat], key=game.ruleset.deck.shown_order.__getitem__)
+    view |= entries
+    return view
+
+
+def seat_entries(game: Game, seat: int) -> dict[str, Any]:
+    """Of `own_view(game, seat)`, the entries after the table's facts (`_table_facts`) and the
+    seat's hand: a hand lying open, the called card and the partner where the seat knows them,
+    what was announced and doubled, the talon and discards where it sees them, the cards lying
+    face up, and the result. For an observer that reads the table's facts and the hand itself
+    (engine/encoding.py's `BufferObserver`)."""
     _seat_checked(game, seat)
     key = game.ruleset.deck.shown_order.__getitem__
     cards, contract = game.cards, game.contract
-    view = _table_facts(game, seat)
-    view["hand"] = sorted(cards.hands[seat], key=key)
+    view: dict[str, Any] = {}
     if contract is not None and contract.open_hand:
         _open_hand(game, contract, seat, view, key)
         if contract.open_hand_who == "all":
