@@ -689,16 +689,18 @@ class Public:
 
     def follow(self) -> None:
         """Write in the events since the last call, or stop following at one not followed."""
-        if not self.following:
-            return
-        events, seen = self.game.events, self.seen
-        if seen > len(events):
+        events = self.game.events
+        seen, count = self.seen, len(events)
+        if not self.following or seen > count:
             self.following = False
             return
         numbers, by_event, sizes, hands, shares = self.view, self.by_event.get, self.sizes, self.hands, self.shares
-        # (one loop over local names: the events of every turn pass here once; each number is
-        # written in both runs of its block; a card played is known by its event alone)
-        for event in events[seen:]:
+        # (one loop over local names, and mostly over one event: the events of every turn pass
+        # here once; each number is written in both runs of its block; a card played is known
+        # by its event alone)
+        while seen < count:
+            event = events[seen]
+            seen += 1
             places = by_event(id(event))
             if places is not None:
                 s, played, played_, trick, trick_, in_hand, size_at, size_at_ = places
@@ -711,7 +713,7 @@ class Public:
             elif not self._other(event):
                 self.following = False
                 break
-        self.seen = len(events)
+        self.seen = count
 
     def _other(self, event: dict[str, Any]) -> bool:
         """Write in an event other than a card played; False where it is not followed."""
