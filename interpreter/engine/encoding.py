@@ -331,7 +331,8 @@ class Encoding:
         plan = self._plan_index.get(game.deal_plan) if game.deal_plan is not None else None
         if plan is not None:
             out[self._start["deal_plan"] + plan] = 1.0
-        self._fill_seen(entries, seat, out)
+        if entries:  # (mostly none: no cards aside seen, no partner called, nothing announced)
+            self._fill_seen(entries, seat, out)
 
     def _fill_table(
         self,
@@ -659,7 +660,8 @@ class Public:
         every seat sees alike) and the kontras of `own` (a seat's `views.seat_entries`, which
         show them as every seat's do), read now: each number written in both runs of its block."""
         encoding, numbers, p = self.encoding, self.view, self.encoding.players
-        numbers[:] = encoding.public_zeros
+        if self.round:  # (zeros still, where the blocks were never read)
+            numbers[:] = encoding.public_zeros
         plays, shares = self.plays, self.shares
         won = [0] * p
         for trick in entries["tricks"]:
@@ -677,7 +679,8 @@ class Public:
             numbers[at] = numbers[at + p * width] = 1.0
         tricks_won, hand_sizes = self.bases["tricks_won"], self.bases["hand_sizes"]
         for s, tricks in enumerate(won):
-            numbers[tricks_won + s] = numbers[tricks_won + p + s] = tricks / encoding.tricks_per_deal
+            if tricks:
+                numbers[tricks_won + s] = numbers[tricks_won + p + s] = tricks / encoding.tricks_per_deal
         sizes = self.sizes = list(entries["hand_sizes"])
         for s, size in enumerate(sizes):
             numbers[hand_sizes + s] = numbers[hand_sizes + p + s] = shares[size]
