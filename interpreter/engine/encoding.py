@@ -175,9 +175,11 @@ class Encoding:
         # The blocks every seat sees alike, kept once for all seats by `Public`: each block's
         # place in Public's numbers and its width per seat (twice over: p seats, then p again).
         self.public: list[tuple[str, int, int]] = []
+        self.public_bases: dict[str, int] = {}  # (where each begins)
         at = 0
         for name, width in (("played", n), ("trick", n), ("calls", c), ("hand_sizes", 1), ("tricks_won", 1)):
             self.public.append((name, at, width))
+            self.public_bases[name] = at
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
         self.public_plays = self._public_plays()
@@ -647,7 +649,7 @@ class Public:
         # Each seat's observation (`BufferObserver.numbers`, as a memoryview), once the seat is
         # observed: a card the seat plays is taken off its hand there as it is played.
         self.hands: list[memoryview[float] | None] = [None] * encoding.players
-        self.bases = {name: base for name, base, _ in encoding.public}  # where each block begins
+        self.bases = encoding.public_bases  # where each block begins
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
