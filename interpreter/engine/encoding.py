@@ -605,16 +605,16 @@ class Public:
     to start at that seat (`Places.blocks`), beside what it read of its own view.
 
     They are read from the entries of the view every seat sees alike (`start`, from
-    `views.public_view`) as the first seat reads, and follow the events while nothing
-    but a call, a kontra, a card played or a trick won happened, in a state where those change no
-    more of any view than that (`_quiet`), and not past the trick that hides the declarer's
-    discards from it (`play.discards_visible_until`). A contract or a new phase leaves them as
-    they were: each seat reads its own part of its view again (a new `round`), and the blocks go
-    on where the state the game is now in is quiet. Any other event ends the following
-    (`following` false): each seat then reads its view again, and the first to do so reads the
-    blocks anew (a new `round`). These conditions say when the views must be read, never what they
-    show; tests/test_encoding.py holds every observation equal to the view's at every step of
-    deals of every ruleset, table size, reading and option."""
+    `views.public_view`) as the first seat reads, and follow the events while nothing but a call,
+    a kontra, a card played, a trick won, a contract or a new phase happened. Each seat reads its
+    own part of its view again (a new `round`) after a contract or a new phase, after the trick
+    that hides the declarer's discards from it (`play.discards_visible_until`), and after any
+    event at all in a state where a card played or a call can change more of a seat's view than
+    it shows to all (not `_quiet`: a hand lying open, a partner not yet known to all). Any other
+    event ends the following (`following` false): each seat then reads its view again, and the
+    first to do so reads the blocks anew (a new `round`). These conditions say when the views
+    must be read, never what they show; tests/test_encoding.py holds every observation equal to
+    the view's at every step of deals of every ruleset, table size, reading and option."""
 
     __slots__ = (
         "bases",
@@ -627,6 +627,7 @@ class Public:
         "no_trick",
         "numbers",
         "plays",
+        "quiet",
         "round",
         "seen",
         "shares",
@@ -644,6 +645,7 @@ class Public:
         self.view: memoryview[float] = cast("memoryview[float]", memoryview(numbers))
         self.round = 0  # how often the blocks were started anew from a view
         self.following = False  # whether the events since `seen` are written in
+        self.quiet = False  # whether they change no more of a seat's own view than it reads (`_quiet`)
         self.seen = 0  # the events written in
         self.talk = 0  # how often the calls or kontras were written (an observer copies them then)
         # Each seat's observation (`BufferObserver.numbers`, as a memoryview), once the seat is
@@ -690,7 +692,7 @@ class Public:
             numbers[self.kontra + encoding.kontra_items.index(item)] = level / encoding.kontra_most[item]
         self.won = won
         self.seen, self.round, self.talk = len(self.game.events), self.round + 1, self.talk + 1
-        self.following = _quiet(self.game)
+        self.following, self.quiet = True, _quiet(self.game)
 
     def follow(self) -> None:
         """Write in the events since the last call, or stop following at one not followed."""
@@ -719,18 +721,25 @@ class Public:
                 self.following = False
                 break
         self.seen = count
+        if not self.quiet:
+            # A card played or a call may have shown more to a seat than to all (the called
+            # card's holder, a card leaving a hand lying open): each reads its own part again.
+            self.round += 1
+            self.quiet = _quiet(self.game)
 
     def _other(self, event: dict[str, Any]) -> bool:
         """Write in an event other than a card played; False where it is not followed."""
         kind, encoding, numbers, won, until = event["type"], self.encoding, self.numbers, self.won, self.until
         p, n = encoding.players, encoding.pack
-        if kind == "trick" and (until is None or sum(won) + 1 != until):
+        if kind == "trick":
             trick = self.bases["trick"]
             numbers[trick : trick + 2 * p * n] = self.no_trick  # the trick taken in: none being played
             s = event["winner"]
             tricks = won[s] = won[s] + 1
             at = self.bases["tricks_won"] + s
             numbers[at] = numbers[at + p] = tricks / encoding.tricks_per_deal
+            if until is not None and sum(won) == until:
+                self.round += 1  # the declarer's discards hidden from it from now on: it reads again
         elif kind == "call":
             width = encoding.calls_width
             at = self.bases["calls"] + event["seat"] * width + encoding.call_index[event["call"]]
@@ -742,10 +751,9 @@ class Public:
             self.talk += 1
         elif kind in ("contract", "phase"):
             # A contract or a phase leaves the blocks kept here as they were, but not what each
-            # seat sees of its own: each reads that again (a new round), and the blocks go on
-            # being followed in a state where the events change no more than they show.
+            # seat sees of its own: each reads that again (a new round).
             self.round += 1
-            return _quiet(self.game)
+            self.quiet = _quiet(self.game)
         else:
             return False
         return True
