@@ -606,15 +606,16 @@ class Public:
 
     They are read from the entries of the view every seat sees alike (`start`, from
     `views.public_view`) as the first seat reads, and follow the events while nothing but a call,
-    a kontra, a card played, a trick won, a contract or a new phase happened. Each seat reads its
-    own part of its view again (a new `round`) after a contract or a new phase, after the trick
-    that hides the declarer's discards from it (`play.discards_visible_until`), and after any
-    event at all in a state where a card played or a call can change more of a seat's view than
-    it shows to all (not `_quiet`: a hand lying open, a partner not yet known to all). Any other
-    event ends the following (`following` false): each seat then reads its view again, and the
-    first to do so reads the blocks anew (a new `round`). These conditions say when the views
-    must be read, never what they show; tests/test_encoding.py holds every observation equal to
-    the view's at every step of deals of every ruleset, table size, reading and option."""
+    a kontra, a card played, a trick won, a contract, a new phase or an announcement without cards
+    happened. Each seat reads its own part of its view again (a new `round`) after a contract, a
+    new phase or an announcement, after the trick that hides the declarer's discards from it
+    (`play.discards_visible_until`), and after any event at all in a state where a card played or
+    a call can change more of a seat's view than it shows to all (not `_quiet`: a hand lying
+    open, a partner not yet known to all). Any other event ends the following (`following`
+    false): each seat then reads its view again, and the first to do so reads the blocks anew (a
+    new `round`). These conditions say when the views must be read, never what they show;
+    tests/test_encoding.py holds every observation equal to the view's at every step of deals of
+    every ruleset, table size, reading and option."""
 
     __slots__ = (
         "bases",
@@ -754,6 +755,8 @@ class Public:
             # seat sees of its own: each reads that again (a new round).
             self.round += 1
             self.quiet = _quiet(self.game)
+        elif kind == "announce" and not event["cards"]:
+            self.round += 1  # a bonus announced, no card laid out: each seat's own part shows it
         else:
             return False
         return True
