@@ -24,10 +24,9 @@ normal path.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.engine import offences
 from interpreter.engine.actions import (
@@ -46,6 +45,7 @@ from interpreter.engine.announcements import DeclarerAnnouncement, declarer_anno
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
 from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, throw_in_payments
 from interpreter.engine.deal import (
+    SEEDS,
     DealerChooses,
     DealError,
     Dealt,
@@ -113,13 +113,18 @@ class Game:
             ruleset = ruleset.with_choices(options)
         self.table_ruleset = ruleset  # as loaded, before the rules for a number of players
         self.players = players = players if players is not None else ruleset.table_sizes[0]
-        _check_table(ruleset, players, dealer, seed, pot)
+        setup = _setup(ruleset, players, dealer)
+        if seed is not None and (type(seed) is not int or seed not in SEEDS):
+            raise TableError("seed", seed_problem(seed) or "")
+        if pot is not None and (type(pot) is not int or pot < 0):
+            raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
         self.dealer = dealer
-        self.seats_out = ruleset.seats_out(players, dealer)  # who sits out this deal (often nobody)
-        self.seats = list(_seats_from_vorhand(players, dealer, self.seats_out))
+        self.seats_out = setup.seats_out  # who sits out this deal (often nobody)
+        self.seats = list(setup.seats)
         # Some rulesets have rules of their own for a number of players (Cego for three).
-        self.ruleset = ruleset = ruleset.for_players(len(self.seats))
-        self.vorhand = self.seats[0]
+        self.ruleset = ruleset = setup.ruleset
+        self._setup = setup
+        self.vorhand = setup.seats[0]
         # Whose turn it is (None: nobody's) and whether the deal is over: read at every action
         # of a simulation, so kept up to date by every change rather than worked out when read.
         # Read them; do not set them.
@@ -156,8 +161,7 @@ class Game:
         self.pot_start = pot if pot is not None else (0 if ruleset.pot_ante is not None else None)
         # Where the dealer chooses how the cards are dealt (deal.choice), nothing is dealt before
         # the choice; a deal given card by card was dealt already, and offers none.
-        choice = ruleset.deal_choice
-        plans = choice.names(len(self.seats)) if choice is not None and deal is None else ()
+        plans = setup.plans if deal is None else ()
         self.deal_plan: str | None = None  # the plan the dealer chose, once chosen
         self._chose = False  # whether the dealer's choice is the first entry of the history
         if plans:
@@ -184,17 +188,18 @@ class Game:
             self.deal_plan = dealt.plan  # (a deal given card by card, with the plan it was dealt by)
         ruleset, dealer = self.ruleset, self.dealer
         self.phase = _AUCTION
+        setup = self._setup
         self.auction = Auction(
             ruleset.phases,
             self.seats,
             self.cards.hands,
             len(self.seats),
-            enforce=ruleset.breaches == "refuse",
-            suit_of=ruleset.deck.suit,
-            tables=_auction_tables(ruleset),
-            table=self.table,
-            penalize=ruleset.breaches == "penalize",
-            dealer=dealer,
+            setup.enforce,
+            ruleset.deck.suit,
+            setup.auction,
+            self.table,
+            setup.penalize,
+            dealer,
         )
         try:
             self.ante = (
@@ -953,18 +958,47 @@ def _expect(result: Result) -> dict[str, Any]:
     return expect
 
 
-def _check_table(ruleset: Ruleset, players: object, dealer: object, seed: object, pot: object) -> None:
-    """Refuse a table the ruleset is not played at, naming the argument at fault."""
+class _Setup(NamedTuple):
+    """What every deal at a table works out from the ruleset, the number at the table and the
+    dealer alone: made once (`_setup`) and kept in the ruleset's `derived`, keyed by both."""
+
+    seats_out: tuple[int, ...]  # who sits out (often nobody)
+    seats: tuple[int, ...]  # who plays, from Vorhand (the dealer's left) in order of play
+    ruleset: Ruleset  # as that many play it (some rulesets have rules of their own: Cego for three)
+    plans: tuple[str, ...]  # the deal plans the dealer chooses from (`deal.choice`; none: no choice)
+    auction: AuctionTables
+    enforce: bool  # a pass against a compulsion is refused
+    penalize: bool  # ... or penalised (records of real games)
+
+
+def _setup(ruleset: Ruleset, players: object, dealer: object) -> _Setup:
+    """The set-up of a table of `players` dealt by `dealer` (a table the ruleset is not played at
+    is refused, naming the argument at fault)."""
+    key = ("setup", players, dealer)
+    found: _Setup | None = ruleset.derived.get(key) if type(players) is int and type(dealer) is int else None
+    if found is not None:
+        return found
     if type(players) is not int or players not in ruleset.table_sizes:
         raise TableError(
             "players", f"{ruleset.name} is played by {either(ruleset.table_sizes)} at the table, not {shown(players)}"
         )
     if type(dealer) is not int or not 0 <= dealer < players:
         raise TableError("dealer", f"the dealer must be a seat from 0 to {players - 1}, not {shown(dealer)}")
-    if seed is not None and (problem := seed_problem(seed)) is not None:
-        raise TableError("seed", problem)
-    if pot is not None and (type(pot) is not int or pot < 0):
-        raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
+    seats_out = ruleset.seats_out(players, dealer)
+    first = dealer + 1
+    seats = tuple(s % players for s in range(first, first + players) if s % players not in seats_out)
+    active = ruleset.for_players(len(seats))
+    choice = active.deal_choice
+    found = ruleset.derived[key] = _Setup(
+        seats_out,
+        seats,
+        active,
+        choice.names(len(seats)) if choice is not None else (),
+        _auction_tables(active),
+        active.breaches == "refuse",
+        active.breaches == "penalize",
+    )
+    return found
 
 
 def _broken(game: Game, wrong: list[int], size: int, pack: frozenset[str], counted: Counter[str]) -> str:
@@ -1002,13 +1036,6 @@ def _pack_of(ruleset: Ruleset, active: int) -> tuple[int, frozenset[str]]:
         size = sum(p.count for p in ruleset.deal_plans[active] if p.to == "each")
         found = ruleset.derived[key] = (size, frozenset(ruleset.pack(active)))
     return found
-
-
-@functools.cache
-def _seats_from_vorhand(players: int, dealer: int, seats_out: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats that play this deal, from Vorhand (the dealer's left) in order of play."""
-    first = dealer + 1
-    return tuple(s % players for s in range(first, first + players) if s % players not in seats_out)
 
 
 def _auction_tables(ruleset: Ruleset) -> AuctionTables:
