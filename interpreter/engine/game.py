@@ -35,6 +35,7 @@ from interpreter.engine.actions import (
     Call,
     FrozenAction,
     PlayCard,
+    PlayStep,
     ShownTrick,
     parse_action,
     play_actions,
@@ -58,8 +59,9 @@ from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, E
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.ids import ActionIds
 from interpreter.engine.phase import Phase
-from interpreter.engine.plan import deal_rules, first_leader, play_plan
+from interpreter.engine.plan import PlayPlan, deal_rules, first_leader, play_plan
 from interpreter.engine.play import Trick, TrickPlay
+from interpreter.engine.playrules import RuleBook
 from interpreter.engine.settlement import (
     Deal,
     Result,
@@ -671,36 +673,46 @@ class Game:
     def _start_play(self) -> None:
         contract = self.contract
         assert contract is not None
-        n_tricks = self._check_cards()
+        course = _play_course(self.ruleset, contract, self.trump_suit, self.players, len(self.seats))
+        n_tricks = self._check_cards(course.hand_size, course.pack)
         self.phase = _PLAY
-        plan = play_plan(self.ruleset, contract, self.trump_suit)
-        leader = first_leader(plan.play, self.seats, self.declarer, self.dealer)
-        announcement = self.announcement
+        plan, declarer, announcement = course.plan, self.declarer, self.announcement
+        leader = first_leader(plan.play, self.seats, declarer, self.dealer)
+        called = self.called_card if self.called_card is not None and not self.table.partner_public else None
+        if called is not None and not any(called in self.hands[s] for s in self.seats):
+            called = None  # (it lies out of play: nothing to reveal)
+        book = plan.book  # (the plan's own rules, where none is bound to this deal: `deal_rules`)
+        if announcement is not None or called is not None:
+            book = self._deal_book(plan, announcement, called, n_tricks)
+        self.trickplay = self._stage = TrickPlay(
+            plan.tables,
+            book,
+            self.ruleset.deck,
+            self.table,
+            self.seats,
+            declarer,
+            leader,
+            n_tricks,
+            course.actions,
+            course.steps,
+            contract.opening_leads,
+            self._team(),
+        )
+        self.events.append({"type": "phase", "phase": "play", "leader": leader})
+        self.trickplay.start()
+
+    def _deal_book(
+        self, plan: PlayPlan, announcement: DeclarerAnnouncement | Round | None, called: str | None, n_tricks: int
+    ) -> RuleBook:
+        """The plan's rules with those bound to this deal: cards kept back for announced bonuses,
+        the called card, cards laid out (`deal_rules`)."""
         kept: dict[str, int] = {}
         forfeits: dict[str, tuple[str, int, str]] = {}
         if isinstance(announcement, AnnouncementRound):
             kept = self._kept_cards(announcement, n_tricks)
             forfeits = self._forfeits(announcement, kept)
-        called = self.called_card if self.called_card is not None and not self.table.partner_public else None
-        if called is not None and not any(called in self.hands[s] for s in self.seats):
-            called = None  # (it lies out of play: nothing to reveal)
         laid = frozenset(card for _, card in announcement.laid) if announcement is not None else frozenset()
-        self.trickplay = self._stage = TrickPlay(
-            plan.tables,
-            deal_rules(plan, kept, forfeits, called, laid),
-            self.ruleset.deck,
-            self.table,
-            self.seats,
-            self.declarer,
-            leader,
-            n_tricks,
-            play_actions(self.ruleset),
-            play_steps(self.ruleset, self.players),
-            opening=contract.opening_leads,
-            team=self._team(),
-        )
-        self.events.append({"type": "phase", "phase": "play", "leader": leader})
-        self.trickplay.start()
+        return deal_rules(plan, kept, forfeits, called, laid)
 
     def _team(self) -> tuple[int, ...]:
         """The declarer's side: the declarer, then the partner (none where everyone plays alone)."""
@@ -735,11 +747,10 @@ class Game:
                 found[card] = (name, kept[card], side)
         return found
 
-    def _check_cards(self) -> int:
+    def _check_cards(self, size: int, pack: frozenset[str]) -> int:
         """Before the first lead: every card of the pack in exactly one place (a hand, the
-        talon, the discards), and every active hand the size the deal plan gives, which is the
-        number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
-        size, pack = _pack_of(self.ruleset, len(self.seats))
+        talon, the discards), and every active hand the size the deal plan gives (`size`), which
+        is the number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
         cards = self.cards
         if self.contract is not None and not self.contract.exchange and not cards.aside and not cards.exposed:
             # Nothing has moved since the deal, which was checked card by card as it was dealt.
@@ -1027,14 +1038,33 @@ def _failure(exc: Exception, doing: str) -> Exception:
     return as_rule_failure(exc, doing) or exc
 
 
-def _pack_of(ruleset: Ruleset, active: int) -> tuple[int, frozenset[str]]:
-    """The size of each hand by the deal plan, and the cards of the pack, for `active` players
-    (worked out once per ruleset)."""
-    key = ("pack_check", active)
-    found: tuple[int, frozenset[str]] | None = ruleset.derived.get(key)
+class _PlayCourse(NamedTuple):
+    """What trick play of a contract, with a trump suit, at a table takes from the ruleset alone:
+    made once (`_play_course`) and kept in the ruleset's `derived`, keyed by all three."""
+
+    plan: PlayPlan
+    actions: Mapping[str, FrozenAction]  # {play: CARD} for every card (shared, read-only)
+    steps: list[dict[str, PlayStep]]  # by seat and card: what playing it writes down
+    hand_size: int  # each active hand by the deal plan: the number of tricks
+    pack: frozenset[str]  # the cards of the pack for the players who play
+
+
+def _play_course(
+    ruleset: Ruleset, contract: Contract, trump_suit: str | None, players: int, active: int
+) -> _PlayCourse:
+    """The course of play of `contract` with `trump_suit` at a table of `players`, `active` of
+    whom play (those sitting out a deal are as many at every deal of a table)."""
+    key = ("play_course", contract.name, trump_suit, players)
+    found: _PlayCourse | None = ruleset.derived.get(key)
     if found is None:
         size = sum(p.count for p in ruleset.deal_plans[active] if p.to == "each")
-        found = ruleset.derived[key] = (size, frozenset(ruleset.pack(active)))
+        found = ruleset.derived[key] = _PlayCourse(
+            play_plan(ruleset, contract, trump_suit),
+            play_actions(ruleset),
+            play_steps(ruleset, players),
+            size,
+            frozenset(ruleset.pack(active)),
+        )
     return found
 
 
