@@ -94,6 +94,7 @@ class Game:
     # The attributes read at every action have slots of their own: the rest (more than the 30
     # a Python 3.11 instance keeps in its fastest form) stay in the instance's __dict__.
     __slots__ = ("__dict__", "__weakref__", "_history", "_offer", "_stage", "events", "is_over", "phase", "to_act")
+    ante = 0  # the dealer's ante into the pot (set where the table keeps a pot and the rules ask one)
 
     def __init__(
         self,
@@ -204,11 +205,8 @@ class Game:
             dealer,
         )
         try:
-            self.ante = (
-                int(ruleset.pot_ante({"players": len(self.seats)}))
-                if ruleset.pot_ante is not None and self.pot_start is not None
-                else 0
-            )
+            if ruleset.pot_ante is not None and self.pot_start is not None:
+                self.ante = int(ruleset.pot_ante({"players": len(self.seats)}))
             self.events.append({"type": "phase", "phase": "auction", "name": ruleset.phases[0].name})
             redeal = redeal_of(ruleset.redeal, self.seats, self.cards.hands) if ruleset.redeal else None
             if dealt.misdeal is not None:
@@ -236,12 +234,12 @@ class Game:
             plan = {"plan": dealt.plan} if dealt.plan is not None else {}
             self.events.append({"type": "deal", "dealer": self.dealer, "explicit": True, **plan})
             return dealt
-        plan = {"plan": chosen} if chosen is not None else {}
-        if seed is None:
-            # No seed to search for: the deal is as secret as the operating system's randomness.
-            self.events.append({"type": "deal", "dealer": self.dealer, **plan})
-        else:
-            self.events.append({"type": "deal", "dealer": self.dealer, "seed": seed, **plan})
+        event: dict[str, Any] = {"type": "deal", "dealer": self.dealer}
+        if seed is not None:  # (without one there is none to search for: as secret as the system's randomness)
+            event["seed"] = seed
+        if chosen is not None:
+            event["plan"] = chosen
+        self.events.append(event)
         return shuffle_and_deal(self.ruleset, self.seats, self.players, seed, chosen)
 
     @property
