@@ -75,7 +75,7 @@ from interpreter.engine.stage import Stage
 from interpreter.engine.table import Cards, Table
 from interpreter.engine.views import trick_view, view_of
 from interpreter.errors import IllegalActionError, InvalidActionError, either
-from interpreter.language.model import CALLED, Bonus, Contract, Ruleset
+from interpreter.language.model import CALLED, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
 
@@ -707,8 +707,7 @@ class Game:
         kept: dict[str, int] = {}
         forfeits: dict[str, tuple[str, int, str]] = {}
         if isinstance(announcement, AnnouncementRound):
-            kept = self._kept_cards(announcement, n_tricks)
-            forfeits = self._forfeits(announcement, kept)
+            kept, forfeits = self._kept_cards(announcement, n_tricks)
         laid = frozenset(card for _, card in announcement.laid) if announcement is not None else frozenset()
         return deal_rules(plan, kept, forfeits, called, laid)
 
@@ -718,32 +717,30 @@ class Game:
             return ()
         return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
 
-    def _kept_cards(self, round_: AnnouncementRound, n_tricks: int) -> dict[str, int]:
-        """The cards of announced bonuses that their side holds, each kept back for its trick."""
-        kept = {}
+    def _kept_cards(
+        self, round_: AnnouncementRound, n_tricks: int
+    ) -> tuple[dict[str, int], dict[str, tuple[str, int, str]]]:
+        """The cards of announced bonuses that their side holds, each kept back for its trick
+        (card -> trick); and those of them whose bonus forfeits the rest of the play when forced
+        out early (card -> the bonus, its trick, its side). A bonus keeps back its own card, or
+        the card called for a partner."""
+        kept: dict[str, int] = {}
+        forfeiting: list[tuple[str, str, str]] = []  # (bonus, card, side), in the order announced
+        bonuses, hands, called = self.ruleset.bonuses, self.hands, self.called_card
         for name, side in round_.announced.items():
-            bonus = self.ruleset.bonuses[name]
-            card = self._bonus_card(bonus)
-            if card is None or bonus.trick is None:
+            bonus = bonuses[name]
+            card = called if bonus.card == CALLED else bonus.card
+            if card is None:
                 continue
-            holders = [s for s in self.seats if card in self.hands[s] and round_.side_of(s) == side]
-            if holders:
-                kept[card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
-        return kept
-
-    def _bonus_card(self, bonus: Bonus) -> str | None:
-        """The card an announced bonus keeps back: its own, or the card called for a partner."""
-        return self.called_card if bonus.card == CALLED else bonus.card
-
-    def _forfeits(self, round_: AnnouncementRound, kept: dict[str, int]) -> dict[str, tuple[str, int, str]]:
-        """The kept-back cards whose bonus forfeits the rest of the play when forced out early."""
-        found = {}
-        for name, side in round_.announced.items():
-            bonus = self.ruleset.bonuses[name]
-            card = self._bonus_card(bonus)
-            if bonus.forced_early == "forfeit" and card is not None and card in kept:
-                found[card] = (name, kept[card], side)
-        return found
+            if bonus.forced_early == "forfeit":
+                forfeiting.append((name, card, side))
+            if bonus.trick is None:
+                continue
+            for seat in self.seats:  # (a loop, not a list of every holder: one is enough)
+                if card in hands[seat] and round_.side_of(seat) == side:
+                    kept[card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
+                    break
+        return kept, {card: (name, kept[card], side) for name, card, side in forfeiting if card in kept}
 
     def _check_cards(self, size: int, pack: frozenset[str]) -> int:
         """Before the first lead: every card of the pack in exactly one place (a hand, the
