@@ -165,7 +165,7 @@ class Auction:
         self.penalize = penalize
         self.outcome: Outcome | None = None
         self.breached: Compulsion | None = None  # the compulsion a pass broke, which ends the deal
-        self.to_act: int | None = self.whose_turn()
+        self.to_act: int | None = None  # (worked out by `start`, then by every call)
 
     @staticmethod
     def tables_of(phases: tuple[AuctionPhase, ...]) -> AuctionTables:

@@ -17,8 +17,7 @@ import functools
 import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Choose, FrozenAction, shown
 from interpreter.engine.table import Table
@@ -56,8 +55,9 @@ class DealError(RecordError):
         )
 
 
-@dataclass
-class Dealt:
+class Dealt(NamedTuple):
+    """The cards as dealt (a named tuple: made at every deal, where a dataclass costs more)."""
+
     hands: dict[int, list[str]]  # every seat at the table; [] for a dealer who sits out
     talon: list[str]
     seed: int | None  # the shuffle's seed, when shuffled from one

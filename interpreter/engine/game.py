@@ -24,10 +24,9 @@ normal path.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.engine import offences
 from interpreter.engine.actions import (
@@ -36,6 +35,7 @@ from interpreter.engine.actions import (
     Call,
     FrozenAction,
     PlayCard,
+    PlayStep,
     ShownTrick,
     parse_action,
     play_actions,
@@ -46,6 +46,7 @@ from interpreter.engine.announcements import DeclarerAnnouncement, declarer_anno
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
 from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, throw_in_payments
 from interpreter.engine.deal import (
+    SEEDS,
     DealerChooses,
     DealError,
     Dealt,
@@ -58,8 +59,9 @@ from interpreter.engine.exchange import Abandoned, Accused, Claimed, Conceded, E
 from interpreter.engine.faults import BrokenDealError, TableError, as_rule_failure
 from interpreter.engine.ids import ActionIds
 from interpreter.engine.phase import Phase
-from interpreter.engine.plan import deal_rules, first_leader, play_plan
+from interpreter.engine.plan import PlayPlan, deal_rules, first_leader, play_plan
 from interpreter.engine.play import Trick, TrickPlay
+from interpreter.engine.playrules import RuleBook
 from interpreter.engine.settlement import (
     Deal,
     Result,
@@ -73,7 +75,7 @@ from interpreter.engine.stage import Stage
 from interpreter.engine.table import Cards, Table
 from interpreter.engine.views import trick_view, view_of
 from interpreter.errors import IllegalActionError, InvalidActionError, either
-from interpreter.language.model import CALLED, Bonus, Contract, Ruleset
+from interpreter.language.model import CALLED, Contract, Ruleset
 
 __all__ = ["DealError", "Game", "Phase"]
 
@@ -92,6 +94,7 @@ class Game:
     # The attributes read at every action have slots of their own: the rest (more than the 30
     # a Python 3.11 instance keeps in its fastest form) stay in the instance's __dict__.
     __slots__ = ("__dict__", "__weakref__", "_history", "_offer", "_stage", "events", "is_over", "phase", "to_act")
+    ante = 0  # the dealer's ante into the pot (set where the table keeps a pot and the rules ask one)
 
     def __init__(
         self,
@@ -113,13 +116,18 @@ class Game:
             ruleset = ruleset.with_choices(options)
         self.table_ruleset = ruleset  # as loaded, before the rules for a number of players
         self.players = players = players if players is not None else ruleset.table_sizes[0]
-        _check_table(ruleset, players, dealer, seed, pot)
+        setup = _setup(ruleset, players, dealer)
+        if seed is not None and (type(seed) is not int or seed not in SEEDS):
+            raise TableError("seed", seed_problem(seed) or "")
+        if pot is not None and (type(pot) is not int or pot < 0):
+            raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
         self.dealer = dealer
-        self.seats_out = ruleset.seats_out(players, dealer)  # who sits out this deal (often nobody)
-        self.seats = list(_seats_from_vorhand(players, dealer, self.seats_out))
+        self.seats_out = setup.seats_out  # who sits out this deal (often nobody)
+        self.seats = list(setup.seats)
         # Some rulesets have rules of their own for a number of players (Cego for three).
-        self.ruleset = ruleset = ruleset.for_players(len(self.seats))
-        self.vorhand = self.seats[0]
+        self.ruleset = ruleset = setup.ruleset
+        self._setup = setup
+        self.vorhand = setup.seats[0]
         # Whose turn it is (None: nobody's) and whether the deal is over: read at every action
         # of a simulation, so kept up to date by every change rather than worked out when read.
         # Read them; do not set them.
@@ -156,8 +164,7 @@ class Game:
         self.pot_start = pot if pot is not None else (0 if ruleset.pot_ante is not None else None)
         # Where the dealer chooses how the cards are dealt (deal.choice), nothing is dealt before
         # the choice; a deal given card by card was dealt already, and offers none.
-        choice = ruleset.deal_choice
-        plans = choice.names(len(self.seats)) if choice is not None and deal is None else ()
+        plans = setup.plans if deal is None else ()
         self.deal_plan: str | None = None  # the plan the dealer chose, once chosen
         self._chose = False  # whether the dealer's choice is the first entry of the history
         if plans:
@@ -184,24 +191,22 @@ class Game:
             self.deal_plan = dealt.plan  # (a deal given card by card, with the plan it was dealt by)
         ruleset, dealer = self.ruleset, self.dealer
         self.phase = _AUCTION
+        setup = self._setup
         self.auction = Auction(
             ruleset.phases,
             self.seats,
             self.cards.hands,
             len(self.seats),
-            enforce=ruleset.breaches == "refuse",
-            suit_of=ruleset.deck.suit,
-            tables=_auction_tables(ruleset),
-            table=self.table,
-            penalize=ruleset.breaches == "penalize",
-            dealer=dealer,
+            setup.enforce,
+            ruleset.deck.suit,
+            setup.auction,
+            self.table,
+            setup.penalize,
+            dealer,
         )
         try:
-            self.ante = (
-                int(ruleset.pot_ante({"players": len(self.seats)}))
-                if ruleset.pot_ante is not None and self.pot_start is not None
-                else 0
-            )
+            if ruleset.pot_ante is not None and self.pot_start is not None:
+                self.ante = int(ruleset.pot_ante({"players": len(self.seats)}))
             self.events.append({"type": "phase", "phase": "auction", "name": ruleset.phases[0].name})
             redeal = redeal_of(ruleset.redeal, self.seats, self.cards.hands) if ruleset.redeal else None
             if dealt.misdeal is not None:
@@ -229,12 +234,12 @@ class Game:
             plan = {"plan": dealt.plan} if dealt.plan is not None else {}
             self.events.append({"type": "deal", "dealer": self.dealer, "explicit": True, **plan})
             return dealt
-        plan = {"plan": chosen} if chosen is not None else {}
-        if seed is None:
-            # No seed to search for: the deal is as secret as the operating system's randomness.
-            self.events.append({"type": "deal", "dealer": self.dealer, **plan})
-        else:
-            self.events.append({"type": "deal", "dealer": self.dealer, "seed": seed, **plan})
+        event: dict[str, Any] = {"type": "deal", "dealer": self.dealer}
+        if seed is not None:  # (without one there is none to search for: as secret as the system's randomness)
+            event["seed"] = seed
+        if chosen is not None:
+            event["plan"] = chosen
+        self.events.append(event)
         return shuffle_and_deal(self.ruleset, self.seats, self.players, seed, chosen)
 
     @property
@@ -666,36 +671,45 @@ class Game:
     def _start_play(self) -> None:
         contract = self.contract
         assert contract is not None
-        n_tricks = self._check_cards()
+        course = _play_course(self.ruleset, contract, self.trump_suit, self.players, len(self.seats))
+        n_tricks = self._check_cards(course.hand_size, course.pack)
         self.phase = _PLAY
-        plan = play_plan(self.ruleset, contract, self.trump_suit)
-        leader = first_leader(plan.play, self.seats, self.declarer, self.dealer)
-        announcement = self.announcement
-        kept: dict[str, int] = {}
-        forfeits: dict[str, tuple[str, int, str]] = {}
-        if isinstance(announcement, AnnouncementRound):
-            kept = self._kept_cards(announcement, n_tricks)
-            forfeits = self._forfeits(announcement, kept)
+        plan, declarer, announcement = course.plan, self.declarer, self.announcement
+        leader = first_leader(plan.play, self.seats, declarer, self.dealer)
         called = self.called_card if self.called_card is not None and not self.table.partner_public else None
         if called is not None and not any(called in self.hands[s] for s in self.seats):
             called = None  # (it lies out of play: nothing to reveal)
-        laid = frozenset(card for _, card in announcement.laid) if announcement is not None else frozenset()
+        book = plan.book  # (the plan's own rules, where none is bound to this deal: `deal_rules`)
+        if announcement is not None or called is not None:
+            book = self._deal_book(plan, announcement, called, n_tricks)
         self.trickplay = self._stage = TrickPlay(
             plan.tables,
-            deal_rules(plan, kept, forfeits, called, laid),
+            book,
             self.ruleset.deck,
             self.table,
             self.seats,
-            self.declarer,
+            declarer,
             leader,
             n_tricks,
-            play_actions(self.ruleset),
-            play_steps(self.ruleset, self.players),
-            opening=contract.opening_leads,
-            team=self._team(),
+            course.actions,
+            course.steps,
+            contract.opening_leads,
+            self._team(),
         )
         self.events.append({"type": "phase", "phase": "play", "leader": leader})
         self.trickplay.start()
+
+    def _deal_book(
+        self, plan: PlayPlan, announcement: DeclarerAnnouncement | Round | None, called: str | None, n_tricks: int
+    ) -> RuleBook:
+        """The plan's rules with those bound to this deal: cards kept back for announced bonuses,
+        the called card, cards laid out (`deal_rules`)."""
+        kept: dict[str, int] = {}
+        forfeits: dict[str, tuple[str, int, str]] = {}
+        if isinstance(announcement, AnnouncementRound):
+            kept, forfeits = self._kept_cards(announcement, n_tricks)
+        laid = frozenset(card for _, card in announcement.laid) if announcement is not None else frozenset()
+        return deal_rules(plan, kept, forfeits, called, laid)
 
     def _team(self) -> tuple[int, ...]:
         """The declarer's side: the declarer, then the partner (none where everyone plays alone)."""
@@ -703,38 +717,35 @@ class Game:
             return ()
         return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
 
-    def _kept_cards(self, round_: AnnouncementRound, n_tricks: int) -> dict[str, int]:
-        """The cards of announced bonuses that their side holds, each kept back for its trick."""
-        kept = {}
+    def _kept_cards(
+        self, round_: AnnouncementRound, n_tricks: int
+    ) -> tuple[dict[str, int], dict[str, tuple[str, int, str]]]:
+        """The cards of announced bonuses that their side holds, each kept back for its trick
+        (card -> trick); and those of them whose bonus forfeits the rest of the play when forced
+        out early (card -> the bonus, its trick, its side). A bonus keeps back its own card, or
+        the card called for a partner."""
+        kept: dict[str, int] = {}
+        forfeiting: list[tuple[str, str, str]] = []  # (bonus, card, side), in the order announced
+        bonuses, hands, called = self.ruleset.bonuses, self.hands, self.called_card
         for name, side in round_.announced.items():
-            bonus = self.ruleset.bonuses[name]
-            card = self._bonus_card(bonus)
-            if card is None or bonus.trick is None:
+            bonus = bonuses[name]
+            card = called if bonus.card == CALLED else bonus.card
+            if card is None:
                 continue
-            holders = [s for s in self.seats if card in self.hands[s] and round_.side_of(s) == side]
-            if holders:
-                kept[card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
-        return kept
+            if bonus.forced_early == "forfeit":
+                forfeiting.append((name, card, side))
+            if bonus.trick is None:
+                continue
+            for seat in self.seats:  # (a loop, not a list of every holder: one is enough)
+                if card in hands[seat] and round_.side_of(seat) == side:
+                    kept[card] = bonus.trick if bonus.trick > 0 else n_tricks + 1 + bonus.trick
+                    break
+        return kept, {card: (name, kept[card], side) for name, card, side in forfeiting if card in kept}
 
-    def _bonus_card(self, bonus: Bonus) -> str | None:
-        """The card an announced bonus keeps back: its own, or the card called for a partner."""
-        return self.called_card if bonus.card == CALLED else bonus.card
-
-    def _forfeits(self, round_: AnnouncementRound, kept: dict[str, int]) -> dict[str, tuple[str, int, str]]:
-        """The kept-back cards whose bonus forfeits the rest of the play when forced out early."""
-        found = {}
-        for name, side in round_.announced.items():
-            bonus = self.ruleset.bonuses[name]
-            card = self._bonus_card(bonus)
-            if bonus.forced_early == "forfeit" and card is not None and card in kept:
-                found[card] = (name, kept[card], side)
-        return found
-
-    def _check_cards(self) -> int:
+    def _check_cards(self, size: int, pack: frozenset[str]) -> int:
         """Before the first lead: every card of the pack in exactly one place (a hand, the
-        talon, the discards), and every active hand the size the deal plan gives, which is the
-        number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
-        size, pack = _pack_of(self.ruleset, len(self.seats))
+        talon, the discards), and every active hand the size the deal plan gives (`size`), which
+        is the number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
         cards = self.cards
         if self.contract is not None and not self.contract.exchange and not cards.aside and not cards.exposed:
             # Nothing has moved since the deal, which was checked card by card as it was dealt.
@@ -953,18 +964,47 @@ def _expect(result: Result) -> dict[str, Any]:
     return expect
 
 
-def _check_table(ruleset: Ruleset, players: object, dealer: object, seed: object, pot: object) -> None:
-    """Refuse a table the ruleset is not played at, naming the argument at fault."""
+class _Setup(NamedTuple):
+    """What every deal at a table works out from the ruleset, the number at the table and the
+    dealer alone: made once (`_setup`) and kept in the ruleset's `derived`, keyed by both."""
+
+    seats_out: tuple[int, ...]  # who sits out (often nobody)
+    seats: tuple[int, ...]  # who plays, from Vorhand (the dealer's left) in order of play
+    ruleset: Ruleset  # as that many play it (some rulesets have rules of their own: Cego for three)
+    plans: tuple[str, ...]  # the deal plans the dealer chooses from (`deal.choice`; none: no choice)
+    auction: AuctionTables
+    enforce: bool  # a pass against a compulsion is refused
+    penalize: bool  # ... or penalised (records of real games)
+
+
+def _setup(ruleset: Ruleset, players: object, dealer: object) -> _Setup:
+    """The set-up of a table of `players` dealt by `dealer` (a table the ruleset is not played at
+    is refused, naming the argument at fault)."""
+    key = ("setup", players, dealer)
+    found: _Setup | None = ruleset.derived.get(key) if type(players) is int and type(dealer) is int else None
+    if found is not None:
+        return found
     if type(players) is not int or players not in ruleset.table_sizes:
         raise TableError(
             "players", f"{ruleset.name} is played by {either(ruleset.table_sizes)} at the table, not {shown(players)}"
         )
     if type(dealer) is not int or not 0 <= dealer < players:
         raise TableError("dealer", f"the dealer must be a seat from 0 to {players - 1}, not {shown(dealer)}")
-    if seed is not None and (problem := seed_problem(seed)) is not None:
-        raise TableError("seed", problem)
-    if pot is not None and (type(pot) is not int or pot < 0):
-        raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
+    seats_out = ruleset.seats_out(players, dealer)
+    first = dealer + 1
+    seats = tuple(s % players for s in range(first, first + players) if s % players not in seats_out)
+    active = ruleset.for_players(len(seats))
+    choice = active.deal_choice
+    found = ruleset.derived[key] = _Setup(
+        seats_out,
+        seats,
+        active,
+        choice.names(len(seats)) if choice is not None else (),
+        _auction_tables(active),
+        active.breaches == "refuse",
+        active.breaches == "penalize",
+    )
+    return found
 
 
 def _broken(game: Game, wrong: list[int], size: int, pack: frozenset[str], counted: Counter[str]) -> str:
@@ -993,22 +1033,34 @@ def _failure(exc: Exception, doing: str) -> Exception:
     return as_rule_failure(exc, doing) or exc
 
 
-def _pack_of(ruleset: Ruleset, active: int) -> tuple[int, frozenset[str]]:
-    """The size of each hand by the deal plan, and the cards of the pack, for `active` players
-    (worked out once per ruleset)."""
-    key = ("pack_check", active)
-    found: tuple[int, frozenset[str]] | None = ruleset.derived.get(key)
+class _PlayCourse(NamedTuple):
+    """What trick play of a contract, with a trump suit, at a table takes from the ruleset alone:
+    made once (`_play_course`) and kept in the ruleset's `derived`, keyed by all three."""
+
+    plan: PlayPlan
+    actions: Mapping[str, FrozenAction]  # {play: CARD} for every card (shared, read-only)
+    steps: list[dict[str, PlayStep]]  # by seat and card: what playing it writes down
+    hand_size: int  # each active hand by the deal plan: the number of tricks
+    pack: frozenset[str]  # the cards of the pack for the players who play
+
+
+def _play_course(
+    ruleset: Ruleset, contract: Contract, trump_suit: str | None, players: int, active: int
+) -> _PlayCourse:
+    """The course of play of `contract` with `trump_suit` at a table of `players`, `active` of
+    whom play (those sitting out a deal are as many at every deal of a table)."""
+    key = ("play_course", contract.name, trump_suit, players)
+    found: _PlayCourse | None = ruleset.derived.get(key)
     if found is None:
         size = sum(p.count for p in ruleset.deal_plans[active] if p.to == "each")
-        found = ruleset.derived[key] = (size, frozenset(ruleset.pack(active)))
+        found = ruleset.derived[key] = _PlayCourse(
+            play_plan(ruleset, contract, trump_suit),
+            play_actions(ruleset),
+            play_steps(ruleset, players),
+            size,
+            frozenset(ruleset.pack(active)),
+        )
     return found
-
-
-@functools.cache
-def _seats_from_vorhand(players: int, dealer: int, seats_out: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats that play this deal, from Vorhand (the dealer's left) in order of play."""
-    first = dealer + 1
-    return tuple(s % players for s in range(first, first + players) if s % players not in seats_out)
 
 
 def _auction_tables(ruleset: Ruleset) -> AuctionTables:

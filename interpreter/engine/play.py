@@ -51,6 +51,14 @@ class TrickPlay:
     # The card excused from following, which takes no part in its trick (`play.excuse`): set by
     # its rule when play starts (engine/excuse.py), so that a deal without it reads this default.
     excused: frozenset[str] = frozenset()
+    # What a deal without exposed cards, or before they matter, reads (set where they differ).
+    ended: EndsEarly | None = None  # the rule that ended play before the last trick
+    exposed: frozenset[str] = frozenset()  # the cards exposed in the exchange (they never win)
+    exposed_live = False  # an exposed card is yet to be played, or lies in an open trick
+    n_opening = 0  # the opening leads the exposed cards make
+    suit_order: tuple[str, ...] = ()  # (OpeningLeads' order of suits)
+    played_in_open = 0  # cards played to the tricks played together
+    _env: tuple[tuple[int, int, int], dict[str, object]] | None = None  # (duty_env's, kept for the turn)
 
     # The attributes read at every card have slots of their own, so that however many others
     # trick play gains they stay quick (Python 3.11 keeps at most 30 in an instance's fastest form).
@@ -95,42 +103,46 @@ class TrickPlay:
         self.tables, self.deck, self.table = tables, deck, table
         self.seats, self.declarer, self.n_tricks = seats, declarer, n_tricks
         self.team = team  # the declarer's side (the declarer, and the partner if any)
-        self.ended: EndsEarly | None = None  # the rule that ended play before the last trick
-        self.hands = table.cards.hands
+        cards = table.cards
+        self.hands = cards.hands
         self.events, self.history = table.events, table.history
         self.plays, self.steps = plays, steps
         self.duties, self.strengths, self.follow = tables.duties, tables.strengths, tables.follow
         self.n_seats = len(seats)
         self.orders = tables.orders(seats)
-        # The cards exposed in the exchange (they never win), and the opening leads they make.
-        exposed = table.cards.exposed
-        self.exposed = frozenset(exposed)
-        self.exposed_live = bool(exposed)  # an exposed card is yet to be played, or lies in an open trick
-        self.pending_leads = list(exposed) if opening is not None and exposed else []
-        self.n_opening = len(self.pending_leads)
-        self.together = self.n_opening if opening is not None and opening.together and self.n_opening > 1 else 1
-        self.suit_order = opening.suit_order if opening is not None else ()
         self.withheld: dict[int, str] = {}  # seat -> the card it withheld (now powerless)
-        self.tricks: list[Trick] = [Trick(leader, [], [])]
-        if self.together > 1:
-            self.tricks += [Trick(leader, [], []) for _ in range(self.together - 1)]
-        self.played_in_open = 0  # cards played to the tricks played together
+        self.trick = trick = Trick(leader, [], [])
+        self.tricks: list[Trick] = [trick]
+        self.together = 1  # the tricks played at once (the opening leads of exposed cards may be)
         self.to_act: int | None = leader
-        self.trick = self.tricks[0]
         self.number = 1
         self.over = False
-        self._env: tuple[tuple[int, int, int], dict[str, object]] | None = None
         # The rules, and the parts of them each step reads.
         self.book, self.rules = book, book.rules
         self.turn_rules, self.judging, self.ending = book.turns, book.judging, book.ending
         self.leading, self.watched = book.leading, book.watched
         self.rescoped_at = book.rescoped_at(n_tricks)
-        self.scoped: list[Turn | None] = [None] * len(table.cards.hands)  # by seat: the rules in scope for its turn
+        self.scoped: list[Turn | None] = [None] * len(cards.hands)  # by seat: the rules in scope for its turn
         self.judges: tuple[PlayRule, ...] = ()  # the rules judging the trick now being played
-        if self.together > 1:
-            self._recount()
+        self.pending_leads: list[str] = []
+        if cards.exposed:
+            self._expose(cards.exposed, opening, leader)
         if self.rules:
             self.rescope()
+
+    def _expose(self, exposed: list[str], opening: OpeningLeads | None, leader: int) -> None:
+        """The cards exposed in the exchange (they never win), and the opening leads they make."""
+        self.exposed = frozenset(exposed)
+        self.exposed_live = True  # an exposed card is yet to be played, or lies in an open trick
+        if opening is None:
+            return
+        self.pending_leads = list(exposed)
+        self.n_opening = len(exposed)
+        self.suit_order = opening.suit_order
+        if opening.together and self.n_opening > 1:
+            self.together = self.n_opening
+            self.tricks += [Trick(leader, [], []) for _ in range(self.together - 1)]
+            self._recount()
 
     def start(self) -> None:
         """Play starts: the rules' first steps (the open hands shown from the first lead)."""
