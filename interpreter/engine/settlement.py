@@ -431,9 +431,9 @@ def settle(
     contribution the ruleset has (bonuses, combinations in a hand, the pot, laid cards)."""
     rs, contract, declarer = deal.ruleset, deal.contract, deal.declarer
     assert declarer is not None
+    scoring = _scoring(rs, contract)
     team = deal.team
     sides = _sides(deal, team)
-    scoring = sides.scoring
     env = _outcome_env(
         rs,
         declarer_cards,
@@ -499,11 +499,10 @@ def _pay_laid(
 
 @dataclass(frozen=True, slots=True)
 class _Sides:
-    """A declarer's side in a contract at a table, its opponents and the pack in play there:
-    the same for every deal of that side at a table of the same seats out, worked out once
+    """A declarer's side at a table, its opponents and the pack in play there: the same for
+    every deal of that side at a table of the same seats out, worked out once
     (`ruleset.derived`, keyed by them)."""
 
-    scoring: _Scoring  # the contract's
     team: tuple[int, ...]
     # The declarer's opponents, and the seats that sit out where the settlement counts them
     # among them (whatever the order of play from Vorhand, which nothing paid depends on).
@@ -527,7 +526,7 @@ class _Sides:
 
 
 def _sides(deal: Deal, team: tuple[int, ...]) -> _Sides:
-    key = ("sides", deal.contract.name, deal.players, deal.seats_out, team)
+    key = ("sides", deal.players, deal.seats_out, team)
     rs = deal.ruleset
     sides: _Sides | None = rs.derived.get(key)
     if sides is None:
@@ -535,8 +534,7 @@ def _sides(deal: Deal, team: tuple[int, ...]) -> _Sides:
         if rs.settlement.sitting_out == "defender":
             found.extend(deal.seats_out)
         pack = _pack_points(rs, len(deal.seats))
-        scoring = _scoring(rs, deal.contract)
-        sides = rs.derived[key] = _Sides(scoring, team, tuple(found), pack, deal.players, rs.settlement.split, {})
+        sides = rs.derived[key] = _Sides(team, tuple(found), pack, deal.players, rs.settlement.split, {})
     return sides
 
 
