@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from interpreter.engine.play import Trick
 
 
+_set_field = object.__setattr__  # past a frozen dataclass's own __setattr__
+
+
 @dataclass(frozen=True, init=False)
 class Result:
     outcome: str  # played | claimed | thrown_in | abandoned | accused | conceded
@@ -51,23 +54,31 @@ class Result:
         bonuses: tuple[dict[str, Any], ...] = (),
         kontra: int = 1,
     ) -> None:
-        # Made at the end of every deal: written straight into the instance's dict, as a frozen
-        # dataclass's own __init__ (one object.__setattr__ a field) costs three times as much.
-        self.__dict__.update(
-            outcome=outcome,
-            contract=contract,
-            declarer=declarer,
-            declarer_won=declarer_won,
-            points=points,
-            tricks=tricks,
-            payments=payments,
-            reason=reason,
-            announcements=announcements,
-            pot=pot,
-            partner=partner,
-            bonuses=bonuses,
-            kontra=kontra,
-        )
+        # Made at the end of every deal: the instance's dict written at once, as a frozen
+        # dataclass's own __init__ (one object.__setattr__ a field) costs three times as much,
+        # and the fields at their defaults left to the class's (most are, in most deals).
+        fields: dict[str, Any] = {
+            "outcome": outcome,
+            "contract": contract,
+            "declarer": declarer,
+            "declarer_won": declarer_won,
+            "points": points,
+            "tricks": tricks,
+            "payments": payments,
+        }
+        if reason:
+            fields["reason"] = reason
+        if announcements:
+            fields["announcements"] = announcements
+        if pot:
+            fields["pot"] = pot
+        if partner is not None:
+            fields["partner"] = partner
+        if bonuses:
+            fields["bonuses"] = bonuses
+        if kontra != 1:
+            fields["kontra"] = kontra
+        _set_field(self, "__dict__", fields)
 
     def as_dict(self) -> dict[str, Any]:
         """The result as events and views show it: new lists and mappings, safe to change."""
@@ -76,27 +87,21 @@ class Result:
     def written_into(self, result: dict[str, Any]) -> dict[str, Any]:
         """`result` with the result as `as_dict` gives it added (the settlement event: its type,
         then the result; made in one mapping)."""
-        points, tricks = self.points, self.tricks
-        result["outcome"] = self.outcome
-        result["contract"] = self.contract
-        result["declarer"] = self.declarer
-        result["declarer_won"] = self.declarer_won
-        result["points"] = None if points is None else _copy(points)
-        result["tricks"] = None if tricks is None else _copy(tricks)
-        result["payments"] = list(self.payments)
-        # The rest only where it is not its default: an event names only what happened.
-        if self.reason:
-            result["reason"] = self.reason
-        if self.announcements:
-            result["announcements"] = [dict(a) for a in self.announcements]
-        if self.pot:
-            result["pot"] = self.pot
-        if self.partner is not None:
-            result["partner"] = self.partner
-        if self.bonuses:
-            result["bonuses"] = list(map(_copy_bonus, self.bonuses))
-        if self.kontra != 1:
-            result["kontra"] = self.kontra
+        # The instance's dict holds the fields not at their defaults, in order (__init__ wrote
+        # it so): the event names only what happened. Then the tables, lists and mappings in it
+        # are written again as copies.
+        fields = self.__dict__
+        result.update(fields)
+        points, tricks = fields["points"], fields["tricks"]
+        if points is not None:
+            result["points"] = _copy(points) if "seats" in points else points.copy()
+        if tricks is not None:
+            result["tricks"] = _copy(tricks) if "seats" in tricks else tricks.copy()
+        result["payments"] = list(fields["payments"])
+        if "announcements" in fields:
+            result["announcements"] = [dict(a) for a in fields["announcements"]]
+        if "bonuses" in fields:
+            result["bonuses"] = list(map(_copy_bonus, fields["bonuses"]))
         return result
 
 
@@ -427,15 +432,23 @@ def settle(
     rs, contract, declarer = deal.ruleset, deal.contract, deal.declarer
     assert declarer is not None
     scoring = _scoring(rs, contract)
+    team = deal.team
+    sides = _sides(deal, team)
     env = _outcome_env(
-        rs, declarer_cards, defender_cards, declarer_tricks, defender_tricks, len(deal.seats), len(deal.bidders)
+        rs,
+        declarer_cards,
+        defender_cards,
+        declarer_tricks,
+        defender_tricks,
+        len(deal.seats),
+        len(deal.bidders),
+        sides.pack,
     )
     won, drawn, amount = _game(
         deal, env, tricks, factor, (declarer_cards, defender_cards, declarer_tricks + defender_tricks), scoring
     )
-    payments = [0] * deal.players
-    team, settlement = deal.team, rs.settlement
-    defenders = _defenders(deal, team)
+    settlement = rs.settlement
+    defenders = sides.defenders
     # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
     scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and scoring.side_bonuses else []
     # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
@@ -445,17 +458,17 @@ def settle(
         amount = 0
     shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
     sign = 1 if won else -1
-    side_receives(
-        team, defenders, (lambda s: sign * shares[s]) if shares else sign * amount, payments, settlement.split
-    )
+    if shares:
+        payments = [0] * deal.players
+        side_receives(team, defenders, lambda s: sign * shares[s], payments, settlement.split)
+    else:
+        payments = sides.moved(sign * amount)
     held = _seat_bonuses(deal, env, tricks) if tricks and not replaced and deal.hands is not None else []
     if scored or held:
-        _pay_bonuses(scored, held, team, defenders, payments, settlement.split)
+        _pay_bonuses(scored, held, sides, payments)
     pot_change = _pot_change(deal, env, amount) if deal.pot is not None and not drawn else 0
     payments[declarer] -= pot_change
-    announced = _announcements(deal, tricks or [], outcome) if deal.laid else []
-    for item in announced:
-        side_receives(team, defenders, item["value"] if item["won"] else -item["value"], payments, settlement.split)
+    announced = _pay_laid(deal, tricks or [], outcome, sides, payments) if deal.laid else ()
     return Result(
         outcome,
         contract.name,
@@ -465,7 +478,7 @@ def settle(
         {"declarer": declarer_tricks, "defenders": defender_tricks},
         payments,
         "drawn: nobody scores" if drawn else "",
-        tuple(announced),
+        announced,
         pot_change,
         deal.partner,
         (*scored, *held),
@@ -473,19 +486,56 @@ def settle(
     )
 
 
-def _defenders(deal: Deal, team: tuple[int, ...]) -> tuple[int, ...]:
-    """The declarer's opponents, and the seats that sit out where the settlement counts them
-    among them: the same seats for every deal of a side at a table of the same seats out
-    (whatever the order of play from Vorhand, which nothing paid depends on), worked out once."""
-    key = ("defenders", deal.players, deal.seats_out, team)
+def _pay_laid(
+    deal: Deal, tricks: Sequence[Trick], outcome: str, sides: _Sides, payments: list[int]
+) -> tuple[dict[str, Any], ...]:
+    """Into `payments`: each card laid out for an announcement, won or lost, between the sides."""
+    announced = tuple(_announcements(deal, tricks, outcome))
+    for item in announced:
+        value = item["value"] if item["won"] else -item["value"]
+        side_receives(sides.team, sides.defenders, value, payments, sides.split)
+    return announced
+
+
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """A declarer's side at a table, its opponents and the pack in play there: the same for
+    every deal of that side at a table of the same seats out, worked out once
+    (`ruleset.derived`, keyed by them)."""
+
+    team: tuple[int, ...]
+    # The declarer's opponents, and the seats that sit out where the settlement counts them
+    # among them (whatever the order of play from Vorhand, which nothing paid depends on).
+    defenders: tuple[int, ...]
+    pack: tuple[int, int]  # how many cards are in play, and their values' sum
+    players: int
+    split: tuple[int, int]  # the ruleset's `settlement.split`
+    # What a payment of each value between the sides moves, seat by seat (worked out when
+    # first paid: the values of bonuses are few).
+    moves: dict[int, tuple[int, ...]]
+
+    def moved(self, value: int) -> list[int]:
+        """What each opponent paying `value` to the declarer's side (negative: receiving it)
+        moves, seat by seat (a new list)."""
+        move = self.moves.get(value)
+        if move is None:
+            payments = [0] * self.players
+            side_receives(self.team, self.defenders, value, payments, self.split)
+            move = self.moves[value] = tuple(payments)
+        return list(move)
+
+
+def _sides(deal: Deal, team: tuple[int, ...]) -> _Sides:
+    key = ("sides", deal.players, deal.seats_out, team)
     rs = deal.ruleset
-    defenders: tuple[int, ...] | None = rs.derived.get(key)
-    if defenders is None:
+    sides: _Sides | None = rs.derived.get(key)
+    if sides is None:
         found = [seat for seat in deal.seats if seat not in team]
         if rs.settlement.sitting_out == "defender":
             found.extend(deal.seats_out)
-        defenders = rs.derived[key] = tuple(found)
-    return defenders
+        pack = _pack_points(rs, len(deal.seats))
+        sides = rs.derived[key] = _Sides(team, tuple(found), pack, deal.players, rs.settlement.split, {})
+    return sides
 
 
 def _pot_change(deal: Deal, env: dict[str, Any], amount: int) -> int:
@@ -589,25 +639,16 @@ def _trick_names(deal: Deal, env: dict[str, Any], tricks: Sequence[Trick] | None
         env["played_tricks"] = _played_tricks(deal, tricks or ())
 
 
-def _pay_bonuses(
-    scored: list[dict[str, Any]],
-    held: list[dict[str, Any]],
-    team: tuple[int, ...],
-    defenders: Sequence[int],
-    payments: list[int],
-    split: tuple[int, int],
-) -> None:
+def _pay_bonuses(scored: list[dict[str, Any]], held: list[dict[str, Any]], sides: _Sides, payments: list[int]) -> None:
     """Into `payments`: each bonus scored, between the sides, and each combination in a hand,
     paid to its holder by each other player at the table; each item keeps what it moved."""
-    players = len(payments)
     for item in scored:
-        value = item["value"] if item["side"] == "declarer" else -item["value"]
-        moved = [0] * players  # what this bonus moves, seat by seat (the log takes it apart)
-        side_receives(team, defenders, value, moved, split)
-        item["payments"] = moved
+        moved = sides.moved(item["value"] if item["side"] == "declarer" else -item["value"])
+        item["payments"] = moved  # what this bonus moves, seat by seat (the log takes it apart)
         payments[:] = map(add, payments, moved)
+    everyone = [*sides.team, *sides.defenders]
     for item in held:
-        item["payments"] = moved = each_other_pays(item["seat"], [*team, *defenders], players, -item["value"])
+        item["payments"] = moved = each_other_pays(item["seat"], everyone, sides.players, -item["value"])
         payments[:] = map(add, payments, moved)
 
 
@@ -673,11 +714,13 @@ def _outcome_env(
     defender_tricks: int,
     players: int,
     bidders: int,
+    pack: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """What the conditions on a deal's outcome read (the cards' tricks themselves excepted)."""
+    """What the conditions on a deal's outcome read (the cards' tricks themselves excepted).
+    `pack`: how many cards are in play and their values' sum, where the caller has it."""
     values = rs.deck.points
     counting = rs.counting
-    size, total = _pack_points(rs, players)
+    size, total = pack or _pack_points(rs, players)
     if len(declarer_cards) + len(defender_cards) != size:
         declarer_raw = sum(map(values.__getitem__, declarer_cards))
         defender_raw = sum(map(values.__getitem__, defender_cards))
@@ -827,16 +870,11 @@ def _bonuses(
     announced_by: dict[bool, set[str]] = {True: set(), False: set()}
     for name, by in deal.announced:
         announced_by[by == "declarer"].add(name)
-    result = []
-    item = judge.item
+    result: list[dict[str, Any]] = []
     for side, mine in (("declarer", True), ("defenders", False)):
         scope = facts.scope(deal, mine, declarer_cards if mine else defender_cards, plan.reads)
-        said = announced_by[mine]
         # (Each side's own bonuses only: King ultimo is the declarer's side's.)
-        for name, bonus in plan.sides[mine]:
-            judged = item(name, bonus, side, name in said, scope)
-            if judged is not None:
-                result.append(judged)
+        judge.side(side, plan.sides[mine], announced_by[mine], scope, result)
     return result
 
 
@@ -923,33 +961,43 @@ class _BonusJudge:
         self.forfeit = deal.forfeit
         self.factor = contract.bonus_factor
 
-    def item(self, name: str, bonus: Bonus, side: str, announced: bool, scope: dict[str, Any]) -> dict[str, Any] | None:
-        scope["announced"] = announced
-        # A card kept back for the bonus and forced out early loses it (Pfeife raus).
-        achieved = (self.forfeit is None or self.forfeit[0] != name) and bool(bonus.achieved(scope))
-        if announced and bonus.announced is not None:
-            value = self._worth(name, True, bonus.announced)
-        elif bonus.value is None:
-            return None  # it counts only when announced
-        elif achieved or (bonus.attempted is not None and bonus.attempted(scope)):
-            value = self._worth(name, False, bonus.value)
-        else:
-            return None
-        times = self.kontra.get(name, 0) if announced else 0
-        return {
-            "name": name,
-            "side": side,
-            "announced": announced,
-            "kontra": times,
-            "achieved": achieved,
-            "value": (value if achieved else -value) * self.factor * 2**times,
-        }
-
-    def _worth(self, name: str, announced: bool, formula: Callable[[dict[str, Any]], Any]) -> int:
-        value = self.worth.get((name, announced))
-        if value is None:
-            value = self.worth[name, announced] = int(formula(self.values))
-        return value
+    def side(
+        self,
+        side: str,
+        bonuses: tuple[tuple[str, Bonus], ...],
+        said: set[str],
+        scope: dict[str, Any],
+        into: list[dict[str, Any]],
+    ) -> None:
+        """Into `into`, each of a side's bonuses (those it `said`) as scored: silent bonuses
+        neither made nor attempted, and those that count only when announced, are left out."""
+        forfeit, worth, values, kontra, factor = self.forfeit, self.worth, self.values, self.kontra, self.factor
+        for name, bonus in bonuses:
+            announced = scope["announced"] = name in said
+            # A card kept back for the bonus and forced out early loses it (Pfeife raus).
+            achieved = (forfeit is None or forfeit[0] != name) and bool(bonus.achieved(scope))
+            if announced and bonus.announced is not None:
+                key, formula = (name, True), bonus.announced
+            elif bonus.value is None:
+                continue  # it counts only when announced
+            elif achieved or (bonus.attempted is not None and bonus.attempted(scope)):
+                key, formula = (name, False), bonus.value
+            else:
+                continue
+            value = worth.get(key)
+            if value is None:  # worked out when first needed, then kept for the other side
+                value = worth[key] = int(formula(values))
+            times = kontra.get(name, 0) if announced else 0
+            into.append(
+                {
+                    "name": name,
+                    "side": side,
+                    "announced": announced,
+                    "kontra": times,
+                    "achieved": achieved,
+                    "value": (value if achieved else -value) * factor * 2**times,
+                }
+            )
 
 
 def _seat_bonuses(deal: Deal, env: dict[str, Any], tricks: Sequence[Trick]) -> list[dict[str, Any]]:
