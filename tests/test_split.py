@@ -105,3 +105,18 @@ def test_a_total_the_shares_cannot_divide_is_refused_at_load_time(tmp_path: Path
     [problem] = [p for p in caught.value.problems if p.path == "settlement.split"]
     assert "cannot be shared 2:1" in problem.message and "from each of 2 opponents" in problem.message
     assert problem.line is not None  # at the split as written
+
+
+def test_a_sides_payments_are_kept_worked_out_within_a_bound() -> None:
+    """What a payment of each value moves is kept per side at a table (`_Sides.moves`, for as
+    long as the ruleset lives): past `_MOST_MOVES` values it is worked out afresh, not kept, and
+    is the same either way."""
+    from interpreter.engine.settlement import _MOST_MOVES, _Sides
+
+    sides = _Sides((1, 3), (0, 2, 4), (54, 70), 5, (2, 1), {})
+    for value in range(-_MOST_MOVES, _MOST_MOVES + 40):
+        expected = [0] * 5
+        side_receives((1, 3), (0, 2, 4), value, expected, (2, 1))
+        assert sides.moved(value) == expected
+        assert sides.moved(value) == expected  # (the kept one, where kept)
+    assert len(sides.moves) == _MOST_MOVES

@@ -497,6 +497,11 @@ def _pay_laid(
     return announced
 
 
+# How many payment values a side at a table keeps worked out (`_Sides.moves`, kept as long as
+# the ruleset is): a game's values are few; past this many a value is worked out afresh.
+_MOST_MOVES = 512
+
+
 @dataclass(frozen=True, slots=True)
 class _Sides:
     """A declarer's side at a table, its opponents and the pack in play there: the same for
@@ -521,7 +526,9 @@ class _Sides:
         if move is None:
             payments = [0] * self.players
             side_receives(self.team, self.defenders, value, payments, self.split)
-            move = self.moves[value] = tuple(payments)
+            move = tuple(payments)
+            if len(self.moves) < _MOST_MOVES:  # (kept for a server's lifetime: bounded)
+                self.moves[value] = move
         return list(move)
 
 
