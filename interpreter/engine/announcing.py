@@ -367,19 +367,19 @@ class AnnouncementRound(Round):
         if seat != self.to_act:
             return []
         offered = self._offered
-        if offered is None:
-            offered = self._offered = self._offer_now(seat)
-        return offered
-
-    def _offer_now(self, seat: int) -> list[ActionJson]:
+        if offered is not None:
+            return offered
+        # (worked out here rather than in a method of its own: a call less at every action)
         if self.answering is not None:
-            return [self.rule.done, self._kontras[self.answering]]  # double again, or no
-        must = self._must_announce(seat) if self.contract.must_announce is not None else ()
-        if must:
+            offered = [self.rule.done, self._kontras[self.answering]]  # double again, or no
+        elif self.contract.must_announce is not None and (must := self._must_announce(seat)):
             actions = self._tables.announcements
-            return [actions[name] for name in self._announceable(seat) if name in must]
-        announce, kontras = self._open_to(seat)
-        return [self.rule.done, *announce, *kontras]
+            offered = [actions[name] for name in self._announceable(seat) if name in must]
+        else:
+            announce, kontras = self._open_to(seat)
+            offered = [self.rule.done, *announce, *kontras]
+        self._offered = offered
+        return offered
 
     def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
         """The offered action `parsed` is: the done call, {announce: NAME} (its cards none), {kontra: ITEM}."""
