@@ -1048,8 +1048,8 @@ def _play_course(
     ruleset: Ruleset, contract: Contract, trump_suit: str | None, players: int, active: int
 ) -> _PlayCourse:
     """The course of play of `contract` with `trump_suit` at a table of `players`, `active` of
-    whom play (those sitting out a deal are as many at every deal of a table)."""
-    key = ("play_course", contract.name, trump_suit, players)
+    whom play."""
+    key = ("play_course", contract.name, trump_suit, players, active)
     found: _PlayCourse | None = ruleset.derived.get(key)
     if found is None:
         size = sum(p.count for p in ruleset.deal_plans[active] if p.to == "each")

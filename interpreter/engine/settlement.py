@@ -94,9 +94,9 @@ class Result:
         result.update(fields)
         points, tricks = fields["points"], fields["tricks"]
         if points is not None:
-            result["points"] = _copy(points) if "seats" in points else points.copy()
+            result["points"] = _copy(points)
         if tricks is not None:
-            result["tricks"] = _copy(tricks) if "seats" in tricks else tricks.copy()
+            result["tricks"] = _copy(tricks)
         result["payments"] = list(fields["payments"])
         if "announcements" in fields:
             result["announcements"] = [dict(a) for a in fields["announcements"]]
