@@ -22,14 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from itertools import compress
-from operator import and_
-from typing import Any
+from operator import and_, itemgetter
+from typing import Any, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call, FrozenAction, Kontra, announce_actions
 from interpreter.engine.table import Table
-from interpreter.language.model import Contract, Declaration, Doubling, KontraRule, Ruleset
+from interpreter.language.model import Condition, Contract, Declaration, Doubling, KontraRule, Ruleset
 
 GAME = "game"
+# The facts of a seat that the round's conditions may read besides its hand (names.SEAT, and
+# names.KONTRA for who may double), each a yes or a no.
+SEAT_FACTS = ("is_declarer", "is_partner", "revealed", "spoken", "card_called", "made_bid", "bid_before_turn")
 
 
 class Round:
@@ -99,6 +102,7 @@ class RoundTables:
     contract (`round_tables`, kept in `ruleset.derived`) rather than at every deal."""
 
     __slots__ = (
+        "announce_reads",
         "announcements",
         "anyone_doubles",
         "at_once",
@@ -106,9 +110,11 @@ class RoundTables:
         "candidate_actions",
         "candidate_at",
         "candidates",
+        "eligible",
         "game_doubled",
+        "kontra_reads",
         "kontras",
-        "may_reads_spoken",
+        "may",
         "once_each",
         "reads_spoken",
         "unconditional",
@@ -135,13 +141,19 @@ class RoundTables:
         # Their actions, in that order, and where each is in it: an offer picks from these.
         self.candidate_actions = tuple(self.announcements[name] for name, _, _ in self.candidates)
         self.candidate_at = {name: i for i, (name, _, _) in enumerate(self.candidates)}
-        # Whether what a seat may announce (or double) depends on whether it has spoken: only
-        # where a condition reads `spoken`; else each seat's answer is worked out once for each
-        # state of its side's being known, not again after its first turn.
+        # What a seat may announce, and whether it may double, are worked out from its side and
+        # the facts of it that these conditions read (`_reads`). Where none reads the hand,
+        # those are a handful of yes-or-no facts, and the answers are kept here for every deal
+        # (keyed by `AnnouncementRound._key`): for each bonus of `candidates` whether the seat
+        # may announce it, and whether it may double the game and the bonuses.
         conditions = [rule.may_announce, *(requires for _, requires, _ in self.candidates)]
-        self.reads_spoken = any(c is not None and "spoken" in c.names for c in conditions)
         eligible = [r.eligible for r in (game, bonuses) if r is not None]
-        self.may_reads_spoken = any(c is not None and "spoken" in c.names for c in eligible)
+        self.announce_reads, self.kontra_reads = _reads(conditions), _reads(eligible)
+        # Whether what a seat may announce depends on whether it has spoken: else each seat's
+        # answer is not looked up again after its first turn.
+        self.reads_spoken = any(c is not None and "spoken" in c.names for c in conditions)
+        self.eligible: dict[tuple[object, ...], list[bool]] = {}
+        self.may: dict[tuple[object, ...], tuple[bool, bool]] = {}
         self.game_doubled, self.bonuses_doubled = _doubles(game), _doubles(bonuses)
         # Answered at once: a kontra hands the turn to the other side (see the module's words).
         self.at_once = ruleset.kontra_answer == "at_once"
@@ -167,6 +179,7 @@ class AnnouncementRound(Round):
         "_doubler",
         "_eligible",
         "_kontras",
+        "_kontras_of",
         "_may_announce",
         "_next",
         "_offered",
@@ -206,16 +219,18 @@ class AnnouncementRound(Round):
         # What the auction says of a seat (who bid), asked only where a rule of who may double reads it.
         self.seat_facts = seat_facts
         self.card_called = card_called  # a card was called for a partner (named or not)
-        # (seat, its side known, it has spoken where that matters) -> for each bonus that may be
-        # announced in the contract (`RoundTables.candidates`), whether the seat may announce it
-        self._eligible: dict[tuple[int, bool, bool], list[bool]] = {}
+        # Where a condition of announcing reads the hand, what `RoundTables.eligible` keeps for
+        # every deal is kept for this one (by `_key`, which then names the seat).
+        self._eligible: dict[tuple[object, ...], list[bool]] = {}
         # For each of those bonuses, whether it is still to be announced.
         self._unannounced = [True] * len(tables.candidates)
-        # Each seat's entry of _eligible as its side is known now (and it has spoken or not):
-        # looked up at every offer, and dropped when those change (found again when asked).
-        self._may_announce: dict[int, list[bool]] = {}
-        # Whether a seat may double the game and the bonuses: read from _seat_env like the above.
-        self._may: dict[tuple[int, bool, bool], tuple[bool, bool]] = {}
+        # The announcements each seat may make now (of `_eligible_for` those not announced yet),
+        # looked up at every offer: dropped when they may change (something is announced, the
+        # seat's side becomes known, the seat has spoken where a condition reads that), and
+        # found again when asked.
+        self._may_announce: dict[int, list[FrozenAction]] = {}
+        # Whether a seat may double the game and the bonuses: as `_eligible`, for who may double.
+        self._may: dict[tuple[object, ...], tuple[bool, bool]] = {}
         # The items (the game, announced bonuses) that may still be doubled -> the side that
         # doubles each next: the owner's opponents first, then the owner, and so on (kept as
         # kontras are said, not worked out from the levels).
@@ -227,6 +242,9 @@ class AnnouncementRound(Round):
         self._open: list[FrozenAction] = []
         self._at: dict[str, int] = {}  # item -> where its kontra is in _open
         self._next: dict[str, list[bool]] = {"declarer": [], "defenders": []}
+        # Those kontras of `_open` each side doubles next, looked up at every offer: dropped
+        # when an item is doubled or announced, and picked again when asked.
+        self._kontras_of: dict[str, list[FrozenAction]] = {}
         # Answered at once: the item whose doubling is being answered (None: the round's turn).
         self.answering: str | None = None
         # With no fixed limit (`max: none`) each seat doubles an item at most once: (item, seat)
@@ -241,51 +259,73 @@ class AnnouncementRound(Round):
     def side_of(self, seat: int) -> str:
         return "declarer" if seat == self.declarer or seat == self.partner else "defenders"
 
-    def _seat_env(self, seat: int) -> dict[str, Any]:
-        return {
-            "hand": frozenset(self.hands[seat]),
+    def _seat_env(self, seat: int, hand: bool = True) -> dict[str, Any]:
+        """What a condition of who may announce reads of `seat` (names.SEAT), its hand only
+        where asked for."""
+        env: dict[str, Any] = {
             "is_declarer": seat == self.declarer,
             "is_partner": seat == self.partner,
             "revealed": seat in self.revealed or self.partner_revealed,
             "spoken": seat in self.spoken,
             "card_called": self.card_called,
         }
+        if hand:
+            env["hand"] = frozenset(self.hands[seat])
+        return env
 
-    def _may_double(self, seat: int, rule: KontraRule | None) -> bool:
-        if rule is None or rule.eligible is None:
-            return True
+    def _kontra_env(self, seat: int, hand: bool = True) -> dict[str, Any]:
+        """What a condition of who may double reads of `seat` (names.KONTRA): with what the
+        auction says of it."""
+        env = self._seat_env(seat, hand)
         facts = self.seat_facts(seat) if self.seat_facts is not None else {}
-        env = {
-            **self._seat_env(seat),
-            "made_bid": facts.get("made_bid", False),
-            "bid_before_turn": facts.get("bid_before_turn", False),
-        }
-        return bool(rule.eligible(env))
+        env["made_bid"] = facts.get("made_bid", False)
+        env["bid_before_turn"] = facts.get("bid_before_turn", False)
+        return env
+
+    def _key(self, seat: int, env: dict[str, Any], reads: Reads) -> tuple[object, object]:
+        """What the answer of conditions reading `reads` for `seat` depends on: its side and the
+        facts read, or the seat itself and the facts where they read its hand (which is the
+        seat's alone, in this deal alone)."""
+        return (seat if reads.hand else self._sides[seat], reads.facts(env))
+
+    @staticmethod
+    def _may_double(env: dict[str, Any], rule: KontraRule | None) -> bool:
+        return rule is None or rule.eligible is None or bool(rule.eligible(env))
 
     # -- what may be said ------------------------------------------------------------------------
     def _eligible_for(self, seat: int) -> list[bool]:
         """For each bonus of `RoundTables.candidates`, whether `seat` may announce it at all,
-        announced or not (read only). That depends only on what _seat_env holds, which in this
-        round changes only when the seat's side becomes known (and when it has spoken, where a
-        condition reads that): worked out once for each."""
-        key = (seat, seat in self.revealed or self.partner_revealed, self._tables.reads_spoken and seat in self.spoken)
-        eligible = self._eligible.get(key)
+        announced or not (read only). That depends only on the seat's side and the facts of it
+        that the conditions read (`RoundTables.announce_reads`, and its hand where one reads
+        it): worked out once for each, and kept for every deal where the hand is not read."""
+        tables = self._tables
+        reads = tables.announce_reads
+        env = self._seat_env(seat, False)
+        known = self._eligible if reads.hand else tables.eligible
+        key = self._key(seat, env, reads)
+        eligible = known.get(key)
         if eligible is None:
-            names = set(self._eligible_now(seat))
-            eligible = self._eligible[key] = [name in names for name, _, _ in self._tables.candidates]
+            env["hand"] = frozenset(self.hands[seat])
+            names = set(self._eligible_now(seat, env))
+            eligible = known[key] = [name in names for name, _, _ in tables.candidates]
         return eligible
 
-    def _open_to(self, seat: int) -> tuple[Iterable[FrozenAction], Iterable[FrozenAction]]:
+    def _open_to(self, seat: int) -> tuple[list[FrozenAction], list[FrozenAction]]:
         """The announcements `seat` may make now, in the order of the ruleset's bonuses, and the
         kontras it may say: of the game, then of the announced bonuses in order, those its side
-        doubles next, where the rule lets the seat double them. (Both made in one call: the
-        round asks at every action.)"""
+        doubles next, where the rule lets the seat double them (read only). Both are kept from
+        one offer to the next until something changes them: the round asks at every action."""
         tables = self._tables
-        eligible = self._may_announce.get(seat)
-        if eligible is None:
-            eligible = self._may_announce[seat] = self._eligible_for(seat)
-        announce = compress(tables.candidate_actions, map(and_, eligible, self._unannounced))
-        kontras = compress(self._open, self._next[self._sides[seat]])
+        announce = self._may_announce.get(seat)
+        if announce is None:
+            eligible = self._eligible_for(seat)
+            announce = self._may_announce[seat] = [
+                *compress(tables.candidate_actions, map(and_, eligible, self._unannounced))
+            ]
+        side = self._sides[seat]
+        kontras = self._kontras_of.get(side)
+        if kontras is None:
+            kontras = self._kontras_of[side] = [*compress(self._open, self._next[side])]
         if tables.anyone_doubles and not (tables.once_each and self._doubled):
             return announce, kontras
         doubled = self._doubled
@@ -300,8 +340,7 @@ class AnnouncementRound(Round):
         """The bonuses `seat` may announce now."""
         return [action["announce"] for action in self._open_to(seat)[0]]
 
-    def _eligible_now(self, seat: int) -> list[str]:
-        env = self._seat_env(seat)
+    def _eligible_now(self, seat: int, env: dict[str, Any]) -> list[str]:
         if self.rule.may_announce is not None and not self.rule.may_announce(env):
             return []
         tables = self._tables
@@ -318,6 +357,7 @@ class AnnouncementRound(Round):
         """`item` is doubled next by `side` (None: by neither; it has been doubled as often as
         allowed, or the chain of its doubling ended). An item new to the round comes last."""
         nxt = self._next
+        self._kontras_of.clear()
         at = self._at.get(item)
         if at is None:
             at = self._at[item] = len(self._open)
@@ -333,17 +373,18 @@ class AnnouncementRound(Round):
 
     def _may_now(self, seat: int) -> tuple[bool, bool]:
         """Whether the rules let `seat` double the game, and the bonuses (the same for each)."""
-        if self._tables.anyone_doubles:
+        tables = self._tables
+        if tables.anyone_doubles:
             return True, True
-        key = (
-            seat,
-            seat in self.revealed or self.partner_revealed,
-            self._tables.may_reads_spoken and seat in self.spoken,
-        )
-        may = self._may.get(key)
+        reads = tables.kontra_reads
+        env = self._kontra_env(seat, False)
+        known = self._may if reads.hand else tables.may
+        key = self._key(seat, env, reads)
+        may = known.get(key)
         if may is None:
+            env["hand"] = frozenset(self.hands[seat])
             game, bonuses = self.ruleset.kontra_game, self.ruleset.kontra_bonuses
-            may = self._may[key] = (self._may_double(seat, game), self._may_double(seat, bonuses))
+            may = known[key] = (self._may_double(env, game), self._may_double(env, bonuses))
         return may
 
     def _doublable(self, seat: int) -> list[str]:
@@ -443,6 +484,10 @@ class AnnouncementRound(Round):
         side = self.announced[name] = self._sides[seat]
         self.announced_by[name] = seat
         self._unannounced[self._tables.candidate_at[name]] = False
+        action = self._tables.announcements[name]
+        for announce in self._may_announce.values():  # (which hold actions of their own)
+            if action in announce:
+                announce.remove(action)
         if self._tables.bonuses_doubled:
             self._doublable_by(name, "defenders" if side == "declarer" else "declarer")
         self._said(seat)
@@ -524,7 +569,7 @@ class AnnouncementRound(Round):
             return f"{item} has been doubled {rule.max} times, the most allowed"
         if rule.max is None and (item, seat) in self._doubled:
             return f"you have doubled {item} once already, and each player doubles it at most once"
-        if not self._may_double(seat, rule) and rule.eligible is not None:
+        if not self._may_double(self._kontra_env(seat), rule) and rule.eligible is not None:
             return f"you may not double ({rule.eligible.source}); you may double: {', '.join(items) or 'nothing'}"
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
@@ -552,6 +597,25 @@ class AnnouncementRound(Round):
             return
         self.turn = (self.turn + 1) % len(self.order)
         self.to_act = self.order[self.turn]
+
+
+class Reads(NamedTuple):
+    """What some conditions read of a seat: `facts` gives the values of those of `SEAT_FACTS`
+    they read from the seat's facts; `hand`, whether they read its hand too."""
+
+    facts: Callable[[Mapping[str, Any]], object]
+    hand: bool
+
+
+def _reads(conditions: Iterable[Condition | None]) -> Reads:
+    """What `conditions` read of a seat."""
+    read = set().union(*(c.names for c in conditions if c is not None))
+    facts = [name for name in SEAT_FACTS if name in read]
+    return Reads(itemgetter(*facts) if facts else _no_facts, "hand" in read)
+
+
+def _no_facts(env: Mapping[str, Any]) -> object:
+    return None
 
 
 def _doubles(rule: KontraRule | None) -> bool:
