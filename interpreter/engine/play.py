@@ -121,7 +121,8 @@ class TrickPlay:
         self.book, self.rules = book, book.rules
         self.turn_rules, self.judging, self.ending = book.turns, book.judging, book.ending
         self.leading, self.watched = book.leading, book.watched
-        self.rescoped_at = book.rescoped_at(n_tricks)
+        self.rescoped_at = book.rescoped_at(n_tricks)  # (None: every trick's, until `unsettled` are spent)
+        self.unsettled = book.unsettled(n_tricks)
         self.scoped: list[Turn | None] = [None] * len(cards.hands)  # by seat: the rules in scope for its turn
         self.judges: tuple[PlayRule, ...] = ()  # the rules judging the trick now being played
         self.pending_leads: list[str] = []
@@ -461,9 +462,16 @@ class TrickPlay:
 
     def _new_trick(self) -> None:
         """At a trick's start: the scopes, and the trick's judges, where the rules say they may
-        change from the last trick's (RuleBook.rescoped_at)."""
+        change from the last trick's (RuleBook.rescoped_at); at every trick's start while a rule
+        that says no better is not spent."""
         at = self.rescoped_at
-        if at is None or self.number in at:
+        if at is None:
+            self.rescope()
+            for rule in self.unsettled:
+                if not rule.spent(self):
+                    return
+            self.rescoped_at = self.book.settled_at(self.n_tricks)
+        elif self.number in at:
             self.rescope()
 
     def _leader_instead(self, leader: int) -> int:

@@ -106,6 +106,13 @@ class PlayRule:
             starts.add((scope.last if scope.last > 0 else n_tricks + 1 + scope.last) + 1)
         return frozenset(starts)
 
+    def spent(self, play: TrickPlay) -> bool:
+        """Whether the rule will concern no turn and judge no trick for the rest of play (asked at
+        a trick's start, its scope just worked out, of a rule rescoped at every trick's start):
+        once every such rule is spent, the tricks' starts rescope only where the other rules say
+        (`RuleBook.settled_at`). The opening leads once led, the exposed cards once played."""
+        return False
+
     # -- a turn's cards, by the stage it belongs to ------------------------------------------------
     def usable(self, play: TrickPlay, seat: int, usable: list[str]) -> list[str]:
         return usable
@@ -179,8 +186,11 @@ class RuleBook:
     watched: frozenset[str]  # cards whose playing may change whose turns a rule concerns
     # Which rules of `turns` are in scope (a bit each) -> the Turn they make (None: none)
     by_scope: dict[int, Turn | None] = field(default_factory=lambda: {0: None})
-    # A play's number of tricks -> the tricks at whose start the rules are rescoped (None: all)
-    rescoping: dict[int, frozenset[int] | None] = field(default_factory=dict)
+    # A play's number of tricks -> the tricks at whose start the rules are rescoped (None: all),
+    # the rules that make it all (rescoped at every trick's start), and the tricks of the others
+    rescoping: dict[int, tuple[frozenset[int] | None, tuple[PlayRule, ...], frozenset[int]]] = field(
+        default_factory=dict
+    )
 
     @classmethod
     def of(cls, rules: tuple[PlayRule, ...]) -> RuleBook:
@@ -198,17 +208,31 @@ class RuleBook:
         """The tricks at whose start whose turns the rules concern, and which judge the trick,
         are worked out again (None: every trick's): where any rule's may change (made once per
         number of tricks)."""
-        if n_tricks not in self.rescoping:
+        return self._rescoping(n_tricks)[0]
+
+    def unsettled(self, n_tricks: int) -> tuple[PlayRule, ...]:
+        """The rules rescoped at every trick's start (their `rescoped_at` is None)."""
+        return self._rescoping(n_tricks)[1]
+
+    def settled_at(self, n_tricks: int) -> frozenset[int]:
+        """The tricks at whose start the rules are worked out again once every rule of
+        `unsettled` is spent: where the others' scopes may change."""
+        return self._rescoping(n_tricks)[2]
+
+    def _rescoping(self, n_tricks: int) -> tuple[frozenset[int] | None, tuple[PlayRule, ...], frozenset[int]]:
+        found = self.rescoping.get(n_tricks)
+        if found is None:
+            unsettled: list[PlayRule] = []
             starts: set[int] = set()
             for rule in self.rules:
                 at = rule.rescoped_at(n_tricks)
                 if at is None:
-                    self.rescoping[n_tricks] = None
-                    break
-                starts |= at
-            else:
-                self.rescoping[n_tricks] = frozenset(starts)
-        return self.rescoping[n_tricks]
+                    unsettled.append(rule)
+                else:
+                    starts |= at
+            settled = frozenset(starts)
+            found = self.rescoping[n_tricks] = (None if unsettled else settled, tuple(unsettled), settled)
+        return found
 
     def turn(self, scope: int) -> Turn | None:
         """The Turn of the rules of `turns` whose bits are set in `scope` (made once each)."""
@@ -403,6 +427,9 @@ class ExposedCards(PlayRule):
     def judges(self, play: TrickPlay) -> bool:
         return play.exposed_live
 
+    def spent(self, play: TrickPlay) -> bool:
+        return not play.exposed_live  # (played, and their tricks complete: they come back no more)
+
 
 # -- deciding the duty ---------------------------------------------------------------------------------
 
@@ -442,6 +469,9 @@ class OpeningLeads(PlayRule):
     def applies(self, play: TrickPlay, seat: int) -> bool:
         return bool(play.pending_leads) and seat == play.declarer
 
+    def spent(self, play: TrickPlay) -> bool:
+        return not play.pending_leads  # (who leads after them is `next_leader`'s, asked at every trick)
+
     def leads(self, play: TrickPlay, usable: list[str]) -> list[str]:
         pending, suit = play.pending_leads, play.deck.suit
         suits = {suit[e] for e in pending}
@@ -480,6 +510,9 @@ class TogetherDuty(PlayRule):
 
     def applies(self, play: TrickPlay, seat: int) -> bool:
         return play.together > 1 and len(play.tricks) <= play.together
+
+    def spent(self, play: TrickPlay) -> bool:
+        return play.together == 1  # (the tricks played together are complete: one at a time from now)
 
     def decide(self, play: TrickPlay, seat: int, usable: list[str]) -> list[str] | None:
         return play.together_duty(seat, usable) if play.trick.cards else None
