@@ -55,6 +55,7 @@ class TrickPlay:
     ended: EndsEarly | None = None  # the rule that ended play before the last trick
     exposed: frozenset[str] = frozenset()  # the cards exposed in the exchange (they never win)
     exposed_live = False  # an exposed card is yet to be played, or lies in an open trick
+    exposed_out = False  # an exposed card lies in an open trick
     n_opening = 0  # the opening leads the exposed cards make
     suit_order: tuple[str, ...] = ()  # (OpeningLeads' order of suits)
     played_in_open = 0  # cards played to the tricks played together
@@ -153,8 +154,8 @@ class TrickPlay:
     # -- whose turns the rules concern -----------------------------------------------------------
     def rescope(self) -> None:
         """Work out the rules in scope for every seat's turn, and those judging the trick."""
-        if self.exposed:
-            self.exposed_live = self.exposed_in_play()
+        if self.exposed_live:  # (once all are played and their tricks complete, for good)
+            self._exposed_now()
         for seat in self.seats:
             self.rescope_seat(seat)
         self.judges = tuple(r for r in self.judging if r.judges(self))
@@ -328,14 +329,22 @@ class TrickPlay:
             return self.exposed | self.excused if self.excused else self.exposed
         return frozenset(self.withheld.values()) | self.exposed | self.excused
 
-    def exposed_in_play(self) -> bool:
-        """Whether an exposed card is still to be played, or lies in a trick now being played."""
-        exposed = self.exposed
-        if not exposed:
-            return False
-        if any(not exposed.isdisjoint(t.cards) for t in self.open_tricks()):
-            return True
-        return any(not exposed.isdisjoint(self.hands[s]) for s in self.seats)
+    def _exposed_now(self) -> None:
+        """Where the exposed cards are: whether one lies in a trick now being played
+        (`exposed_out`), and whether one is still to be played or lies there (`exposed_live`)."""
+        exposed, hands = self.exposed, self.hands
+        out = False
+        for trick in self.open_tricks():  # (loops, not any() over a generator: no frame made per call)
+            if not exposed.isdisjoint(trick.cards):
+                out = True
+                break
+        live = out
+        if not out:
+            for seat in self.seats:
+                if not exposed.isdisjoint(hands[seat]):
+                    live = True
+                    break
+        self.exposed_out, self.exposed_live = out, live
 
     def duty_env(self, seat: int) -> dict[str, object]:
         """What a duty over the trick history reads for `seat`'s turn (worked out once a turn)."""

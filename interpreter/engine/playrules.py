@@ -409,12 +409,20 @@ class Withheld(PlayRule):
 class ExposedCards(PlayRule):
     """Cards laid face up in the exchange (Cego's empty cards) never win a trick; one led fixes
     its suit, but a player who can neither follow it nor trump follows the card after it, which
-    "determines the suit to be followed" (cego-en, Eine Leere)."""
+    "determines the suit to be followed" (cego-en, Eine Leere). In scope for the cards' holders
+    (who play them: the turns and the trick they lie in change), and for every turn of a trick
+    one lies in; it judges those tricks."""
 
     origin: str = "exchange.keep.exposed"
 
     def applies(self, play: TrickPlay, seat: int) -> bool:
-        return play.exposed_live  # (worked out once at a trick's start, before the seats' scopes)
+        # (`exposed_out` is worked out with the scopes, before the seats': at a trick's start,
+        # and when an exposed card is played)
+        return play.exposed_out or not play.exposed.isdisjoint(play.hands[seat])
+
+    def after_play(self, play: TrickPlay, seat: int, card: str) -> None:
+        if card in play.exposed:
+            play.rescope()  # (it lies in the trick now: every turn of it, and the trick, are the rule's)
 
     def led(self, play: TrickPlay, seat: int, led: list[str], usable: list[str]) -> list[str]:
         if len(led) > 1 and led[0] in play.exposed:
@@ -425,7 +433,7 @@ class ExposedCards(PlayRule):
         return led
 
     def judges(self, play: TrickPlay) -> bool:
-        return play.exposed_live
+        return play.exposed_out
 
     def spent(self, play: TrickPlay) -> bool:
         return not play.exposed_live  # (played, and their tricks complete: they come back no more)
