@@ -207,7 +207,7 @@ class TrickPlay:
         """The cards of `seat`'s hand following may take (all but a withheld card)."""
         turn = self.scoped[seat]
         usable = self.hands[seat]
-        for rule in turn.base if turn is not None else ():
+        for rule in turn.usable if turn is not None else ():
             usable = rule.usable(self, seat, usable)
         return usable
 
@@ -218,7 +218,7 @@ class TrickPlay:
         """The cards `seat` may play by the rules in scope for its turn (the steps of `_steps`,
         without writing each down)."""
         usable = self.hands[seat]
-        for rule in turn.base:
+        for rule in turn.usable:
             usable = rule.usable(self, seat, usable)
         allowed = None
         for rule in turn.decide:
@@ -227,7 +227,7 @@ class TrickPlay:
                 break
         if allowed is None:
             led = self.trick.cards
-            for rule in turn.base:
+            for rule in turn.led:
                 led = rule.led(self, seat, led, usable)
             allowed = self.tables.legal(usable, led)
             for rule in turn.follow:
@@ -240,7 +240,7 @@ class TrickPlay:
         """The steps of `seat`'s turn by the rules in scope: (the rule, the cards allowed after
         it), the base tables' step as None, up to `stop` (not taken) if given."""
         usable = self.hands[seat]
-        for rule in turn.base:
+        for rule in turn.usable:
             usable = rule.usable(self, seat, usable)
         steps: list[tuple[PlayRule | None, list[str]]] = []
         for rule in turn.decide:
@@ -250,7 +250,7 @@ class TrickPlay:
                 break
         else:
             led = self.trick.cards
-            for rule in turn.base:
+            for rule in turn.led:
                 led = rule.led(self, seat, led, usable)
             allowed = self.tables.legal(usable, led)
             steps.append((None, allowed))
@@ -297,7 +297,7 @@ class TrickPlay:
         turn = self.scoped[seat]
         if turn is None:
             return self.tables.refusal(hand, self.trick.cards, card)
-        for base in turn.base:
+        for base in turn.usable:
             if card not in base.usable(self, seat, hand):
                 return base.why(self, seat, card, [], self._ruled(seat, turn))
         steps = self._steps(seat, turn)
@@ -309,7 +309,7 @@ class TrickPlay:
                 return step.why(self, seat, card, allowed, legal)
             usable = self.usable(seat)
             led = self.trick.cards
-            for base in turn.base:
+            for base in turn.led:
                 led = base.led(self, seat, led, usable)
             return self.tables.refusal(usable, led, card)
         return f"{card} may be played now"  # (not refused: asked of a legal card)
@@ -393,7 +393,7 @@ class TrickPlay:
         """Play `card` of `seat`, whose turn has rules in scope: they see it played."""
         turn = self.scoped[seat]
         assert turn is not None
-        for rule in turn.react:
+        for rule in turn.before:
             rule.before_play(self, seat, card)
         trick = self.trick
         self.hands[seat].remove(card)
@@ -402,7 +402,7 @@ class TrickPlay:
         entry, event = self.steps[seat][card]
         self.history.append(entry)
         self.events.append(event)
-        for rule in turn.react:
+        for rule in turn.after:
             rule.after_play(self, seat, card)
         if card in self.watched:
             self.rescope_seat(seat)

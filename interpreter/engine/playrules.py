@@ -164,13 +164,16 @@ def has(rule: PlayRule, method: str) -> bool:
 
 
 class Turn(NamedTuple):
-    """The rules in scope for a seat's turn, by the step each takes part in (in the book's order)."""
+    """The rules in scope for a seat's turn, by the step each takes part in (in the book's order):
+    only those with a method of their own for it, so that no step asks a rule that does nothing."""
 
-    base: tuple[PlayRule, ...]  # usable and led: what following means
+    usable: tuple[PlayRule, ...]  # what following means: the cards it may take
+    led: tuple[PlayRule, ...]  # and the cards that fix the suit
     decide: tuple[PlayRule, ...]
     follow: tuple[PlayRule, ...]  # allow, on what following allowed
     narrow: tuple[PlayRule, ...]  # allow, on the duty whatever decided it
-    react: tuple[PlayRule, ...]  # before_play, after_play
+    before: tuple[PlayRule, ...]  # before_play
+    after: tuple[PlayRule, ...]  # after_play
 
 
 @dataclass(frozen=True)
@@ -240,11 +243,13 @@ class RuleBook:
             return self.by_scope[scope]
         rules = [r for i, r in enumerate(self.turns) if scope >> i & 1]
         found = self.by_scope[scope] = Turn(
-            tuple(r for r in rules if has(r, "usable") or has(r, "led")),
+            tuple(r for r in rules if has(r, "usable")),
+            tuple(r for r in rules if has(r, "led")),
             tuple(r for r in rules if has(r, "decide")),
             tuple(r for r in rules if has(r, "allow") and r.stage == FOLLOW),
             tuple(r for r in rules if has(r, "allow") and r.stage != FOLLOW),
-            tuple(r for r in rules if has(r, "before_play") or has(r, "after_play")),
+            tuple(r for r in rules if has(r, "before_play")),
+            tuple(r for r in rules if has(r, "after_play")),
         )
         return found
 
