@@ -592,24 +592,25 @@ class TrickPlay:
         width = len(open_tricks)
         # Only a card's grades in the tricks matter, so cards with the same grades (a profile)
         # are interchangeable: the choices are worked out over profiles and how many cards of
-        # each the hand has, not over every ordering of the cards themselves.
+        # each the hand has (the cards placed in the earlier tricks among them), not over every
+        # ordering of the cards themselves.
         profile = _Profiles(self, [self._grading(before[i], first + i) for i in range(width)])
-        counts: dict[tuple[int, ...], int] = {}
         of_usable: dict[str, tuple[int, ...]] = {}
+        counts: dict[tuple[int, ...], int] = {}
         for card in usable:
             p = of_usable[card] = profile(card)
             counts[p] = counts.get(p, 0) + 1
-        fixed = [profile(card) for card in placed]  # the cards already put in the earlier tricks
-        best = _best_vectors(counts, fixed, width)
-        # A card may go to this trick if, after the placed cards and it, the rest can still
-        # make a best vector.
-        start = tuple(p[i] for i, p in enumerate(fixed))
-        fits: dict[tuple[int, ...], bool] = {}
-        for p in set(of_usable.values()):
-            counts[p] -= 1
-            fits[p] = not best.isdisjoint(_vectors(counts, width, position + 1, (*start, p[position]), set()))
-            counts[p] += 1
-        return [c for c in usable if fits[of_usable[c]]]
+        fixed = tuple([profile(card) for card in placed])
+        for p in fixed:
+            counts[p] = counts.get(p, 0) + 1
+        graded = _choices(counts, width)
+        best = _best(set(graded.values()))
+        # A card may go to this trick if a best choice begins with the placed cards and it.
+        fits = set()
+        for choice, grades in graded.items():
+            if grades in best and choice[:position] == fixed:
+                fits.add(choice[position])
+        return [c for c in usable if of_usable[c] in fits]
 
 
 class _Profiles:
@@ -637,44 +638,37 @@ class _Profiles:
         return found
 
 
-def _best_vectors(counts: dict[tuple[int, ...], int], fixed: list[tuple[int, ...]], width: int) -> set[tuple[int, ...]]:
-    """The grade vectors of every choice of cards (the placed cards `fixed` among the hand's, any
-    trick, any order) that no other is as good as in every trick and better in one."""
-    for p in fixed:
-        counts[p] = counts.get(p, 0) + 1
-    every = _vectors(counts, width, 0, (), set())
-    for p in fixed:
-        counts[p] -= 1
+def _choices(counts: dict[tuple[int, ...], int], width: int) -> dict[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every choice of cards for the `width` tricks played together, from `counts` cards of each
+    grade profile: the profiles in the order of the tricks -> the grade in each trick."""
+    choices: list[tuple[tuple[int, ...], ...]] = [()]
+    for _ in range(width):
+        longer = []
+        for choice in choices:
+            for p, left in counts.items():
+                if left > choice.count(p):
+                    longer.append((*choice, p))
+        choices = longer
+    graded = {}
+    for choice in choices:
+        grades = []
+        for at, p in enumerate(choice):
+            grades.append(p[at])
+        graded[choice] = tuple(grades)
+    return graded
+
+
+def _best(vectors: set[tuple[int, ...]]) -> set[tuple[int, ...]]:
+    """The grade vectors of `vectors` that no other is as good as in every trick and better in one."""
     best = set()
-    for v in every:
-        for w in every:
-            if w != v and _at_least(w, v):
-                break
+    for v in vectors:  # (loops, not all() over a generator: no frame made per pair)
+        for w in vectors:
+            if w != v:
+                for a, b in zip(w, v):  # noqa: B905 (one width)
+                    if a < b:
+                        break
+                else:
+                    break  # w is as good as v in every trick
         else:
             best.add(v)
     return best
-
-
-def _at_least(w: tuple[int, ...], v: tuple[int, ...]) -> bool:
-    """Whether grade vector `w` is as good as `v` in every trick."""
-    for a, b in zip(w, v):  # noqa: B905, SIM110 (one width; a loop, not all() over a generator: no frame made per call)
-        if a < b:
-            return False
-    return True
-
-
-def _vectors(
-    counts: dict[tuple[int, ...], int], width: int, at: int, sofar: tuple[int, ...], found: set[tuple[int, ...]]
-) -> set[tuple[int, ...]]:
-    """Into `found`, the grade vectors of every choice of cards for the tricks played together
-    that goes on from `sofar` (the grades in the tricks before `at`), from `counts` cards of
-    each grade profile (a module function: a closure calling itself would be a reference cycle)."""
-    if at == width:
-        found.add(sofar)
-        return found
-    for p, left in counts.items():
-        if left > 0:
-            counts[p] = left - 1
-            _vectors(counts, width, at + 1, (*sofar, p[at]), found)
-            counts[p] = left
-    return found
