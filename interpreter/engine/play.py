@@ -15,7 +15,7 @@ that removed it says why).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from interpreter.engine.actions import Action, ActionJson, FrozenAction, PlayCard, PlayStep
@@ -124,6 +124,7 @@ class TrickPlay:
         self.leading, self.watched = book.leading, book.watched
         self.rescoped_at = book.rescoped_at(n_tricks)  # (None: every trick's, until `unsettled` are spent)
         self.unsettled = book.unsettled(n_tricks)
+        self.asked = book.asked  # the rules of `turn_rules` not spent, with their bits
         self.scoped: list[Turn | None] = [None] * len(cards.hands)  # by seat: the rules in scope for its turn
         self.judges: tuple[PlayRule, ...] = ()  # the rules judging the trick now being played
         self.pending_leads: list[str] = []
@@ -156,18 +157,29 @@ class TrickPlay:
         """Work out the rules in scope for every seat's turn, and those judging the trick."""
         if self.exposed_live:  # (once all are played and their tricks complete, for good)
             self._exposed_now()
-        for seat in self.seats:
-            self.rescope_seat(seat)
-        self.judges = tuple(r for r in self.judging if r.judges(self))
+        self._scope(self.seats)
+        judges = []  # (a loop, not a generator: no frame made per call)
+        for rule in self.judging:
+            if rule.judges(self):
+                judges.append(rule)
+        self.judges = tuple(judges)
 
     def rescope_seat(self, seat: int) -> None:
         """Work out the rules in scope for `seat`'s turn."""
-        scope, bit = 0, 1
-        for rule in self.turn_rules:
-            if rule.applies(self, seat):
-                scope |= bit
-            bit <<= 1
-        self.scoped[seat] = self.book.turn(scope)
+        self._scope((seat,))
+
+    def _scope(self, seats: Iterable[int]) -> None:
+        """Work out the rules in scope for the turns of `seats`: of the rules that concern turns,
+        those not spent (`asked`, each with its bit in the book's scopes), those whose `applies`
+        says so."""
+        book, scoped, asked = self.book, self.scoped, self.asked
+        made = book.by_scope
+        for seat in seats:
+            scope = 0
+            for rule, bit in asked:
+                if rule.applies(self, seat):
+                    scope |= bit
+            scoped[seat] = made[scope] if scope in made else book.turn(scope)
 
     def trick_number(self, number: int) -> int:
         """A trick's number counted from the end where below 0 (-1: the last)."""
@@ -476,10 +488,15 @@ class TrickPlay:
         at = self.rescoped_at
         if at is None:
             self.rescope()
+            spent = []
             for rule in self.unsettled:
-                if not rule.spent(self):
-                    return
-            self.rescoped_at = self.book.settled_at(self.n_tricks)
+                if rule.spent(self):
+                    spent.append(rule)
+            if spent:  # (asked no more: they concern no turn from now)
+                self.unsettled = tuple([r for r in self.unsettled if r not in spent])
+                self.asked = tuple([(r, bit) for r, bit in self.asked if r not in spent])
+                if not self.unsettled:
+                    self.rescoped_at = self.book.settled_at(self.n_tricks)
         elif self.number in at:
             self.rescope()
 

@@ -187,6 +187,7 @@ class RuleBook:
     ending: tuple[PlayRule, ...]  # those that act when a trick ends
     leading: tuple[PlayRule, ...]  # those that may say who leads next
     watched: frozenset[str]  # cards whose playing may change whose turns a rule concerns
+    asked: tuple[tuple[PlayRule, int], ...]  # the rules of `turns`, each with its bit in a scope
     # Which rules of `turns` are in scope (a bit each) -> the Turn they make (None: none)
     by_scope: dict[int, Turn | None] = field(default_factory=lambda: {0: None})
     # A play's number of tricks -> the tricks at whose start the rules are rescoped (None: all),
@@ -205,6 +206,7 @@ class RuleBook:
             tuple(r for r in rules if has(r, "trick_done")),
             tuple(r for r in rules if has(r, "next_leader")),
             frozenset().union(*(r.watched() for r in rules)),
+            tuple((rule, 1 << i) for i, rule in enumerate(turns)),
         )
 
     def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
