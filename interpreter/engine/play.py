@@ -122,8 +122,10 @@ class TrickPlay:
         self.book, self.rules = book, book.rules
         self.turn_rules, self.judging, self.ending = book.turns, book.judging, book.ending
         self.leading, self.watched = book.leading, book.watched
-        self.rescoped_at = book.rescoped_at(n_tricks)  # (None: every trick's, until `unsettled` are spent)
-        self.unsettled = book.unsettled(n_tricks)
+        rescoping = book.rescoping_of(n_tricks)
+        self.rescoped_at = rescoping.at  # (None: every trick's, until `unsettled` are spent)
+        self.unsettled = rescoping.unsettled
+        self.rescoping = rescoping.at != frozenset()  # whether a trick's start may rescope
         self.asked = book.asked  # the rules of `turn_rules` not spent, with their bits
         self.scoped: list[Turn | None] = [None] * len(cards.hands)  # by seat: the rules in scope for its turn
         self.judges: tuple[PlayRule, ...] = ()  # the rules judging the trick now being played
@@ -149,7 +151,7 @@ class TrickPlay:
 
     def start(self) -> None:
         """Play starts: the rules' first steps (the open hands shown from the first lead)."""
-        for rule in self.rules:
+        for rule in self.book.starting:
             rule.start(self)
 
     # -- whose turns the rules concern -----------------------------------------------------------
@@ -425,9 +427,10 @@ class TrickPlay:
             return self._trick_done(trick)
         self.played_in_open += 1
         open_tricks = self.open_tricks()
-        if any(len(t.cards) < self.n_seats for t in open_tricks):
-            self._recount()
-            return False
+        for open_trick in open_tricks:  # (a loop, not any() over a generator: no frame made per card)
+            if len(open_trick.cards) < self.n_seats:
+                self._recount()
+                return False
         return self._complete(open_tricks)
 
     def _trick_done(self, trick: Trick) -> bool:
@@ -454,7 +457,7 @@ class TrickPlay:
         trick = self.trick = Trick(winner, [], [])
         tricks.append(trick)
         self.to_act, self.number = self.orders[winner][0], number + 1
-        if self.rules:
+        if self.rescoping:
             self._new_trick()
         return False
 
@@ -483,7 +486,7 @@ class TrickPlay:
 
     def _new_trick(self) -> None:
         """At a trick's start: the scopes, and the trick's judges, where the rules say they may
-        change from the last trick's (RuleBook.rescoped_at); at every trick's start while a rule
+        change from the last trick's (RuleBook.rescoping_of); at every trick's start while a rule
         that says no better is not spent."""
         at = self.rescoped_at
         if at is None:
@@ -496,7 +499,8 @@ class TrickPlay:
                 self.unsettled = tuple([r for r in self.unsettled if r not in spent])
                 self.asked = tuple([(r, bit) for r, bit in self.asked if r not in spent])
                 if not self.unsettled:
-                    self.rescoped_at = self.book.settled_at(self.n_tricks)
+                    at = self.rescoped_at = self.book.rescoping_of(self.n_tricks).settled
+                    self.rescoping = bool(at)
         elif self.number in at:
             self.rescope()
 
@@ -554,7 +558,7 @@ class TrickPlay:
         self.together = 1
         self.played_in_open = 0
         self.to_act, self.trick, self.number = self.orders[leader][0], trick, len(self.tricks)
-        if self.rules:
+        if self.rescoping:
             self._new_trick()
 
     def _next_leader(self, completed: list[Trick]) -> int:

@@ -110,7 +110,7 @@ class PlayRule:
         """Whether the rule will concern no turn and judge no trick for the rest of play (asked at
         a trick's start, its scope just worked out, of a rule rescoped at every trick's start):
         once every such rule is spent, the tricks' starts rescope only where the other rules say
-        (`RuleBook.settled_at`). The opening leads once led, the exposed cards once played."""
+        (`Rescoping.settled`). The opening leads once led, the exposed cards once played."""
         return False
 
     # -- a turn's cards, by the stage it belongs to ------------------------------------------------
@@ -176,6 +176,14 @@ class Turn(NamedTuple):
     after: tuple[PlayRule, ...]  # after_play
 
 
+class Rescoping(NamedTuple):
+    """At which tricks' start the scopes are worked out again, in a play of some number of tricks."""
+
+    at: frozenset[int] | None  # where any rule's scope may change (None: at every trick's start)
+    unsettled: tuple[PlayRule, ...]  # the rules that make it every trick's (their `rescoped_at` is None)
+    settled: frozenset[int]  # where the others' may change: `at` once every unsettled rule is spent
+
+
 @dataclass(frozen=True)
 class RuleBook:
     """A deal's rules of play, in the order they act, and the parts of them each step of trick
@@ -188,13 +196,11 @@ class RuleBook:
     leading: tuple[PlayRule, ...]  # those that may say who leads next
     watched: frozenset[str]  # cards whose playing may change whose turns a rule concerns
     asked: tuple[tuple[PlayRule, int], ...]  # the rules of `turns`, each with its bit in a scope
+    starting: tuple[PlayRule, ...]  # those with a step when play starts
     # Which rules of `turns` are in scope (a bit each) -> the Turn they make (None: none)
     by_scope: dict[int, Turn | None] = field(default_factory=lambda: {0: None})
-    # A play's number of tricks -> the tricks at whose start the rules are rescoped (None: all),
-    # the rules that make it all (rescoped at every trick's start), and the tricks of the others
-    rescoping: dict[int, tuple[frozenset[int] | None, tuple[PlayRule, ...], frozenset[int]]] = field(
-        default_factory=dict
-    )
+    # A play's number of tricks -> at which tricks' start the rules are rescoped
+    rescopings: dict[int, Rescoping] = field(default_factory=dict)
 
     @classmethod
     def of(cls, rules: tuple[PlayRule, ...]) -> RuleBook:
@@ -207,25 +213,13 @@ class RuleBook:
             tuple(r for r in rules if has(r, "next_leader")),
             frozenset().union(*(r.watched() for r in rules)),
             tuple((rule, 1 << i) for i, rule in enumerate(turns)),
+            tuple(r for r in rules if has(r, "start")),
         )
 
-    def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
-        """The tricks at whose start whose turns the rules concern, and which judge the trick,
-        are worked out again (None: every trick's): where any rule's may change (made once per
-        number of tricks)."""
-        return self._rescoping(n_tricks)[0]
-
-    def unsettled(self, n_tricks: int) -> tuple[PlayRule, ...]:
-        """The rules rescoped at every trick's start (their `rescoped_at` is None)."""
-        return self._rescoping(n_tricks)[1]
-
-    def settled_at(self, n_tricks: int) -> frozenset[int]:
-        """The tricks at whose start the rules are worked out again once every rule of
-        `unsettled` is spent: where the others' scopes may change."""
-        return self._rescoping(n_tricks)[2]
-
-    def _rescoping(self, n_tricks: int) -> tuple[frozenset[int] | None, tuple[PlayRule, ...], frozenset[int]]:
-        found = self.rescoping.get(n_tricks)
+    def rescoping_of(self, n_tricks: int) -> Rescoping:
+        """When whose turns the rules concern, and which judge the trick, are worked out again
+        at a trick's start, in a play of `n_tricks` (made once per number of tricks)."""
+        found = self.rescopings.get(n_tricks)
         if found is None:
             unsettled: list[PlayRule] = []
             starts: set[int] = set()
@@ -236,7 +230,7 @@ class RuleBook:
                 else:
                     starts |= at
             settled = frozenset(starts)
-            found = self.rescoping[n_tricks] = (None if unsettled else settled, tuple(unsettled), settled)
+            found = self.rescopings[n_tricks] = Rescoping(None if unsettled else settled, tuple(unsettled), settled)
         return found
 
     def turn(self, scope: int) -> Turn | None:
