@@ -608,55 +608,64 @@ class TrickPlay:
         open_tricks = self.open_tricks()
         first = len(self.tricks) - len(open_tricks) + 1
         position = open_tricks.index(self.trick)
-        placed = [t.cards[t.seats.index(seat)] for t in open_tricks[:position]]
-        before = [t.cards[: t.seats.index(seat)] if seat in t.seats else t.cards for t in open_tricks]
         width = len(open_tricks)
         # Only a card's grades in the tricks matter, so cards with the same grades (a profile)
         # are interchangeable: the choices are worked out over profiles and how many cards of
         # each the hand has (the cards placed in the earlier tricks among them), not over every
-        # ordering of the cards themselves.
-        profile = _Profiles(self, [self._grading(before[i], first + i) for i in range(width)])
+        # ordering of the cards themselves. (Loops, not comprehensions: no function made and
+        # called for each.)
+        gradings = []
+        placed: list[str] = []  # the cards `seat` put in the tricks before this one
+        for i, t in enumerate(open_tricks):
+            if seat in t.seats:
+                at = t.seats.index(seat)
+                gradings.append(self._grading(t.cards[:at], first + i))
+                if i < position:
+                    placed.append(t.cards[at])
+            else:
+                gradings.append(self._grading(t.cards, first + i))
+        of_suit, follow = self._profiles(gradings), self.follow
         of_usable: dict[str, tuple[int, ...]] = {}
         counts: dict[tuple[int, ...], int] = {}
         for card in usable:
-            p = of_usable[card] = profile(card)
+            p = of_usable[card] = of_suit[follow[card]]
             counts[p] = counts.get(p, 0) + 1
-        fixed = tuple([profile(card) for card in placed])
-        for p in fixed:
+        fixed = []
+        for card in placed:
+            p = of_suit[follow[card]]
+            fixed.append(p)
             counts[p] = counts.get(p, 0) + 1
         graded = _choices(counts, width)
         best = _best(set(graded.values()))
         # A card may go to this trick if a best choice begins with the placed cards and it.
+        begun = tuple(fixed)
         fits = set()
         for choice, grades in graded.items():
-            if grades in best and choice[:position] == fixed:
+            if grades in best and choice[:position] == begun:
                 fits.add(choice[position])
-        return [c for c in usable if of_usable[c] in fits]
+        allowed = []
+        for card in usable:
+            if of_usable[card] in fits:
+                allowed.append(card)
+        return allowed
 
-
-class _Profiles:
-    """A card's grades in each of the tricks played together (3 follows, 2 trumps where that is
-    a duty, 1 follows the card after an exposed lead, 0 does not), by its suit for following."""
-
-    def __init__(self, play: TrickPlay, gradings: list[tuple[str, str | None]]):
-        self.follow, self.gradings = play.follow, gradings
-        self.follows, self.trumps = play.tables.play.follow_suit, play.tables.play.must_trump
-        self.of_suit: dict[str, tuple[int, ...]] = {}
-
-    def __call__(self, card: str) -> tuple[int, ...]:
-        suit = self.follow[card]
-        found = self.of_suit.get(suit)
-        if found is None:
+    def _profiles(self, gradings: list[tuple[str, str | None]]) -> dict[str, tuple[int, ...]]:
+        """For each suit for following, its cards' grades in each of the tricks played together,
+        graded by `gradings` (`_grading`'s): 3 follows, 2 trumps where that is a duty, 1 follows
+        the card after an exposed lead, 0 does not."""
+        follows, trumps = self.tables.play.follow_suit, self.tables.play.must_trump
+        of_suit = {}
+        for suit in self.tables.members:
             grades = []
-            for fixed, after_exposed in self.gradings:
-                if self.follows and suit == fixed:
+            for fixing, after_exposed in gradings:
+                if follows and suit == fixing:
                     grades.append(3)
-                elif self.trumps and suit == TRUMP:
+                elif trumps and suit == TRUMP:
                     grades.append(2)
                 else:
                     grades.append(1 if suit == after_exposed else 0)
-            found = self.of_suit[suit] = tuple(grades)
-        return found
+            of_suit[suit] = tuple(grades)
+        return of_suit
 
 
 def _choices(counts: dict[tuple[int, ...], int], width: int) -> dict[tuple[tuple[int, ...], ...], tuple[int, ...]]:
