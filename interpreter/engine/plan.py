@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from interpreter.engine.excuse import Excused
 from interpreter.engine.playrules import (
+    DeclarerLeadsAfter,
     EndsEarly,
     ExposedCards,
     Forfeit,
@@ -90,7 +91,9 @@ def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[
         rules.append(ExposedCards())
     opening = contract.opening_leads
     if opening is not None:
-        rules.append(OpeningLeads(opening.replace_same_suit, opening.declarer_leads_after))
+        rules.append(OpeningLeads(opening.replace_same_suit))
+        if opening.declarer_leads_after:
+            rules.append(DeclarerLeadsAfter())
     schedule = play.schedule if contract.schedule is None else contract.schedule  # a contract's own replaces it
     rules += [Schedule(trick) for trick in schedule]
     if opening is not None and opening.together:

@@ -469,17 +469,17 @@ class Schedule(PlayRule):
 @dataclass(frozen=True)
 class OpeningLeads(PlayRule):
     """The declarer leads the first tricks with the exposed cards (or, where allowed, other
-    cards of their suits), and leads the trick after them where the contract says so."""
+    cards of their suits); and the trick after them where the contract says so
+    (`DeclarerLeadsAfter`)."""
 
     replace_same_suit: bool
-    declarer_leads_after: bool
     origin: str = "contracts.opening_leads"
 
     def applies(self, play: TrickPlay, seat: int) -> bool:
         return bool(play.pending_leads) and seat == play.declarer
 
     def spent(self, play: TrickPlay) -> bool:
-        return not play.pending_leads  # (who leads after them is `next_leader`'s, asked at every trick)
+        return not play.pending_leads
 
     def leads(self, play: TrickPlay, usable: list[str]) -> list[str]:
         pending, suit = play.pending_leads, play.deck.suit
@@ -504,8 +504,17 @@ class OpeningLeads(PlayRule):
             suit = play.deck.suit
             pending.remove(next(e for e in pending if suit[e] == suit[card]))
 
+
+@dataclass(frozen=True)
+class DeclarerLeadsAfter(PlayRule):
+    """The declarer leads the trick after the opening leads of the exposed cards (a rule of its
+    own, so that a contract without it asks nobody who leads next)."""
+
+    origin: str = "contracts.opening_leads.declarer_leads_after"
+    turns: ClassVar[bool] = False
+
     def next_leader(self, play: TrickPlay) -> int | None:
-        if self.declarer_leads_after and len(play.tricks) <= play.n_opening:
+        if len(play.tricks) <= play.n_opening:
             return play.declarer
         return None
 
