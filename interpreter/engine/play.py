@@ -3,8 +3,9 @@
 A turn's cards are what following suit and trumping allow (the base tables), as the rules in
 scope for that seat's turn change them (engine/playrules.py: the schedule of the first tricks,
 must beat, cards kept back, the withheld Gstieß, ...). TrickPlay keeps the rules in scope for
-each seat (`scoped`), worked out at every trick's start and again for a seat that plays a card a
-rule watches. A seat with none in scope takes the base tables' steps alone, and a trick with no
+each seat (`scoped`), worked out at the start of the tricks where a rule's scope may change (at
+every trick's start for a rule that says no better, until it says it is spent), when a rule's own
+step changes it, and again for a seat that plays a card a rule watches. A seat with none in scope takes the base tables' steps alone, and a trick with no
 rule judging it is won by the strengths table: the quick way is what the rules give when none
 applies, not a second path beside them.
 
