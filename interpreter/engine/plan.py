@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from interpreter.engine.excuse import Excused
 from interpreter.engine.playrules import (
+    DeclarerLeadsAfter,
     EndsEarly,
     ExposedCards,
     Forfeit,
@@ -38,6 +39,7 @@ from interpreter.engine.playrules import (
 )
 from interpreter.engine.tricks import TrickRules
 from interpreter.language.model import Contract, Keep, PlayRules, Ruleset
+from interpreter.language.model import OpeningLeads as OpeningLeadsRule
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,7 @@ def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[
     if any(isinstance(step, Keep) and step.exposed for step in contract.exchange):
         rules.append(ExposedCards())
     opening = contract.opening_leads
-    if opening is not None:
-        rules.append(OpeningLeads(opening.replace_same_suit, opening.declarer_leads_after))
+    rules += _opening_rules(opening)
     schedule = play.schedule if contract.schedule is None else contract.schedule  # a contract's own replaces it
     rules += [Schedule(trick) for trick in schedule]
     if opening is not None and opening.together:
@@ -121,6 +122,16 @@ def _play_rules(ruleset: Ruleset, contract: Contract, play: PlayRules) -> tuple[
     if play.ends_early is not None:
         rules.append(EndsEarly(play.ends_early))  # last: asked once the other rules are done with the trick
     return tuple(rules)
+
+
+def _opening_rules(opening: OpeningLeadsRule | None) -> list[PlayRule]:
+    """The exposed cards' opening leads, and the declarer's lead after them where the contract
+    says so (none without opening leads)."""
+    if opening is None:
+        return []
+    if opening.declarer_leads_after:
+        return [OpeningLeads(opening.replace_same_suit), DeclarerLeadsAfter()]
+    return [OpeningLeads(opening.replace_same_suit)]
 
 
 # The books bound to deals kept per plan: 59 kinds in 1,000 Königrufen deals, so a few hundred

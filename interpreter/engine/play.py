@@ -3,8 +3,9 @@
 A turn's cards are what following suit and trumping allow (the base tables), as the rules in
 scope for that seat's turn change them (engine/playrules.py: the schedule of the first tricks,
 must beat, cards kept back, the withheld Gstieß, ...). TrickPlay keeps the rules in scope for
-each seat (`scoped`), worked out at every trick's start and again for a seat that plays a card a
-rule watches. A seat with none in scope takes the base tables' steps alone, and a trick with no
+each seat (`scoped`), worked out at the start of the tricks where a rule's scope may change (at
+every trick's start for a rule that says no better, until it says it is spent), when a rule's own
+step changes it, and again for a seat that plays a card a rule watches. A seat with none in scope takes the base tables' steps alone, and a trick with no
 rule judging it is won by the strengths table: the quick way is what the rules give when none
 applies, not a second path beside them.
 
@@ -15,7 +16,7 @@ that removed it says why).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from interpreter.engine.actions import Action, ActionJson, FrozenAction, PlayCard, PlayStep
@@ -55,6 +56,7 @@ class TrickPlay:
     ended: EndsEarly | None = None  # the rule that ended play before the last trick
     exposed: frozenset[str] = frozenset()  # the cards exposed in the exchange (they never win)
     exposed_live = False  # an exposed card is yet to be played, or lies in an open trick
+    exposed_out = False  # an exposed card lies in an open trick
     n_opening = 0  # the opening leads the exposed cards make
     suit_order: tuple[str, ...] = ()  # (OpeningLeads' order of suits)
     played_in_open = 0  # cards played to the tricks played together
@@ -121,7 +123,11 @@ class TrickPlay:
         self.book, self.rules = book, book.rules
         self.turn_rules, self.judging, self.ending = book.turns, book.judging, book.ending
         self.leading, self.watched = book.leading, book.watched
-        self.rescoped_at = book.rescoped_at(n_tricks)
+        rescoping = book.rescoping_of(n_tricks)
+        self.rescoped_at = rescoping.at  # (None: every trick's, until `unsettled` are spent)
+        self.unsettled = rescoping.unsettled
+        self.rescoping = rescoping.at != frozenset()  # whether a trick's start may rescope
+        self.asked = book.asked  # the rules of `turn_rules` not spent, with their bits
         self.scoped: list[Turn | None] = [None] * len(cards.hands)  # by seat: the rules in scope for its turn
         self.judges: tuple[PlayRule, ...] = ()  # the rules judging the trick now being played
         self.pending_leads: list[str] = []
@@ -146,26 +152,37 @@ class TrickPlay:
 
     def start(self) -> None:
         """Play starts: the rules' first steps (the open hands shown from the first lead)."""
-        for rule in self.rules:
+        for rule in self.book.starting:
             rule.start(self)
 
     # -- whose turns the rules concern -----------------------------------------------------------
     def rescope(self) -> None:
         """Work out the rules in scope for every seat's turn, and those judging the trick."""
-        if self.exposed:
-            self.exposed_live = self.exposed_in_play()
-        for seat in self.seats:
-            self.rescope_seat(seat)
-        self.judges = tuple(r for r in self.judging if r.judges(self))
+        if self.exposed_live:  # (once all are played and their tricks complete, for good)
+            self._exposed_now()
+        self._scope(self.seats)
+        judges = []  # (a loop, not a generator: no frame made per call)
+        for rule in self.judging:
+            if rule.judges(self):
+                judges.append(rule)
+        self.judges = tuple(judges)
 
     def rescope_seat(self, seat: int) -> None:
         """Work out the rules in scope for `seat`'s turn."""
-        scope, bit = 0, 1
-        for rule in self.turn_rules:
-            if rule.applies(self, seat):
-                scope |= bit
-            bit <<= 1
-        self.scoped[seat] = self.book.turn(scope)
+        self._scope((seat,))
+
+    def _scope(self, seats: Iterable[int]) -> None:
+        """Work out the rules in scope for the turns of `seats`: of the rules that concern turns,
+        those not spent (`asked`, each with its bit in the book's scopes), those whose `applies`
+        says so."""
+        book, scoped, asked = self.book, self.scoped, self.asked
+        made = book.by_scope
+        for seat in seats:
+            scope = 0
+            for rule, bit in asked:
+                if rule.applies(self, seat):
+                    scope |= bit
+            scoped[seat] = made[scope] if scope in made else book.turn(scope)
 
     def trick_number(self, number: int) -> int:
         """A trick's number counted from the end where below 0 (-1: the last)."""
@@ -205,7 +222,7 @@ class TrickPlay:
         """The cards of `seat`'s hand following may take (all but a withheld card)."""
         turn = self.scoped[seat]
         usable = self.hands[seat]
-        for rule in turn.base if turn is not None else ():
+        for rule in turn.usable if turn is not None else ():
             usable = rule.usable(self, seat, usable)
         return usable
 
@@ -216,7 +233,7 @@ class TrickPlay:
         """The cards `seat` may play by the rules in scope for its turn (the steps of `_steps`,
         without writing each down)."""
         usable = self.hands[seat]
-        for rule in turn.base:
+        for rule in turn.usable:
             usable = rule.usable(self, seat, usable)
         allowed = None
         for rule in turn.decide:
@@ -225,7 +242,7 @@ class TrickPlay:
                 break
         if allowed is None:
             led = self.trick.cards
-            for rule in turn.base:
+            for rule in turn.led:
                 led = rule.led(self, seat, led, usable)
             allowed = self.tables.legal(usable, led)
             for rule in turn.follow:
@@ -238,7 +255,7 @@ class TrickPlay:
         """The steps of `seat`'s turn by the rules in scope: (the rule, the cards allowed after
         it), the base tables' step as None, up to `stop` (not taken) if given."""
         usable = self.hands[seat]
-        for rule in turn.base:
+        for rule in turn.usable:
             usable = rule.usable(self, seat, usable)
         steps: list[tuple[PlayRule | None, list[str]]] = []
         for rule in turn.decide:
@@ -248,7 +265,7 @@ class TrickPlay:
                 break
         else:
             led = self.trick.cards
-            for rule in turn.base:
+            for rule in turn.led:
                 led = rule.led(self, seat, led, usable)
             allowed = self.tables.legal(usable, led)
             steps.append((None, allowed))
@@ -295,7 +312,7 @@ class TrickPlay:
         turn = self.scoped[seat]
         if turn is None:
             return self.tables.refusal(hand, self.trick.cards, card)
-        for base in turn.base:
+        for base in turn.usable:
             if card not in base.usable(self, seat, hand):
                 return base.why(self, seat, card, [], self._ruled(seat, turn))
         steps = self._steps(seat, turn)
@@ -307,7 +324,7 @@ class TrickPlay:
                 return step.why(self, seat, card, allowed, legal)
             usable = self.usable(seat)
             led = self.trick.cards
-            for base in turn.base:
+            for base in turn.led:
                 led = base.led(self, seat, led, usable)
             return self.tables.refusal(usable, led, card)
         return f"{card} may be played now"  # (not refused: asked of a legal card)
@@ -327,14 +344,22 @@ class TrickPlay:
             return self.exposed | self.excused if self.excused else self.exposed
         return frozenset(self.withheld.values()) | self.exposed | self.excused
 
-    def exposed_in_play(self) -> bool:
-        """Whether an exposed card is still to be played, or lies in a trick now being played."""
-        exposed = self.exposed
-        if not exposed:
-            return False
-        if any(not exposed.isdisjoint(t.cards) for t in self.open_tricks()):
-            return True
-        return any(not exposed.isdisjoint(self.hands[s]) for s in self.seats)
+    def _exposed_now(self) -> None:
+        """Where the exposed cards are: whether one lies in a trick now being played
+        (`exposed_out`), and whether one is still to be played or lies there (`exposed_live`)."""
+        exposed, hands = self.exposed, self.hands
+        out = False
+        for trick in self.open_tricks():  # (loops, not any() over a generator: no frame made per call)
+            if not exposed.isdisjoint(trick.cards):
+                out = True
+                break
+        live = out
+        if not out:
+            for seat in self.seats:
+                if not exposed.isdisjoint(hands[seat]):
+                    live = True
+                    break
+        self.exposed_out, self.exposed_live = out, live
 
     def duty_env(self, seat: int) -> dict[str, object]:
         """What a duty over the trick history reads for `seat`'s turn (worked out once a turn)."""
@@ -383,7 +408,7 @@ class TrickPlay:
         """Play `card` of `seat`, whose turn has rules in scope: they see it played."""
         turn = self.scoped[seat]
         assert turn is not None
-        for rule in turn.react:
+        for rule in turn.before:
             rule.before_play(self, seat, card)
         trick = self.trick
         self.hands[seat].remove(card)
@@ -392,7 +417,7 @@ class TrickPlay:
         entry, event = self.steps[seat][card]
         self.history.append(entry)
         self.events.append(event)
-        for rule in turn.react:
+        for rule in turn.after:
             rule.after_play(self, seat, card)
         if card in self.watched:
             self.rescope_seat(seat)
@@ -403,9 +428,10 @@ class TrickPlay:
             return self._trick_done(trick)
         self.played_in_open += 1
         open_tricks = self.open_tricks()
-        if any(len(t.cards) < self.n_seats for t in open_tricks):
-            self._recount()
-            return False
+        for open_trick in open_tricks:  # (a loop, not any() over a generator: no frame made per card)
+            if len(open_trick.cards) < self.n_seats:
+                self._recount()
+                return False
         return self._complete(open_tricks)
 
     def _trick_done(self, trick: Trick) -> bool:
@@ -432,7 +458,7 @@ class TrickPlay:
         trick = self.trick = Trick(winner, [], [])
         tricks.append(trick)
         self.to_act, self.number = self.orders[winner][0], number + 1
-        if self.rules:
+        if self.rescoping:
             self._new_trick()
         return False
 
@@ -461,9 +487,22 @@ class TrickPlay:
 
     def _new_trick(self) -> None:
         """At a trick's start: the scopes, and the trick's judges, where the rules say they may
-        change from the last trick's (RuleBook.rescoped_at)."""
+        change from the last trick's (RuleBook.rescoping_of); at every trick's start while a rule
+        that says no better is not spent."""
         at = self.rescoped_at
-        if at is None or self.number in at:
+        if at is None:
+            self.rescope()
+            spent = []
+            for rule in self.unsettled:
+                if rule.spent(self):
+                    spent.append(rule)
+            if spent:  # (asked no more: they concern no turn from now)
+                self.unsettled = tuple([r for r in self.unsettled if r not in spent])
+                self.asked = tuple([(r, bit) for r, bit in self.asked if r not in spent])
+                if not self.unsettled:
+                    at = self.rescoped_at = self.book.rescoping_of(self.n_tricks).settled
+                    self.rescoping = bool(at)
+        elif self.number in at:
             self.rescope()
 
     def _leader_instead(self, leader: int) -> int:
@@ -520,7 +559,7 @@ class TrickPlay:
         self.together = 1
         self.played_in_open = 0
         self.to_act, self.trick, self.number = self.orders[leader][0], trick, len(self.tricks)
-        if self.rules:
+        if self.rescoping:
             self._new_trick()
 
     def _next_leader(self, completed: list[Trick]) -> int:
@@ -570,94 +609,97 @@ class TrickPlay:
         open_tricks = self.open_tricks()
         first = len(self.tricks) - len(open_tricks) + 1
         position = open_tricks.index(self.trick)
-        placed = [t.cards[t.seats.index(seat)] for t in open_tricks[:position]]
-        before = [t.cards[: t.seats.index(seat)] if seat in t.seats else t.cards for t in open_tricks]
         width = len(open_tricks)
         # Only a card's grades in the tricks matter, so cards with the same grades (a profile)
         # are interchangeable: the choices are worked out over profiles and how many cards of
-        # each the hand has, not over every ordering of the cards themselves.
-        profile = _Profiles(self, [self._grading(before[i], first + i) for i in range(width)])
-        counts: dict[tuple[int, ...], int] = {}
+        # each the hand has (the cards placed in the earlier tricks among them), not over every
+        # ordering of the cards themselves. (Loops, not comprehensions: no function made and
+        # called for each.)
+        gradings = []
+        placed: list[str] = []  # the cards `seat` put in the tricks before this one
+        for i, t in enumerate(open_tricks):
+            if seat in t.seats:
+                at = t.seats.index(seat)
+                gradings.append(self._grading(t.cards[:at], first + i))
+                if i < position:
+                    placed.append(t.cards[at])
+            else:
+                gradings.append(self._grading(t.cards, first + i))
+        of_suit, follow = self._profiles(gradings), self.follow
         of_usable: dict[str, tuple[int, ...]] = {}
+        counts: dict[tuple[int, ...], int] = {}
         for card in usable:
-            p = of_usable[card] = profile(card)
+            p = of_usable[card] = of_suit[follow[card]]
             counts[p] = counts.get(p, 0) + 1
-        fixed = [profile(card) for card in placed]  # the cards already put in the earlier tricks
-        best = _best_vectors(counts, fixed, width)
-        # A card may go to this trick if, after the placed cards and it, the rest can still
-        # make a best vector.
-        start = tuple(p[i] for i, p in enumerate(fixed))
-        fits: dict[tuple[int, ...], bool] = {}
-        for p in set(of_usable.values()):
-            counts[p] -= 1
-            fits[p] = not best.isdisjoint(_vectors(counts, width, position + 1, (*start, p[position]), set()))
-            counts[p] += 1
-        return [c for c in usable if fits[of_usable[c]]]
+        fixed = []
+        for card in placed:
+            p = of_suit[follow[card]]
+            fixed.append(p)
+            counts[p] = counts.get(p, 0) + 1
+        graded = _choices(counts, width)
+        best = _best(set(graded.values()))
+        # A card may go to this trick if a best choice begins with the placed cards and it.
+        begun = tuple(fixed)
+        fits = set()
+        for choice, grades in graded.items():
+            if grades in best and choice[:position] == begun:
+                fits.add(choice[position])
+        allowed = []
+        for card in usable:
+            if of_usable[card] in fits:
+                allowed.append(card)
+        return allowed
 
-
-class _Profiles:
-    """A card's grades in each of the tricks played together (3 follows, 2 trumps where that is
-    a duty, 1 follows the card after an exposed lead, 0 does not), by its suit for following."""
-
-    def __init__(self, play: TrickPlay, gradings: list[tuple[str, str | None]]):
-        self.follow, self.gradings = play.follow, gradings
-        self.follows, self.trumps = play.tables.play.follow_suit, play.tables.play.must_trump
-        self.of_suit: dict[str, tuple[int, ...]] = {}
-
-    def __call__(self, card: str) -> tuple[int, ...]:
-        suit = self.follow[card]
-        found = self.of_suit.get(suit)
-        if found is None:
+    def _profiles(self, gradings: list[tuple[str, str | None]]) -> dict[str, tuple[int, ...]]:
+        """For each suit for following, its cards' grades in each of the tricks played together,
+        graded by `gradings` (`_grading`'s): 3 follows, 2 trumps where that is a duty, 1 follows
+        the card after an exposed lead, 0 does not."""
+        follows, trumps = self.tables.play.follow_suit, self.tables.play.must_trump
+        of_suit = {}
+        for suit in self.tables.members:
             grades = []
-            for fixed, after_exposed in self.gradings:
-                if self.follows and suit == fixed:
+            for fixing, after_exposed in gradings:
+                if follows and suit == fixing:
                     grades.append(3)
-                elif self.trumps and suit == TRUMP:
+                elif trumps and suit == TRUMP:
                     grades.append(2)
                 else:
                     grades.append(1 if suit == after_exposed else 0)
-            found = self.of_suit[suit] = tuple(grades)
-        return found
+            of_suit[suit] = tuple(grades)
+        return of_suit
 
 
-def _best_vectors(counts: dict[tuple[int, ...], int], fixed: list[tuple[int, ...]], width: int) -> set[tuple[int, ...]]:
-    """The grade vectors of every choice of cards (the placed cards `fixed` among the hand's, any
-    trick, any order) that no other is as good as in every trick and better in one."""
-    for p in fixed:
-        counts[p] = counts.get(p, 0) + 1
-    every = _vectors(counts, width, 0, (), set())
-    for p in fixed:
-        counts[p] -= 1
+def _choices(counts: dict[tuple[int, ...], int], width: int) -> dict[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every choice of cards for the `width` tricks played together, from `counts` cards of each
+    grade profile: the profiles in the order of the tricks -> the grade in each trick."""
+    choices: list[tuple[tuple[int, ...], ...]] = [()]
+    for _ in range(width):
+        longer = []
+        for choice in choices:
+            for p, left in counts.items():
+                if left > choice.count(p):
+                    longer.append((*choice, p))
+        choices = longer
+    graded = {}
+    for choice in choices:
+        grades = []
+        for at, p in enumerate(choice):
+            grades.append(p[at])
+        graded[choice] = tuple(grades)
+    return graded
+
+
+def _best(vectors: set[tuple[int, ...]]) -> set[tuple[int, ...]]:
+    """The grade vectors of `vectors` that no other is as good as in every trick and better in one."""
     best = set()
-    for v in every:
-        for w in every:
-            if w != v and _at_least(w, v):
-                break
+    for v in vectors:  # (loops, not all() over a generator: no frame made per pair)
+        for w in vectors:
+            if w != v:
+                for a, b in zip(w, v):  # noqa: B905 (one width)
+                    if a < b:
+                        break
+                else:
+                    break  # w is as good as v in every trick
         else:
             best.add(v)
     return best
-
-
-def _at_least(w: tuple[int, ...], v: tuple[int, ...]) -> bool:
-    """Whether grade vector `w` is as good as `v` in every trick."""
-    for a, b in zip(w, v):  # noqa: B905, SIM110 (one width; a loop, not all() over a generator: no frame made per call)
-        if a < b:
-            return False
-    return True
-
-
-def _vectors(
-    counts: dict[tuple[int, ...], int], width: int, at: int, sofar: tuple[int, ...], found: set[tuple[int, ...]]
-) -> set[tuple[int, ...]]:
-    """Into `found`, the grade vectors of every choice of cards for the tricks played together
-    that goes on from `sofar` (the grades in the tricks before `at`), from `counts` cards of
-    each grade profile (a module function: a closure calling itself would be a reference cycle)."""
-    if at == width:
-        found.add(sofar)
-        return found
-    for p, left in counts.items():
-        if left > 0:
-            counts[p] = left - 1
-            _vectors(counts, width, at + 1, (*sofar, p[at]), found)
-            counts[p] = left
-    return found

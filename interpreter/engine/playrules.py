@@ -21,8 +21,10 @@ trick's winner (`judges`, `winner`: the Emperor trick, powerless cards), act whe
 (`trick_done`: the talon's card into the first tricks) and say who leads next (`next_leader`). A
 refusal asks the rule that removed the card why (`why`).
 
-`TrickPlay` keeps, for each seat, the rules in scope for its turn (worked out at every trick's
-start, and again for a seat when it plays a card a rule watches); a turn with none takes the base
+`TrickPlay` keeps, for each seat, the rules in scope for its turn (worked out at the start of
+the tricks where a rule's scope may change, `rescoped_at`, or at every trick's start until the
+rule is `spent`; when a rule's own step changes it; and again for a seat when it plays a card a
+rule watches); a turn with none takes the base
 tables' quick steps, and a trick with no rule judging it is won by the strengths table. That quick
 way is not a second path kept beside the rules: it is what the rules give when none is in scope.
 
@@ -33,7 +35,7 @@ starts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
@@ -106,6 +108,13 @@ class PlayRule:
             starts.add((scope.last if scope.last > 0 else n_tricks + 1 + scope.last) + 1)
         return frozenset(starts)
 
+    def spent(self, play: TrickPlay) -> bool:
+        """Whether the rule will concern no turn and judge no trick for the rest of play (asked at
+        a trick's start, its scope just worked out, of a rule rescoped at every trick's start):
+        once every such rule is spent, the tricks' starts rescope only where the other rules say
+        (`Rescoping.settled`). The opening leads once led, the exposed cards once played."""
+        return False
+
     # -- a turn's cards, by the stage it belongs to ------------------------------------------------
     def usable(self, play: TrickPlay, seat: int, usable: list[str]) -> list[str]:
         return usable
@@ -156,14 +165,31 @@ def has(rule: PlayRule, method: str) -> bool:
     return getattr(type(rule), method) is not getattr(PlayRule, method)
 
 
-class Turn(NamedTuple):
-    """The rules in scope for a seat's turn, by the step each takes part in (in the book's order)."""
+@dataclass(frozen=True, slots=True, eq=False)
+class Turn:
+    """The rules in scope for a seat's turn, by the step each takes part in (in the book's order):
+    only those with a method of their own for it, so that no step asks a rule that does nothing.
+    (Slots, not a named tuple: a ruled turn reads its fields, and a slot is read quicker.)"""
 
-    base: tuple[PlayRule, ...]  # usable and led: what following means
+    usable: tuple[PlayRule, ...]  # what following means: the cards it may take
+    led: tuple[PlayRule, ...]  # and the cards that fix the suit
     decide: tuple[PlayRule, ...]
     follow: tuple[PlayRule, ...]  # allow, on what following allowed
     narrow: tuple[PlayRule, ...]  # allow, on the duty whatever decided it
-    react: tuple[PlayRule, ...]  # before_play, after_play
+    before: tuple[PlayRule, ...]  # before_play
+    after: tuple[PlayRule, ...]  # after_play
+
+    def __iter__(self) -> Iterator[tuple[PlayRule, ...]]:
+        """The steps' rules, step by step."""
+        return iter((self.usable, self.led, self.decide, self.follow, self.narrow, self.before, self.after))
+
+
+class Rescoping(NamedTuple):
+    """At which tricks' start the scopes are worked out again, in a play of some number of tricks."""
+
+    at: frozenset[int] | None  # where any rule's scope may change (None: at every trick's start)
+    unsettled: tuple[PlayRule, ...]  # the rules that make it every trick's (their `rescoped_at` is None)
+    settled: frozenset[int]  # where the others' may change: `at` once every unsettled rule is spent
 
 
 @dataclass(frozen=True)
@@ -177,10 +203,12 @@ class RuleBook:
     ending: tuple[PlayRule, ...]  # those that act when a trick ends
     leading: tuple[PlayRule, ...]  # those that may say who leads next
     watched: frozenset[str]  # cards whose playing may change whose turns a rule concerns
+    asked: tuple[tuple[PlayRule, int], ...]  # the rules of `turns`, each with its bit in a scope
+    starting: tuple[PlayRule, ...]  # those with a step when play starts
     # Which rules of `turns` are in scope (a bit each) -> the Turn they make (None: none)
     by_scope: dict[int, Turn | None] = field(default_factory=lambda: {0: None})
-    # A play's number of tricks -> the tricks at whose start the rules are rescoped (None: all)
-    rescoping: dict[int, frozenset[int] | None] = field(default_factory=dict)
+    # A play's number of tricks -> at which tricks' start the rules are rescoped
+    rescopings: dict[int, Rescoping] = field(default_factory=dict)
 
     @classmethod
     def of(cls, rules: tuple[PlayRule, ...]) -> RuleBook:
@@ -192,23 +220,26 @@ class RuleBook:
             tuple(r for r in rules if has(r, "trick_done")),
             tuple(r for r in rules if has(r, "next_leader")),
             frozenset().union(*(r.watched() for r in rules)),
+            tuple((rule, 1 << i) for i, rule in enumerate(turns)),
+            tuple(r for r in rules if has(r, "start")),
         )
 
-    def rescoped_at(self, n_tricks: int) -> frozenset[int] | None:
-        """The tricks at whose start whose turns the rules concern, and which judge the trick,
-        are worked out again (None: every trick's): where any rule's may change (made once per
-        number of tricks)."""
-        if n_tricks not in self.rescoping:
+    def rescoping_of(self, n_tricks: int) -> Rescoping:
+        """When whose turns the rules concern, and which judge the trick, are worked out again
+        at a trick's start, in a play of `n_tricks` (made once per number of tricks)."""
+        found = self.rescopings.get(n_tricks)
+        if found is None:
+            unsettled: list[PlayRule] = []
             starts: set[int] = set()
             for rule in self.rules:
                 at = rule.rescoped_at(n_tricks)
                 if at is None:
-                    self.rescoping[n_tricks] = None
-                    break
-                starts |= at
-            else:
-                self.rescoping[n_tricks] = frozenset(starts)
-        return self.rescoping[n_tricks]
+                    unsettled.append(rule)
+                else:
+                    starts |= at
+            settled = frozenset(starts)
+            found = self.rescopings[n_tricks] = Rescoping(None if unsettled else settled, tuple(unsettled), settled)
+        return found
 
     def turn(self, scope: int) -> Turn | None:
         """The Turn of the rules of `turns` whose bits are set in `scope` (made once each)."""
@@ -216,11 +247,13 @@ class RuleBook:
             return self.by_scope[scope]
         rules = [r for i, r in enumerate(self.turns) if scope >> i & 1]
         found = self.by_scope[scope] = Turn(
-            tuple(r for r in rules if has(r, "usable") or has(r, "led")),
+            tuple(r for r in rules if has(r, "usable")),
+            tuple(r for r in rules if has(r, "led")),
             tuple(r for r in rules if has(r, "decide")),
             tuple(r for r in rules if has(r, "allow") and r.stage == FOLLOW),
             tuple(r for r in rules if has(r, "allow") and r.stage != FOLLOW),
-            tuple(r for r in rules if has(r, "before_play") or has(r, "after_play")),
+            tuple(r for r in rules if has(r, "before_play")),
+            tuple(r for r in rules if has(r, "after_play")),
         )
         return found
 
@@ -385,12 +418,20 @@ class Withheld(PlayRule):
 class ExposedCards(PlayRule):
     """Cards laid face up in the exchange (Cego's empty cards) never win a trick; one led fixes
     its suit, but a player who can neither follow it nor trump follows the card after it, which
-    "determines the suit to be followed" (cego-en, Eine Leere)."""
+    "determines the suit to be followed" (cego-en, Eine Leere). In scope for the cards' holders
+    (who play them: the turns and the trick they lie in change), and for every turn of a trick
+    one lies in; it judges those tricks."""
 
     origin: str = "exchange.keep.exposed"
 
     def applies(self, play: TrickPlay, seat: int) -> bool:
-        return play.exposed_live  # (worked out once at a trick's start, before the seats' scopes)
+        # (`exposed_out` is worked out with the scopes, before the seats': at a trick's start,
+        # and when an exposed card is played)
+        return play.exposed_out or not play.exposed.isdisjoint(play.hands[seat])
+
+    def after_play(self, play: TrickPlay, seat: int, card: str) -> None:
+        if card in play.exposed:
+            play.rescope()  # (it lies in the trick now: every turn of it, and the trick, are the rule's)
 
     def led(self, play: TrickPlay, seat: int, led: list[str], usable: list[str]) -> list[str]:
         if len(led) > 1 and led[0] in play.exposed:
@@ -401,7 +442,10 @@ class ExposedCards(PlayRule):
         return led
 
     def judges(self, play: TrickPlay) -> bool:
-        return play.exposed_live
+        return play.exposed_out
+
+    def spent(self, play: TrickPlay) -> bool:
+        return not play.exposed_live  # (played, and their tricks complete: they come back no more)
 
 
 # -- deciding the duty ---------------------------------------------------------------------------------
@@ -433,14 +477,17 @@ class Schedule(PlayRule):
 @dataclass(frozen=True)
 class OpeningLeads(PlayRule):
     """The declarer leads the first tricks with the exposed cards (or, where allowed, other
-    cards of their suits), and leads the trick after them where the contract says so."""
+    cards of their suits); and the trick after them where the contract says so
+    (`DeclarerLeadsAfter`)."""
 
     replace_same_suit: bool
-    declarer_leads_after: bool
     origin: str = "contracts.opening_leads"
 
     def applies(self, play: TrickPlay, seat: int) -> bool:
         return bool(play.pending_leads) and seat == play.declarer
+
+    def spent(self, play: TrickPlay) -> bool:
+        return not play.pending_leads
 
     def leads(self, play: TrickPlay, usable: list[str]) -> list[str]:
         pending, suit = play.pending_leads, play.deck.suit
@@ -465,8 +512,17 @@ class OpeningLeads(PlayRule):
             suit = play.deck.suit
             pending.remove(next(e for e in pending if suit[e] == suit[card]))
 
+
+@dataclass(frozen=True)
+class DeclarerLeadsAfter(PlayRule):
+    """The declarer leads the trick after the opening leads of the exposed cards (a rule of its
+    own, so that a contract without it asks nobody who leads next)."""
+
+    origin: str = "contracts.opening_leads.declarer_leads_after"
+    turns: ClassVar[bool] = False
+
     def next_leader(self, play: TrickPlay) -> int | None:
-        if self.declarer_leads_after and len(play.tricks) <= play.n_opening:
+        if len(play.tricks) <= play.n_opening:
             return play.declarer
         return None
 
@@ -480,6 +536,9 @@ class TogetherDuty(PlayRule):
 
     def applies(self, play: TrickPlay, seat: int) -> bool:
         return play.together > 1 and len(play.tricks) <= play.together
+
+    def spent(self, play: TrickPlay) -> bool:
+        return play.together == 1  # (the tricks played together are complete: one at a time from now)
 
     def decide(self, play: TrickPlay, seat: int, usable: list[str]) -> list[str] | None:
         return play.together_duty(seat, usable) if play.trick.cards else None

@@ -79,26 +79,16 @@ class TrickRules:
     def legal(self, hand: list[str], trick: list[str]) -> list[str]:
         """The cards of `hand` following allows onto `trick`: of the suit led, else trumps (where
         trumping is a duty), else any."""
-        if not trick:
-            return list(hand)
-        # Local names and loops, not comprehensions (which Python 3.11 makes into a function
-        # called each time, with cells for the names they read).
-        follow, play = self.follow, self.play
-        led = follow[trick[0]]
-        if play.follow_suit:
-            same = []
-            for c in hand:
-                if follow[c] == led:
-                    same.append(c)
-            if same:
-                return same
-        if play.must_trump:
-            trumps = []
-            for c in hand:
-                if follow[c] == TRUMP:
-                    trumps.append(c)
-            if trumps:
-                return trumps
+        if trick:
+            # The duties of the card led, in order (as trick play's quick way reads them); loops,
+            # not comprehensions (which Python 3.11 makes into a function called each time).
+            for asked in self.duties[trick[0]]:
+                cards = []
+                for c in hand:
+                    if c in asked:
+                        cards.append(c)
+                if cards:
+                    return cards
         return list(hand)
 
     def forced(self, allowed: list[str], trick: list[str]) -> bool:
