@@ -27,12 +27,13 @@ from typing import Any, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Announce, Call, FrozenAction, Kontra, announce_actions
 from interpreter.engine.table import Table
+from interpreter.language.keys import names
 from interpreter.language.model import Condition, Contract, Declaration, Doubling, KontraRule, Ruleset
 
 GAME = "game"
-# The facts of a seat that the round's conditions may read besides its hand (names.SEAT, and
-# names.KONTRA for who may double), each a yes or a no.
-SEAT_FACTS = ("is_declarer", "is_partner", "revealed", "spoken", "card_called", "made_bid", "bid_before_turn")
+# The facts of a seat that the round's conditions may read besides its hand, each a yes or a no:
+# those the language declares for who may double (names.KONTRA, which holds names.SEAT's).
+SEAT_FACTS = tuple(name for name in names.KONTRA if name != "hand")
 
 
 class Round:

@@ -46,7 +46,6 @@ from interpreter.engine.announcements import DeclarerAnnouncement, declarer_anno
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound, Round, kontra_actions
 from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, throw_in_payments
 from interpreter.engine.deal import (
-    SEEDS,
     DealerChooses,
     DealError,
     Dealt,
@@ -117,8 +116,8 @@ class Game:
         self.table_ruleset = ruleset  # as loaded, before the rules for a number of players
         self.players = players = players if players is not None else ruleset.table_sizes[0]
         setup = _setup(ruleset, players, dealer)
-        if seed is not None and (type(seed) is not int or seed not in SEEDS):
-            raise TableError("seed", seed_problem(seed) or "")
+        if seed is not None and (problem := seed_problem(seed)) is not None:
+            raise TableError("seed", problem)
         if pot is not None and (type(pot) is not int or pot < 0):
             raise TableError("pot", f"the pot is a whole number from 0, not {shown(pot)}")
         self.dealer = dealer
