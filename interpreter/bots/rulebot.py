@@ -54,8 +54,8 @@ out card by card, and `benchmarks/bench_rulebot.py` times it.
 
 from __future__ import annotations
 
+import _random
 import math
-import random
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -860,7 +860,9 @@ class RuleBot:
         the hand with that talon, less the cards it would discard, played as the lone player.
         `hand` is in the pack's order, `held` its bits, `unseen_bits` the bits of the unseen cards
         in the pack's order, `unseen` their sum."""
-        rng = random.Random(zlib.crc32(" ".join(hand).encode()))
+        # (random.Random's own generator, as it seeds it for an int: without its Python-level
+        # seeding, and all _draws asks of it)
+        rng = _random.Random(zlib.crc32(" ".join(hand).encode()))
         # A talon in parts: the declarer takes one; a count: that many cards.
         taken = min(contract.count, talon) if contract.count is not None else talon // max(contract.parts, 1)
         n_drawn = min(taken, len(unseen_bits))
@@ -1118,7 +1120,7 @@ def _lone_points(
                 won |= card
             else:
                 beaten_by += 1
-            their_left -= opponents if opponents < their_left else their_left
+            their_left -= opponents  # (below zero once they are out: as good as none left)
         won |= mine  # their trumps are out: the rest win
     if their_left < 0.5 and (plain := hand & ~trump_mask):
         for suit in facts.plain_masks:
@@ -1172,7 +1174,7 @@ def _routed_to_declarer(routes: tuple[Route, ...], tricks: int, n_tricks: int) -
     return False
 
 
-def _draws(rng: random.Random, population: list[int], k: int, times: int) -> list[int]:
+def _draws(rng: _random.Random, population: list[int], k: int, times: int) -> list[int]:
     """`times` successive `rng.sample(population, k)`, each as the sum of its members (each
     member a card's bit): the same cards, by the same steps as CPython's random.sample (3.11; a
     test holds the two together), without a Python call for every card drawn. Owning the steps
@@ -1184,17 +1186,17 @@ def _draws(rng: random.Random, population: list[int], k: int, times: int) -> lis
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
     if n <= setsize:
-        steps = [(left, left.bit_length()) for left in range(n, n - k, -1)]
+        # (The last place of the pool of `left` members, and the bits to draw a place below `left`.)
+        steps = [(left - 1, left.bit_length()) for left in range(n, n - k, -1)]
+        whole, undrawn = sum(population), n - k
         for _ in range(times):
             pool = population[:]
-            drawn = 0
-            for left, bits in steps:
+            for last, bits in steps:
                 j = getrandbits(bits)
-                while j >= left:
+                while j > last:
                     j = getrandbits(bits)
-                drawn += pool[j]
-                pool[j] = pool[left - 1]  # the card not drawn moves into the gap
-            found.append(drawn)
+                pool[j] = pool[last]  # the last member of the pool moves into the place of the one drawn
+            found.append(whole - sum(pool[:undrawn]))  # the pool's first places hold those not drawn
     else:
         bits = n.bit_length()
         for _ in range(times):
