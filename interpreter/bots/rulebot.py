@@ -54,8 +54,8 @@ out card by card, and `benchmarks/bench_rulebot.py` times it.
 
 from __future__ import annotations
 
+import _random
 import math
-import random
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -119,6 +119,9 @@ class Pack:
     bits: tuple[int, ...]  # each card's bit
     mask: int
     points: int  # their points as printed, each card at its value (not counted in packets)
+    # Each card's bit with its points above every card's bit (at `RulesetFacts.points_at`): a
+    # sum of different cards' numbers holds their set below and their points above.
+    weighted: tuple[int, ...]
 
 
 class Seating:
@@ -163,6 +166,7 @@ class RulesetFacts:
         "plain_suits",
         "point_digits",
         "points",
+        "points_at",
         "power",
         "ruleset",
         "stop_key",
@@ -232,6 +236,7 @@ class RulesetFacts:
             if len(set(strengths)) < len(strengths) or min(strengths) < 0:
                 raise ValueError(f"the rule bot needs distinct positive strengths within a suit ({suit})")
         self.card_at: list[str] = layout  # bit number -> card
+        self.points_at = len(layout)  # where a weighted bit holds the card's points (`Pack.weighted`)
         self.bit = {c: 1 << i for i, c in enumerate(layout)}
         self.suit_mask = {suit: sum(self.bit[c] for c in deck.cards if follow[c] == suit) for suit in suits}
         self.trump_mask = self.suit_mask.get(TRUMP, 0)
@@ -270,7 +275,9 @@ class RulesetFacts:
         if pack is None:
             cards = self.ruleset.pack(active)
             bits = tuple(self.bit[c] for c in cards)
-            pack = self._packs[active] = Pack(cards, bits, sum(bits), sum(self.points[c] for c in cards))
+            points = [self.points[c] for c in cards]
+            weighted = tuple(b | p << self.points_at for b, p in zip(bits, points, strict=True))
+            pack = self._packs[active] = Pack(cards, bits, sum(bits), sum(points), weighted)
         return pack
 
     def pack(self, active: int) -> tuple[str, ...]:
@@ -834,9 +841,9 @@ class RuleBot:
             values = (points,) * SAMPLES
         else:
             hand = sorted(view["hand"], key=facts.order.__getitem__)
-            unseen_bits = [b for b in pack.bits if not b & seen]  # in the pack's order
+            unseen_weighted = [w for w in pack.weighted if not w & seen]  # in the pack's order
             values = self._talon_estimates(
-                facts, hand, held, unseen_bits, unseen, unseen_points, active, talon, contract
+                facts, hand, held, unseen_weighted, unseen, unseen_points, active, talon, contract
             )
         if len(self._estimates) > 4096:
             self._estimates.clear()
@@ -848,7 +855,7 @@ class RuleBot:
         facts: RulesetFacts,
         hand: list[str],
         held: int,
-        unseen_bits: list[int],
+        unseen_weighted: list[int],
         unseen: int,
         unseen_points: int,
         active: int,
@@ -858,13 +865,15 @@ class RuleBot:
         """The estimates of a contract that takes up the talon: for each of `SAMPLES` talons
         drawn from the unseen cards (with a seed of the hand's own: the bot is deterministic),
         the hand with that talon, less the cards it would discard, played as the lone player.
-        `hand` is in the pack's order, `held` its bits, `unseen_bits` the bits of the unseen cards
-        in the pack's order, `unseen` their sum."""
-        rng = random.Random(zlib.crc32(" ".join(hand).encode()))
+        `hand` is in the pack's order, `held` its bits, `unseen_weighted` the weighted bits of the
+        unseen cards in the pack's order (`Pack.weighted`), `unseen` the sum of their bits."""
+        # (random.Random's own generator, as it seeds it for an int: without its Python-level
+        # seeding, and all _draws asks of it)
+        rng = _random.Random(zlib.crc32(" ".join(hand).encode()))
         # A talon in parts: the declarer takes one; a count: that many cards.
         taken = min(contract.count, talon) if contract.count is not None else talon // max(contract.parts, 1)
-        n_drawn = min(taken, len(unseen_bits))
-        n_rest, n_full = len(unseen_bits) - n_drawn, len(hand) + n_drawn
+        n_drawn = min(taken, len(unseen_weighted))
+        n_rest, n_full = len(unseen_weighted) - n_drawn, len(hand) + n_drawn
         in_play = n_rest - (talon - taken)
         hand_points = facts.points_of(held)
         step = contract.discard
@@ -877,11 +886,10 @@ class RuleBot:
         # and the common case of `most_worth_keeping` taken here: a call less for each, which
         # counts where the engine's work between two turns leaves the caches cold.)
         digits, trump_mask, trumps_first = facts.point_digits, facts.trump_mask, facts.trumps_first
+        at, below = facts.points_at, (1 << facts.points_at) - 1
         found = []
-        for drawn in _draws(rng, unseen_bits, n_drawn, SAMPLES):
-            drawn_points = 0
-            for digit, cards in digits:
-                drawn_points += (drawn & cards).bit_count() << digit
+        for weighted in _draws(rng, unseen_weighted, n_drawn, SAMPLES):
+            drawn, drawn_points = weighted & below, weighted >> at  # the talon drawn, and its points
             rest = unseen ^ drawn
             full = held | drawn
             kept = full
@@ -1118,7 +1126,7 @@ def _lone_points(
                 won |= card
             else:
                 beaten_by += 1
-            their_left -= opponents if opponents < their_left else their_left
+            their_left -= opponents  # (below zero once they are out: as good as none left)
         won |= mine  # their trumps are out: the rest win
     if their_left < 0.5 and (plain := hand & ~trump_mask):
         for suit in facts.plain_masks:
@@ -1172,9 +1180,9 @@ def _routed_to_declarer(routes: tuple[Route, ...], tricks: int, n_tricks: int) -
     return False
 
 
-def _draws(rng: random.Random, population: list[int], k: int, times: int) -> list[int]:
+def _draws(rng: _random.Random, population: list[int], k: int, times: int) -> list[int]:
     """`times` successive `rng.sample(population, k)`, each as the sum of its members (each
-    member a card's bit): the same cards, by the same steps as CPython's random.sample (3.11; a
+    member a card's bit, or weighted bit): the same cards, by the same steps as CPython's random.sample (3.11; a
     test holds the two together), without a Python call for every card drawn. Owning the steps
     also keeps the bot's talons the same if another Python version samples otherwise."""
     n = len(population)
@@ -1184,17 +1192,17 @@ def _draws(rng: random.Random, population: list[int], k: int, times: int) -> lis
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
     if n <= setsize:
-        steps = [(left, left.bit_length()) for left in range(n, n - k, -1)]
+        # (The last place of the pool of `left` members, and the bits to draw a place below `left`.)
+        steps = [(left - 1, left.bit_length()) for left in range(n, n - k, -1)]
+        whole, undrawn = sum(population), n - k
         for _ in range(times):
             pool = population[:]
-            drawn = 0
-            for left, bits in steps:
+            for last, bits in steps:
                 j = getrandbits(bits)
-                while j >= left:
+                while j > last:
                     j = getrandbits(bits)
-                drawn += pool[j]
-                pool[j] = pool[left - 1]  # the card not drawn moves into the gap
-            found.append(drawn)
+                pool[j] = pool[last]  # the last member of the pool moves into the place of the one drawn
+            found.append(whole - sum(pool[:undrawn]))  # the pool's first places hold those not drawn
     else:
         bits = n.bit_length()
         for _ in range(times):
