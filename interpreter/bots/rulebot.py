@@ -54,8 +54,8 @@ out card by card, and `benchmarks/bench_rulebot.py` times it.
 
 from __future__ import annotations
 
-import _random
 import math
+import random
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -867,9 +867,7 @@ class RuleBot:
         the hand with that talon, less the cards it would discard, played as the lone player.
         `hand` is in the pack's order, `held` its bits, `unseen_weighted` the weighted bits of the
         unseen cards in the pack's order (`Pack.weighted`), `unseen` the sum of their bits."""
-        # (random.Random's own generator, as it seeds it for an int: without its Python-level
-        # seeding, and all _draws asks of it)
-        rng = _random.Random(zlib.crc32(" ".join(hand).encode()))
+        rng = random.Random(zlib.crc32(" ".join(hand).encode()))
         # A talon in parts: the declarer takes one; a count: that many cards.
         taken = min(contract.count, talon) if contract.count is not None else talon // max(contract.parts, 1)
         n_drawn = min(taken, len(unseen_weighted))
@@ -1180,11 +1178,12 @@ def _routed_to_declarer(routes: tuple[Route, ...], tricks: int, n_tricks: int) -
     return False
 
 
-def _draws(rng: _random.Random, population: list[int], k: int, times: int) -> list[int]:
+def _draws(rng: random.Random, population: list[int], k: int, times: int) -> list[int]:
     """`times` successive `rng.sample(population, k)`, each as the sum of its members (each
-    member a card's bit, or weighted bit): the same cards, by the same steps as CPython's random.sample (3.11; a
-    test holds the two together), without a Python call for every card drawn. Owning the steps
-    also keeps the bot's talons the same if another Python version samples otherwise."""
+    member a card's bit, or its weighted bit): the same cards, by the same steps as CPython's
+    random.sample (3.11; a test holds the two together), without a Python call for every card
+    drawn. Owning the steps also keeps the bot's talons the same if another Python version
+    samples otherwise."""
     n = len(population)
     getrandbits = rng.getrandbits
     found = []
