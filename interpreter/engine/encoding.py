@@ -183,9 +183,11 @@ class Encoding:
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
         self.public_plays = self._public_plays()
-        # Zeros to copy, as arrays of doubles: an observation's, and Public's.
+        # Zeros to copy, as arrays of doubles: an observation's, and Public's; and one zero, of
+        # which Public's numbers are made by repetition (cheaper than copying as many zeros).
         self.zeros = array("d", bytes(8 * self.observation_size))
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
+        self.zero = array("d", (0.0,))
         self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
@@ -641,7 +643,8 @@ class Public:
 
     def __init__(self, encoding: Encoding, game: Game):
         self.encoding, self.game = encoding, game
-        self.numbers = numbers = encoding.public_zeros[:]  # every public block twice over, then the kontra block
+        # (every public block twice over, then the kontra block)
+        self.numbers = numbers = encoding.zero * len(encoding.public_zeros)
         # (a number is written faster through a memoryview than into its array)
         self.view: memoryview[float] = cast("memoryview[float]", memoryview(numbers))
         self.round = 0  # how often the blocks were started anew from a view
