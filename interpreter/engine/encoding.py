@@ -93,7 +93,7 @@ from interpreter.engine.actions import ActionJson, play_steps
 from interpreter.engine.game import Game
 from interpreter.engine.ids import KIND_OF, SECTIONS, ActionIds, Step
 from interpreter.engine.phase import Phase
-from interpreter.engine.views import public_view, seat_entries
+from interpreter.engine.views import own_entries, public_view
 from interpreter.errors import IllegalActionError, InvalidActionError
 from interpreter.language.model import CallPartner, Ruleset, TakeTalon
 
@@ -659,7 +659,8 @@ class Public:
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
-        self.plays, self.by_event, self.shares = encoding.public_plays
+        self.plays, by_event, self.shares = encoding.public_plays
+        self.by_event = by_event.get  # (bound once: follow looks up every event)
         self.kontra = encoding.public_kontra.start
         self.no_trick = encoding.no_trick
 
@@ -705,7 +706,7 @@ class Public:
         if not self.following or seen > count:
             self.following = False
             return
-        numbers, by_event, sizes, hands, shares = self.view, self.by_event.get, self.sizes, self.hands, self.shares
+        numbers, by_event, sizes, hands, shares = self.view, self.by_event, self.sizes, self.hands, self.shares
         # (one loop over local names, and mostly over one event: the events of every turn pass
         # here once; each number is written in both runs of its block; a card played is known
         # by its event alone)
@@ -838,10 +839,10 @@ class BufferObserver:
         encoding = public.encoding
         # Of the view, the seat reads its own entries (views.own_view: the view, every card played
         # recalled, without the tricks, calls and hand sizes every seat sees alike; the table's
-        # facts and its hand from the game, the rest as views.seat_entries makes them), and takes
+        # facts and its hand from the game, the rest as views.own_entries makes them), and takes
         # the blocks those make from Public, which reads them anew (views.public_view) where it
         # is not up to date.
-        entries = seat_entries(game, self.seat)
+        entries = own_entries(game, self.seat)
         if not public.following or public.seen != len(game.events):
             public.start(public_view(game), entries)
         if self.round:  # (zeros still, where the seat was never observed)
