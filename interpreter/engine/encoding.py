@@ -93,7 +93,7 @@ from interpreter.engine.actions import ActionJson, play_steps
 from interpreter.engine.game import Game
 from interpreter.engine.ids import KIND_OF, SECTIONS, ActionIds, Step
 from interpreter.engine.phase import Phase
-from interpreter.engine.views import public_view, seat_entries
+from interpreter.engine.views import own_entries, public_view
 from interpreter.errors import IllegalActionError, InvalidActionError
 from interpreter.language.model import CallPartner, Ruleset, TakeTalon
 
@@ -183,9 +183,11 @@ class Encoding:
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
         self.public_plays = self._public_plays()
-        # Zeros to copy, as arrays of doubles: an observation's, and Public's.
+        # Zeros to copy, as arrays of doubles: an observation's, and Public's; and one zero, of
+        # which Public's numbers are made by repetition (cheaper than copying as many zeros).
         self.zeros = array("d", bytes(8 * self.observation_size))
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
+        self.zero = array("d", (0.0,))
         self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
@@ -641,7 +643,8 @@ class Public:
 
     def __init__(self, encoding: Encoding, game: Game):
         self.encoding, self.game = encoding, game
-        self.numbers = numbers = encoding.public_zeros[:]  # every public block twice over, then the kontra block
+        # (every public block twice over, then the kontra block)
+        self.numbers = numbers = encoding.zero * len(encoding.public_zeros)
         # (a number is written faster through a memoryview than into its array)
         self.view: memoryview[float] = cast("memoryview[float]", memoryview(numbers))
         self.round = 0  # how often the blocks were started anew from a view
@@ -656,7 +659,8 @@ class Public:
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
-        self.plays, self.by_event, self.shares = encoding.public_plays
+        self.plays, by_event, self.shares = encoding.public_plays
+        self.by_event = by_event.get  # (bound once: follow looks up every event)
         self.kontra = encoding.public_kontra.start
         self.no_trick = encoding.no_trick
 
@@ -702,7 +706,7 @@ class Public:
         if not self.following or seen > count:
             self.following = False
             return
-        numbers, by_event, sizes, hands, shares = self.view, self.by_event.get, self.sizes, self.hands, self.shares
+        numbers, by_event, sizes, hands, shares = self.view, self.by_event, self.sizes, self.hands, self.shares
         # (one loop over local names, and mostly over one event: the events of every turn pass
         # here once; each number is written in both runs of its block; a card played is known
         # by its event alone)
@@ -835,10 +839,10 @@ class BufferObserver:
         encoding = public.encoding
         # Of the view, the seat reads its own entries (views.own_view: the view, every card played
         # recalled, without the tricks, calls and hand sizes every seat sees alike; the table's
-        # facts and its hand from the game, the rest as views.seat_entries makes them), and takes
+        # facts and its hand from the game, the rest as views.own_entries makes them), and takes
         # the blocks those make from Public, which reads them anew (views.public_view) where it
         # is not up to date.
-        entries = seat_entries(game, self.seat)
+        entries = own_entries(game, self.seat)
         if not public.following or public.seen != len(game.events):
             public.start(public_view(game), entries)
         if self.round:  # (zeros still, where the seat was never observed)

@@ -133,8 +133,15 @@ def seat_entries(game: Game, seat: int) -> dict[str, Any]:
     seat's hand: a hand lying open, the called card and the partner where the seat knows them,
     what was announced and doubled, the talon and discards where it sees them, the cards lying
     face up, and the result. For an observer that reads the table's facts and the hand itself
-    (engine/encoding.py's `BufferObserver`)."""
+    (engine/encoding.py's `BufferObserver`, by `own_entries`)."""
     _seat_checked(game, seat)
+    return own_entries(game, seat)
+
+
+def own_entries(game: Game, seat: int) -> dict[str, Any]:
+    """`seat_entries(game, seat)` for a seat known to be one of the table's (an observer made
+    for it, which reads them at every change of phase): the same entries, the seat not checked
+    again."""
     key = game.ruleset.deck.shown_order.__getitem__
     cards, contract = game.cards, game.contract
     view: dict[str, Any] = {}
