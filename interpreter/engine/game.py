@@ -453,7 +453,7 @@ class Game:
         self._offer = None
         action = ids.ready[action_id]
         try:
-            if stage.take(seat, action):  # type: ignore[arg-type]  # (a listed action: ready)
+            if stage.take(seat, action):  # type: ignore[arg-type]  # (a seat acts, and a listed id's action is ready)
                 self._next_stage()
             else:
                 self.to_act = stage.to_act
