@@ -139,3 +139,43 @@ def test_push_without_a_seat_to_act_is_refused() -> None:
 
     with pytest.raises(IllegalActionError, match="over"):
         game.push(0)
+
+
+@pytest.mark.parametrize(("name", "players"), [("breitnau", 6), ("cego", 4), ("koenigrufen", 4), ("tapp", 3)])
+def test_push_listed_takes_only_an_id_listed_for_this_turn(name: str, players: int) -> None:
+    ruleset = load_ruleset(name)
+    encoding = Encoding.of(ruleset, players)
+    for seed in range(15):
+        listed = Game(ruleset, players=players, seed=seed)
+        applied = Game(ruleset, players=players, seed=seed)
+        rng = random.Random(seed)
+        while not listed.is_over:
+            seat = listed.to_act
+            assert seat is not None
+            before = (listed.history, len(listed.events))
+            # Nothing listed for this turn yet: not taken.
+            assert not listed.push_listed(0)
+            ids = listed.legal_ids()
+            others = [i for i in range(encoding.num_actions) if i not in ids]
+            for wrong in (rng.choice(others), float(ids[0]), True, -1, encoding.num_actions):
+                assert not listed.push_listed(wrong)  # type: ignore[arg-type]
+            assert (listed.history, len(listed.events)) == before
+            first = rng.choice(ids)
+            if encoding.steps[first][0] in ("discard", "keep"):
+                steps = _complete_choice(listed, encoding, first, rng)
+                action = encoding.action_of(steps)
+                listed.push(*steps)
+                applied.apply(seat, action)
+                assert not listed.push_listed(first)  # (listed for a turn that is over)
+                continue
+            playing = listed.phase.value == "play"
+            # Taken wherever the game keeps the offer for the turn (trick play always); where it
+            # makes its actions anew each time (a discard, an announcement with cards), not.
+            if not listed.push_listed(first):
+                assert not playing, (seed, first)
+                listed.push(first)
+            applied.apply(seat, encoding.action_of([first]))
+            assert not listed.push_listed(first)  # (listed for a turn that is over)
+        assert listed.history == applied.history, seed
+        assert listed.events == applied.events, seed
+        assert listed.result == applied.result, seed

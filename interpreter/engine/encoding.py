@@ -902,12 +902,14 @@ class EncodedGame:
     def legal_actions(self) -> list[int]:
         """The ids the seat to act may take now, ascending."""
         if self.pending is None:
-            return self._legal(self.game.legal_actions())  # (none once the deal is over)
+            return self.game.legal_ids()  # (none once the deal is over)
         return self._legal(self.game.legal_actions(), self.pending.chosen)
 
     def apply_action(self, action_id: int) -> None:
         """Apply the action `action_id` by the seat to act (a card of a discard is kept until
         the discard is complete). Raises IllegalActionError, changing nothing, if not legal now."""
+        if self.pending is None and self.game.push_listed(action_id):
+            return  # one of the ids `legal_actions` listed for this turn
         game = self.game
         seat = game.to_act
         if seat is None:

@@ -94,6 +94,9 @@ class Game:
     # a Python 3.11 instance keeps in its fastest form) stay in the instance's __dict__.
     __slots__ = ("__dict__", "__weakref__", "_history", "_offer", "_stage", "events", "is_over", "phase", "to_act")
     ante = 0  # the dealer's ante into the pot (set where the table keeps a pot and the rules ask one)
+    # The ids `legal_ids` listed last: (the offer they number, its ids ascending, the ruleset's
+    # ids), kept with the offer, which the game keeps for the turn (none listed yet: the default).
+    _listed: tuple[Sequence[ActionJson] | None, list[int], ActionIds | None] = (None, [], None)
 
     def __init__(
         self,
@@ -399,8 +402,64 @@ class Game:
 
     def legal_ids(self) -> list[int]:
         """The ids (engine/ids.py) of the actions the seat to act may take now, ascending; a
-        discard or keep as the ids of its cards, each card that can still complete one."""
-        return _ids_of(self).legal(self.legal_actions())
+        discard or keep as the ids of its cards, each card that can still complete one. Listed
+        once for the offer the game keeps for the turn, and kept with it for `push_listed`."""
+        offer, listed, ids = self._listed
+        kept = self._offer
+        if kept is None:
+            stage, seat = self._stage, self.to_act
+            if seat is None or not stage.read_only_offer:
+                # Nobody's turn, or a stage whose actions are new each time (a discard): not kept.
+                return _ids_of(self).legal(self.legal_actions())
+            try:
+                kept = self._offer = stage.offer(seat)
+            except Exception as exc:
+                if (failure := _failure(exc, f"listing the legal actions of seat {seat}")) is exc:
+                    raise
+                raise failure from exc
+        if kept is offer:  # (a read-only offer handed out again: the same actions)
+            return [*listed]
+        if ids is None:
+            ids = _ids_of(self)
+        # The ids of the game's own actions by their identity (`ActionIds.offered`'s first way),
+        # here rather than called: a call less at every action of a learner.
+        identity, found = ids.identity, []
+        try:
+            for action in kept:
+                found.append(identity[id(action)])
+        except KeyError:
+            offered = ids.offered(kept)  # (a call in words of its own)
+            if offered is None:
+                return ids.legal(kept)  # (an action made anew: no id is ready for it)
+            found = offered
+        else:
+            found.sort()
+        self._listed = (kept, found, ids)
+        return [*found]
+
+    def push_listed(self, action_id: int) -> bool:
+        """Take `action_id` for the seat to act if it is one of the ids `legal_ids` listed for
+        this turn: checked against them, then taken as `push` takes it (no other test: the id was
+        worked out from the offer itself). Returns whether it was taken; False changes nothing
+        (an id not listed, or none listed for this turn yet), and the caller judges the id the
+        long way (`apply`)."""
+        offer, listed, ids = self._listed
+        if offer is not self._offer or type(action_id) is not int or action_id not in listed:
+            return False
+        assert ids is not None
+        # The steps of `_take`, here rather than called (a call less at every action).
+        stage, seat, events = self._stage, self.to_act, self.events
+        start, done = len(events), len(self._history)
+        self._offer = None
+        action = ids.ready[action_id]
+        try:
+            if stage.take(seat, action):  # type: ignore[arg-type]  # (a seat acts, and a listed id's action is ready)
+                self._next_stage()
+            else:
+                self.to_act = stage.to_act
+        except BaseException as exc:
+            raise self._undo(exc, done, start, seat, action)  # type: ignore[arg-type]  # noqa: B904
+        return True
 
     def apply_departure(self, seat: int, card: str) -> list[dict[str, Any]]:
         """Play `card` of `seat`, the seat to act in trick play that holds it, though the rules

@@ -101,7 +101,7 @@ class ActionIds:
         # The same by the identity of each alone (`ready` keeps them alive, so that no other
         # object living meanwhile has the identity of one): an offer of the game's own actions
         # is mapped to its ids without a test of each action's type.
-        self._identity: dict[int, int] = {id(action): i for i, action in enumerate(self.ready) if action is not None}
+        self.identity: dict[int, int] = {id(action): i for i, action in enumerate(self.ready) if action is not None}
         self.ready_by_id: dict[int, ActionJson] = {
             i: action for i, action in enumerate(self.ready) if action is not None
         }
@@ -173,17 +173,9 @@ class ActionIds:
         """The ids of `actions` (a seat's legal actions), ascending; a discard or keep as the ids
         of each card that can still complete one of them after the cards `chosen` so far."""
         if not chosen:
-            identity, ready = self._identity, []
-            try:
-                for action in actions:
-                    ready.append(identity[id(action)])
-            except KeyError:  # a call in words of its own, or an action made anew
-                found = self._plain_ids(actions)
-                if found is not None:
-                    return found
-            else:
-                ready.sort()
-                return ready
+            found = self.offered(actions)
+            if found is not None:
+                return found
         ids: set[int] = set()
         for action in actions:
             if isinstance(action, dict) and ("discard" in action or "keep" in action):
@@ -196,6 +188,19 @@ class ActionIds:
             elif not chosen:
                 ids.update(self.action_ids(action))
         return sorted(ids)
+
+    def offered(self, actions: Iterable[ActionJson]) -> list[int] | None:
+        """The ids of `actions`, ascending, where each is one step the game hands out as it is
+        (a call, or a shared action of one key: a card played, a kontra), so that `ready` holds
+        each id's action; None where one is not (a discard, an action made anew)."""
+        identity, ready = self.identity, []
+        try:
+            for action in actions:
+                ready.append(identity[id(action)])
+        except KeyError:  # a call in words of its own, or an action made anew
+            return self._plain_ids(actions)
+        ready.sort()
+        return ready
 
     def _plain_ids(self, actions: Iterable[ActionJson]) -> list[int] | None:
         """The ids of `actions`, ascending, where each is one step the game hands out as it is
