@@ -247,6 +247,33 @@ def test_a_discard_is_chosen_card_by_card() -> None:
         state.apply_action(enc.step_id(("call", "solo")))
 
 
+@pytest.mark.parametrize(("name", "players"), [("breitnau", 6), ("cego", 4), ("tapp", 3), ("dreierles", 3)])
+def test_a_choice_card_by_card_lists_the_ids_the_game_offers_after_each_card(name: str, players: int) -> None:
+    """While a discard or keep is chosen card by card, the game does not move, so the state lists
+    its legal actions once for the choice; the ids it lists after each card (and after a card it
+    refused) must be those worked out afresh from the game's legal actions and the cards chosen."""
+    rs = load_ruleset(name)
+    enc = Encoding.of(rs, players)
+    met = 0
+    for seed in range(40):
+        state = EncodedGame(Game(rs, players=players, seed=seed), enc)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            ids = state.legal_actions()
+            pending = state.pending
+            if pending is not None:
+                met += 1
+                assert ids == enc.action_table.legal(state.game.legal_actions(), pending.chosen), seed
+                wrong = [i for i in range(enc.num_actions) if i not in ids and enc.step(i)[0] == pending.kind]
+                if wrong:
+                    before = (list(pending.chosen), len(state.game.events))
+                    with pytest.raises(IllegalActionError):
+                        state.apply_action(rng.choice(wrong))
+                    assert (pending.chosen, len(state.game.events)) == before and state.legal_actions() == ids
+            state.apply_action(rng.choice(ids))
+    assert met
+
+
 def test_a_clone_is_the_same_game_and_independent() -> None:
     rs = load_ruleset("cego")
     game = Game(rs, players=4, seed=8)

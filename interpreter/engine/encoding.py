@@ -429,6 +429,12 @@ class Pending:
     kind: str  # "discard" or "keep"
     count: int
     chosen: list[str] = field(default_factory=list)
+    # The seat's legal actions as the choice began, and how many events the game had then: the
+    # game does not move while a choice is pending, so they are listed once, not at every card
+    # (listed again should the game have moved meanwhile).
+    offered: list[ActionJson] = field(default_factory=list)
+    events: int = -1
+    listed: list[int] | None = None  # the legal ids after the cards `chosen` (None: not listed yet)
 
 
 class Places:
@@ -901,9 +907,23 @@ class EncodedGame:
 
     def legal_actions(self) -> list[int]:
         """The ids the seat to act may take now, ascending."""
-        if self.pending is None:
+        pending = self.pending
+        if pending is None:
             return self.game.legal_ids()  # (none once the deal is over)
-        return self._legal(self.game.legal_actions(), self.pending.chosen)
+        return [*self._listed(pending)]
+
+    def _listed(self, pending: Pending) -> list[int]:
+        """The legal ids after the cards `pending` has chosen so far (listed once for them)."""
+        if pending.listed is None or pending.events != len(self.game.events):
+            pending.listed = self._legal(self._offered(pending), pending.chosen)
+        return pending.listed
+
+    def _offered(self, pending: Pending) -> list[ActionJson]:
+        """The legal actions of the seat choosing `pending` card by card."""
+        game = self.game
+        if pending.events != len(game.events):
+            pending.offered, pending.events = game.legal_actions(), len(game.events)
+        return pending.offered
 
     def apply_action(self, action_id: int) -> None:
         """Apply the action `action_id` by the seat to act (a card of a discard is kept until
@@ -926,23 +946,32 @@ class EncodedGame:
             # changed, where it is not legal now).
             self.game.apply(seat, self.encoding.action_table.action((action_id,)))
             return
-        if action_id not in self.legal_actions():  # (a discard's card: only the discard is legal meanwhile)
+        pending = self.pending
+        if pending is None:
+            pending = Pending(kind, 0, [], game.legal_actions(), len(game.events))
+        # (a discard's card: only the discard is legal meanwhile)
+        if action_id not in self._listed(pending):
             raise IllegalActionError(f"{kind} {what!r} (id {action_id}) is not legal now", seat)
         if self.pending is None:
-            self.pending = Pending(kind, self._count(seat, kind))
-        self.pending.chosen.append(what)
-        if len(self.pending.chosen) < self.pending.count:
+            pending.count = self._count(seat, kind, pending.offered)
+            self.pending = pending
+        pending.chosen.append(what)
+        pending.listed = None
+        if len(pending.chosen) < pending.count:
             return
-        pending, self.pending = self.pending, None
+        self.pending = None
         try:
             self.game.apply(seat, {kind: list(pending.chosen)})
         except (IllegalActionError, InvalidActionError):
             pending.chosen.pop()  # refused (a combination a template could not tell): nothing changed
+            pending.listed = None
             self.pending = pending if pending.chosen else None
             raise
 
-    def _count(self, seat: int, kind: str) -> int:
-        for action in self.game.legal_actions(seat):
+    @staticmethod
+    def _count(seat: int, kind: str, offered: list[ActionJson]) -> int:
+        """How many cards the `kind` among the actions `offered` to `seat` takes."""
+        for action in offered:
             if isinstance(action, dict) and kind in action:
                 value = action[kind]
                 return int(value["count"]) if isinstance(value, dict) else len(value)
@@ -1005,5 +1034,6 @@ class EncodedGame:
     def clone(self) -> EncodedGame:
         copy = EncodedGame(clone_game(self.game), self.encoding)
         if self.pending is not None:
+            # (its legal actions listed anew, from the copy)
             copy.pending = Pending(self.pending.kind, self.pending.count, list(self.pending.chosen))
         return copy
