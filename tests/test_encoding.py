@@ -394,3 +394,21 @@ def test_koenigrufen_driven_by_ids_to_the_end_and_observed() -> None:
             called = obs[enc.layout["called"]]
             assert [enc.cards[i] for i, x in enumerate(called) if x] == ([view["called"]] if view.get("called") else [])
         assert state.is_terminal() and state.returns() == list(reference.result.payments)
+
+
+def test_the_dealers_choice_is_offered_as_the_shared_actions_the_ids_know() -> None:
+    """The dealer's choice of a deal plan is offered as actions made once per ruleset, the very
+    objects the ids hold as ready (so that listing the ids of the offer is a lookup each, and an
+    id is taken as the game's own action)."""
+    rs = load_ruleset("furtwangen")
+    enc = Encoding.of(rs, 6)
+    for seed in range(3):
+        game = Game(rs, players=6, seed=seed)
+        assert game.phase.value == "deal"
+        offered, ids = game.legal_actions(), game.legal_ids()
+        assert len(offered) > 1 and len(ids) == len(offered)
+        ready = {id(enc.action_table.ready_by_id[i]) for i in ids}
+        assert ready == {id(action) for action in offered}
+        state = EncodedGame(game, enc)
+        state.apply_action(ids[-1])
+        assert game.deal_plan == offered[-1]["choose"] and game.phase.value != "deal"

@@ -110,6 +110,17 @@ def announce_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
     return actions
 
 
+def choose_actions(ruleset: Ruleset) -> dict[str, FrozenAction]:
+    """{choose: NAME} for every deal plan the dealer may choose (`deal.choice`), made once per
+    ruleset (so that the ids of the learning interface know them by their identity)."""
+    actions: dict[str, FrozenAction] | None = ruleset.derived.get("choose_actions")
+    if actions is None:
+        choice = ruleset.deal_choice
+        names = [choice.usual, *choice.plans] if choice is not None else []
+        actions = ruleset.derived["choose_actions"] = {name: FrozenAction(choose=name) for name in names}
+    return actions
+
+
 # What playing a card writes down: the history's entry (seat, action) and the event.
 PlayStep = tuple[tuple[int, FrozenAction], FrozenEvent]
 

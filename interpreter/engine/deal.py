@@ -135,10 +135,10 @@ class DealerChooses:
 
     read_only_offer = True
 
-    def __init__(self, dealer: int, plans: Sequence[str], table: Table):
+    def __init__(self, dealer: int, plans: Sequence[str], table: Table, shared: Mapping[str, FrozenAction]):
         self.to_act: int | None = dealer
         self.table = table
-        self.actions = tuple(FrozenAction(choose=name) for name in plans)
+        self.actions = tuple(shared[name] for name in plans)  # (`actions.choose_actions`)
         self.chosen: str | None = None  # the plan chosen, once it is
 
     def offer(self, seat: int) -> Sequence[ActionJson]:

@@ -37,6 +37,7 @@ from interpreter.engine.actions import (
     PlayCard,
     PlayStep,
     ShownTrick,
+    choose_actions,
     parse_action,
     play_actions,
     play_steps,
@@ -172,7 +173,7 @@ class Game:
         if plans:
             self._lay(Dealt({s: [] for s in range(players)}, [], seed))
             self.phase = _DEAL
-            self._stage = DealerChooses(dealer, plans, self.table)
+            self._stage = DealerChooses(dealer, plans, self.table, choose_actions(ruleset))
             self.events.append({"type": "phase", "phase": "deal"})
         else:
             self._begin(self._deal(seed, deal))

@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from interpreter.engine.actions import ActionJson, announce_actions, known_calls, play_actions
+from interpreter.engine.actions import ActionJson, announce_actions, choose_actions, known_calls, play_actions
 from interpreter.engine.announcing import kontra_actions
 from interpreter.errors import InvalidActionError
 from interpreter.language.model import (
@@ -244,6 +244,7 @@ def _shared_actions(ruleset: Ruleset) -> dict[Step, ActionJson]:
     shared: dict[Step, ActionJson] = {("play", card): action for card, action in play_actions(ruleset).items()}
     shared.update({("kontra", item): action for item, action in kontra_actions(ruleset).items()})
     shared.update({("announce", (name, ())): action for name, action in announce_actions(ruleset).items()})
+    shared.update({("choose", name): action for name, action in choose_actions(ruleset).items()})
     return shared
 
 
