@@ -177,16 +177,22 @@ class ActionIds:
             if found is not None:
                 return found
         ids: set[int] = set()
+        # The cards of the discards or keeps that can still be completed, by kind, gathered
+        # first and numbered once (a keep of 2 cards of 11 comes as 55 lists of the same cards).
+        cards: dict[str, set[str]] = {}
+        need = set(chosen)
         for action in actions:
             if isinstance(action, dict) and ("discard" in action or "keep" in action):
                 kind = "discard" if "discard" in action else "keep"
                 value = action[kind]
                 if isinstance(value, dict):  # a template: any `count` of `from`
-                    ids.update(self.ids[kind, c] for c in value["from"] if c not in chosen)
-                elif all(c in value for c in chosen):
-                    ids.update(self.ids[kind, c] for c in value if c not in chosen)
+                    cards.setdefault(kind, set()).update(value["from"])
+                elif not need or need.issubset(value):
+                    cards.setdefault(kind, set()).update(value)
             elif not chosen:
                 ids.update(self.action_ids(action))
+        for kind, members in cards.items():
+            ids.update(self.ids[kind, c] for c in members - need)
         return sorted(ids)
 
     def offered(self, actions: Iterable[ActionJson]) -> list[int] | None:
