@@ -102,9 +102,14 @@ def test_push_plays_a_deal_as_apply_does(name: str, players: int) -> None:
             action = encoding.action_of(steps)
             pushed.push(*steps)
             applied.apply(seat, action)
-        assert pushed.history == applied.history, seed
-        assert pushed.events == applied.events, seed
-        assert pushed.result == applied.result, seed
+        _assert_same_deal(pushed, applied, seed)
+
+
+def _assert_same_deal(game: Game, other: Game, seed: int) -> None:
+    """`game` and `other`, played from the same seed by two ways of taking actions, went alike."""
+    assert game.history == other.history, seed
+    assert game.events == other.events, seed
+    assert game.result == other.result, seed
 
 
 def _complete_choice(game: Game, encoding: Encoding, first: int, rng: random.Random) -> list[int]:
@@ -176,6 +181,4 @@ def test_push_listed_takes_only_an_id_listed_for_this_turn(name: str, players: i
                 listed.push(first)
             applied.apply(seat, encoding.action_of([first]))
             assert not listed.push_listed(first)  # (listed for a turn that is over)
-        assert listed.history == applied.history, seed
-        assert listed.events == applied.events, seed
-        assert listed.result == applied.result, seed
+        _assert_same_deal(listed, applied, seed)
