@@ -9,9 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import add
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.language.model import Bonus, Condition, Contract, Declaration, Individual, Route, Ruleset
+from interpreter.language.model import (
+    Bonus,
+    Condition,
+    Contract,
+    Counting,
+    Declaration,
+    Individual,
+    Route,
+    Ruleset,
+)
 
 if TYPE_CHECKING:
     from interpreter.engine.play import Trick
@@ -94,10 +103,10 @@ class Result:
         result.update(fields)
         points, tricks = fields["points"], fields["tricks"]
         if points is not None:
-            result["points"] = _copy(points)
+            result["points"] = points.copy() if "seats" not in points else _copy(points)
         if tricks is not None:
-            result["tricks"] = _copy(tricks)
-        result["payments"] = list(fields["payments"])
+            result["tricks"] = tricks.copy() if "seats" not in tricks else _copy(tricks)
+        result["payments"] = fields["payments"][:]
         if "announcements" in fields:
             result["announcements"] = [dict(a) for a in fields["announcements"]]
         if "bonuses" in fields:
@@ -212,11 +221,9 @@ def _copy_bonus(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _copy(table: dict[str, Any]) -> dict[str, Any]:
-    """A table of points or tricks as a new mapping: by side (numbers), or by seat (a new list)."""
+    """A table of points or tricks by seat as a new mapping (its list new)."""
     copied = table.copy()
-    seats = table.get("seats")
-    if seats is not None:
-        copied["seats"] = list(seats)
+    copied["seats"] = list(table["seats"])
     return copied
 
 
@@ -381,21 +388,31 @@ def _aside(
     out_of_play: list[str],
 ) -> tuple[list[str], list[str], int, int]:
     """The piles with the cards out of play added to the side the counting gives them to."""
-    counting = deal.ruleset.counting
-    to = counting.aside_counts_for
-    if counting.aside_unless is not None and counting.aside_unless(
-        {
-            "declarer_tricks": declarer_tricks,
-            "defender_tricks": defender_tricks,
-            "tricks": declarer_tricks + defender_tricks,
-        }
-    ):
-        to = "defenders" if to == "declarer" else "declarer"
+    rs = deal.ruleset
+    to = rs.counting.aside_counts_for
+    if rs.counting.aside_unless is not None:
+        # The condition reads the tricks alone: judged once for each count of them.
+        key = ("aside", declarer_tricks, defender_tricks)
+        to = rs.derived.get(key) or rs.derived.setdefault(key, _aside_to(rs.counting, declarer_tricks, defender_tricks))
     if to == "declarer":
         declarer_cards += out_of_play
     elif to == "defenders":
         defender_cards += out_of_play
     return declarer_cards, defender_cards, declarer_tricks, defender_tricks
+
+
+def _aside_to(counting: Counting, declarer_tricks: int, defender_tricks: int) -> str:
+    """The side the cards out of play count for, the side taking these tricks."""
+    to = counting.aside_counts_for
+    assert counting.aside_unless is not None
+    tricks = {
+        "declarer_tricks": declarer_tricks,
+        "defender_tricks": defender_tricks,
+        "tricks": declarer_tricks + defender_tricks,
+    }
+    if counting.aside_unless(tricks):
+        to = "defenders" if to == "declarer" else "declarer"
+    return to
 
 
 def _owner(deal: Deal, index: int, trick: Trick) -> int | None:
@@ -443,6 +460,8 @@ def settle(
         len(deal.seats),
         len(deal.bidders),
         sides.pack,
+        deal.kontra,
+        deal.called_in_talon,
     )
     won, drawn, amount = _game(
         deal, env, tricks, factor, (declarer_cards, defender_cards, declarer_tricks + defender_tricks), scoring
@@ -512,7 +531,7 @@ class _Sides:
     # The declarer's opponents, and the seats that sit out where the settlement counts them
     # among them (whatever the order of play from Vorhand, which nothing paid depends on).
     defenders: tuple[int, ...]
-    pack: tuple[int, int]  # how many cards are in play, and their values' sum
+    pack: _Pack  # the pack in play at the table
     players: int
     split: tuple[int, int]  # the ruleset's `settlement.split`
     # What a payment of each value between the sides moves, seat by seat (worked out when
@@ -569,8 +588,6 @@ def _game(
     assert contract.declarer_wins is not None and contract.amount is not None
     if scoring.of_tricks:
         _trick_names(deal, env, tricks, scoring.of_tricks)
-    env["called_in_talon"] = deal.called_in_talon
-    env["kontra"] = deal.kontra
     won = bool(contract.declarer_wins(env))
     declared = deal.declared
     for declaration in declared:
@@ -721,17 +738,19 @@ def _outcome_env(
     defender_tricks: int,
     players: int,
     bidders: int,
-    pack: tuple[int, int] | None = None,
+    pack: _Pack | None = None,
+    kontra: int = 1,
+    called_in_talon: bool = False,
 ) -> dict[str, Any]:
     """What the conditions on a deal's outcome read (the cards' tricks themselves excepted).
-    `pack`: how many cards are in play and their values' sum, where the caller has it."""
+    `pack`: the pack in play at the table, where the caller has it."""
     values = rs.deck.points
-    counting = rs.counting
-    size, total = pack or _pack_points(rs, players)
-    if len(declarer_cards) + len(defender_cards) != size:
+    size, total, less = pack or _pack_points(rs, players)
+    declarer_count, defender_count = len(declarer_cards), len(defender_cards)
+    if declarer_count + defender_count != size:
         declarer_raw = sum(map(values.__getitem__, declarer_cards))
         defender_raw = sum(map(values.__getitem__, defender_cards))
-    elif len(declarer_cards) <= len(defender_cards):
+    elif declarer_count <= defender_count:
         # The two piles hold the whole pack, each card once (as the cards of every deal are
         # distinct): the larger pile is worth the rest, without counting its cards one by one.
         declarer_raw = sum(map(values.__getitem__, declarer_cards))
@@ -739,8 +758,11 @@ def _outcome_env(
     else:
         defender_raw = sum(map(values.__getitem__, defender_cards))
         declarer_raw = total - defender_raw
-    declarer_points = counting.points(declarer_cards, values, declarer_raw)
-    defender_points = counting.points(defender_cards, values, defender_raw)
+    if declarer_count < len(less) and defender_count < len(less):
+        declarer_points, defender_points = declarer_raw - less[declarer_count], defender_raw - less[defender_count]
+    else:  # (more cards than the deck has: counted as the counting says, without its table)
+        declarer_points = rs.counting.points(declarer_cards, values, declarer_raw)
+        defender_points = rs.counting.points(defender_cards, values, defender_raw)
     tricks = declarer_tricks + defender_tricks
     if rs.counting.declarer_bonus is not None:
         declarer_points += int(
@@ -755,22 +777,21 @@ def _outcome_env(
         "defender_tricks": defender_tricks,
         "tricks": tricks,
         "players": players,
-        "declarer_cards": len(declarer_cards),
-        "defender_cards": len(defender_cards),
+        "declarer_cards": declarer_count,
+        "defender_cards": defender_count,
         "last_trick_won_with": _NO_CARDS,
         "tricks_won_with": _NO_CARDS,
         "trump_suit": _NO_CARDS,
         "played_tricks": (),
-        "called_in_talon": False,
+        "called_in_talon": called_in_talon,
         "bidders": bidders,
+        "kontra": kontra,
     }
 
 
 def _add_value_env(contract: Contract, env: dict[str, Any], won: bool, factor: int | None) -> None:
     """What `_value_env` adds, added to `env` itself (once the outcome's conditions are read)."""
     env["declarer_won"] = won
-    if "kontra" not in env:
-        env["kontra"] = 1
     if won:
         env["winner_points"], env["loser_points"] = env["declarer_points"], env["defender_points"]
         own_factor = contract.factor_won or 0
@@ -780,13 +801,26 @@ def _add_value_env(contract: Contract, env: dict[str, Any], won: bool, factor: i
     env["factor"] = own_factor if factor is None else factor
 
 
-def _pack_points(rs: Ruleset, active: int) -> tuple[int, int]:
-    """How many cards are in play with `active` players, and their values' sum (once per size)."""
+class _Pack(NamedTuple):
+    """The pack in play at a table, as counting a deal's piles reads it (worked out once)."""
+
+    size: int  # how many cards are in play
+    total: int  # their values' sum
+    # What the counting takes off a pile of n cards (its packets, `counting.packet`), by n from
+    # none to the whole deck: a pile's points are its values' sum less this.
+    less: tuple[int, ...]
+
+
+def _pack_points(rs: Ruleset, active: int) -> _Pack:
+    """The pack in play with `active` players (once per size)."""
     key = ("pack_points", active)
-    found: tuple[int, int] | None = rs.derived.get(key)
+    found: _Pack | None = rs.derived.get(key)
     if found is None:
         pack = rs.pack(active)
-        found = rs.derived[key] = (len(pack), sum(map(rs.deck.points.__getitem__, pack)))
+        counting = rs.counting
+        # (What n cards worth nothing count, negated: the counting's own rule, asked once a size.)
+        less = tuple(-counting.points([""] * n, {}, 0) for n in range(len(rs.deck.cards) + 1))
+        found = rs.derived[key] = _Pack(len(pack), sum(map(rs.deck.points.__getitem__, pack)), less)
     return found
 
 
