@@ -834,9 +834,16 @@ class Game:
     def deal_facts(self) -> Deal:
         """What the settlement needs to know about this deal."""
         assert self.contract is not None
-        announcement, ruleset, play = self.announcement, self.ruleset, self.trickplay
+        announcement, ruleset, play, called = self.announcement, self.ruleset, self.trickplay, self.called_card
         withheld = play.withheld if play is not None else None
-        facts = Deal(
+        if isinstance(announcement, Round):
+            kontra, announced = announcement.game_kontra, announcement.announced_pairs()
+            bonus_kontra, announced_seats = announcement.bonus_kontra(), announcement.announced_seats()
+        else:
+            kontra, announced, bonus_kontra, announced_seats = 1, frozenset(), (), frozenset()
+        # Every field given by its place, in the order `Deal` declares them: a class called with
+        # keywords has them gathered into a mapping first, which costs three times as much.
+        return Deal(
             ruleset,
             self.contract,
             self.declarer,
@@ -846,22 +853,20 @@ class Game:
             frozenset(self.auction.bidders),
             dict(withheld) if withheld else {},
             tuple(announcement.laid) if announcement is not None and announcement.laid else (),
-            announcement.declarations if announcement is not None else (),
-            None if self.pot_start is None else self.pot_start + self.ante,
+            announcement.declarations if announcement is not None else (),  # declared
+            None if self.pot_start is None else self.pot_start + self.ante,  # pot
             self.partner,
-            frozenset({self.called_card} if self.called_card else ()),
+            frozenset() if called is None else frozenset((called,)),  # called
+            kontra,
+            announced,
+            bonus_kontra,
+            announced_seats,
             # Only a combination held in a hand reads the hands (and None spares judging them).
-            hands=self.play_hands() if reads_hands(ruleset) else None,
-            forfeit=self.table.forfeit,
-            trump_suit=self.trump_suit,
-            called_in_talon=self.called_card is not None and self.called_card in self.initial_talon,
+            self.play_hands() if reads_hands(ruleset) else None,  # hands
+            self.table.forfeit,
+            self.trump_suit,
+            called is not None and called in self.initial_talon,  # called_in_talon
         )
-        if isinstance(announcement, Round):
-            facts.kontra = announcement.game_kontra
-            facts.announced = announcement.announced_pairs()
-            facts.bonus_kontra = announcement.bonus_kontra()
-            facts.announced_seats = announcement.announced_seats()
-        return facts
 
     def _settle_played(self) -> None:
         play = self.trickplay

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import add
+from itertools import chain, compress
+from operator import attrgetter, not_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.language.model import (
@@ -211,6 +212,7 @@ def side_receives(
 
 
 _NO_CARDS: frozenset[str] = frozenset()
+_WINNER, _CARDS = attrgetter("winner"), attrgetter("cards")  # a trick's
 
 
 def _copy_bonus(item: dict[str, Any]) -> dict[str, Any]:
@@ -238,20 +240,15 @@ def piles(
     and the discards, sent where the contract's `out_of_play` says (instead of `out_of_play`).
     `rest`: where play ended early, the cards not played and the tricks not played, each side's
     (added before the cards out of play are sent, whose routes read the trick counts)."""
-    declarer_cards: list[str] = []
-    defender_cards: list[str] = []
-    team = deal.team
     if not deal.withheld and deal.forfeit is None and deal.ruleset.play.excuse is None:
         # No rule of play contributes to the piles (a withheld card, a forfeit, the Excuse): each
-        # trick goes whole to its winner's side.
-        declarer_tricks = 0
-        for trick in tricks:
-            if trick.winner in team:
-                declarer_cards += trick.cards
-                declarer_tricks += 1
-            else:
-                defender_cards += trick.cards
+        # trick goes whole to its winner's side (by iterators over all the tricks at once).
+        ours = list(map(deal.team.__contains__, map(_WINNER, tricks)))
+        declarer_cards = list(chain.from_iterable(compress(map(_CARDS, tricks), ours)))
+        defender_cards = list(chain.from_iterable(compress(map(_CARDS, tricks), map(not_, ours))))
+        declarer_tricks = sum(ours)
     else:
+        declarer_cards, defender_cards = [], []
         declarer_tricks = _ruled_piles(deal, tricks, declarer_cards, defender_cards, last=rest is None)
     defender_tricks = len(tricks) - declarer_tricks
     if rest is not None:
@@ -446,51 +443,32 @@ def settle(
 ) -> Result:
     """The payments of a deal played (or claimed) by a declarer's side: the game, then each
     contribution the ruleset has (bonuses, combinations in a hand, the pot, laid cards)."""
-    rs, contract, declarer = deal.ruleset, deal.contract, deal.declarer
+    declarer = deal.declarer
     assert declarer is not None
-    scoring = _scoring(rs, contract)
-    team = deal.team
-    sides = _sides(deal, team)
+    bound = _bound(deal)
     env = _outcome_env(
-        rs,
+        deal.ruleset,
         declarer_cards,
         defender_cards,
         declarer_tricks,
         defender_tricks,
         len(deal.seats),
         len(deal.bidders),
-        sides.pack,
+        bound.sides.pack,
         deal.kontra,
         deal.called_in_talon,
     )
-    won, drawn, amount = _game(
-        deal, env, tricks, factor, (declarer_cards, defender_cards, declarer_tricks + defender_tricks), scoring
-    )
-    settlement = rs.settlement
-    defenders = sides.defenders
-    # Most deals score no bonus, combination or laid card: their steps are skipped, not run empty.
-    scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and scoring.side_bonuses else []
-    # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
-    replaced = bool(scored) and bool(scoring.alone) and _stand_alone(rs, scored, scoring.alone)
-    if replaced:
-        scored = [item for item in scored if _replaces_game(rs, item)]
-        amount = 0
-    shares = _shares(deal, env, amount, defenders) if liable and settlement.liable else None
-    sign = 1 if won else -1
-    if shares:
-        payments = [0] * deal.players
-        side_receives(team, defenders, lambda s: sign * shares[s], payments, settlement.split)
+    won, drawn, amount = _game(deal, env, tricks, factor, declarer_cards, defender_cards, bound.scoring)
+    if bound.scoring.contributions or deal.pot is not None or deal.laid:
+        payments, pot_change, announced, bonuses = _contributions(
+            deal, bound, env, won, drawn, amount, tricks, declarer_cards, defender_cards, outcome, liable
+        )
     else:
-        payments = sides.moved(sign * amount)
-    held = _seat_bonuses(deal, env, tricks) if tricks and not replaced and deal.hands is not None else []
-    if scored or held:
-        _pay_bonuses(scored, held, sides, payments)
-    pot_change = _pot_change(deal, env, amount) if deal.pot is not None and not drawn else 0
-    payments[declarer] -= pot_change
-    announced = _pay_laid(deal, tricks or [], outcome, sides, payments) if deal.laid else ()
+        # Most deals have no contribution beyond the game: their steps are skipped, not run empty.
+        payments, pot_change, announced, bonuses = bound.sides.moved(amount if won else -amount), 0, (), ()
     return Result(
         outcome,
-        contract.name,
+        deal.contract.name,
         declarer,
         won,
         {"declarer": env["declarer_points"], "defenders": env["defender_points"]},
@@ -500,9 +478,50 @@ def settle(
         announced,
         pot_change,
         deal.partner,
-        (*scored, *held),
+        bonuses,
         deal.kontra,
     )
+
+
+def _contributions(
+    deal: Deal,
+    bound: _Bound,
+    env: dict[str, Any],
+    won: bool,
+    drawn: bool,
+    amount: int,
+    tricks: Sequence[Trick] | None,
+    declarer_cards: list[str],
+    defender_cards: list[str],
+    outcome: str,
+    liable: bool,
+) -> tuple[list[int], int, tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
+    """The payments of the game (`amount` to the winners, `won`: the declarer's side) with each
+    contribution the ruleset has: bonuses, combinations in a hand, those liable for a side, the
+    pot, laid cards. Returns the payments, what went into the pot, the laid cards and the
+    bonuses, as scored."""
+    rs, scoring, sides = deal.ruleset, bound.scoring, bound.sides
+    scored = _bonuses(deal, tricks, declarer_cards, defender_cards, env) if tricks and scoring.side_bonuses else []
+    # A bonus such as the Valat stands alone: the game and the other bonuses do not count.
+    replaced = bool(scored) and bool(scoring.alone) and _stand_alone(rs, scored, scoring.alone)
+    if replaced:
+        scored = [item for item in scored if _replaces_game(rs, item)]
+        amount = 0
+    settlement = rs.settlement
+    shares = _shares(deal, env, amount, sides.defenders) if liable and settlement.liable else None
+    sign = 1 if won else -1
+    if shares:
+        payments = [0] * deal.players
+        side_receives(sides.team, sides.defenders, lambda s: sign * shares[s], payments, settlement.split)
+    else:
+        payments = sides.moved(sign * amount)
+    held = _seat_bonuses(deal, env, tricks) if tricks and not replaced and deal.hands is not None else []
+    if scored or held:
+        _pay_bonuses(scored, held, sides, payments)
+    pot_change = _pot_change(deal, env, amount) if deal.pot is not None and not drawn else 0
+    payments[sides.team[0]] -= pot_change
+    announced = _pay_laid(deal, tricks or [], outcome, sides, payments) if deal.laid else ()
+    return payments, pot_change, announced, (*scored, *held)
 
 
 def _pay_laid(
@@ -551,6 +570,24 @@ class _Sides:
         return list(move)
 
 
+@dataclass(frozen=True, slots=True)
+class _Bound:
+    """The settlement bound for a contract and a declarer's side at a table: what settling it
+    needs that is the same at every such deal, worked out once (`ruleset.derived`, keyed by them)."""
+
+    scoring: _Scoring  # the contract's steps
+    sides: _Sides  # the sides at the table
+
+
+def _bound(deal: Deal) -> _Bound:
+    team = deal.team
+    key = ("bound", deal.contract.name, deal.players, deal.seats_out, team)
+    bound: _Bound | None = deal.ruleset.derived.get(key)
+    if bound is None:
+        bound = deal.ruleset.derived[key] = _Bound(_scoring(deal.ruleset, deal.contract), _sides(deal, team))
+    return bound
+
+
 def _sides(deal: Deal, team: tuple[int, ...]) -> _Sides:
     key = ("sides", deal.players, deal.seats_out, team)
     rs = deal.ruleset
@@ -578,12 +615,13 @@ def _game(
     env: dict[str, Any],
     tricks: Sequence[Trick] | None,
     factor: int | None,
-    cards: tuple[list[str], list[str], int],
+    declarer_cards: list[str],
+    defender_cards: list[str],
     scoring: _Scoring,
 ) -> tuple[bool, bool, int]:
     """Whether the declarer won, whether the game is drawn, and its value (each opponent's
     payment), by the contract's formulas and any declaration (Tout). `env` gains what the value
-    formulas read; `cards`: both piles and the tricks, for a declaration priced at all tricks."""
+    formulas read; both piles, for a declaration priced at all tricks."""
     contract = deal.contract
     assert contract.declarer_wins is not None and contract.amount is not None
     if scoring.of_tricks:
@@ -609,7 +647,7 @@ def _game(
         if drawn:
             return won, True, 0
     for declaration in declared:
-        amount = _declared_amount(deal, declaration, env, factor, cards, amount)
+        amount = _declared_amount(deal, declaration, env, factor, declarer_cards + defender_cards, amount)
     return won, False, amount
 
 
@@ -630,16 +668,13 @@ def _declared_amount(
     declaration: Declaration,
     env: dict[str, Any],
     factor: int | None,
-    cards: tuple[list[str], list[str], int],
+    cards: list[str],
     amount: int,
 ) -> int:
-    """The game's value under a declaration (Tout): priced as though every trick was taken, by
-    its own formula, times its multiplier."""
+    """The game's value under a declaration (Tout): priced as though every trick was taken (all
+    `cards` of both piles), by its own formula, times its multiplier."""
     if declaration.priced == "all_tricks":
-        declarer_cards, defender_cards, tricks_played = cards
-        everything = _outcome_env(
-            deal.ruleset, declarer_cards + defender_cards, [], tricks_played, 0, len(deal.seats), 0
-        )
+        everything = _outcome_env(deal.ruleset, cards, [], env["tricks"], 0, len(deal.seats), 0)
         amount = _value(deal.contract, _value_env(deal.contract, everything, True, factor))
     if declaration.amount is not None:
         amount = int(declaration.amount(env))
@@ -666,14 +701,16 @@ def _trick_names(deal: Deal, env: dict[str, Any], tricks: Sequence[Trick] | None
 def _pay_bonuses(scored: list[dict[str, Any]], held: list[dict[str, Any]], sides: _Sides, payments: list[int]) -> None:
     """Into `payments`: each bonus scored, between the sides, and each combination in a hand,
     paid to its holder by each other player at the table; each item keeps what it moved."""
+    moves = [payments]
     for item in scored:
         moved = sides.moved(item["value"] if item["side"] == "declarer" else -item["value"])
         item["payments"] = moved  # what this bonus moves, seat by seat (the log takes it apart)
-        payments[:] = map(add, payments, moved)
+        moves.append(moved)
     everyone = [*sides.team, *sides.defenders]
     for item in held:
         item["payments"] = moved = each_other_pays(item["seat"], everyone, sides.players, -item["value"])
-        payments[:] = map(add, payments, moved)
+        moves.append(moved)
+    payments[:] = map(sum, zip(*moves, strict=True))
 
 
 def _stand_alone(rs: Ruleset, scored: list[dict[str, Any]], alone: frozenset[str]) -> bool:
@@ -706,6 +743,9 @@ class _Scoring:
     of_tricks: frozenset[str]
     side_bonuses: bool
     alone: frozenset[str]  # the side bonuses that may replace the game (`replaces_game`)
+    # Whether anything but the game may be paid: a side's bonus, a combination in a hand, a
+    # liability for the side (the pot and laid cards are the deal's own, asked of each deal).
+    contributions: bool
 
 
 _TRICK_NAMES = frozenset({"last_trick_won_with", "tricks_won_with", "trump_suit", "played_tricks"})
@@ -726,7 +766,10 @@ def _scoring(rs: Ruleset, contract: Contract) -> _Scoring:
             if formula is not None:
                 found |= formula.names
         plan = _bonus_plan(rs, contract)
-        scoring = rs.derived[key] = _Scoring(frozenset(found) & _TRICK_NAMES, bool(plan.bonuses), plan.alone)
+        contributions = bool(plan.bonuses) or reads_hands(rs) or bool(rs.settlement.liable)
+        scoring = rs.derived[key] = _Scoring(
+            frozenset(found) & _TRICK_NAMES, bool(plan.bonuses), plan.alone, contributions
+        )
     return scoring
 
 
@@ -854,13 +897,12 @@ def _value(contract: Contract, env: dict[str, Any]) -> int:
 class _BonusPlan:
     """What judging a contract's side bonuses needs, worked out once per contract: the bonuses
     (in the ruleset's order), those of each side (the declarer's: True), the names their
-    conditions read (only these are made for a deal), whether their values read the game's, the
-    values that read nothing (worked out here, once), and the bonuses that may stand alone."""
+    conditions read (only these are made for a deal), the values that read nothing (worked out
+    here, once), and the bonuses that may stand alone."""
 
     bonuses: tuple[tuple[str, Bonus], ...]
     sides: dict[bool, tuple[tuple[str, Bonus], ...]]
     reads: frozenset[str]
-    reads_game: bool
     constant: dict[tuple[str, bool], int]  # (bonus, announced) -> its value, where it reads no name
     alone: frozenset[str]  # the bonuses that may replace the game (`replaces_game`)
 
@@ -875,15 +917,12 @@ def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
             if (contract.bonuses is None or name in contract.bonuses) and bonus.scope == "side"
         )
         reads: set[str] = set()
-        game = False
         constant: dict[tuple[str, bool], int] = {}
         for name, bonus in bonuses:
             for condition in (bonus.achieved, bonus.attempted):
                 if condition is not None:
                     reads |= condition.names
             for announced, formula in ((False, bonus.value), (True, bonus.announced)):
-                if formula is not None and "game" in formula.names:
-                    game = True
                 if formula is not None and not formula.names:
                     constant[name, announced] = int(formula({}))
         sides = {
@@ -891,7 +930,7 @@ def _bonus_plan(rs: Ruleset, contract: Contract) -> _BonusPlan:
             for mine in (True, False)
         }
         alone = frozenset(name for name, bonus in bonuses if bonus.replaces_game != "never")
-        plan = rs.derived[key] = _BonusPlan(bonuses, sides, frozenset(reads), game, constant, alone)
+        plan = rs.derived[key] = _BonusPlan(bonuses, sides, frozenset(reads), constant, alone)
     return plan
 
 
@@ -927,38 +966,34 @@ class _TrickFacts:
 
     def __init__(self, deal: Deal, tricks: Sequence[Trick], reads: frozenset[str]):
         team, forfeit = deal.team, deal.forfeit
-        want_won = "side_won" in reads
-        want_played = "side_played" in reads or "opponents_played" in reads
-        want_known = "played_tricks" in reads
-        team_tricks = 0
-        won: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
-        by_team: list[str] = []
-        everything: list[str] = []
-        # each trick as each side reads it (True: the declarer's side)
-        known: dict[bool, list[tuple[frozenset[str], str, bool]]] = {True: [], False: []}
-        # One loop over the tricks, not a comprehension per trick (no function made and called each).
-        for index, trick in enumerate(tricks):
-            cards, seats, winner = trick.cards, trick.seats, trick.winner
-            owner = winner if forfeit is None else _owner(deal, index, trick)
-            ours = owner in team
-            team_tricks += ours
-            if want_won:
-                won[ours] += cards
-            if want_played:
-                everything += cards
-                for seat in team:
-                    if seat in seats:
-                        by_team.append(cards[seats.index(seat)])
-            if want_known and winner is not None:
-                held, winning = frozenset(cards), cards[seats.index(winner)]
-                known[True].append((held, winning, ours))
-                known[False].append((held, winning, not ours))
-        self.tricks, self.team_tricks, self.won = len(tricks), team_tricks, won
-        self.known = {True: tuple(known[True]), False: tuple(known[False])}
+        if forfeit is None:
+            owners = [trick.winner for trick in tricks]
+        else:
+            owners = [_owner(deal, index, trick) for index, trick in enumerate(tricks)]
+        ours = list(map(team.__contains__, owners))  # for each trick, whether the declarer's side took it
+        self.tricks, self.team_tricks = len(tricks), sum(ours)
+        cards = [trick.cards for trick in tricks]
+        # The cards of each side's tricks (True: the declarer's side).
+        self.won: dict[bool, frozenset[str]] = {}
+        if "side_won" in reads:
+            self.won[True] = frozenset(chain.from_iterable(compress(cards, ours)))
+            self.won[False] = frozenset(chain.from_iterable(compress(cards, map(not_, ours))))
         self.played: dict[bool, frozenset[str]] = {}
-        if want_played:
-            self.played[True] = frozenset(by_team)
+        if "side_played" in reads or "opponents_played" in reads:
+            everything = list(chain.from_iterable(cards))
+            by_team = map(team.__contains__, chain.from_iterable([trick.seats for trick in tricks]))
+            self.played[True] = frozenset(compress(everything, by_team))
             self.played[False] = frozenset(everything) - self.played[True]
+        # Each complete trick as each side reads it.
+        self.known: dict[bool, tuple[tuple[frozenset[str], str, bool], ...]] = {True: (), False: ()}
+        if "played_tricks" in reads:
+            known = [
+                (frozenset(trick.cards), trick.cards[trick.seats.index(trick.winner)], mine)
+                for trick, mine in zip(tricks, ours, strict=True)
+                if trick.winner is not None
+            ]
+            self.known[True] = tuple(known)
+            self.known[False] = tuple([(held, winning, not mine) for held, winning, mine in known])
 
     def scope(self, deal: Deal, mine: bool, cards: list[str], reads: frozenset[str]) -> dict[str, Any]:
         """What the conditions of a bonus read for the declarer's side (`mine`) or the defenders."""
@@ -977,8 +1012,8 @@ class _TrickFacts:
             scope["side_cards"] = frozenset(cards)
         if "side_points" in reads:
             scope["side_points"] = rs.counting.points(cards, rs.deck.points) if cards else 0
-        if "side_won" in reads:
-            scope["side_won"] = frozenset(self.won[mine])
+        if self.won:
+            scope["side_won"] = self.won[mine]
         if self.played:
             scope["side_played"] = self.played[mine]
             scope["opponents_played"] = self.played[not mine]
@@ -993,10 +1028,11 @@ class _BonusJudge:
 
     def __init__(self, deal: Deal, env: dict[str, Any], plan: _BonusPlan):
         contract = deal.contract
-        # What the value formulas read, the same for both sides.
-        game = _value(contract, _value_env(contract, {**env, "kontra": 1}, True, None)) if plan.reads_game else 0
+        # What the value formulas read, the same for both sides; the game's value (`game`) is
+        # added when a formula reading it is first worked out (most deals score no such bonus).
         # `kontra`: the game's doublings, for a bonus doubled with the game (its own kontra apart).
-        self.values = {"game": game, "players": len(deal.seats), "kontra": deal.kontra}
+        self.values: dict[str, Any] = {"players": len(deal.seats), "kontra": deal.kontra}
+        self.contract, self.env = contract, env
         self.worth: dict[tuple[str, bool], int] = dict(plan.constant)
         self.kontra = dict(deal.bonus_kontra)
         self.forfeit = deal.forfeit
@@ -1027,6 +1063,9 @@ class _BonusJudge:
                 continue
             value = worth.get(key)
             if value is None:  # worked out when first needed, then kept for the other side
+                if "game" in formula.names and "game" not in values:
+                    contract = self.contract
+                    values["game"] = _value(contract, _value_env(contract, {**self.env, "kontra": 1}, True, None))
                 value = worth[key] = int(formula(values))
             times = kontra.get(name, 0) if announced else 0
             into.append(
