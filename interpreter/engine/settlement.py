@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress
-from operator import attrgetter, not_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.language.model import (
@@ -115,9 +113,9 @@ class Result:
         return result
 
 
-@dataclass(slots=True)  # made once per deal and only read: not frozen, which costs 4 µs a deal
-class Deal:
-    """What the settlement needs to know about a finished deal."""
+class Deal(NamedTuple):
+    """What the settlement needs to know about a finished deal (made once per deal and only
+    read: a named tuple, made in one step rather than a field at a time)."""
 
     ruleset: Ruleset
     contract: Contract
@@ -212,7 +210,6 @@ def side_receives(
 
 
 _NO_CARDS: frozenset[str] = frozenset()
-_WINNER, _CARDS = attrgetter("winner"), attrgetter("cards")  # a trick's
 
 
 def _copy_bonus(item: dict[str, Any]) -> dict[str, Any]:
@@ -240,15 +237,20 @@ def piles(
     and the discards, sent where the contract's `out_of_play` says (instead of `out_of_play`).
     `rest`: where play ended early, the cards not played and the tricks not played, each side's
     (added before the cards out of play are sent, whose routes read the trick counts)."""
+    declarer_cards: list[str] = []
+    defender_cards: list[str] = []
+    team = deal.team
     if not deal.withheld and deal.forfeit is None and deal.ruleset.play.excuse is None:
         # No rule of play contributes to the piles (a withheld card, a forfeit, the Excuse): each
-        # trick goes whole to its winner's side (by iterators over all the tricks at once).
-        ours = list(map(deal.team.__contains__, map(_WINNER, tricks)))
-        declarer_cards = list(chain.from_iterable(compress(map(_CARDS, tricks), ours)))
-        defender_cards = list(chain.from_iterable(compress(map(_CARDS, tricks), map(not_, ours))))
-        declarer_tricks = sum(ours)
+        # trick goes whole to its winner's side.
+        declarer_tricks = 0
+        for trick in tricks:
+            if trick.winner in team:
+                declarer_cards += trick.cards
+                declarer_tricks += 1
+            else:
+                defender_cards += trick.cards
     else:
-        declarer_cards, defender_cards = [], []
         declarer_tricks = _ruled_piles(deal, tricks, declarer_cards, defender_cards, last=rest is None)
     defender_tricks = len(tricks) - declarer_tricks
     if rest is not None:
@@ -966,34 +968,38 @@ class _TrickFacts:
 
     def __init__(self, deal: Deal, tricks: Sequence[Trick], reads: frozenset[str]):
         team, forfeit = deal.team, deal.forfeit
-        if forfeit is None:
-            owners = [trick.winner for trick in tricks]
-        else:
-            owners = [_owner(deal, index, trick) for index, trick in enumerate(tricks)]
-        ours = list(map(team.__contains__, owners))  # for each trick, whether the declarer's side took it
-        self.tricks, self.team_tricks = len(tricks), sum(ours)
-        cards = [trick.cards for trick in tricks]
-        # The cards of each side's tricks (True: the declarer's side).
-        self.won: dict[bool, frozenset[str]] = {}
-        if "side_won" in reads:
-            self.won[True] = frozenset(chain.from_iterable(compress(cards, ours)))
-            self.won[False] = frozenset(chain.from_iterable(compress(cards, map(not_, ours))))
+        want_won = "side_won" in reads
+        want_played = "side_played" in reads or "opponents_played" in reads
+        want_known = "played_tricks" in reads
+        team_tricks = 0
+        won: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
+        by_team: list[str] = []
+        everything: list[str] = []
+        # each trick as each side reads it (True: the declarer's side)
+        known: dict[bool, list[tuple[frozenset[str], str, bool]]] = {True: [], False: []}
+        # One loop over the tricks, not a comprehension per trick (no function made and called each).
+        for index, trick in enumerate(tricks):
+            cards, seats, winner = trick.cards, trick.seats, trick.winner
+            owner = winner if forfeit is None else _owner(deal, index, trick)
+            ours = owner in team
+            team_tricks += ours
+            if want_won:
+                won[ours] += cards
+            if want_played:
+                everything += cards
+                for seat in team:
+                    if seat in seats:
+                        by_team.append(cards[seats.index(seat)])
+            if want_known and winner is not None:
+                held, winning = frozenset(cards), cards[seats.index(winner)]
+                known[True].append((held, winning, ours))
+                known[False].append((held, winning, not ours))
+        self.tricks, self.team_tricks, self.won = len(tricks), team_tricks, won
+        self.known = {True: tuple(known[True]), False: tuple(known[False])}
         self.played: dict[bool, frozenset[str]] = {}
-        if "side_played" in reads or "opponents_played" in reads:
-            everything = list(chain.from_iterable(cards))
-            by_team = map(team.__contains__, chain.from_iterable([trick.seats for trick in tricks]))
-            self.played[True] = frozenset(compress(everything, by_team))
+        if want_played:
+            self.played[True] = frozenset(by_team)
             self.played[False] = frozenset(everything) - self.played[True]
-        # Each complete trick as each side reads it.
-        self.known: dict[bool, tuple[tuple[frozenset[str], str, bool], ...]] = {True: (), False: ()}
-        if "played_tricks" in reads:
-            known = [
-                (frozenset(trick.cards), trick.cards[trick.seats.index(trick.winner)], mine)
-                for trick, mine in zip(tricks, ours, strict=True)
-                if trick.winner is not None
-            ]
-            self.known[True] = tuple(known)
-            self.known[False] = tuple([(held, winning, not mine) for held, winning, mine in known])
 
     def scope(self, deal: Deal, mine: bool, cards: list[str], reads: frozenset[str]) -> dict[str, Any]:
         """What the conditions of a bonus read for the declarer's side (`mine`) or the defenders."""
@@ -1012,8 +1018,8 @@ class _TrickFacts:
             scope["side_cards"] = frozenset(cards)
         if "side_points" in reads:
             scope["side_points"] = rs.counting.points(cards, rs.deck.points) if cards else 0
-        if self.won:
-            scope["side_won"] = self.won[mine]
+        if "side_won" in reads:
+            scope["side_won"] = frozenset(self.won[mine])
         if self.played:
             scope["side_played"] = self.played[mine]
             scope["opponents_played"] = self.played[not mine]
