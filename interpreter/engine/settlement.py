@@ -401,7 +401,8 @@ def _aside(
 
 
 def _aside_to(counting: Counting, declarer_tricks: int, defender_tricks: int) -> str:
-    """The side the cards out of play count for, the side taking these tricks."""
+    """The side the cards out of play count for, where the declarer's side and the defenders
+    took these many tricks."""
     to = counting.aside_counts_for
     assert counting.aside_unless is not None
     tricks = {
