@@ -113,9 +113,10 @@ class Result:
         return result
 
 
-class Deal(NamedTuple):
-    """What the settlement needs to know about a finished deal (made once per deal and only
-    read: a named tuple, made in one step rather than a field at a time)."""
+@dataclass(slots=True)  # made once per deal and only read: not frozen, which costs 4 µs a deal
+class Deal:
+    """What the settlement needs to know about a finished deal. (Slots, not a named tuple: its
+    fields are read by a slot's quick attribute lookup, a named tuple's by the generic one.)"""
 
     ruleset: Ruleset
     contract: Contract
