@@ -100,6 +100,7 @@ class AuctionTables:
     above: dict[str, tuple[tuple[int, ...], ...]]
     free_above: dict[str, tuple[tuple[str, ...] | None, ...]]
     asks: dict[str, tuple[bool, ...]]  # by phase: for each level of its ladder, `_asks`
+    opens: dict[str, bool]  # by phase: `_opens`
 
 
 def _above(phase: AuctionPhase, level: int) -> tuple[int, ...]:
@@ -113,6 +114,16 @@ def _above(phase: AuctionPhase, level: int) -> tuple[int, ...]:
 def _asks(level: Level) -> bool:
     """Whether a hand must meet something to bid `level`: a requirement, or a need of its game."""
     return level.requires is not None or level.needs is not None
+
+
+def _opens(phase: AuctionPhase) -> bool:
+    """Whether the first speaker of `phase`, started with nobody holding a bid, may change its
+    outcome by the phase's rules alone, whatever the hands: a duel with a level to bid that the
+    number of bidders allows, or calls out of turn; any phase in rounds or of declarations. Then
+    the phase is not over at its start, and `settle` has no turn to skip."""
+    if phase.style != "duel" or phase.interrupts:
+        return True
+    return bool(phase.ladder) and (phase.max_bidders is None or phase.max_bidders > 0)
 
 
 def _free_calls(phase: AuctionPhase, levels: tuple[int, ...]) -> tuple[str, ...] | None:
@@ -177,6 +188,7 @@ class Auction:
             above,
             {p.name: tuple(_free_calls(p, levels) for levels in above[p.name]) for p in phases},
             {p.name: tuple(_asks(lv) for lv in p.ladder) for p in phases},
+            {p.name: _opens(p) for p in phases},
         )
 
     # -- phases ----------------------------------------------------------------------------
@@ -635,7 +647,7 @@ class Auction:
     def start(self) -> bool:
         """The auction's first steps (a phase nobody can change is over at once, as a compulsory
         Räuber); returns whether the auction is over (its `outcome` set)."""
-        return self._moves_on(self.settle())
+        return self._moves_on(None if self._open() else self.settle())
 
     # The calls `seat` may make now (see `legal`): not to be changed.
     offer = legal
@@ -678,9 +690,16 @@ class Auction:
                 return True
             if self.table is not None:
                 self.table.events.append({"type": "phase", "phase": "auction", "name": following})
-            outcome = self.settle()
+            outcome = None if self._open() else self.settle()
         self.to_act = self.whose_turn()
         return False
+
+    def _open(self) -> bool:
+        """Whether the phase just started goes on to its first speaker without a turn to skip:
+        nobody carried a bid into it, it has speakers, and its rules let the first change its
+        outcome (`AuctionTables.opens`), which is what `settle` would find."""
+        st = self.state
+        return st.carried is None and bool(st.order) and self.tables.opens[st.phase.name]
 
     def _holder_declares(self, outcome: Outcome) -> Outcome:
         """Everybody passed into a game that the holder of a card declares (`then.holder_of`):
