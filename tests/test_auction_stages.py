@@ -9,6 +9,7 @@ and for phases made to end at once (no level to bid, no room for a bidder).
 from __future__ import annotations
 
 import dataclasses
+
 import pytest
 
 from interpreter import Game, load_ruleset
