@@ -136,6 +136,11 @@ def _free_calls(phase: AuctionPhase, levels: tuple[int, ...]) -> tuple[str, ...]
 
 class Auction:
     read_only_offer = True  # calls: text
+    # What a deal's auction starts from, until its calls change it (read here, rather than set
+    # at every deal: each is read once or twice a deal).
+    last_speaker: int | None = None  # the seat that made the last call
+    outcome: Outcome | None = None  # how it ended (as a stage of a deal)
+    breached: Compulsion | None = None  # the compulsion a pass broke, which ends the deal
 
     def __init__(
         self,
@@ -162,7 +167,6 @@ class Auction:
         self.passed_out: set[str] = set()  # phases everybody passed
         # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
         self.bid_when_spoke: dict[int, bool] = {}
-        self.last_speaker: int | None = None  # the seat that made the last call
         self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal
         self.refused: set[tuple[int, str]] = set()  # proposals refused this deal: (seat, call)
         # Why each hand could not carry out a level's game (None: it could), once asked: by
@@ -170,12 +174,10 @@ class Auction:
         self._missing: dict[tuple[int, int], str | None] = {}
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
-        # As a stage of a deal: where its calls and events are written, whether a pass against a
-        # compulsion is penalised (records of real games), and how it ended.
+        # As a stage of a deal: where its calls and events are written, and whether a pass
+        # against a compulsion is penalised (records of real games).
         self.table = table
         self.penalize = penalize
-        self.outcome: Outcome | None = None
-        self.breached: Compulsion | None = None  # the compulsion a pass broke, which ends the deal
         self.to_act: int | None = None  # (worked out by `start`, then by every call)
 
     @staticmethod
@@ -882,11 +884,10 @@ class Auction:
                 st.passed.add(st.challenger)
                 st.challenger, st.awaiting = None, "entrant"
                 continue
-            seat = self.whose_turn()
-            if seat is None:
-                return self._outcome(ends_auction=False)
-            # A player whose turn has not yet come may still interrupt on it, even when the
-            # ladder is exhausted (Piccolo after der kleine Mann): the turn is still theirs to say.
+            # The phase goes on while an entrant still to speak (the seat whose turn it is, or a
+            # later one: `whose_turn` then finds the first) may bid, or may still interrupt on
+            # its turn, even when the ladder is exhausted (Piccolo after der kleine Mann: the
+            # turn is still theirs to say). With none, the phase is over.
             interrupts = st.phase.interrupts
             if interrupts or st.level + 1 < len(ladder):  # else nobody can bid: the phase is over
                 for s in st.order[st.next_entrant :]:
