@@ -48,6 +48,7 @@ class PhaseState:
         "pending",
         "phase",
         "proposal",
+        "ranks",
         "spoken",
     )
 
@@ -73,6 +74,8 @@ class PhaseState:
         # What each condition on a seat's hand said in this phase (`Auction._holds`), by
         # (condition, seat, whether a bid was made): the rest of what it reads stays all phase.
         self.held: dict[tuple[int, int, bool], bool] = {}
+        # Each speaker's rank for taking over a bid (`Auction._priority`), once asked.
+        self.ranks: dict[int, int] | None = None
 
 
 class Outcome(NamedTuple):
@@ -361,10 +364,15 @@ class Auction:
     def _may_hold_over(self, seat: int) -> bool:
         """Whether `seat` ranks before the holder as the phase's `hold_by` says (before the hand)."""
         st = self.state
-        if (
-            st.holder is None
-            or not (st.phase.hold or st.phase.hold_same)
-            or self._priority(seat) >= self._priority(st.holder)
+        if st.holder is None or not (st.phase.hold or st.phase.hold_same):
+            return False
+        ranks = st.ranks
+        if ranks is None:  # (asked for every seat still to speak at every call: worked out once a phase)
+            speakers = st.order if st.carried is None else [*st.order, st.carried]
+            ranks = st.ranks = {s: self._priority(s) for s in speakers}
+        rank, over = ranks.get(seat), ranks.get(st.holder)  # (a seat of neither: worked out as asked)
+        if (rank if rank is not None else self._priority(seat)) >= (
+            over if over is not None else self._priority(st.holder)
         ):
             return False
         return st.phase.hold_by == "earlier" or seat == st.order[0]
