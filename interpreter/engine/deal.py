@@ -16,8 +16,8 @@ import _random
 import functools
 import operator
 import random
-from itertools import repeat
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Choose, FrozenAction, shown
@@ -95,7 +95,7 @@ def shuffle_and_deal(
     else:
         shuffle(cards, seed)
     # Every seat at the table in turn, as the packets give it its cards (one who sits out, none).
-    hands = dict(zip(range(players), map(list, map(operator.call, takes, repeat(cards)))))
+    hands = dict(zip(range(players), map(list, map(operator.call, takes, repeat(cards))), strict=True))
     return Dealt(hands, list(take_talon(cards)), seed)
 
 
