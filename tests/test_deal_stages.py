@@ -5,7 +5,7 @@ For random deals of every shipped ruleset at every table size, the stage the dea
 the auction is over is worked out here from the compiled rules alone (an exchange where the
 contract exchanges cards, chooses trumps or the declarer may accuse; else the doubling; else a
 round of announcements, or the declarer's announcement where the contract allows one; else
-play) and held to the game's.
+play) and held to the game's; where play begins at once, so is its first leader.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from interpreter.bots.randombot import RandomBot
 from interpreter.engine.announcements import DeclarerAnnouncement
 from interpreter.engine.announcing import AnnouncementRound, DoublingRound
 from interpreter.engine.game import Phase
+from interpreter.engine.plan import first_leader, play_plan
 from interpreter.language.loader import ruleset_names
 
 DEALS = 40
@@ -75,4 +76,8 @@ def test_a_contract_enters_the_stage_its_rules_give(name: str) -> None:
             stage = _entered(game)
             assert stage == _expected(game), (name, players, seed, game.contract.name)
             seen.add(stage)
+            if stage == "play":  # (the first leader, kept per course of play: as worked out afresh)
+                plan = play_plan(game.ruleset, game.contract, game.trump_suit)
+                leader = first_leader(plan.play, game.seats, game.declarer, game.dealer)
+                assert game.to_act == leader, (name, players, seed)
     assert seen  # (some deal of the ruleset reached a contract: the test is not vacuous)
