@@ -163,9 +163,10 @@ class RoundTables:
         self.once_each = any(r is not None and r.max is None for r in (game, bonuses))
         # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
         self.anyone_doubles = not eligible or all(c is None for c in eligible)
-        # (Whether the item doubled is the game, the level a kontra brings it to) -> the kontra's
-        # title, and whether the item is doubled as often as allowed: once asked.
-        self.kontra_steps: dict[tuple[bool, int], tuple[str, bool]] = {}
+        # For a bonus and for the game (indexed by whether the item doubled is the game): the
+        # level a kontra brings it to -> the kontra's title, and whether the item is doubled as
+        # often as allowed; once asked.
+        self.kontra_steps: tuple[dict[int, tuple[str, bool]], dict[int, tuple[str, bool]]] = ({}, {})
 
 
 def round_tables(ruleset: Ruleset, contract: Contract) -> RoundTables:
@@ -505,12 +506,13 @@ class AnnouncementRound(Round):
         self._said(seat)
         if tables.once_each:
             self._doubled.add((item, seat))
-        known = tables.kontra_steps.get((item == GAME, level))
+        steps = tables.kontra_steps[item == GAME]
+        known = steps.get(level)
         if known is None:
             rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
             last = rule is None or (rule.max is not None and level >= rule.max)
             title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
-            known = tables.kontra_steps[item == GAME, level] = (title, last)
+            known = steps[level] = (title, last)
         title, last = known
         if last:
             self._doublable_by(item, None)  # doubled as often as allowed
