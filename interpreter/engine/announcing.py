@@ -114,6 +114,7 @@ class RoundTables:
         "eligible",
         "game_doubled",
         "kontra_reads",
+        "kontra_steps",
         "kontras",
         "may",
         "once_each",
@@ -162,6 +163,10 @@ class RoundTables:
         self.once_each = any(r is not None and r.max is None for r in (game, bonuses))
         # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
         self.anyone_doubles = not eligible or all(c is None for c in eligible)
+        # For a bonus and for the game (indexed by whether the item doubled is the game): the
+        # level a kontra brings it to -> the kontra's title, and whether the item is doubled as
+        # often as allowed; once asked.
+        self.kontra_steps: tuple[dict[int, tuple[str, bool]], dict[int, tuple[str, bool]]] = ({}, {})
 
 
 def round_tables(ruleset: Ruleset, contract: Contract) -> RoundTables:
@@ -496,18 +501,25 @@ class AnnouncementRound(Round):
 
     def _kontra(self, seat: int, item: str) -> None:
         """An allowed doubling of `item` (the game or an announced bonus)."""
-        level = self.levels[item] = self.levels.get(item, 0) + 1
+        levels, tables = self.levels, self._tables
+        level = levels[item] = levels.get(item, 0) + 1
         self._said(seat)
-        rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
-        if self._tables.once_each:
+        if tables.once_each:
             self._doubled.add((item, seat))
-        if rule is None or (rule.max is not None and level >= rule.max):
+        steps = tables.kontra_steps[item == GAME]
+        known = steps.get(level)
+        if known is None:
+            rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
+            last = rule is None or (rule.max is not None and level >= rule.max)
+            title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
+            known = steps[level] = (title, last)
+        title, last = known
+        if last:
             self._doublable_by(item, None)  # doubled as often as allowed
         else:
             self._doublable_by(item, "defenders" if self._doubler[item] == "declarer" else "declarer")
-        title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
         self.table.events.append({"type": "kontra", "seat": seat, "item": item, "level": level, "title": title})
-        if self._tables.at_once:
+        if tables.at_once:
             self._answer(seat, item)
 
     def _answer(self, doubler: int, item: str) -> None:
@@ -587,17 +599,18 @@ class AnnouncementRound(Round):
 
     def _end_turn(self, seat: int) -> None:
         self.table.events.append({"type": "call", "seat": seat, "call": self.rule.done, "phase": "announcing"})
-        self.spoken.add(seat)
+        spoken, order = self.spoken, self.order
+        spoken.add(seat)
         if self._tables.reads_spoken:
             self._may_announce.pop(seat, None)
-        self.quiet = 0 if self.said else self.quiet + 1
+        quiet = self.quiet = 0 if self.said else self.quiet + 1
         self.said = False
-        if len(self.spoken) == len(self.order) and self.quiet >= len(self.order) - 1:
+        if quiet >= len(order) - 1 and len(spoken) == len(order):
             self.done = True
             self.to_act = None
             return
-        self.turn = (self.turn + 1) % len(self.order)
-        self.to_act = self.order[self.turn]
+        turn = self.turn = (self.turn + 1) % len(order)
+        self.to_act = order[turn]
 
 
 class Reads(NamedTuple):

@@ -48,6 +48,7 @@ class PhaseState:
         "pending",
         "phase",
         "proposal",
+        "ranks",
         "spoken",
     )
 
@@ -73,6 +74,8 @@ class PhaseState:
         # What each condition on a seat's hand said in this phase (`Auction._holds`), by
         # (condition, seat, whether a bid was made): the rest of what it reads stays all phase.
         self.held: dict[tuple[int, int, bool], bool] = {}
+        # Each speaker's rank for taking over a bid (`Auction._priority`), once asked.
+        self.ranks: dict[int, int] | None = None
 
 
 class Outcome(NamedTuple):
@@ -100,6 +103,7 @@ class AuctionTables:
     above: dict[str, tuple[tuple[int, ...], ...]]
     free_above: dict[str, tuple[tuple[str, ...] | None, ...]]
     asks: dict[str, tuple[bool, ...]]  # by phase: for each level of its ladder, `_asks`
+    opens: dict[str, bool]  # by phase: `_opens`
 
 
 def _above(phase: AuctionPhase, level: int) -> tuple[int, ...]:
@@ -115,6 +119,16 @@ def _asks(level: Level) -> bool:
     return level.requires is not None or level.needs is not None
 
 
+def _opens(phase: AuctionPhase) -> bool:
+    """Whether the first speaker of `phase`, started with nobody holding a bid, may change its
+    outcome by the phase's rules alone, whatever the hands: a duel with a level to bid that the
+    number of bidders allows, or calls out of turn; any phase in rounds or of declarations. Then
+    the phase is not over at its start, and `settle` has no turn to skip."""
+    if phase.style != "duel" or phase.interrupts:
+        return True
+    return bool(phase.ladder) and (phase.max_bidders is None or phase.max_bidders > 0)
+
+
 def _free_calls(phase: AuctionPhase, levels: tuple[int, ...]) -> tuple[str, ...] | None:
     """The calls of `levels`, where no hand must meet anything to bid them (else None)."""
     ladder = phase.ladder
@@ -125,6 +139,11 @@ def _free_calls(phase: AuctionPhase, levels: tuple[int, ...]) -> tuple[str, ...]
 
 class Auction:
     read_only_offer = True  # calls: text
+    # What a deal's auction starts from, until its calls change it (read here, rather than set
+    # at every deal: each is read once or twice a deal).
+    last_speaker: int | None = None  # the seat that made the last call
+    outcome: Outcome | None = None  # how it ended (as a stage of a deal)
+    breached: Compulsion | None = None  # the compulsion a pass broke, which ends the deal
 
     def __init__(
         self,
@@ -151,7 +170,6 @@ class Auction:
         self.passed_out: set[str] = set()  # phases everybody passed
         # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
         self.bid_when_spoke: dict[int, bool] = {}
-        self.last_speaker: int | None = None  # the seat that made the last call
         self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal
         self.refused: set[tuple[int, str]] = set()  # proposals refused this deal: (seat, call)
         # Why each hand could not carry out a level's game (None: it could), once asked: by
@@ -159,12 +177,10 @@ class Auction:
         self._missing: dict[tuple[int, int], str | None] = {}
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
-        # As a stage of a deal: where its calls and events are written, whether a pass against a
-        # compulsion is penalised (records of real games), and how it ended.
+        # As a stage of a deal: where its calls and events are written, and whether a pass
+        # against a compulsion is penalised (records of real games).
         self.table = table
         self.penalize = penalize
-        self.outcome: Outcome | None = None
-        self.breached: Compulsion | None = None  # the compulsion a pass broke, which ends the deal
         self.to_act: int | None = None  # (worked out by `start`, then by every call)
 
     @staticmethod
@@ -177,6 +193,7 @@ class Auction:
             above,
             {p.name: tuple(_free_calls(p, levels) for levels in above[p.name]) for p in phases},
             {p.name: tuple(_asks(lv) for lv in p.ladder) for p in phases},
+            {p.name: _opens(p) for p in phases},
         )
 
     # -- phases ----------------------------------------------------------------------------
@@ -347,10 +364,15 @@ class Auction:
     def _may_hold_over(self, seat: int) -> bool:
         """Whether `seat` ranks before the holder as the phase's `hold_by` says (before the hand)."""
         st = self.state
-        if (
-            st.holder is None
-            or not (st.phase.hold or st.phase.hold_same)
-            or self._priority(seat) >= self._priority(st.holder)
+        if st.holder is None or not (st.phase.hold or st.phase.hold_same):
+            return False
+        ranks = st.ranks
+        if ranks is None:  # (asked for every seat still to speak at every call: worked out once a phase)
+            speakers = st.order if st.carried is None else [*st.order, st.carried]
+            ranks = st.ranks = {s: self._priority(s) for s in speakers}
+        rank, over = ranks.get(seat), ranks.get(st.holder)  # (a seat of neither: worked out as asked)
+        if (rank if rank is not None else self._priority(seat)) >= (
+            over if over is not None else self._priority(st.holder)
         ):
             return False
         return st.phase.hold_by == "earlier" or seat == st.order[0]
@@ -635,7 +657,7 @@ class Auction:
     def start(self) -> bool:
         """The auction's first steps (a phase nobody can change is over at once, as a compulsory
         Räuber); returns whether the auction is over (its `outcome` set)."""
-        return self._moves_on(self.settle())
+        return self._moves_on(None if self._open() else self.settle())
 
     # The calls `seat` may make now (see `legal`): not to be changed.
     offer = legal
@@ -678,9 +700,16 @@ class Auction:
                 return True
             if self.table is not None:
                 self.table.events.append({"type": "phase", "phase": "auction", "name": following})
-            outcome = self.settle()
+            outcome = None if self._open() else self.settle()
         self.to_act = self.whose_turn()
         return False
+
+    def _open(self) -> bool:
+        """Whether the phase just started goes on to its first speaker without a turn to skip:
+        nobody carried a bid into it, it has speakers, and its rules let the first change its
+        outcome (`AuctionTables.opens`), which is what `settle` would find."""
+        st = self.state
+        return st.carried is None and bool(st.order) and self.tables.opens[st.phase.name]
 
     def _holder_declares(self, outcome: Outcome) -> Outcome:
         """Everybody passed into a game that the holder of a card declares (`then.holder_of`):
@@ -863,11 +892,10 @@ class Auction:
                 st.passed.add(st.challenger)
                 st.challenger, st.awaiting = None, "entrant"
                 continue
-            seat = self.whose_turn()
-            if seat is None:
-                return self._outcome(ends_auction=False)
-            # A player whose turn has not yet come may still interrupt on it, even when the
-            # ladder is exhausted (Piccolo after der kleine Mann): the turn is still theirs to say.
+            # The phase goes on while an entrant still to speak (the seat whose turn it is, or a
+            # later one: `whose_turn` then finds the first) may bid, or may still interrupt on
+            # its turn, even when the ladder is exhausted (Piccolo after der kleine Mann: the
+            # turn is still theirs to say). With none, the phase is over.
             interrupts = st.phase.interrupts
             if interrupts or st.level + 1 < len(ladder):  # else nobody can bid: the phase is over
                 for s in st.order[st.next_entrant :]:

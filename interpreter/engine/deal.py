@@ -17,6 +17,7 @@ import functools
 import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from interpreter.engine.actions import Action, ActionJson, Choose, FrozenAction, shown
@@ -83,31 +84,31 @@ def shuffle_and_deal(
 ) -> Dealt:
     """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt in
     packets by the plan (`chosen`: the plan of `deal.choice` the dealer chose), in the order of play."""
-    key = ("deal_order", len(seats), chosen)
+    key = ("deal_order", tuple(seats), players, chosen)
     plan: tuple[tuple[str, ...], tuple[_Take, ...], _Take] | None = ruleset.derived.get(key)
     if plan is None:
-        plan = ruleset.derived[key] = _deal_plan(ruleset, len(seats), chosen)
+        plan = ruleset.derived[key] = _deal_plan(ruleset, seats, players, chosen)
     pack, takes, take_talon = plan
     cards = list(pack)
     if seed is None:
         random.SystemRandom().shuffle(cards)
     else:
         shuffle(cards, seed)
-    hands: dict[int, list[str]] = {}
-    for seat in range(players):
-        hands[seat] = []
-    for seat, take in zip(seats, takes, strict=True):
-        hands[seat] += take(cards)
+    # Every seat at the table in turn, as the packets give it its cards (one who sits out, none).
+    hands = dict(zip(range(players), map(list, map(operator.call, takes, repeat(cards))), strict=True))
     return Dealt(hands, list(take_talon(cards)), seed)
 
 
 _Take = Callable[[list[str]], Sequence[str]]
 
 
-def _deal_plan(ruleset: Ruleset, active: int, chosen: str | None) -> tuple[tuple[str, ...], tuple[_Take, ...], _Take]:
-    """The pack, and for each position in the order of play and for the talon, what it is dealt
-    from the shuffled pack: the packets of the plan, made once per ruleset into one C-level
-    itemgetter each."""
+def _deal_plan(
+    ruleset: Ruleset, seats: Sequence[int], players: int, chosen: str | None
+) -> tuple[tuple[str, ...], tuple[_Take, ...], _Take]:
+    """The pack, and for each seat at the table (`seats` play, in order of play) and for the
+    talon, what it is dealt from the shuffled pack: the packets of the plan, made once per
+    ruleset and table into one C-level itemgetter each."""
+    active = len(seats)
     positions: list[list[int]] = [[] for _ in range(active)]
     talon: list[int] = []
     start = 0
@@ -119,7 +120,10 @@ def _deal_plan(ruleset: Ruleset, active: int, chosen: str | None) -> tuple[tuple
         for target in positions if packet.to == "each" else [talon]:
             target += range(start, start + packet.count)
             start += packet.count
-    return ruleset.pack(active), tuple(_taker(p) for p in positions), _taker(talon)
+    by_seat: list[list[int]] = [[] for _ in range(players)]
+    for seat, indices in zip(seats, positions, strict=True):
+        by_seat[seat] = indices
+    return ruleset.pack(active), tuple(_taker(p) for p in by_seat), _taker(talon)
 
 
 def _taker(indices: list[int]) -> _Take:

@@ -623,16 +623,16 @@ class Game:
     def _start_exchange(self) -> None:
         contract = self.contract
         assert contract is not None
-        rule = self.ruleset.accusation
-        may_accuse = rule is not None and rule.phase in self.auction.passed_out
-        if not contract.exchange and not contract.trump_choice and not may_accuse:
+        stages = _stages(self.ruleset, contract)
+        may_accuse = stages.accusation is not None and stages.accusation in self.auction.passed_out
+        if not stages.exchange and not may_accuse:
             # Nothing to exchange (a game from the hand as dealt, most Solos): no Exchange is
             # built, and `exchange` stays None. Of its steps only the last applies, as
             # Exchange.advance takes it: the claim of a hand shown instead of played.
-            if claims(self.ruleset, self.declarer, self.cards.hands):
+            if stages.claim and claims(self.ruleset, self.declarer, self.cards.hands):
                 self._settle_claim()
             else:
-                self._exchange_done()
+                self._exchange_done(stages)
             return
         self.phase = _EXCHANGE
         self.exchange = self._stage = Exchange(
@@ -664,17 +664,20 @@ class Game:
             payments = [0] * self.players
             self._finish(Result("abandoned", contract, self.declarer, None, None, None, payments, reason=ending.reason))
         else:
-            self._exchange_done()
+            assert self.contract is not None
+            self._exchange_done(_stages(self.ruleset, self.contract))
 
-    def _exchange_done(self) -> None:
-        """After the exchange (or with nothing to exchange): the doubling, the announcements, or play."""
+    def _exchange_done(self, stages: _Stages) -> None:
+        """After the exchange (or with nothing to exchange): the doubling, the announcements, or
+        play, as the contract's `stages` have them."""
         contract = self.contract
         assert contract is not None
-        if contract.doubling is not None:
+        if stages.doubling:
             self._start_doubling()
             return
-        self._find_partner()
-        if self.ruleset.announcing is not None and self.declarer is not None and contract.individual is None:
+        if self.exchange is not None:
+            self._find_partner()
+        if stages.round and self.declarer is not None:
             self.phase = _ANNOUNCE
             self.announcement = self._stage = AnnouncementRound(
                 self.ruleset,
@@ -688,7 +691,7 @@ class Game:
                 card_called=self.called_card is not None,
             )
             self.events.append({"type": "phase", "phase": "announce", "seat": self.declarer})
-        elif self.declarer is not None and declarer_announces(self.ruleset, contract):
+        elif stages.declarer_announces and self.declarer is not None:
             # Asked whatever the hand holds: a turn only for a hand that may announce would tell
             # the table what the declarer holds (design.md: a pass with no alternative is said
             # all the same).
@@ -734,7 +737,9 @@ class Game:
         n_tricks = self._check_cards(course.hand_size, course.pack)
         self.phase = _PLAY
         plan, declarer, announcement = course.plan, self.declarer, self.announcement
-        leader = first_leader(plan.play, self.seats, declarer, self.dealer)
+        leader = course.leaders.get((self.dealer, declarer))
+        if leader is None:  # (the seats in play follow from the table's size and the dealer)
+            leader = course.leaders[self.dealer, declarer] = first_leader(plan.play, self.seats, declarer, self.dealer)
         called = self.called_card if self.called_card is not None and not self.table.partner_public else None
         if called is not None and not any(called in self.hands[s] for s in self.seats):
             called = None  # (it lies out of play: nothing to reveal)
@@ -1097,6 +1102,37 @@ def _failure(exc: Exception, doing: str) -> Exception:
     return as_rule_failure(exc, doing) or exc
 
 
+class _Stages(NamedTuple):
+    """The stages from the auction's last call to the first card that a contract has by the rules
+    in scope for it: made once per ruleset and contract (`_stages`) and kept in the ruleset's
+    `derived`, so that a contract with nothing to exchange, no doubling, no announcements and no
+    partner to find goes to its first card without building or asking any of them."""
+
+    exchange: bool  # cards to exchange or a trump suit to choose: an Exchange is built
+    accusation: str | None  # the phase whose passing out lets the declarer accuse (an Exchange then too)
+    claim: bool  # a hand may be shown instead of played: the declarer's is asked (`claims`)
+    doubling: bool  # everyone for themselves doubles the game in turn (DoublingRound)
+    round: bool  # a declarer's contract has a round of announcements (AnnouncementRound) ...
+    declarer_announces: bool  # ... else the declarer alone may announce (DeclarerAnnouncement)
+
+
+def _stages(ruleset: Ruleset, contract: Contract) -> _Stages:
+    """The stages of `contract` between its auction and its first card."""
+    key = ("stages", contract.name)
+    found: _Stages | None = ruleset.derived.get(key)
+    if found is None:
+        accusation = ruleset.accusation
+        found = ruleset.derived[key] = _Stages(
+            bool(contract.exchange) or bool(contract.trump_choice),
+            accusation.phase if accusation is not None else None,
+            ruleset.claim is not None,
+            contract.doubling is not None,
+            ruleset.announcing is not None and contract.individual is None,
+            declarer_announces(ruleset, contract),
+        )
+    return found
+
+
 class _PlayCourse(NamedTuple):
     """What trick play of a contract, with a trump suit, at a table takes from the ruleset alone:
     made once (`_play_course`) and kept in the ruleset's `derived`, keyed by all three."""
@@ -1106,6 +1142,7 @@ class _PlayCourse(NamedTuple):
     steps: list[dict[str, PlayStep]]  # by seat and card: what playing it writes down
     hand_size: int  # each active hand by the deal plan: the number of tricks
     pack: frozenset[str]  # the cards of the pack for the players who play
+    leaders: dict[tuple[int, int | None], int]  # (dealer, declarer) -> who leads first, once worked out
 
 
 def _play_course(
@@ -1123,6 +1160,7 @@ def _play_course(
             play_steps(ruleset, players),
             size,
             frozenset(ruleset.pack(active)),
+            {},
         )
     return found
 
