@@ -288,6 +288,36 @@ def test_a_choice_card_by_card_lists_the_ids_the_game_offers_after_each_card(nam
     assert met
 
 
+@pytest.mark.parametrize(("name", "players"), [("breitnau", 6), ("cego", 4), ("tapp", 3), ("dreierles", 3)])
+def test_the_first_card_of_a_choice_is_taken_exactly_where_its_id_is_listed(name: str, players: int) -> None:
+    """The first card of a discard or keep is judged against the actions the game offers without
+    listing every id again (`ActionIds.offers`): a card of the kind whose id the turn's listing
+    has begins the choice; any other is refused, and nothing changes."""
+    rs = load_ruleset(name)
+    enc = Encoding.of(rs, players)
+    met = 0
+    for seed in range(40):
+        state = EncodedGame(Game(rs, players=players, seed=seed), enc)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            ids = state.legal_actions()
+            kinds = {enc.step(i)[0] for i in ids} & {"discard", "keep"}
+            if state.pending is None and kinds:
+                met += 1
+                (kind,) = kinds
+                offered = state.game.legal_actions()
+                for card in enc.cards:
+                    assert enc.action_table.offers(offered, kind, card) == (enc.ids[kind, card] in ids), (seed, card)
+                wrong = [enc.ids[kind, card] for card in enc.cards if enc.ids[kind, card] not in ids]
+                if wrong:
+                    before = len(state.game.events)
+                    with pytest.raises(IllegalActionError):
+                        state.apply_action(rng.choice(wrong))
+                    assert state.pending is None and len(state.game.events) == before and state.legal_actions() == ids
+            state.apply_action(rng.choice(ids))
+    assert met
+
+
 def test_a_clone_is_the_same_game_and_independent() -> None:
     rs = load_ruleset("cego")
     game = Game(rs, players=4, seed=8)

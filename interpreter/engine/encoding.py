@@ -948,13 +948,14 @@ class EncodedGame:
             return
         pending = self.pending
         if pending is None:
-            pending = Pending(kind, 0, [], game.legal_actions(), len(game.events))
-        # (a discard's card: only the discard is legal meanwhile)
-        if action_id not in self._listed(pending):
+            # The first card: legal where one of the discards or keeps offered has it (the ids
+            # `legal_actions` listed for the turn, asked of the offer without listing it again).
+            offered = game.legal_actions()
+            if not self.encoding.action_table.offers(offered, kind, what):
+                raise IllegalActionError(f"{kind} {what!r} (id {action_id}) is not legal now", seat)
+            pending = self.pending = Pending(kind, self._count(seat, kind, offered), [], offered, len(game.events))
+        elif action_id not in self._listed(pending):  # (a discard's card: only the discard is legal meanwhile)
             raise IllegalActionError(f"{kind} {what!r} (id {action_id}) is not legal now", seat)
-        if self.pending is None:
-            pending.count = self._count(seat, kind, pending.offered)
-            self.pending = pending
         pending.chosen.append(what)
         pending.listed = None
         if len(pending.chosen) < pending.count:

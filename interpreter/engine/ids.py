@@ -178,22 +178,36 @@ class ActionIds:
                 return found
         ids: set[int] = set()
         # The cards of the discards or keeps that can still be completed, by kind, gathered
-        # first and numbered once (a keep of 2 cards of 11 comes as 55 lists of the same cards).
-        cards: dict[str, set[str]] = {}
+        # first and numbered once (a keep of 2 cards of 11 comes as 55 lists of the same cards:
+        # each kind's set made once, not one set made per list to be thrown away).
+        cards: dict[str, set[str]] = {"discard": set(), "keep": set()}
         need = set(chosen)
         for action in actions:
-            if isinstance(action, dict) and ("discard" in action or "keep" in action):
-                kind = "discard" if "discard" in action else "keep"
-                value = action[kind]
-                if isinstance(value, dict):  # a template: any `count` of `from`
-                    cards.setdefault(kind, set()).update(value["from"])
-                elif not need or need.issubset(value):
-                    cards.setdefault(kind, set()).update(value)
-            elif not chosen:
+            if isinstance(action, dict):
+                kind = "discard" if "discard" in action else "keep" if "keep" in action else None
+                if kind is not None:
+                    value = action[kind]
+                    if isinstance(value, dict):  # a template: any `count` of `from`
+                        cards[kind].update(value["from"])
+                    elif not need or need.issubset(value):
+                        cards[kind].update(value)
+                    continue
+            if not chosen:
                 ids.update(self.action_ids(action))
         for kind, members in cards.items():
             ids.update(self.ids[kind, c] for c in members - need)
         return sorted(ids)
+
+    def offers(self, actions: Iterable[ActionJson], kind: str, card: str) -> bool:
+        """Whether `legal(actions)` lists the id of `card` as the first card of a `kind`
+        ("discard" or "keep"): whether one of the discards or keeps of that kind among
+        `actions` has it; asked without listing them all (a keep of 2 cards of 11 comes as 55)."""
+        for action in actions:
+            if isinstance(action, dict) and kind in action:
+                value = action[kind]
+                if card in (value["from"] if isinstance(value, dict) else value):
+                    return True
+        return False
 
     def offered(self, actions: Iterable[ActionJson]) -> list[int] | None:
         """The ids of `actions`, ascending, where each is one step the game hands out as it is
