@@ -50,3 +50,23 @@ def test_a_deal_settles_alike_with_the_kept_tables_and_with_none(name: str) -> N
             assert kept == game.result, (name, seed)
         settled += 1
     assert settled, f"no deal of {name} was played to the end by a declarer's side"
+
+
+@pytest.mark.parametrize(
+    ("name", "taken_off"),
+    [
+        # Packets of two, each one point less, an odd card one less (dappen-de §3).
+        ("breitnau", (0, 1, 1, 2, 2, 3, 3, 4)),
+        # Threes, each two points less, a remainder one less (pagat-koenig §2).
+        ("koenigrufen", (0, 1, 1, 2, 3, 3, 4, 5, 5, 6)),
+    ],
+)
+def test_what_a_pile_loses_by_its_size_is_the_countings_own_rule(name: str, taken_off: tuple[int, ...]) -> None:
+    """The settlement keeps, per table, what a pile of each size loses (`Counting.deduction`):
+    the numbers the sources give, and a pile's points its values less that number."""
+    counting = load_ruleset(name).counting
+    assert tuple(map(counting.deduction, range(len(taken_off)))) == taken_off
+    values = {"a": 5, "b": 4, "c": 1, "d": 1, "e": 3}
+    for n in range(1, 6):
+        cards = list(values)[:n]
+        assert counting.points(cards, values) == sum(values[c] for c in cards) - taken_off[n]

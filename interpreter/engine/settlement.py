@@ -864,9 +864,7 @@ def _pack_points(rs: Ruleset, active: int) -> _Pack:
     found: _Pack | None = rs.derived.get(key)
     if found is None:
         pack = rs.pack(active)
-        counting = rs.counting
-        # (What n cards worth nothing count, negated: the counting's own rule, asked once a size.)
-        less = tuple(-counting.points([""] * n, {}, 0) for n in range(len(rs.deck.cards) + 1))
+        less = tuple(map(rs.counting.deduction, range(len(rs.deck.cards) + 1)))
         found = rs.derived[key] = _Pack(len(pack), sum(map(rs.deck.points.__getitem__, pack)), less)
     return found
 

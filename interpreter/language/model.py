@@ -651,11 +651,15 @@ class Counting:
         """Card points of one side's pile: packets of `packet` cards, each less `packet_deduct`,
         an incomplete packet less `remainder_deduct`. How the cards are grouped does not matter.
         `raw`: the sum of the cards' values, where the caller knows it already."""
-        n = len(cards)
         # No Python step per card: every deal counts.
         total = sum(map(values.__getitem__, cards)) if raw is None else raw
+        return total - self.deduction(len(cards))
+
+    def deduction(self, n: int) -> int:
+        """What counting takes off a pile of `n` cards: its packets' and an incomplete packet's
+        deductions (the settlement keeps these by `n` for a table's deals)."""
         full, rest = divmod(n, self.packet)
-        return total - full * self.packet_deduct - (self.remainder_deduct if rest else 0)
+        return full * self.packet_deduct + (self.remainder_deduct if rest else 0)
 
 
 @dataclass(frozen=True)
