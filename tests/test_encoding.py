@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -261,30 +262,37 @@ def _completing(enc: Encoding, offered: list[Any], kind: str, chosen: list[str])
     return sorted(enc.ids[kind, card] for card in cards if card not in chosen)
 
 
+def _learner_steps(enc: Encoding, seeds: int) -> Iterator[tuple[int, EncodedGame, list[int], random.Random]]:
+    """Every step of random deals of the seeds below `seeds` played by ids: (the seed, the state,
+    its legal ids, the deal's chooser). Once the caller has looked (and tried what it likes), a
+    legal id chosen at random is taken and the deal goes on."""
+    for seed in range(seeds):
+        state = EncodedGame(Game(enc.ruleset, players=enc.players, seed=seed), enc)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            ids = state.legal_actions()
+            yield seed, state, ids, rng
+            state.apply_action(rng.choice(ids))
+
+
 @pytest.mark.parametrize(("name", "players"), [("breitnau", 6), ("cego", 4), ("tapp", 3), ("dreierles", 3)])
 def test_a_choice_card_by_card_lists_the_ids_the_game_offers_after_each_card(name: str, players: int) -> None:
     """While a discard or keep is chosen card by card, the game does not move, so the state lists
     its legal actions once for the choice; the ids it lists after each card (and after a card it
     refused) must be those worked out afresh from the game's legal actions and the cards chosen."""
-    rs = load_ruleset(name)
-    enc = Encoding.of(rs, players)
+    enc = Encoding.of(load_ruleset(name), players)
     met = 0
-    for seed in range(40):
-        state = EncodedGame(Game(rs, players=players, seed=seed), enc)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            ids = state.legal_actions()
-            pending = state.pending
-            if pending is not None:
-                met += 1
-                assert ids == _completing(enc, state.game.legal_actions(), pending.kind, pending.chosen), seed
-                wrong = [i for i in range(enc.num_actions) if i not in ids and enc.step(i)[0] == pending.kind]
-                if wrong:
-                    before = (list(pending.chosen), len(state.game.events))
-                    with pytest.raises(IllegalActionError):
-                        state.apply_action(rng.choice(wrong))
-                    assert (pending.chosen, len(state.game.events)) == before and state.legal_actions() == ids
-            state.apply_action(rng.choice(ids))
+    for seed, state, ids, rng in _learner_steps(enc, seeds=40):
+        pending = state.pending
+        if pending is not None:
+            met += 1
+            assert ids == _completing(enc, state.game.legal_actions(), pending.kind, pending.chosen), seed
+            wrong = [i for i in range(enc.num_actions) if i not in ids and enc.step(i)[0] == pending.kind]
+            if wrong:
+                before = (list(pending.chosen), len(state.game.events))
+                with pytest.raises(IllegalActionError):
+                    state.apply_action(rng.choice(wrong))
+                assert (pending.chosen, len(state.game.events)) == before and state.legal_actions() == ids
     assert met
 
 
@@ -293,28 +301,22 @@ def test_the_first_card_of_a_choice_is_taken_exactly_where_its_id_is_listed(name
     """The first card of a discard or keep is judged against the actions the game offers without
     listing every id again (`ActionIds.offers`): a card of the kind whose id the turn's listing
     has begins the choice; any other is refused, and nothing changes."""
-    rs = load_ruleset(name)
-    enc = Encoding.of(rs, players)
+    enc = Encoding.of(load_ruleset(name), players)
     met = 0
-    for seed in range(40):
-        state = EncodedGame(Game(rs, players=players, seed=seed), enc)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            ids = state.legal_actions()
-            kinds = {enc.step(i)[0] for i in ids} & {"discard", "keep"}
-            if state.pending is None and kinds:
-                met += 1
-                (kind,) = kinds
-                offered = state.game.legal_actions()
-                for card in enc.cards:
-                    assert enc.action_table.offers(offered, kind, card) == (enc.ids[kind, card] in ids), (seed, card)
-                wrong = [enc.ids[kind, card] for card in enc.cards if enc.ids[kind, card] not in ids]
-                if wrong:
-                    before = len(state.game.events)
-                    with pytest.raises(IllegalActionError):
-                        state.apply_action(rng.choice(wrong))
-                    assert state.pending is None and len(state.game.events) == before and state.legal_actions() == ids
-            state.apply_action(rng.choice(ids))
+    for seed, state, ids, rng in _learner_steps(enc, seeds=40):
+        kinds = {enc.step(i)[0] for i in ids} & {"discard", "keep"}
+        if state.pending is None and kinds:
+            met += 1
+            (kind,) = kinds
+            offered = state.game.legal_actions()
+            for card in enc.cards:
+                assert enc.action_table.offers(offered, kind, card) == (enc.ids[kind, card] in ids), (seed, card)
+            wrong = [enc.ids[kind, card] for card in enc.cards if enc.ids[kind, card] not in ids]
+            if wrong:
+                before = len(state.game.events)
+                with pytest.raises(IllegalActionError):
+                    state.apply_action(rng.choice(wrong))
+                assert state.pending is None and len(state.game.events) == before and state.legal_actions() == ids
     assert met
 
 

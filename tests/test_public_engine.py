@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import ast
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.engine.encoding import Encoding
+from interpreter.engine.encoding import Encoding, clone_game
+from interpreter.errors import IllegalActionError
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "interpreter" / "engine"
@@ -81,12 +83,8 @@ def test_nothing_outside_the_stages_reaches_into_their_private_members() -> None
 
 @pytest.mark.parametrize(("name", "players"), [("breitnau", 6), ("cego", 4), ("koenigrufen", 4), ("dreierles", 3)])
 def test_push_plays_a_deal_as_apply_does(name: str, players: int) -> None:
-    ruleset = load_ruleset(name)
-    encoding = Encoding.of(ruleset, players)
-    for seed in range(25):
-        pushed = Game(ruleset, players=players, seed=seed)
-        applied = Game(ruleset, players=players, seed=seed)
-        rng = random.Random(seed)
+    encoding = Encoding.of(load_ruleset(name), players)
+    for seed, pushed, applied, rng in _same_deal_two_ways(encoding, seeds=25):
         while not pushed.is_over:
             seat = pushed.to_act
             assert seat is not None and seat == applied.to_act
@@ -102,14 +100,20 @@ def test_push_plays_a_deal_as_apply_does(name: str, players: int) -> None:
             action = encoding.action_of(steps)
             pushed.push(*steps)
             applied.apply(seat, action)
-        _assert_same_deal(pushed, applied, seed)
 
 
-def _assert_same_deal(game: Game, other: Game, seed: int) -> None:
-    """`game` and `other`, played from the same seed by two ways of taking actions, went alike."""
-    assert game.history == other.history, seed
-    assert game.events == other.events, seed
-    assert game.result == other.result, seed
+def _same_deal_two_ways(encoding: Encoding, seeds: int) -> Iterator[tuple[int, Game, Game, random.Random]]:
+    """For each seed below `seeds`: (the seed, a game to play by ids, the same deal to play by
+    `apply`, the deal's chooser). Once the caller has played both to the end, they must have gone
+    alike: the same history, events and result."""
+    for seed in range(seeds):
+        game = Game(encoding.ruleset, players=encoding.players, seed=seed)
+        other = Game(encoding.ruleset, players=encoding.players, seed=seed)
+        yield seed, game, other, random.Random(seed)
+        assert game.is_over and other.is_over, seed
+        assert game.history == other.history, seed
+        assert game.events == other.events, seed
+        assert game.result == other.result, seed
 
 
 def _complete_choice(game: Game, encoding: Encoding, first: int, rng: random.Random) -> list[int]:
@@ -126,9 +130,6 @@ def _complete_choice(game: Game, encoding: Encoding, first: int, rng: random.Ran
 
 
 def _is_legal(game: Game, action: object) -> bool:
-    from interpreter.engine.encoding import clone_game
-    from interpreter.errors import IllegalActionError
-
     try:
         clone_game(game).apply(game.to_act or 0, action)
     except IllegalActionError:
@@ -140,20 +141,14 @@ def test_push_without_a_seat_to_act_is_refused() -> None:
     game = Game(load_ruleset("breitnau"), players=6, seed=1)
     while not game.is_over:
         game.push(game.legal_ids()[0])
-    from interpreter.errors import IllegalActionError
-
     with pytest.raises(IllegalActionError, match="over"):
         game.push(0)
 
 
 @pytest.mark.parametrize(("name", "players"), [("breitnau", 6), ("cego", 4), ("koenigrufen", 4), ("tapp", 3)])
 def test_push_listed_takes_only_an_id_listed_for_this_turn(name: str, players: int) -> None:
-    ruleset = load_ruleset(name)
-    encoding = Encoding.of(ruleset, players)
-    for seed in range(15):
-        listed = Game(ruleset, players=players, seed=seed)
-        applied = Game(ruleset, players=players, seed=seed)
-        rng = random.Random(seed)
+    encoding = Encoding.of(load_ruleset(name), players)
+    for seed, listed, applied, rng in _same_deal_two_ways(encoding, seeds=15):
         while not listed.is_over:
             seat = listed.to_act
             assert seat is not None
@@ -181,4 +176,3 @@ def test_push_listed_takes_only_an_id_listed_for_this_turn(name: str, players: i
                 listed.push(first)
             applied.apply(seat, encoding.action_of([first]))
             assert not listed.push_listed(first)  # (listed for a turn that is over)
-        _assert_same_deal(listed, applied, seed)
