@@ -223,8 +223,8 @@ class ActionIds:
         return ready
 
     def _plain_ids(self, actions: Iterable[ActionJson]) -> list[int] | None:
-        """The ids of `actions`, ascending, where each is one step the game hands out as it is
-        (a call, or a shared action of one key: a card played, a kontra); None where one is not."""
+        """`offered`'s answer where an action is not one of the game's own objects (a call in
+        words of its own, an action copied): each numbered by what it says."""
         plain, found = self._plain, []
         for action in actions:
             action_id = plain.get(action if type(action) is str else id(action))
