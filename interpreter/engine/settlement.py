@@ -6,6 +6,7 @@ each side took, who announced and bid what, and the ruleset's formulas.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -462,8 +463,21 @@ def settle(
         deal.kontra,
         deal.called_in_talon,
     )
-    won, drawn, amount = _game(deal, env, tricks, factor, declarer_cards, defender_cards, bound.scoring)
-    if bound.scoring.contributions or deal.pot is not None or deal.laid:
+    scoring = bound.scoring
+    if scoring.reads is None or factor is not None or deal.declared:
+        won, drawn, amount = _game(deal, env, tricks, factor, declarer_cards, defender_cards, scoring)
+    else:
+        # The game's formulas read only the outcome's names: judged once for each of their values.
+        key = scoring.reads(env)
+        judged = scoring.judged.get(key)
+        if judged is None:
+            judged = _game(deal, env, tricks, None, declarer_cards, defender_cards, scoring)
+            if len(scoring.judged) < _MOST_MOVES:  # (kept for a server's lifetime: bounded)
+                scoring.judged[key] = judged
+        elif scoring.contributions or deal.pot is not None or deal.laid:
+            _add_value_env(deal.contract, env, judged[0], None)  # what the contributions' formulas read
+        won, drawn, amount = judged
+    if scoring.contributions or deal.pot is not None or deal.laid:
         payments, pot_change, announced, bonuses = _contributions(
             deal, bound, env, won, drawn, amount, tricks, declarer_cards, defender_cards, outcome, liable
         )
@@ -750,9 +764,51 @@ class _Scoring:
     # Whether anything but the game may be paid: a side's bonus, a combination in a hand, a
     # liability for the side (the pot and laid cards are the deal's own, asked of each deal).
     contributions: bool
+    # The outcome's names that the game's formulas (its aim, its value, a draw) read, as a key
+    # made of a deal's outcome; None where they read a deal's own tricks or nothing at all.
+    reads: Callable[[Mapping[str, Any]], object] | None
+    # The game judged (won, drawn, value) by the values of those names (few: a game's points
+    # and tricks), as `_game` judges it with no declaration and the contract's own factor.
+    judged: dict[object, tuple[bool, bool, int]]
 
 
 _TRICK_NAMES = frozenset({"last_trick_won_with", "tricks_won_with", "trump_suit", "played_tricks"})
+# What `_outcome_env` gives, less the names of the tricks, each the same for a deal of the same
+# piles and bids; and what `_game` adds to it (`_add_value_env`), each worked out from those
+# and the contract.
+_OUTCOME_NAMES = frozenset(
+    {
+        "declarer_points",
+        "defender_points",
+        "declarer_tricks",
+        "defender_tricks",
+        "tricks",
+        "players",
+        "declarer_cards",
+        "defender_cards",
+        "called_in_talon",
+        "bidders",
+        "kontra",
+    }
+)
+_VALUE_NAMES = {
+    "declarer_won": frozenset(),
+    "factor": frozenset(),
+    "winner_points": frozenset({"declarer_points", "defender_points"}),
+    "loser_points": frozenset({"declarer_points", "defender_points"}),
+}
+
+
+def _game_reads(contract: Contract, drawn: Condition | None) -> Callable[[Mapping[str, Any]], object] | None:
+    """A key of the outcome's names the game's formulas read (`Scoring.reads`), or None."""
+    names: set[str] = set()
+    for formula in (contract.declarer_wins, contract.amount, drawn):
+        if formula is not None:
+            for name in formula.names - {"amount"}:  # (a draw may read the value: worked out)
+                names |= _VALUE_NAMES.get(name, {name})
+    if not names or not names <= _OUTCOME_NAMES:
+        return None
+    return operator.itemgetter(*sorted(names))
 
 
 def _scoring(rs: Ruleset, contract: Contract) -> _Scoring:
@@ -772,7 +828,12 @@ def _scoring(rs: Ruleset, contract: Contract) -> _Scoring:
         plan = _bonus_plan(rs, contract)
         contributions = bool(plan.bonuses) or reads_hands(rs) or bool(rs.settlement.liable)
         scoring = rs.derived[key] = _Scoring(
-            frozenset(found) & _TRICK_NAMES, bool(plan.bonuses), plan.alone, contributions
+            frozenset(found) & _TRICK_NAMES,
+            bool(plan.bonuses),
+            plan.alone,
+            contributions,
+            _game_reads(contract, rs.settlement.drawn),
+            {},
         )
     return scoring
 
