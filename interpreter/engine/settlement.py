@@ -1034,33 +1034,26 @@ class _TrickFacts:
         want_known = "played_tricks" in reads
         team_tricks = 0
         won: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
-        by_team: list[str] = []
-        everything: list[str] = []
-        # each trick as each side reads it (True: the declarer's side)
-        known: dict[bool, list[tuple[frozenset[str], str, bool]]] = {True: [], False: []}
+        # each trick as the declarer's side reads it (the defenders' the same, `ours` negated)
+        known: list[tuple[frozenset[str], str, bool]] = []
         # One loop over the tricks, not a comprehension per trick (no function made and called each).
         for index, trick in enumerate(tricks):
             cards, seats, winner = trick.cards, trick.seats, trick.winner
-            owner = winner if forfeit is None else _owner(deal, index, trick)
-            ours = owner in team
+            ours = (winner if forfeit is None else _owner(deal, index, trick)) in team
             team_tricks += ours
             if want_won:
                 won[ours] += cards
-            if want_played:
-                everything += cards
-                for seat in team:
-                    if seat in seats:
-                        by_team.append(cards[seats.index(seat)])
             if want_known and winner is not None:
-                held, winning = frozenset(cards), cards[seats.index(winner)]
-                known[True].append((held, winning, ours))
-                known[False].append((held, winning, not ours))
+                known.append((frozenset(cards), cards[seats.index(winner)], ours))
         self.tricks, self.team_tricks, self.won = len(tricks), team_tricks, won
-        self.known = {True: tuple(known[True]), False: tuple(known[False])}
+        self.known = {True: tuple(known), False: tuple([(held, card, not ours) for held, card, ours in known])}
         self.played: dict[bool, frozenset[str]] = {}
         if want_played:
+            # Every card played is in a trick: those the team did not play, the defenders played.
+            by_team = [trick.cards[trick.seats.index(seat)] for seat in team for trick in tricks if seat in trick.seats]
             self.played[True] = frozenset(by_team)
-            self.played[False] = frozenset(everything) - self.played[True]
+            everything = won[True] + won[False] if want_won else _cards_of(tricks)
+            self.played[False] = frozenset(everything).difference(by_team)
 
     def scope(self, deal: Deal, mine: bool, cards: list[str], reads: frozenset[str]) -> dict[str, Any]:
         """What the conditions of a bonus read for the declarer's side (`mine`) or the defenders."""
@@ -1087,6 +1080,13 @@ class _TrickFacts:
         if "played_tricks" in reads:
             scope["played_tricks"] = self.known[mine]
         return scope
+
+
+def _cards_of(tricks: Sequence[Trick]) -> list[str]:
+    cards: list[str] = []
+    for trick in tricks:
+        cards += trick.cards
+    return cards
 
 
 class _BonusJudge:
