@@ -874,15 +874,15 @@ class Game:
         )
 
     def _settle_played(self) -> None:
-        play = self.trickplay
-        assert play is not None and self.contract is not None
+        play, contract = self.trickplay, self.contract
+        assert play is not None and contract is not None
         facts = self.deal_facts()
-        if self.contract.individual is not None:
+        if contract.individual is not None:
             self._finish(settle_individual(facts, play.tricks, self.vorhand, self.talon + self.aside, self.talon_added))
             return
         cards = self.cards
-        out_of_play = cards.talon + cards.aside if self.contract.talon_counts else []
-        routed = (list(cards.talon), list(cards.aside)) if self.contract.out_of_play is not None else None
+        out_of_play = cards.talon + cards.aside if contract.talon_counts else []
+        routed = (list(cards.talon), list(cards.aside)) if contract.out_of_play is not None else None
         rest = None
         if play.ended is not None:  # once the contract was decided: the cards not played count as its rule says
             rest = play.ended.rest(self.hands, self.seats, facts.team, play.n_tricks - len(play.tricks))

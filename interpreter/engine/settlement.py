@@ -483,7 +483,10 @@ def settle(
         )
     else:
         # Most deals have no contribution beyond the game: their steps are skipped, not run empty.
-        payments, pot_change, announced, bonuses = bound.sides.moved(amount if won else -amount), 0, (), ()
+        sides, value = bound.sides, amount if won else -amount
+        move = sides.moves.get(value)  # (as `moved` gives it, without the call once worked out)
+        payments = list(move) if move is not None else sides.moved(value)
+        pot_change, announced, bonuses = 0, (), ()
     return Result(
         outcome,
         deal.contract.name,
@@ -598,11 +601,12 @@ class _Bound:
 
 
 def _bound(deal: Deal) -> _Bound:
-    team = deal.team
-    key = ("bound", deal.contract.name, deal.players, deal.seats_out, team)
-    bound: _Bound | None = deal.ruleset.derived.get(key)
+    # (Keyed by the declarer and the partner, which make the side, rather than the side itself.)
+    rs = deal.ruleset
+    key = ("bound", deal.contract.name, deal.players, deal.seats_out, deal.declarer, deal.partner)
+    bound: _Bound | None = rs.derived.get(key)
     if bound is None:
-        bound = deal.ruleset.derived[key] = _Bound(_scoring(deal.ruleset, deal.contract), _sides(deal, team))
+        bound = rs.derived[key] = _Bound(_scoring(rs, deal.contract), _sides(deal, deal.team))
     return bound
 
 
