@@ -363,16 +363,25 @@ def _routed(
     rule = deal.contract.out_of_play
     assert rule is not None
     talon, discards = routed
-    env = {
-        "declarer_tricks": declarer_tricks,
-        "defender_tricks": defender_tricks,
-        "tricks": declarer_tricks + defender_tricks,
-        "called": deal.called,
-        "talon": frozenset(talon),
-        "discards": frozenset(discards),
-    }
-    for cards, routes in ((talon, rule.talon), (discards, rule.discards)):
-        to = _route(routes, env)
+    rs, name = deal.ruleset, deal.contract.name
+    env: dict[str, Any] | None = None
+    for cards, which, routes in ((talon, "talon", rule.talon), (discards, "discards", rule.discards)):
+        # Routes that read the counts of tricks alone are followed once for each count.
+        key = ("route", name, which, declarer_tricks, defender_tricks)
+        to = rs.derived.get(key)
+        if to is None:
+            if env is None:
+                env = {
+                    "declarer_tricks": declarer_tricks,
+                    "defender_tricks": defender_tricks,
+                    "tricks": declarer_tricks + defender_tricks,
+                    "called": deal.called,
+                    "talon": frozenset(talon),
+                    "discards": frozenset(discards),
+                }
+            to = _route(routes, env)
+            if all(route.when is None or route.when.names <= _TRICK_COUNTS for route in routes):
+                rs.derived[key] = to
         if to == "declarer":
             declarer_cards += cards
         elif to == "defenders":
@@ -425,6 +434,9 @@ def _owner(deal: Deal, index: int, trick: Trick) -> int | None:
     if forfeit is None or index < forfeit[1] - 1:
         return trick.winner
     return deal.team[0] if forfeit[2] == "defenders" and deal.team else None
+
+
+_TRICK_COUNTS = frozenset({"declarer_tricks", "defender_tricks", "tricks"})
 
 
 def _route(routes: tuple[Route, ...], env: dict[str, Any]) -> str:
