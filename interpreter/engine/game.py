@@ -841,9 +841,13 @@ class Game:
         assert self.contract is not None
         announcement, ruleset, play, called = self.announcement, self.ruleset, self.trickplay, self.called_card
         withheld = play.withheld if play is not None else None
+        # Only a combination held in a hand reads the hands and which seat announced it (the
+        # hands None spares judging them; nobody else asks who announced).
+        in_hands = reads_hands(ruleset)
         if isinstance(announcement, Round):
             kontra, announced = announcement.game_kontra, announcement.announced_pairs()
-            bonus_kontra, announced_seats = announcement.bonus_kontra(), announcement.announced_seats()
+            bonus_kontra = announcement.bonus_kontra()
+            announced_seats = announcement.announced_seats() if in_hands else frozenset()
         else:
             kontra, announced, bonus_kontra, announced_seats = 1, frozenset(), (), frozenset()
         # Every field given by its place, in the order `Deal` declares them: a class called with
@@ -866,8 +870,7 @@ class Game:
             announced,
             bonus_kontra,
             announced_seats,
-            # Only a combination held in a hand reads the hands (and None spares judging them).
-            self.play_hands() if reads_hands(ruleset) else None,  # hands
+            self.play_hands() if in_hands else None,  # hands
             self.table.forfeit,
             self.trump_suit,
             called is not None and called in self.initial_talon,  # called_in_talon

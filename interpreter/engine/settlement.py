@@ -135,7 +135,8 @@ class Deal:
     kontra: int = 1  # the game's multiplier from kontra, rekontra …
     announced: frozenset[tuple[str, str]] = frozenset()  # (bonus, "declarer" | "defenders") announced
     bonus_kontra: tuple[tuple[str, int], ...] = ()  # (bonus, times doubled)
-    announced_seats: frozenset[tuple[str, int]] = frozenset()  # (bonus, the seat that announced it)
+    # (bonus, the seat that announced it), where a combination in a hand is judged (`hands`)
+    announced_seats: frozenset[tuple[str, int]] = frozenset()
     hands: Mapping[int, frozenset[str]] | None = None  # each active hand when play started
     # A kept-back card forced out early: (the bonus lost, its trick's number, the side that
     # forfeits that trick and every later one).
