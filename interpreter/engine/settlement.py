@@ -782,7 +782,8 @@ class _Scoring:
     # liability for the side (the pot and laid cards are the deal's own, asked of each deal).
     contributions: bool
     # The outcome's names that the game's formulas (its aim, its value, a draw) read, as a key
-    # made of a deal's outcome; None where they read a deal's own tricks or nothing at all.
+    # made of a deal's outcome; None where a formula of the contract reads a deal's own tricks,
+    # or the game's formulas read nothing at all.
     reads: Callable[[Mapping[str, Any]], object] | None
     # The game judged (won, drawn, value) by the values of those names (few: a game's points
     # and tricks), as `_game` judges it with no declaration and the contract's own factor.
@@ -844,12 +845,14 @@ def _scoring(rs: Ruleset, contract: Contract) -> _Scoring:
                 found |= formula.names
         plan = _bonus_plan(rs, contract)
         contributions = bool(plan.bonuses) or reads_hands(rs) or bool(rs.settlement.liable)
+        of_tricks = frozenset(found) & _TRICK_NAMES
         scoring = rs.derived[key] = _Scoring(
-            frozenset(found) & _TRICK_NAMES,
+            of_tricks,
             bool(plan.bonuses),
             plan.alone,
             contributions,
-            _game_reads(contract, rs.settlement.drawn),
+            # (Where any formula reads the tricks, judging the game writes them for the others.)
+            None if of_tricks else _game_reads(contract, rs.settlement.drawn),
             {},
         )
     return scoring
@@ -1100,6 +1103,7 @@ class _TrickFacts:
 
 
 def _cards_of(tricks: Sequence[Trick]) -> list[str]:
+    """Every card played to `tricks`."""
     cards: list[str] = []
     for trick in tricks:
         cards += trick.cards
