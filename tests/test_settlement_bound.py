@@ -14,7 +14,7 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.bots.randombot import play_out
-from interpreter.engine.settlement import Result, piles, settle
+from interpreter.engine.settlement import Result, _bound, _game, _outcome_env, piles, settle
 from interpreter.language.loader import ruleset_names
 
 DEALS = 40
@@ -50,6 +50,51 @@ def test_a_deal_settles_alike_with_the_kept_tables_and_with_none(name: str) -> N
             assert kept == game.result, (name, seed)
         settled += 1
     assert settled, f"no deal of {name} was played to the end by a declarer's side"
+
+
+def test_a_game_judged_once_for_the_names_its_formulas_read_is_judged_so_afresh() -> None:
+    """The game's judgement (won, drawn, value) is kept per contract by the values of the
+    outcome's names its formulas read: for every deal of every shipped ruleset where it is kept,
+    the kept judgement is the one its formulas give that deal's outcome afresh, and the outcome's
+    mapping gains the same names either way."""
+    judged = 0
+    for name in ruleset_names():
+        rs = load_ruleset(name)
+        for seed in range(DEALS):
+            players = rs.table_sizes[seed % len(rs.table_sizes)]
+            game = play_out(
+                Game(rs, players=players, dealer=seed % players, seed=seed), seed=seed, pass_probability=0.6
+            )
+            contract, play = game.contract, game.trickplay
+            if game.result is None or game.result.outcome != "played" or contract is None or play is None:
+                continue
+            if contract.individual is not None or play.ended is not None:
+                continue
+            facts = game.deal_facts()
+            scoring = _bound(facts).scoring
+            if scoring.reads is None or facts.declared:
+                continue  # (judged afresh at every deal)
+            routed = (list(game.talon), list(game.aside)) if contract.out_of_play is not None else None
+            out_of_play = game.talon + game.aside if contract.talon_counts else []
+            mine, theirs, mine_tricks, their_tricks = piles(facts, game.tricks, out_of_play, routed)
+            env = _outcome_env(
+                facts.ruleset,
+                mine,
+                theirs,
+                mine_tricks,
+                their_tricks,
+                len(facts.seats),
+                len(facts.bidders),
+                None,
+                facts.kontra,
+                facts.called_in_talon,
+            )
+            kept = scoring.judged.get(scoring.reads(env))
+            assert kept is not None, (name, seed)  # the deal's own settlement kept it
+            afresh = _game(facts, env, game.tricks, None, mine, theirs, scoring)
+            assert kept == afresh, (name, seed, contract.name)
+            judged += 1
+    assert judged > 200
 
 
 @pytest.mark.parametrize(

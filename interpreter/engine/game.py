@@ -841,9 +841,13 @@ class Game:
         assert self.contract is not None
         announcement, ruleset, play, called = self.announcement, self.ruleset, self.trickplay, self.called_card
         withheld = play.withheld if play is not None else None
+        # Only a combination held in a hand reads the hands and which seat announced it (the
+        # hands None spares judging them; nobody else asks who announced).
+        in_hands = reads_hands(ruleset)
         if isinstance(announcement, Round):
             kontra, announced = announcement.game_kontra, announcement.announced_pairs()
-            bonus_kontra, announced_seats = announcement.bonus_kontra(), announcement.announced_seats()
+            bonus_kontra = announcement.bonus_kontra()
+            announced_seats = announcement.announced_seats() if in_hands else frozenset()
         else:
             kontra, announced, bonus_kontra, announced_seats = 1, frozenset(), (), frozenset()
         # Every field given by its place, in the order `Deal` declares them: a class called with
@@ -866,23 +870,22 @@ class Game:
             announced,
             bonus_kontra,
             announced_seats,
-            # Only a combination held in a hand reads the hands (and None spares judging them).
-            self.play_hands() if reads_hands(ruleset) else None,  # hands
+            self.play_hands() if in_hands else None,  # hands
             self.table.forfeit,
             self.trump_suit,
             called is not None and called in self.initial_talon,  # called_in_talon
         )
 
     def _settle_played(self) -> None:
-        play = self.trickplay
-        assert play is not None and self.contract is not None
+        play, contract = self.trickplay, self.contract
+        assert play is not None and contract is not None
         facts = self.deal_facts()
-        if self.contract.individual is not None:
+        if contract.individual is not None:
             self._finish(settle_individual(facts, play.tricks, self.vorhand, self.talon + self.aside, self.talon_added))
             return
         cards = self.cards
-        out_of_play = cards.talon + cards.aside if self.contract.talon_counts else []
-        routed = (list(cards.talon), list(cards.aside)) if self.contract.out_of_play is not None else None
+        out_of_play = cards.talon + cards.aside if contract.talon_counts else []
+        routed = (list(cards.talon), list(cards.aside)) if contract.out_of_play is not None else None
         rest = None
         if play.ended is not None:  # once the contract was decided: the cards not played count as its rule says
             rest = play.ended.rest(self.hands, self.seats, facts.team, play.n_tricks - len(play.tricks))

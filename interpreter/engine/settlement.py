@@ -6,6 +6,7 @@ each side took, who announced and bid what, and the ruleset's formulas.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -134,7 +135,8 @@ class Deal:
     kontra: int = 1  # the game's multiplier from kontra, rekontra …
     announced: frozenset[tuple[str, str]] = frozenset()  # (bonus, "declarer" | "defenders") announced
     bonus_kontra: tuple[tuple[str, int], ...] = ()  # (bonus, times doubled)
-    announced_seats: frozenset[tuple[str, int]] = frozenset()  # (bonus, the seat that announced it)
+    # (bonus, the seat that announced it), where a combination in a hand is judged (`hands`)
+    announced_seats: frozenset[tuple[str, int]] = frozenset()
     hands: Mapping[int, frozenset[str]] | None = None  # each active hand when play started
     # A kept-back card forced out early: (the bonus lost, its trick's number, the side that
     # forfeits that trick and every later one).
@@ -362,16 +364,25 @@ def _routed(
     rule = deal.contract.out_of_play
     assert rule is not None
     talon, discards = routed
-    env = {
-        "declarer_tricks": declarer_tricks,
-        "defender_tricks": defender_tricks,
-        "tricks": declarer_tricks + defender_tricks,
-        "called": deal.called,
-        "talon": frozenset(talon),
-        "discards": frozenset(discards),
-    }
-    for cards, routes in ((talon, rule.talon), (discards, rule.discards)):
-        to = _route(routes, env)
+    rs, name = deal.ruleset, deal.contract.name
+    env: dict[str, Any] | None = None
+    for cards, which, routes in ((talon, "talon", rule.talon), (discards, "discards", rule.discards)):
+        # Routes that read the counts of tricks alone are followed once for each count.
+        key = ("route", name, which, declarer_tricks, defender_tricks)
+        to = rs.derived.get(key)
+        if to is None:
+            if env is None:
+                env = {
+                    "declarer_tricks": declarer_tricks,
+                    "defender_tricks": defender_tricks,
+                    "tricks": declarer_tricks + defender_tricks,
+                    "called": deal.called,
+                    "talon": frozenset(talon),
+                    "discards": frozenset(discards),
+                }
+            to = _route(routes, env)
+            if all(route.when is None or route.when.names <= _TRICK_COUNTS for route in routes):
+                rs.derived[key] = to
         if to == "declarer":
             declarer_cards += cards
         elif to == "defenders":
@@ -426,6 +437,9 @@ def _owner(deal: Deal, index: int, trick: Trick) -> int | None:
     return deal.team[0] if forfeit[2] == "defenders" and deal.team else None
 
 
+_TRICK_COUNTS = frozenset({"declarer_tricks", "defender_tricks", "tricks"})
+
+
 def _route(routes: tuple[Route, ...], env: dict[str, Any]) -> str:
     for route in routes:
         if route.when is None or route.when(env):
@@ -462,14 +476,30 @@ def settle(
         deal.kontra,
         deal.called_in_talon,
     )
-    won, drawn, amount = _game(deal, env, tricks, factor, declarer_cards, defender_cards, bound.scoring)
-    if bound.scoring.contributions or deal.pot is not None or deal.laid:
+    scoring = bound.scoring
+    if scoring.reads is None or factor is not None or deal.declared:
+        won, drawn, amount = _game(deal, env, tricks, factor, declarer_cards, defender_cards, scoring)
+    else:
+        # The game's formulas read only the outcome's names: judged once for each of their values.
+        key = scoring.reads(env)
+        judged = scoring.judged.get(key)
+        if judged is None:
+            judged = _game(deal, env, tricks, None, declarer_cards, defender_cards, scoring)
+            if len(scoring.judged) < _MOST_MOVES:  # (kept for a server's lifetime: bounded)
+                scoring.judged[key] = judged
+        elif scoring.contributions or deal.pot is not None or deal.laid:
+            _add_value_env(deal.contract, env, judged[0], None)  # what the contributions' formulas read
+        won, drawn, amount = judged
+    if scoring.contributions or deal.pot is not None or deal.laid:
         payments, pot_change, announced, bonuses = _contributions(
             deal, bound, env, won, drawn, amount, tricks, declarer_cards, defender_cards, outcome, liable
         )
     else:
         # Most deals have no contribution beyond the game: their steps are skipped, not run empty.
-        payments, pot_change, announced, bonuses = bound.sides.moved(amount if won else -amount), 0, (), ()
+        sides, value = bound.sides, amount if won else -amount
+        move = sides.moves.get(value)  # (as `moved` gives it, without the call once worked out)
+        payments = list(move) if move is not None else sides.moved(value)
+        pot_change, announced, bonuses = 0, (), ()
     return Result(
         outcome,
         deal.contract.name,
@@ -584,11 +614,12 @@ class _Bound:
 
 
 def _bound(deal: Deal) -> _Bound:
-    team = deal.team
-    key = ("bound", deal.contract.name, deal.players, deal.seats_out, team)
-    bound: _Bound | None = deal.ruleset.derived.get(key)
+    # (Keyed by the declarer and the partner, which make the side, rather than the side itself.)
+    rs = deal.ruleset
+    key = ("bound", deal.contract.name, deal.players, deal.seats_out, deal.declarer, deal.partner)
+    bound: _Bound | None = rs.derived.get(key)
     if bound is None:
-        bound = deal.ruleset.derived[key] = _Bound(_scoring(deal.ruleset, deal.contract), _sides(deal, team))
+        bound = rs.derived[key] = _Bound(_scoring(rs, deal.contract), _sides(deal, deal.team))
     return bound
 
 
@@ -750,9 +781,52 @@ class _Scoring:
     # Whether anything but the game may be paid: a side's bonus, a combination in a hand, a
     # liability for the side (the pot and laid cards are the deal's own, asked of each deal).
     contributions: bool
+    # The outcome's names that the game's formulas (its aim, its value, a draw) read, as a key
+    # made of a deal's outcome; None where a formula of the contract reads a deal's own tricks,
+    # or the game's formulas read nothing at all.
+    reads: Callable[[Mapping[str, Any]], object] | None
+    # The game judged (won, drawn, value) by the values of those names (few: a game's points
+    # and tricks), as `_game` judges it with no declaration and the contract's own factor.
+    judged: dict[object, tuple[bool, bool, int]]
 
 
 _TRICK_NAMES = frozenset({"last_trick_won_with", "tricks_won_with", "trump_suit", "played_tricks"})
+# What `_outcome_env` gives, less the names of the tricks, each the same for a deal of the same
+# piles and bids; and what `_game` adds to it (`_add_value_env`), each worked out from those
+# and the contract.
+_OUTCOME_NAMES = frozenset(
+    {
+        "declarer_points",
+        "defender_points",
+        "declarer_tricks",
+        "defender_tricks",
+        "tricks",
+        "players",
+        "declarer_cards",
+        "defender_cards",
+        "called_in_talon",
+        "bidders",
+        "kontra",
+    }
+)
+_VALUE_NAMES = {
+    "declarer_won": frozenset(),
+    "factor": frozenset(),
+    "winner_points": frozenset({"declarer_points", "defender_points"}),
+    "loser_points": frozenset({"declarer_points", "defender_points"}),
+}
+
+
+def _game_reads(contract: Contract, drawn: Condition | None) -> Callable[[Mapping[str, Any]], object] | None:
+    """A key of the outcome's names the game's formulas read (`Scoring.reads`), or None."""
+    names: set[str] = set()
+    for formula in (contract.declarer_wins, contract.amount, drawn):
+        if formula is not None:
+            for name in formula.names - {"amount"}:  # (a draw may read the value: worked out)
+                names |= _VALUE_NAMES.get(name, {name})
+    if not names or not names <= _OUTCOME_NAMES:
+        return None
+    return operator.itemgetter(*sorted(names))
 
 
 def _scoring(rs: Ruleset, contract: Contract) -> _Scoring:
@@ -771,8 +845,15 @@ def _scoring(rs: Ruleset, contract: Contract) -> _Scoring:
                 found |= formula.names
         plan = _bonus_plan(rs, contract)
         contributions = bool(plan.bonuses) or reads_hands(rs) or bool(rs.settlement.liable)
+        of_tricks = frozenset(found) & _TRICK_NAMES
         scoring = rs.derived[key] = _Scoring(
-            frozenset(found) & _TRICK_NAMES, bool(plan.bonuses), plan.alone, contributions
+            of_tricks,
+            bool(plan.bonuses),
+            plan.alone,
+            contributions,
+            # (Where any formula reads the tricks, judging the game writes them for the others.)
+            None if of_tricks else _game_reads(contract, rs.settlement.drawn),
+            {},
         )
     return scoring
 
@@ -973,33 +1054,26 @@ class _TrickFacts:
         want_known = "played_tricks" in reads
         team_tricks = 0
         won: dict[bool, list[str]] = {True: [], False: []}  # the cards of each side's tricks
-        by_team: list[str] = []
-        everything: list[str] = []
-        # each trick as each side reads it (True: the declarer's side)
-        known: dict[bool, list[tuple[frozenset[str], str, bool]]] = {True: [], False: []}
+        # each trick as the declarer's side reads it (the defenders' the same, `ours` negated)
+        known: list[tuple[frozenset[str], str, bool]] = []
         # One loop over the tricks, not a comprehension per trick (no function made and called each).
         for index, trick in enumerate(tricks):
             cards, seats, winner = trick.cards, trick.seats, trick.winner
-            owner = winner if forfeit is None else _owner(deal, index, trick)
-            ours = owner in team
+            ours = (winner if forfeit is None else _owner(deal, index, trick)) in team
             team_tricks += ours
             if want_won:
                 won[ours] += cards
-            if want_played:
-                everything += cards
-                for seat in team:
-                    if seat in seats:
-                        by_team.append(cards[seats.index(seat)])
             if want_known and winner is not None:
-                held, winning = frozenset(cards), cards[seats.index(winner)]
-                known[True].append((held, winning, ours))
-                known[False].append((held, winning, not ours))
+                known.append((frozenset(cards), cards[seats.index(winner)], ours))
         self.tricks, self.team_tricks, self.won = len(tricks), team_tricks, won
-        self.known = {True: tuple(known[True]), False: tuple(known[False])}
+        self.known = {True: tuple(known), False: tuple([(held, card, not ours) for held, card, ours in known])}
         self.played: dict[bool, frozenset[str]] = {}
         if want_played:
+            # Every card played is in a trick: those the team did not play, the defenders played.
+            by_team = [trick.cards[trick.seats.index(seat)] for seat in team for trick in tricks if seat in trick.seats]
             self.played[True] = frozenset(by_team)
-            self.played[False] = frozenset(everything) - self.played[True]
+            everything = won[True] + won[False] if want_won else _cards_of(tricks)
+            self.played[False] = frozenset(everything).difference(by_team)
 
     def scope(self, deal: Deal, mine: bool, cards: list[str], reads: frozenset[str]) -> dict[str, Any]:
         """What the conditions of a bonus read for the declarer's side (`mine`) or the defenders."""
@@ -1026,6 +1100,14 @@ class _TrickFacts:
         if "played_tricks" in reads:
             scope["played_tricks"] = self.known[mine]
         return scope
+
+
+def _cards_of(tricks: Sequence[Trick]) -> list[str]:
+    """Every card played to `tricks`."""
+    cards: list[str] = []
+    for trick in tricks:
+        cards += trick.cards
+    return cards
 
 
 class _BonusJudge:
