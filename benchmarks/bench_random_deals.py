@@ -14,7 +14,10 @@ ruleset is loaded once, before timing, as a program that plays many deals would.
 The yardstick is `breitnau_by_hand.py`: the same game as Breitnau with six players written
 directly in Python (the same deal, auction, exchange, counting and settlement), which makes the
 same random choices as the interpreter for the same seed (tests/test_bench_breitnau.py checks
-that every deal ends with the same payments).
+that every deal ends with the same payments). Beside it, `breitnau_by_hand_api.py` times the same
+hand-coded game behind the public API's contract (a new list of legal actions, the action checked,
+the history and events written and returned): what any engine behind that API pays, so that the
+interpreter's own cost can be told from the API's.
 
 Times are CPU seconds of this process. The deals are timed in slices of `--slice` deals (the
 same seeds every time), in `--repeat` rounds; the tables take turns slice by slice (the first
@@ -41,6 +44,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import breitnau_by_hand  # noqa: E402
+import breitnau_by_hand_api  # noqa: E402
 
 from interpreter import Game, load_ruleset  # noqa: E402
 
@@ -79,8 +83,7 @@ def cpu_seconds(run: Runner, seeds: range) -> tuple[float, float, int]:
     return time.process_time() - start_cpu, time.perf_counter() - start, actions
 
 
-def by_hand_runner() -> Runner:
-    play = breitnau_by_hand.play_deal
+def by_hand_runner(play: Callable[[int], object] = breitnau_by_hand.play_deal) -> Runner:
     for seed in range(10**6, 10**6 + 200):  # warm-up
         play(seed)
 
@@ -150,11 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     runners: dict[str, Runner] = {}
     if not args.ruleset:
         runners["by hand"] = by_hand_runner()
+        runners["by hand, API"] = by_hand_runner(breitnau_by_hand_api.api_deal)
     for name, players in tables:
         runners[f"{name} ({players})"] = public_runner(name, players)
     best = measure(runners, args.deals, args.repeat, args.slice)
     yard = args.deals / best["by hand"][0] if "by hand" in best else None
-    rows = [(label, *result) for label, result in best.items() if label != "by hand"]
+    behind_api = args.deals / best["by hand, API"][0] if "by hand, API" in best else None
+    rows = [(label, *result) for label, result in best.items() if not label.startswith("by hand")]
     base = rows[0][3] / rows[0][1]
     print(
         f"{args.deals:,} random deals each, in slices of {args.slice}, each slice's best of {args.repeat} rounds "
@@ -170,8 +175,15 @@ def main(argv: list[str] | None = None) -> int:
         )
     if yard:
         print(f"{'breitnau by hand (6)':<24}{yard:>10,.0f}{'':>11}{'':>14}{1:>11.2f}")
+        if behind_api:
+            print(f"{'  behind the API':<24}{behind_api:>10,.0f}{'':>11}{'':>14}{behind_api / yard:>11.2f}")
         print("(× by hand: the interpreter's deals/s over the hand-coded Breitnau's; per action: CPU time per action")
         print(f" relative to {rows[0][0]} through the interpreter)")
+        if behind_api and rows[0][0] == "breitnau (6)":
+            print(
+                f"breitnau (6) through the interpreter: {args.deals / rows[0][1] / behind_api:.2f}× the hand-coded "
+                "Breitnau behind the same API (breitnau_by_hand_api.py)"
+            )
     say_if_busy(best)
     return 0
 

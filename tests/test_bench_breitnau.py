@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.bots.randombot import play_out
+from interpreter.bots.randombot import RandomBot, play_out
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import breitnau_by_hand
+import breitnau_by_hand_api
 
 # Found by search with pass_probability 0.9: claims (all seven five-pointers after the pick-up)
 # and hands with six five-pointers (13 cards to discard 12 from: a listed choice, not a template).
@@ -91,3 +92,48 @@ def test_the_benchmark_runs_through_the_public_api(capsys: pytest.CaptureFixture
     assert bench.main(["--ruleset", "breitnau", "--players", "6", "--deals", "6", "--repeat", "2", "--slice", "4"]) == 0
     out = capsys.readouterr().out
     assert "6 random deals each, in slices of 4" in out and "breitnau (6)" in out
+
+
+def behind_the_api(seed: int, pass_probability: float | None) -> breitnau_by_hand.Outcome:
+    """The deal of `seed` through breitnau_by_hand_api.HandGame, each seat choosing as the
+    interpreter's RandomBot chooses (it reads only `legal_actions`)."""
+    game = breitnau_by_hand_api.HandGame(seed)
+    choose = RandomBot(seed, pass_probability).choose
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, choose(game, seat))  # type: ignore[arg-type]  # (a game with the same API)
+    assert game.result is not None
+    return game.result  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("pass_probability", [None, 0.9])
+def test_the_yardstick_behind_the_api_plays_the_same_deals(pass_probability: float | None) -> None:
+    """The second yardstick (the same rules behind the API's contract) ends every deal as the
+    bare one does, and so as the interpreter does (the test above)."""
+    for seed in range(400):
+        bare = breitnau_by_hand.play_deal(seed, pass_probability=pass_probability)
+        assert behind_the_api(seed, pass_probability) == bare, seed
+    for seed in CLAIMS + THIRTEEN:
+        assert behind_the_api(seed, 0.9) == breitnau_by_hand.play_deal(seed, pass_probability=0.9), seed
+
+
+def test_the_yardstick_behind_the_api_keeps_the_contract() -> None:
+    """What the API promises at every action, kept by the second yardstick too: a new list of
+    legal actions each time, none for a seat not to act, an action not offered refused with
+    nothing changed, the history and the events written, the events caused returned."""
+    game = breitnau_by_hand_api.HandGame(7)
+    seat = game.to_act
+    assert seat is not None
+    legal = game.legal_actions(seat)
+    assert legal == ["pass", "solo"] and legal is not game.legal_actions(seat)
+    assert game.legal_actions((seat + 1) % 6) == []
+    events = len(game.events)
+    for wrong in ((seat + 1) % 6, "pass"), (seat, "dappen"), (seat, {"play": "T1"}):
+        with pytest.raises(breitnau_by_hand_api.IllegalActionError):
+            game.apply(*wrong)
+    assert len(game.events) == events and game.history == [] and game.to_act == seat
+    assert game.apply(seat, "pass") == [{"type": "call", "seat": seat, "call": "pass"}]
+    assert game.history == [(seat, "pass")] and game.to_act == (seat + 1) % 6
+    actions = breitnau_by_hand_api.api_deal(7)
+    assert actions > 6 and breitnau_by_hand_api.HandGame(7).legal_actions() == ["pass", "solo"]
