@@ -764,27 +764,30 @@ class Auction:
         self.bid_when_spoke.setdefault(seat, bool(self.bidders))
         self.last_speaker = seat
         st = self.state
-        interrupts = st.phase.interrupts
-        interrupt = next((lv for lv in interrupts if lv.call == call), None) if interrupts else None
-        if st.awaiting == "priority":
-            return self._answer_priority(seat, interrupt)
-        if interrupt is not None and call in self._interrupts_open_to(seat):
-            if interrupt.ends == "throw_in":
-                return Outcome(seat, call, None, ends_auction=True, throw_in=True)
-            self.bidders.add(seat)
-            outcome = Outcome(seat, call, interrupt.contract, ends_auction=True)
-            earlier = self._earlier_unspoken(seat) if st.phase.interrupt_priority == "earlier_turn" else []
-            if not earlier:
-                return outcome
-            # The players whose turn comes earlier may still want a special game: they come first.
-            st.pending, st.asking, st.awaiting = outcome, earlier, "priority"
-            return None
-        if st.awaiting == "choice":
+        phase, awaiting = st.phase, st.awaiting
+        interrupts = phase.interrupts
+        if interrupts:  # (a phase without calls out of turn has no priority to claim either)
+            interrupt = next((lv for lv in interrupts if lv.call == call), None)
+            if awaiting == "priority":
+                return self._answer_priority(seat, interrupt)
+            if interrupt is not None and call in self._interrupts_open_to(seat):
+                if interrupt.ends == "throw_in":
+                    return Outcome(seat, call, None, ends_auction=True, throw_in=True)
+                self.bidders.add(seat)
+                outcome = Outcome(seat, call, interrupt.contract, ends_auction=True)
+                earlier = self._earlier_unspoken(seat) if phase.interrupt_priority == "earlier_turn" else []
+                if not earlier:
+                    return outcome
+                # The players whose turn comes earlier may still want a special game: they come first.
+                st.pending, st.asking, st.awaiting = outcome, earlier, "priority"
+                return None
+        if awaiting == "choice":
             chosen = next(lv for lv in st.choices if lv.call == call)
             return Outcome(seat, call, chosen.contract, ends_auction=True)
-        if st.phase.style == "rounds":
+        style = phase.style
+        if style == "rounds":
             return self._rounds_apply(seat, call)
-        if st.phase.style == "declare":
+        if style == "declare":
             return self._declare_apply(seat, call)
         return self._duel_apply(seat, call)
 
@@ -835,7 +838,8 @@ class Auction:
                     st.challenger, st.awaiting = seat, "holder"
         if call != PASS and ladder[st.level].ends is not None and st.awaiting != "holder":
             return self._outcome(ends_auction=ladder[st.level].ends == "auction")
-        return self.settle()
+        self._legal = None
+        return self._duel_settle()  # (`settle`, for a duel awaiting no choice, priority or answer)
 
     def seat_facts(self, seat: int) -> dict[str, bool]:
         """What the auction says about `seat`, for rules read after it (who may double): whether
@@ -864,13 +868,18 @@ class Auction:
         """Skip turns that cannot change anything; report the outcome once nobody can."""
         self._legal = None
         st = self.state
-        ladder = st.phase.ladder
         if st.awaiting == "priority" or st.awaiting == "answer":
             return None
         if st.phase.style == "rounds" and st.awaiting != "choice":
             return self._rounds_settle()
         if st.phase.style == "declare":
             return self._declare_settle()
+        return self._duel_settle()
+
+    def _duel_settle(self) -> Outcome | None:
+        """`settle` for a duel."""
+        st = self.state
+        ladder = st.phase.ladder
         while True:
             if st.awaiting == "choice":
                 return None
@@ -897,10 +906,15 @@ class Auction:
             # its turn, even when the ladder is exhausted (Piccolo after der kleine Mann: the
             # turn is still theirs to say). With none, the phase is over.
             interrupts = st.phase.interrupts
-            if interrupts or st.level + 1 < len(ladder):  # else nobody can bid: the phase is over
+            at = st.level
+            if interrupts or at + 1 < len(ladder):  # else nobody can bid: the phase is over
+                # With no cap on the bidders and a level left, `_may_bid` holds for every seat:
+                # the first entrant still in decides.
+                anyone = st.phase.max_bidders is None and at + 1 < len(ladder)
+                passed, holder = st.passed, st.holder
                 for s in st.order[st.next_entrant :]:
-                    if (s not in st.passed and s != st.holder) and (
-                        self._may_bid(s, st.level) or (interrupts and s not in st.spoken)
+                    if (s not in passed and s != holder) and (
+                        anyone or self._may_bid(s, at) or (interrupts and s not in st.spoken)
                     ):
                         return None
             return self._outcome(ends_auction=False)
