@@ -64,6 +64,9 @@ class Dealt(NamedTuple):
     seed: int | None  # the shuffle's seed, when shuffled from one
     misdeal: str | None = None  # what was wrong with a misdeal the table played
     plan: str | None = None  # the plan the dealer chose (deal.choice), where a deal given says it
+    # Each seat's hand, then the talon, as dealt, never changed (the packets a shuffle is dealt
+    # by, read-only): None where the game copies them from `hands` and `talon`.
+    as_dealt: tuple[Sequence[str], ...] | None = None
 
 
 def redeal_of(
@@ -94,9 +97,11 @@ def shuffle_and_deal(
         random.SystemRandom().shuffle(cards)
     else:
         shuffle(cards, seed)
-    # Every seat at the table in turn, as the packets give it its cards (one who sits out, none).
-    hands = dict(zip(range(players), map(list, map(operator.call, takes, repeat(cards))), strict=True))
-    return Dealt(hands, list(take_talon(cards)), seed)
+    # Every seat at the table in turn, as the packets give it its cards (one who sits out, none),
+    # then the talon: kept as dealt, and copied into the hands and the talon that play changes.
+    as_dealt = (*map(operator.call, takes, repeat(cards)), take_talon(cards))
+    hands = dict(zip(range(players), map(list, as_dealt), strict=False))  # (stops at the last seat: not the talon)
+    return Dealt(hands, list(as_dealt[-1]), seed, None, None, as_dealt)
 
 
 _Take = Callable[[list[str]], Sequence[str]]

@@ -182,10 +182,23 @@ class Game:
     def _lay(self, dealt: Dealt) -> None:
         """The cards as dealt (none yet, while the dealer chooses how to deal them)."""
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
-        self.cards = Cards(dealt.hands, dealt.talon)
-        self.table = Table(self.cards, self.events, self._history)
-        self.initial_hands = list(map(list, map(self.cards.hands.__getitem__, range(self.players))))
-        self.initial_talon = list(self.cards.talon)
+        self.cards = cards = Cards(dealt.hands, dealt.talon)
+        self.table = Table(cards, self.events, self._history)
+        as_dealt = dealt.as_dealt
+        if as_dealt is None:
+            as_dealt = (*map(tuple, map(cards.hands.__getitem__, range(self.players))), tuple(cards.talon))
+        # Kept as dealt, and copied only where asked (a record, an undo): most deals never are.
+        self._as_dealt = as_dealt
+
+    @property
+    def initial_hands(self) -> list[list[str]]:
+        """Each seat's hand as dealt, by seat (new lists: safe to keep and change)."""
+        return [list(hand) for hand in self._as_dealt[:-1]]
+
+    @property
+    def initial_talon(self) -> list[str]:
+        """The talon as dealt (a new list)."""
+        return list(self._as_dealt[-1])
 
     def _begin(self, dealt: Dealt) -> None:
         """The cards dealt: the auction begins (or the deal ends at once, thrown in or misdealt)."""
@@ -727,7 +740,7 @@ class Game:
         holder = next((s for s in self.seats if card in self.hands[s]), None)
         self.partner = holder if holder != self.declarer else None
         # A card that lies face up (a talon shown) tells everybody that the declarer plays alone.
-        self.table.partner_public = exchange.talon_shown and card in self.initial_talon
+        self.table.partner_public = exchange.talon_shown and card in self._as_dealt[-1]
 
     # -- trick play ----------------------------------------------------------------------------
     def _start_play(self) -> None:
