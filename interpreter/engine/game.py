@@ -744,37 +744,43 @@ class Game:
 
     # -- trick play ----------------------------------------------------------------------------
     def _start_play(self) -> None:
-        contract = self.contract
+        contract, declarer, seats, cards = self.contract, self.declarer, self.seats, self.cards
         assert contract is not None
-        course = _play_course(self.ruleset, contract, self.trump_suit, self.players, len(self.seats))
-        n_tricks = self._check_cards(course.hand_size, course.pack)
+        course = _play_course(self.ruleset, contract, self.trump_suit, self.players, len(seats))
+        n_tricks = course.hand_size
+        if contract.exchange or cards.aside or cards.exposed:
+            # (else nothing has moved since the deal, which was checked card by card as it was dealt)
+            self._check_cards(n_tricks, course.pack)
         self.phase = _PLAY
-        plan, declarer, announcement = course.plan, self.declarer, self.announcement
+        plan, announcement = course.plan, self.announcement
         leader = course.leaders.get((self.dealer, declarer))
         if leader is None:  # (the seats in play follow from the table's size and the dealer)
-            leader = course.leaders[self.dealer, declarer] = first_leader(plan.play, self.seats, declarer, self.dealer)
-        called = self.called_card if self.called_card is not None and not self.table.partner_public else None
-        if called is not None and not any(called in self.hands[s] for s in self.seats):
-            called = None  # (it lies out of play: nothing to reveal)
+            leader = course.leaders[self.dealer, declarer] = first_leader(plan.play, seats, declarer, self.dealer)
+        called = self.called_card
+        if called is not None and (self.table.partner_public or not any(called in cards.hands[s] for s in seats)):
+            called = None  # (seen, or it lies out of play: nothing to reveal)
         book = plan.book  # (the plan's own rules, where none is bound to this deal: `deal_rules`)
         if announcement is not None or called is not None:
             book = self._deal_book(plan, announcement, called, n_tricks)
-        self.trickplay = self._stage = TrickPlay(
+        # The declarer's side: the declarer, then the partner (none where everyone plays alone).
+        partner = self.partner
+        team = () if declarer is None else (declarer,) if partner is None else (declarer, partner)
+        self.trickplay = self._stage = play = TrickPlay(
             plan.tables,
             book,
             self.ruleset.deck,
             self.table,
-            self.seats,
+            seats,
             declarer,
             leader,
             n_tricks,
             course.actions,
             course.steps,
             contract.opening_leads,
-            self._team(),
+            team,
         )
         self.events.append({"type": "phase", "phase": "play", "leader": leader})
-        self.trickplay.start()
+        play.start()
 
     def _deal_book(
         self, plan: PlayPlan, announcement: DeclarerAnnouncement | Round | None, called: str | None, n_tricks: int
@@ -787,12 +793,6 @@ class Game:
             kept, forfeits = self._kept_cards(announcement, n_tricks)
         laid = frozenset(card for _, card in announcement.laid) if announcement is not None else frozenset()
         return deal_rules(plan, kept, forfeits, called, laid)
-
-    def _team(self) -> tuple[int, ...]:
-        """The declarer's side: the declarer, then the partner (none where everyone plays alone)."""
-        if self.declarer is None:
-            return ()
-        return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
 
     def _kept_cards(
         self, round_: AnnouncementRound, n_tricks: int
@@ -819,20 +819,18 @@ class Game:
                     break
         return kept, {card: (name, kept[card], side) for name, card, side in forfeiting if card in kept}
 
-    def _check_cards(self, size: int, pack: frozenset[str]) -> int:
-        """Before the first lead: every card of the pack in exactly one place (a hand, the
-        talon, the discards), and every active hand the size the deal plan gives (`size`), which
-        is the number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
+    def _check_cards(self, size: int, pack: frozenset[str]) -> None:
+        """Before the first lead, where cards moved since the deal (which was checked card by card
+        as it was dealt): every card of the pack in exactly one place (a hand, the talon, the
+        discards), and every active hand the size the deal plan gives (`size`), which is the
+        number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
         cards = self.cards
-        if self.contract is not None and not self.contract.exchange and not cards.aside and not cards.exposed:
-            # Nothing has moved since the deal, which was checked card by card as it was dealt.
-            return size
         everywhere = cards.talon + cards.aside
         for hand in cards.hands.values():
             everywhere += hand
         wrong = [s for s in self.seats if len(cards.hands[s]) != size]
         if not wrong and len(everywhere) == len(pack) and pack.issuperset(everywhere):
-            return size  # as many cards as the pack has, each of the pack: each exactly once
+            return  # as many cards as the pack has, each of the pack: each exactly once
         raise BrokenDealError(_broken(self, wrong, size, pack, Counter(everywhere)))
 
     # -- settling --------------------------------------------------------------------------------
