@@ -67,13 +67,14 @@ class PhaseState:
         self.carried: int | None = None  # the bidder who carried a bid into the phase
         self.choices: tuple[Level, ...] = ()  # the games the holder chooses from
         self.pending: Outcome | None = None  # an interrupt waiting while earlier players may claim priority
-        self.asking: list[int] = []  # those earlier players, still to answer, in order
+        self.asking: Sequence[int] = ()  # those earlier players, still to answer, in order
         # A call put to another player (`answered_by`): who said it, the call, and what the phase
         # awaited before; the answer takes it up again.
         self.proposal: tuple[int, str, Awaiting] | None = None
         # What each condition on a seat's hand said in this phase (`Auction._holds`), by
         # (condition, seat, whether a bid was made): the rest of what it reads stays all phase.
-        self.held: dict[tuple[int, int, bool], bool] = {}
+        # (None until a condition is asked: most phases ask none.)
+        self.held: dict[tuple[int, int, bool], bool] | None = None
         # Each speaker's rank for taking over a bid (`Auction._priority`), once asked.
         self.ranks: dict[int, int] | None = None
 
@@ -144,6 +145,11 @@ class Auction:
     last_speaker: int | None = None  # the seat that made the last call
     outcome: Outcome | None = None  # how it ended (as a stage of a deal)
     breached: Compulsion | None = None  # the compulsion a pass broke, which ends the deal
+    passed_out: frozenset[str] = frozenset()  # phases everybody passed
+    refused: frozenset[tuple[int, str]] = frozenset()  # proposals refused this deal: (seat, call)
+    # Why each hand could not carry out a level's game (None: it could), once asked: by (the
+    # level, seat); None until asked (only a level that needs something of the hand asks).
+    _missing: dict[tuple[int, int], str | None] | None = None
 
     def __init__(
         self,
@@ -167,14 +173,9 @@ class Auction:
         self.players = players
         self.enforce = enforce  # False: a pass against a compulsion is allowed (and penalised)
         self.bidders: set[int] = set()  # every seat that bid in any phase
-        self.passed_out: set[str] = set()  # phases everybody passed
         # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
         self.bid_when_spoke: dict[int, bool] = {}
         self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal
-        self.refused: set[tuple[int, str]] = set()  # proposals refused this deal: (seat, call)
-        # Why each hand could not carry out a level's game (None: it could), once asked: by
-        # (the level, seat).
-        self._missing: dict[tuple[int, int], str | None] = {}
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
         # As a stage of a deal: where its calls and events are written, and whether a pass
@@ -221,7 +222,7 @@ class Auction:
         if outcome.ends_auction:
             return None
         if outcome.seat is None:
-            self.passed_out.add(phase.name)
+            self.passed_out = self.passed_out | {phase.name}
             if phase.pass_out in ("throw_in", "play"):
                 return None
             self.state = self._start(self.phases[phase.pass_out], carried=None)
@@ -287,9 +288,12 @@ class Auction:
         each answer is worked out once per phase and kept, as the offer is asked at every call."""
         st = self.state
         key = (id(condition), seat, st.holder is not None)
-        held = st.held.get(key)
+        known = st.held
+        if known is None:
+            known = st.held = {}
+        held = known.get(key)
         if held is None:
-            held = st.held[key] = bool(condition(self._env(seat)))
+            held = known[key] = bool(condition(self._env(seat)))
         return held
 
     def _unmet(self, level: Level, seat: int) -> str | None:
@@ -299,9 +303,12 @@ class Auction:
             return f"your hand does not meet its requirement ({level.requires.source})"
         if level.needs is not None and self.suit_of is not None:
             key = (id(level), seat)
-            missing = self._missing.get(key, _UNKNOWN)
+            known = self._missing
+            if known is None:
+                known = self._missing = {}
+            missing = known.get(key, _UNKNOWN)
             if missing is _UNKNOWN:  # (the hand alone decides: once a deal)
-                missing = self._missing[key] = level.needs.why_not(self.hands[seat], self.suit_of)
+                missing = known[key] = level.needs.why_not(self.hands[seat], self.suit_of)
             if missing is not None:
                 return f"you could not carry it out: {missing}"
         return None
@@ -756,7 +763,7 @@ class Auction:
         self.last_speaker = seat
         if call == self.tables.proposals[st.phase.name][proposed].accept:
             return self._apply_call(proposer, proposed)
-        self.refused.add((proposer, proposed))
+        self.refused = self.refused | {(proposer, proposed)}
         return None
 
     def _apply_call(self, seat: int, call: str) -> Outcome | None:
@@ -860,7 +867,7 @@ class Auction:
         if claim is not None:
             self.bidders.add(seat)
             return Outcome(seat, claim.call, claim.contract, ends_auction=True)
-        st.asking.pop(0)
+        st.asking = st.asking[1:]
         st.spoken.add(seat)
         return st.pending if not st.asking else None
 
