@@ -78,3 +78,22 @@ def test_two_games_played_in_turn_give_the_events_each_gives_alone(name: str, pl
             for game, rng in zip(games, rngs, strict=True):
                 _play(game, rng, actions=1)
         assert [g.events for g in games] == alone
+
+
+def test_a_game_keeps_its_attributes_in_the_fastest_form() -> None:
+    """CPython 3.11 keeps an instance's attributes in its fastest form (no dict of its own)
+    only where its class's instances set at most 29 names between them, each set first early
+    on: past that, every game made after the first few pays for a dict, and every attribute
+    it reads goes through it. Held here for the attributes a game sets through a deal played
+    by a learner (`legal_ids`, `push_listed`), with a pot and with the dealer's choice of plan."""
+    names: set[str] = set()
+    for name, players, pot in (("breitnau", 6, None), ("furtwangen", 6, None), ("cego", 4, 10), ("koenigrufen", 4, None)):
+        for seed in range(6):
+            game = Game(load_ruleset(name), players=players, seed=seed, pot=pot)
+            rng = random.Random(seed)
+            while not game.is_over:
+                ids = game.legal_ids()
+                if not game.push_listed(rng.choice(ids)):
+                    _play(game, rng, actions=1)
+            names |= set(vars(game))
+    assert len(names) <= 29, sorted(names)

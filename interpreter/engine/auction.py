@@ -23,6 +23,7 @@ from interpreter.engine.table import Table
 from interpreter.language.model import AuctionPhase, Compulsion, Condition, Level, Proposal, ThrowInPayment
 
 PASS = "pass"
+_NONE: frozenset[Any] = frozenset()
 _UNKNOWN = "?"  # (not yet worked out: no reason a hand misses a need is this)
 Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority", "answer"]
 
@@ -145,11 +146,6 @@ class Auction:
     last_speaker: int | None = None  # the seat that made the last call
     outcome: Outcome | None = None  # how it ended (as a stage of a deal)
     breached: Compulsion | None = None  # the compulsion a pass broke, which ends the deal
-    passed_out: frozenset[str] = frozenset()  # phases everybody passed
-    refused: frozenset[tuple[int, str]] = frozenset()  # proposals refused this deal: (seat, call)
-    # Why each hand could not carry out a level's game (None: it could), once asked: by (the
-    # level, seat); None until asked (only a level that needs something of the hand asks).
-    _missing: dict[tuple[int, int], str | None] | None = None
 
     def __init__(
         self,
@@ -173,6 +169,14 @@ class Auction:
         self.players = players
         self.enforce = enforce  # False: a pass against a compulsion is allowed (and penalised)
         self.bidders: set[int] = set()  # every seat that bid in any phase
+        # What most deals never fill is made only when filled: set here all the same (the
+        # empty frozensets are shared), for an instance keeps its attributes in its fastest
+        # form only where each was set when the first instances were made (CPython 3.11).
+        self.passed_out: frozenset[str] = _NONE  # phases everybody passed
+        self.refused: frozenset[tuple[int, str]] = _NONE  # proposals refused this deal: (seat, call)
+        # Why each hand could not carry out a level's game (None: it could), once asked: by (the
+        # level, seat); None until asked (only a level that needs something of the hand asks).
+        self._missing: dict[tuple[int, int], str | None] | None = None
         # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
         self.bid_when_spoke: dict[int, bool] = {}
         self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal

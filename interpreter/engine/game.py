@@ -129,8 +129,6 @@ class Game:
         self.seats = list(setup.seats)
         # Some rulesets have rules of their own for a number of players (Cego for three).
         self.ruleset = ruleset = setup.ruleset
-        self._setup = setup
-        self.vorhand = setup.seats[0]
         # Whose turn it is (None: nobody's) and whether the deal is over: read at every action
         # of a simulation, so kept up to date by every change rather than worked out when read.
         # Read them; do not set them.
@@ -176,7 +174,7 @@ class Game:
             self._stage = DealerChooses(dealer, plans, self.table, choose_actions(ruleset))
             self.events.append({"type": "phase", "phase": "deal"})
         else:
-            self._begin(self._deal(seed, deal))
+            self._begin(self._deal(seed, deal), setup)
         self._sync()
 
     def _lay(self, dealt: Dealt) -> None:
@@ -200,14 +198,18 @@ class Game:
         """The talon as dealt (a new list)."""
         return list(self._as_dealt[-1])
 
-    def _begin(self, dealt: Dealt) -> None:
+    @property
+    def vorhand(self) -> int:
+        """The first seat in the order of play, the dealer's left (of those who play)."""
+        return self.seats[0]
+
+    def _begin(self, dealt: Dealt, setup: _Setup) -> None:
         """The cards dealt: the auction begins (or the deal ends at once, thrown in or misdealt)."""
         self._lay(dealt)
         if dealt.plan is not None:
             self.deal_plan = dealt.plan  # (a deal given card by card, with the plan it was dealt by)
         ruleset, dealer = self.ruleset, self.dealer
         self.phase = _AUCTION
-        setup = self._setup
         self.auction = Auction(
             ruleset.phases,
             self.seats,
@@ -586,7 +588,8 @@ class Game:
         if self.phase is _DEAL:
             assert isinstance(stage, DealerChooses) and stage.chosen is not None
             self.deal_plan, self._chose = stage.chosen, True
-            self._begin(self._deal(self.seed, None, stage.chosen))
+            setup = _setup(self.table_ruleset, self.players, self.dealer)
+            self._begin(self._deal(self.seed, None, stage.chosen), setup)
         elif stage is self.auction:
             self._after_auction()
         elif stage is self.exchange:
