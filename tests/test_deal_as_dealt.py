@@ -87,7 +87,12 @@ def test_a_game_keeps_its_attributes_in_the_fastest_form() -> None:
     it reads goes through it. Held here for the attributes a game sets through a deal played
     by a learner (`legal_ids`, `push_listed`), with a pot and with the dealer's choice of plan."""
     names: set[str] = set()
-    for name, players, pot in (("breitnau", 6, None), ("furtwangen", 6, None), ("cego", 4, 10), ("koenigrufen", 4, None)):
+    for name, players, pot in (
+        ("breitnau", 6, None),
+        ("furtwangen", 6, None),
+        ("cego", 4, 10),
+        ("koenigrufen", 4, None),
+    ):
         for seed in range(6):
             game = Game(load_ruleset(name), players=players, seed=seed, pot=pot)
             rng = random.Random(seed)
