@@ -82,15 +82,25 @@ def redeal_of(
     return None
 
 
-def shuffle_and_deal(
-    ruleset: Ruleset, seats: list[int], players: int, seed: int | None, chosen: str | None = None
-) -> Dealt:
-    """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt in
-    packets by the plan (`chosen`: the plan of `deal.choice` the dealer chose), in the order of play."""
+_Take = Callable[[list[str]], Sequence[str]]
+# How a shuffled pack is dealt: the pack, what each seat at the table takes of it, what the talon takes.
+Dealing = tuple[tuple[str, ...], tuple[_Take, ...], _Take]
+
+
+def dealing(ruleset: Ruleset, seats: Sequence[int], players: int, chosen: str | None = None) -> Dealing:
+    """How the pack is dealt by the plan (`chosen`: the plan of `deal.choice` the dealer chose)
+    to a table of `players` where `seats` play, in the order of play: made once per ruleset,
+    table and plan, and kept in the ruleset's `derived`."""
     key = ("deal_order", tuple(seats), players, chosen)
-    plan: tuple[tuple[str, ...], tuple[_Take, ...], _Take] | None = ruleset.derived.get(key)
+    plan: Dealing | None = ruleset.derived.get(key)
     if plan is None:
         plan = ruleset.derived[key] = _deal_plan(ruleset, seats, players, chosen)
+    return plan
+
+
+def shuffle_and_deal(plan: Dealing, players: int, seed: int | None) -> Dealt:
+    """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt
+    to a table of `players` as `plan` (`dealing`) says."""
     pack, takes, take_talon = plan
     cards = list(pack)
     if seed is None:
@@ -104,12 +114,7 @@ def shuffle_and_deal(
     return Dealt(hands, list(as_dealt[-1]), seed, None, None, as_dealt)
 
 
-_Take = Callable[[list[str]], Sequence[str]]
-
-
-def _deal_plan(
-    ruleset: Ruleset, seats: Sequence[int], players: int, chosen: str | None
-) -> tuple[tuple[str, ...], tuple[_Take, ...], _Take]:
+def _deal_plan(ruleset: Ruleset, seats: Sequence[int], players: int, chosen: str | None) -> Dealing:
     """The pack, and for each seat at the table (`seats` play, in order of play) and for the
     talon, what it is dealt from the shuffled pack: the packets of the plan, made once per
     ruleset and table into one C-level itemgetter each."""

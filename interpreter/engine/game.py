@@ -49,7 +49,9 @@ from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, th
 from interpreter.engine.deal import (
     DealerChooses,
     DealError,
+    Dealing,
     Dealt,
+    dealing,
     explicit_deal,
     redeal_of,
     seed_problem,
@@ -174,7 +176,7 @@ class Game:
             self._stage = DealerChooses(dealer, plans, self.table, choose_actions(ruleset))
             self.events.append({"type": "phase", "phase": "deal"})
         else:
-            self._begin(self._deal(seed, deal), setup)
+            self._begin(self._deal(setup, seed, deal), setup)
         self._sync()
 
     def _lay(self, dealt: Dealt) -> None:
@@ -244,7 +246,9 @@ class Game:
                 raise
             raise failure from exc
 
-    def _deal(self, seed: int | None, deal: Mapping[str, Any] | None, chosen: str | None = None) -> Dealt:
+    def _deal(
+        self, setup: _Setup, seed: int | None, deal: Mapping[str, Any] | None, chosen: str | None = None
+    ) -> Dealt:
         if deal is not None:
             if seed is not None:
                 raise TableError("seed", "give a seed or a deal, not both")
@@ -258,7 +262,8 @@ class Game:
         if chosen is not None:
             event["plan"] = chosen
         self.events.append(event)
-        return shuffle_and_deal(self.ruleset, self.seats, self.players, seed, chosen)
+        packets = setup.dealing if chosen is None else dealing(self.ruleset, self.seats, self.players, chosen)
+        return shuffle_and_deal(packets, self.players, seed)
 
     @property
     def ruleset_ref(self) -> str:
@@ -589,7 +594,7 @@ class Game:
             assert isinstance(stage, DealerChooses) and stage.chosen is not None
             self.deal_plan, self._chose = stage.chosen, True
             setup = _setup(self.table_ruleset, self.players, self.dealer)
-            self._begin(self._deal(self.seed, None, stage.chosen), setup)
+            self._begin(self._deal(setup, self.seed, None, stage.chosen), setup)
         elif stage is self.auction:
             self._after_auction()
         elif stage is self.exchange:
@@ -1056,6 +1061,7 @@ class _Setup(NamedTuple):
     ruleset: Ruleset  # as that many play it (some rulesets have rules of their own: Cego for three)
     plans: tuple[str, ...]  # the deal plans the dealer chooses from (`deal.choice`; none: no choice)
     auction: AuctionTables
+    dealing: Dealing  # how the shuffled pack is dealt (by the usual plan, where the dealer chooses)
     enforce: bool  # a pass against a compulsion is refused
     penalize: bool  # ... or penalised (records of real games)
 
@@ -1084,6 +1090,7 @@ def _setup(ruleset: Ruleset, players: object, dealer: object) -> _Setup:
         active,
         choice.names(len(seats)) if choice is not None else (),
         _auction_tables(active),
+        dealing(active, seats, players),
         active.breaches == "refuse",
         active.breaches == "penalize",
     )
