@@ -668,7 +668,11 @@ class Auction:
     def start(self) -> bool:
         """The auction's first steps (a phase nobody can change is over at once, as a compulsory
         Räuber); returns whether the auction is over (its `outcome` set)."""
-        return self._moves_on(None if self._open() else self.settle())
+        if self._open():
+            # Nobody has spoken: the first in the order speaks (what `whose_turn` finds in any style).
+            self.to_act = self.state.order[0]
+            return False
+        return self._moves_on(self.settle())
 
     # The calls `seat` may make now (see `legal`): not to be changed.
     offer = legal
