@@ -23,6 +23,7 @@ from interpreter.engine.table import Table
 from interpreter.language.model import AuctionPhase, Compulsion, Condition, Level, Proposal, ThrowInPayment
 
 PASS = "pass"
+_NONE: frozenset[Any] = frozenset()
 _UNKNOWN = "?"  # (not yet worked out: no reason a hand misses a need is this)
 Awaiting = Literal["entrant", "holder", "challenger", "choice", "priority", "answer"]
 
@@ -67,13 +68,14 @@ class PhaseState:
         self.carried: int | None = None  # the bidder who carried a bid into the phase
         self.choices: tuple[Level, ...] = ()  # the games the holder chooses from
         self.pending: Outcome | None = None  # an interrupt waiting while earlier players may claim priority
-        self.asking: list[int] = []  # those earlier players, still to answer, in order
+        self.asking: Sequence[int] = ()  # those earlier players, still to answer, in order
         # A call put to another player (`answered_by`): who said it, the call, and what the phase
         # awaited before; the answer takes it up again.
         self.proposal: tuple[int, str, Awaiting] | None = None
         # What each condition on a seat's hand said in this phase (`Auction._holds`), by
         # (condition, seat, whether a bid was made): the rest of what it reads stays all phase.
-        self.held: dict[tuple[int, int, bool], bool] = {}
+        # (None until a condition is asked: most phases ask none.)
+        self.held: dict[tuple[int, int, bool], bool] | None = None
         # Each speaker's rank for taking over a bid (`Auction._priority`), once asked.
         self.ranks: dict[int, int] | None = None
 
@@ -167,14 +169,17 @@ class Auction:
         self.players = players
         self.enforce = enforce  # False: a pass against a compulsion is allowed (and penalised)
         self.bidders: set[int] = set()  # every seat that bid in any phase
-        self.passed_out: set[str] = set()  # phases everybody passed
+        # What most deals never fill is made only when filled: set here all the same (the
+        # empty frozensets are shared), for an instance keeps its attributes in its fastest
+        # form only where each was set when the first instances were made (CPython 3.11).
+        self.passed_out: frozenset[str] = _NONE  # phases everybody passed
+        self.refused: frozenset[tuple[int, str]] = _NONE  # proposals refused this deal: (seat, call)
+        # Why each hand could not carry out a level's game (None: it could), once asked: by (the
+        # level, seat); None until asked (only a level that needs something of the hand asks).
+        self._missing: dict[tuple[int, int], str | None] | None = None
         # Per seat: whether somebody had bid when the seat first spoke (it could not open the bidding).
         self.bid_when_spoke: dict[int, bool] = {}
         self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal
-        self.refused: set[tuple[int, str]] = set()  # proposals refused this deal: (seat, call)
-        # Why each hand could not carry out a level's game (None: it could), once asked: by
-        # (the level, seat).
-        self._missing: dict[tuple[int, int], str | None] = {}
         self.state = self._start(phases[0], carried=None)
         self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
         # As a stage of a deal: where its calls and events are written, and whether a pass
@@ -221,7 +226,7 @@ class Auction:
         if outcome.ends_auction:
             return None
         if outcome.seat is None:
-            self.passed_out.add(phase.name)
+            self.passed_out = self.passed_out | {phase.name}
             if phase.pass_out in ("throw_in", "play"):
                 return None
             self.state = self._start(self.phases[phase.pass_out], carried=None)
@@ -287,9 +292,12 @@ class Auction:
         each answer is worked out once per phase and kept, as the offer is asked at every call."""
         st = self.state
         key = (id(condition), seat, st.holder is not None)
-        held = st.held.get(key)
+        known = st.held
+        if known is None:
+            known = st.held = {}
+        held = known.get(key)
         if held is None:
-            held = st.held[key] = bool(condition(self._env(seat)))
+            held = known[key] = bool(condition(self._env(seat)))
         return held
 
     def _unmet(self, level: Level, seat: int) -> str | None:
@@ -299,9 +307,12 @@ class Auction:
             return f"your hand does not meet its requirement ({level.requires.source})"
         if level.needs is not None and self.suit_of is not None:
             key = (id(level), seat)
-            missing = self._missing.get(key, _UNKNOWN)
+            known = self._missing
+            if known is None:
+                known = self._missing = {}
+            missing = known.get(key, _UNKNOWN)
             if missing is _UNKNOWN:  # (the hand alone decides: once a deal)
-                missing = self._missing[key] = level.needs.why_not(self.hands[seat], self.suit_of)
+                missing = known[key] = level.needs.why_not(self.hands[seat], self.suit_of)
             if missing is not None:
                 return f"you could not carry it out: {missing}"
         return None
@@ -657,7 +668,11 @@ class Auction:
     def start(self) -> bool:
         """The auction's first steps (a phase nobody can change is over at once, as a compulsory
         Räuber); returns whether the auction is over (its `outcome` set)."""
-        return self._moves_on(None if self._open() else self.settle())
+        if self._open():
+            # Nobody has spoken: the first in the order speaks (what `whose_turn` finds in any style).
+            self.to_act = self.state.order[0]
+            return False
+        return self._moves_on(self.settle())
 
     # The calls `seat` may make now (see `legal`): not to be changed.
     offer = legal
@@ -756,7 +771,7 @@ class Auction:
         self.last_speaker = seat
         if call == self.tables.proposals[st.phase.name][proposed].accept:
             return self._apply_call(proposer, proposed)
-        self.refused.add((proposer, proposed))
+        self.refused = self.refused | {(proposer, proposed)}
         return None
 
     def _apply_call(self, seat: int, call: str) -> Outcome | None:
@@ -764,27 +779,30 @@ class Auction:
         self.bid_when_spoke.setdefault(seat, bool(self.bidders))
         self.last_speaker = seat
         st = self.state
-        interrupts = st.phase.interrupts
-        interrupt = next((lv for lv in interrupts if lv.call == call), None) if interrupts else None
-        if st.awaiting == "priority":
-            return self._answer_priority(seat, interrupt)
-        if interrupt is not None and call in self._interrupts_open_to(seat):
-            if interrupt.ends == "throw_in":
-                return Outcome(seat, call, None, ends_auction=True, throw_in=True)
-            self.bidders.add(seat)
-            outcome = Outcome(seat, call, interrupt.contract, ends_auction=True)
-            earlier = self._earlier_unspoken(seat) if st.phase.interrupt_priority == "earlier_turn" else []
-            if not earlier:
-                return outcome
-            # The players whose turn comes earlier may still want a special game: they come first.
-            st.pending, st.asking, st.awaiting = outcome, earlier, "priority"
-            return None
-        if st.awaiting == "choice":
+        phase, awaiting = st.phase, st.awaiting
+        interrupts = phase.interrupts
+        if interrupts:  # (a phase without calls out of turn has no priority to claim either)
+            interrupt = next((lv for lv in interrupts if lv.call == call), None)
+            if awaiting == "priority":
+                return self._answer_priority(seat, interrupt)
+            if interrupt is not None and call in self._interrupts_open_to(seat):
+                if interrupt.ends == "throw_in":
+                    return Outcome(seat, call, None, ends_auction=True, throw_in=True)
+                self.bidders.add(seat)
+                outcome = Outcome(seat, call, interrupt.contract, ends_auction=True)
+                earlier = self._earlier_unspoken(seat) if phase.interrupt_priority == "earlier_turn" else []
+                if not earlier:
+                    return outcome
+                # The players whose turn comes earlier may still want a special game: they come first.
+                st.pending, st.asking, st.awaiting = outcome, earlier, "priority"
+                return None
+        if awaiting == "choice":
             chosen = next(lv for lv in st.choices if lv.call == call)
             return Outcome(seat, call, chosen.contract, ends_auction=True)
-        if st.phase.style == "rounds":
+        style = phase.style
+        if style == "rounds":
             return self._rounds_apply(seat, call)
-        if st.phase.style == "declare":
+        if style == "declare":
             return self._declare_apply(seat, call)
         return self._duel_apply(seat, call)
 
@@ -835,7 +853,8 @@ class Auction:
                     st.challenger, st.awaiting = seat, "holder"
         if call != PASS and ladder[st.level].ends is not None and st.awaiting != "holder":
             return self._outcome(ends_auction=ladder[st.level].ends == "auction")
-        return self.settle()
+        self._legal = None
+        return self._duel_settle()  # (`settle`, for a duel awaiting no choice, priority or answer)
 
     def seat_facts(self, seat: int) -> dict[str, bool]:
         """What the auction says about `seat`, for rules read after it (who may double): whether
@@ -856,7 +875,7 @@ class Auction:
         if claim is not None:
             self.bidders.add(seat)
             return Outcome(seat, claim.call, claim.contract, ends_auction=True)
-        st.asking.pop(0)
+        st.asking = st.asking[1:]
         st.spoken.add(seat)
         return st.pending if not st.asking else None
 
@@ -864,13 +883,18 @@ class Auction:
         """Skip turns that cannot change anything; report the outcome once nobody can."""
         self._legal = None
         st = self.state
-        ladder = st.phase.ladder
         if st.awaiting == "priority" or st.awaiting == "answer":
             return None
         if st.phase.style == "rounds" and st.awaiting != "choice":
             return self._rounds_settle()
         if st.phase.style == "declare":
             return self._declare_settle()
+        return self._duel_settle()
+
+    def _duel_settle(self) -> Outcome | None:
+        """`settle` for a duel."""
+        st = self.state
+        ladder = st.phase.ladder
         while True:
             if st.awaiting == "choice":
                 return None
@@ -897,10 +921,15 @@ class Auction:
             # its turn, even when the ladder is exhausted (Piccolo after der kleine Mann: the
             # turn is still theirs to say). With none, the phase is over.
             interrupts = st.phase.interrupts
-            if interrupts or st.level + 1 < len(ladder):  # else nobody can bid: the phase is over
+            at = st.level
+            if interrupts or at + 1 < len(ladder):  # else nobody can bid: the phase is over
+                # With no cap on the bidders and a level left, `_may_bid` holds for every seat:
+                # the first entrant still in decides.
+                anyone = st.phase.max_bidders is None and at + 1 < len(ladder)
+                passed, holder = st.passed, st.holder
                 for s in st.order[st.next_entrant :]:
-                    if (s not in st.passed and s != st.holder) and (
-                        self._may_bid(s, st.level) or (interrupts and s not in st.spoken)
+                    if (s not in passed and s != holder) and (
+                        anyone or self._may_bid(s, at) or (interrupts and s not in st.spoken)
                     ):
                         return None
             return self._outcome(ends_auction=False)

@@ -64,6 +64,9 @@ class Dealt(NamedTuple):
     seed: int | None  # the shuffle's seed, when shuffled from one
     misdeal: str | None = None  # what was wrong with a misdeal the table played
     plan: str | None = None  # the plan the dealer chose (deal.choice), where a deal given says it
+    # Each seat's hand, then the talon, as dealt, never changed (the packets a shuffle is dealt
+    # by, read-only): None where the game copies them from `hands` and `talon`.
+    as_dealt: tuple[Sequence[str], ...] | None = None
 
 
 def redeal_of(
@@ -79,32 +82,39 @@ def redeal_of(
     return None
 
 
-def shuffle_and_deal(
-    ruleset: Ruleset, seats: list[int], players: int, seed: int | None, chosen: str | None = None
-) -> Dealt:
-    """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt in
-    packets by the plan (`chosen`: the plan of `deal.choice` the dealer chose), in the order of play."""
+_Take = Callable[[list[str]], Sequence[str]]
+# How a shuffled pack is dealt: the pack, what each seat at the table takes of it, what the talon takes.
+Dealing = tuple[tuple[str, ...], tuple[_Take, ...], _Take]
+
+
+def dealing(ruleset: Ruleset, seats: Sequence[int], players: int, chosen: str | None = None) -> Dealing:
+    """How the pack is dealt by the plan (`chosen`: the plan of `deal.choice` the dealer chose)
+    to a table of `players` where `seats` play, in the order of play: made once per ruleset,
+    table and plan, and kept in the ruleset's `derived`."""
     key = ("deal_order", tuple(seats), players, chosen)
-    plan: tuple[tuple[str, ...], tuple[_Take, ...], _Take] | None = ruleset.derived.get(key)
+    plan: Dealing | None = ruleset.derived.get(key)
     if plan is None:
         plan = ruleset.derived[key] = _deal_plan(ruleset, seats, players, chosen)
+    return plan
+
+
+def shuffle_and_deal(plan: Dealing, players: int, seed: int | None) -> Dealt:
+    """The pack shuffled from `seed` (None: from the operating system's randomness) and dealt
+    to a table of `players` as `plan` (`dealing`) says."""
     pack, takes, take_talon = plan
     cards = list(pack)
     if seed is None:
         random.SystemRandom().shuffle(cards)
     else:
         shuffle(cards, seed)
-    # Every seat at the table in turn, as the packets give it its cards (one who sits out, none).
-    hands = dict(zip(range(players), map(list, map(operator.call, takes, repeat(cards))), strict=True))
-    return Dealt(hands, list(take_talon(cards)), seed)
+    # Every seat at the table in turn, as the packets give it its cards (one who sits out, none),
+    # then the talon: kept as dealt, and copied into the hands and the talon that play changes.
+    as_dealt = (*map(operator.call, takes, repeat(cards)), take_talon(cards))
+    hands = dict(zip(range(players), map(list, as_dealt), strict=False))  # (stops at the last seat: not the talon)
+    return Dealt(hands, list(as_dealt[-1]), seed, None, None, as_dealt)
 
 
-_Take = Callable[[list[str]], Sequence[str]]
-
-
-def _deal_plan(
-    ruleset: Ruleset, seats: Sequence[int], players: int, chosen: str | None
-) -> tuple[tuple[str, ...], tuple[_Take, ...], _Take]:
+def _deal_plan(ruleset: Ruleset, seats: Sequence[int], players: int, chosen: str | None) -> Dealing:
     """The pack, and for each seat at the table (`seats` play, in order of play) and for the
     talon, what it is dealt from the shuffled pack: the packets of the plan, made once per
     ruleset and table into one C-level itemgetter each."""

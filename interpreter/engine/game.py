@@ -49,7 +49,9 @@ from interpreter.engine.auction import PASS, Auction, AuctionTables, Outcome, th
 from interpreter.engine.deal import (
     DealerChooses,
     DealError,
+    Dealing,
     Dealt,
+    dealing,
     explicit_deal,
     redeal_of,
     seed_problem,
@@ -129,8 +131,6 @@ class Game:
         self.seats = list(setup.seats)
         # Some rulesets have rules of their own for a number of players (Cego for three).
         self.ruleset = ruleset = setup.ruleset
-        self._setup = setup
-        self.vorhand = setup.seats[0]
         # Whose turn it is (None: nobody's) and whether the deal is over: read at every action
         # of a simulation, so kept up to date by every change rather than worked out when read.
         # Read them; do not set them.
@@ -176,25 +176,42 @@ class Game:
             self._stage = DealerChooses(dealer, plans, self.table, choose_actions(ruleset))
             self.events.append({"type": "phase", "phase": "deal"})
         else:
-            self._begin(self._deal(seed, deal))
+            self._begin(self._deal(setup, seed, deal), setup)
         self._sync()
 
     def _lay(self, dealt: Dealt) -> None:
         """The cards as dealt (none yet, while the dealer chooses how to deal them)."""
         self.seed = dealt.seed  # None unless shuffled from a seed the caller gave
-        self.cards = Cards(dealt.hands, dealt.talon)
-        self.table = Table(self.cards, self.events, self._history)
-        self.initial_hands = list(map(list, map(self.cards.hands.__getitem__, range(self.players))))
-        self.initial_talon = list(self.cards.talon)
+        self.cards = cards = Cards(dealt.hands, dealt.talon)
+        self.table = Table(cards, self.events, self._history)
+        as_dealt = dealt.as_dealt
+        if as_dealt is None:
+            as_dealt = (*map(tuple, map(cards.hands.__getitem__, range(self.players))), tuple(cards.talon))
+        # Kept as dealt, and copied only where asked (a record, an undo): most deals never are.
+        self._as_dealt = as_dealt
 
-    def _begin(self, dealt: Dealt) -> None:
+    @property
+    def initial_hands(self) -> list[list[str]]:
+        """Each seat's hand as dealt, by seat (new lists: safe to keep and change)."""
+        return [list(hand) for hand in self._as_dealt[:-1]]
+
+    @property
+    def initial_talon(self) -> list[str]:
+        """The talon as dealt (a new list)."""
+        return list(self._as_dealt[-1])
+
+    @property
+    def vorhand(self) -> int:
+        """The first seat in the order of play, the dealer's left (of those who play)."""
+        return self.seats[0]
+
+    def _begin(self, dealt: Dealt, setup: _Setup) -> None:
         """The cards dealt: the auction begins (or the deal ends at once, thrown in or misdealt)."""
         self._lay(dealt)
         if dealt.plan is not None:
             self.deal_plan = dealt.plan  # (a deal given card by card, with the plan it was dealt by)
         ruleset, dealer = self.ruleset, self.dealer
         self.phase = _AUCTION
-        setup = self._setup
         self.auction = Auction(
             ruleset.phases,
             self.seats,
@@ -229,7 +246,9 @@ class Game:
                 raise
             raise failure from exc
 
-    def _deal(self, seed: int | None, deal: Mapping[str, Any] | None, chosen: str | None = None) -> Dealt:
+    def _deal(
+        self, setup: _Setup, seed: int | None, deal: Mapping[str, Any] | None, chosen: str | None = None
+    ) -> Dealt:
         if deal is not None:
             if seed is not None:
                 raise TableError("seed", "give a seed or a deal, not both")
@@ -243,7 +262,8 @@ class Game:
         if chosen is not None:
             event["plan"] = chosen
         self.events.append(event)
-        return shuffle_and_deal(self.ruleset, self.seats, self.players, seed, chosen)
+        packets = setup.dealing if chosen is None else dealing(self.ruleset, self.seats, self.players, chosen)
+        return shuffle_and_deal(packets, self.players, seed)
 
     @property
     def ruleset_ref(self) -> str:
@@ -573,7 +593,8 @@ class Game:
         if self.phase is _DEAL:
             assert isinstance(stage, DealerChooses) and stage.chosen is not None
             self.deal_plan, self._chose = stage.chosen, True
-            self._begin(self._deal(self.seed, None, stage.chosen))
+            setup = _setup(self.table_ruleset, self.players, self.dealer)
+            self._begin(self._deal(setup, self.seed, None, stage.chosen), setup)
         elif stage is self.auction:
             self._after_auction()
         elif stage is self.exchange:
@@ -727,41 +748,47 @@ class Game:
         holder = next((s for s in self.seats if card in self.hands[s]), None)
         self.partner = holder if holder != self.declarer else None
         # A card that lies face up (a talon shown) tells everybody that the declarer plays alone.
-        self.table.partner_public = exchange.talon_shown and card in self.initial_talon
+        self.table.partner_public = exchange.talon_shown and card in self._as_dealt[-1]
 
     # -- trick play ----------------------------------------------------------------------------
     def _start_play(self) -> None:
-        contract = self.contract
+        contract, declarer, seats, cards = self.contract, self.declarer, self.seats, self.cards
         assert contract is not None
-        course = _play_course(self.ruleset, contract, self.trump_suit, self.players, len(self.seats))
-        n_tricks = self._check_cards(course.hand_size, course.pack)
+        course = _play_course(self.ruleset, contract, self.trump_suit, self.players, len(seats))
+        n_tricks = course.hand_size
+        if contract.exchange or cards.aside or cards.exposed:
+            # (else nothing has moved since the deal, which was checked card by card as it was dealt)
+            self._check_cards(n_tricks, course.pack)
         self.phase = _PLAY
-        plan, declarer, announcement = course.plan, self.declarer, self.announcement
+        plan, announcement = course.plan, self.announcement
         leader = course.leaders.get((self.dealer, declarer))
         if leader is None:  # (the seats in play follow from the table's size and the dealer)
-            leader = course.leaders[self.dealer, declarer] = first_leader(plan.play, self.seats, declarer, self.dealer)
-        called = self.called_card if self.called_card is not None and not self.table.partner_public else None
-        if called is not None and not any(called in self.hands[s] for s in self.seats):
-            called = None  # (it lies out of play: nothing to reveal)
+            leader = course.leaders[self.dealer, declarer] = first_leader(plan.play, seats, declarer, self.dealer)
+        called = self.called_card
+        if called is not None and (self.table.partner_public or not any(called in cards.hands[s] for s in seats)):
+            called = None  # (seen, or it lies out of play: nothing to reveal)
         book = plan.book  # (the plan's own rules, where none is bound to this deal: `deal_rules`)
         if announcement is not None or called is not None:
             book = self._deal_book(plan, announcement, called, n_tricks)
-        self.trickplay = self._stage = TrickPlay(
+        # The declarer's side: the declarer, then the partner (none where everyone plays alone).
+        partner = self.partner
+        team = () if declarer is None else (declarer,) if partner is None else (declarer, partner)
+        self.trickplay = self._stage = play = TrickPlay(
             plan.tables,
             book,
             self.ruleset.deck,
             self.table,
-            self.seats,
+            seats,
             declarer,
             leader,
             n_tricks,
             course.actions,
             course.steps,
             contract.opening_leads,
-            self._team(),
+            team,
         )
         self.events.append({"type": "phase", "phase": "play", "leader": leader})
-        self.trickplay.start()
+        play.start()
 
     def _deal_book(
         self, plan: PlayPlan, announcement: DeclarerAnnouncement | Round | None, called: str | None, n_tricks: int
@@ -774,12 +801,6 @@ class Game:
             kept, forfeits = self._kept_cards(announcement, n_tricks)
         laid = frozenset(card for _, card in announcement.laid) if announcement is not None else frozenset()
         return deal_rules(plan, kept, forfeits, called, laid)
-
-    def _team(self) -> tuple[int, ...]:
-        """The declarer's side: the declarer, then the partner (none where everyone plays alone)."""
-        if self.declarer is None:
-            return ()
-        return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
 
     def _kept_cards(
         self, round_: AnnouncementRound, n_tricks: int
@@ -806,20 +827,18 @@ class Game:
                     break
         return kept, {card: (name, kept[card], side) for name, card, side in forfeiting if card in kept}
 
-    def _check_cards(self, size: int, pack: frozenset[str]) -> int:
-        """Before the first lead: every card of the pack in exactly one place (a hand, the
-        talon, the discards), and every active hand the size the deal plan gives (`size`), which
-        is the number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
+    def _check_cards(self, size: int, pack: frozenset[str]) -> None:
+        """Before the first lead, where cards moved since the deal (which was checked card by card
+        as it was dealt): every card of the pack in exactly one place (a hand, the talon, the
+        discards), and every active hand the size the deal plan gives (`size`), which is the
+        number of tricks. Raises BrokenDealError rather than play and settle a broken deal."""
         cards = self.cards
-        if self.contract is not None and not self.contract.exchange and not cards.aside and not cards.exposed:
-            # Nothing has moved since the deal, which was checked card by card as it was dealt.
-            return size
         everywhere = cards.talon + cards.aside
         for hand in cards.hands.values():
             everywhere += hand
         wrong = [s for s in self.seats if len(cards.hands[s]) != size]
         if not wrong and len(everywhere) == len(pack) and pack.issuperset(everywhere):
-            return size  # as many cards as the pack has, each of the pack: each exactly once
+            return  # as many cards as the pack has, each of the pack: each exactly once
         raise BrokenDealError(_broken(self, wrong, size, pack, Counter(everywhere)))
 
     # -- settling --------------------------------------------------------------------------------
@@ -1045,6 +1064,7 @@ class _Setup(NamedTuple):
     ruleset: Ruleset  # as that many play it (some rulesets have rules of their own: Cego for three)
     plans: tuple[str, ...]  # the deal plans the dealer chooses from (`deal.choice`; none: no choice)
     auction: AuctionTables
+    dealing: Dealing  # how the shuffled pack is dealt (by the usual plan, where the dealer chooses)
     enforce: bool  # a pass against a compulsion is refused
     penalize: bool  # ... or penalised (records of real games)
 
@@ -1073,6 +1093,7 @@ def _setup(ruleset: Ruleset, players: object, dealer: object) -> _Setup:
         active,
         choice.names(len(seats)) if choice is not None else (),
         _auction_tables(active),
+        dealing(active, seats, players),
         active.breaches == "refuse",
         active.breaches == "penalize",
     )

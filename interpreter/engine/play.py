@@ -126,7 +126,7 @@ class TrickPlay:
         rescoping = book.rescoping_of(n_tricks)
         self.rescoped_at = rescoping.at  # (None: every trick's, until `unsettled` are spent)
         self.unsettled = rescoping.unsettled
-        self.rescoping = rescoping.at != frozenset()  # whether a trick's start may rescope
+        self.rescoping = rescoping.at is None or bool(rescoping.at)  # whether a trick's start may rescope
         self.asked = book.asked  # the rules of `turn_rules` not spent, with their bits
         self.scoped: list[Turn | None] = [None] * len(cards.hands)  # by seat: the rules in scope for its turn
         self.judges: tuple[PlayRule, ...] = ()  # the rules judging the trick now being played
