@@ -189,6 +189,8 @@ class Encoding:
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
         self.zero = array("d", (0.0,))
         self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
+        # Numbers written and never read, shared by every game: `Public.hands`.
+        self.unread = cast("memoryview[float]", memoryview(array("d", bytes(8 * self.observation_size))))
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
 
@@ -609,8 +611,9 @@ class Observer:
 class Public:
     """The blocks of a deal's observations that every seat's view shows alike (cards played, the
     trick, calls, hand sizes, tricks won, kontra), by seat number, kept up to date from the
-    deal's events once for all the seats observed: each seat's observation copies them in, turned
-    to start at that seat (`Places.blocks`), beside what it read of its own view.
+    deal's events once for all the seats observed (`EncodedGame.observe_into` writes in a card
+    played, and `other` any other event): each seat's observation copies them in, turned to start
+    at that seat (`Places.blocks`), beside what it read of its own view.
 
     They are read from the entries of the view every seat sees alike (`start`, from
     `views.public_view`) as the first seat reads, and follow the events while nothing but a call,
@@ -659,14 +662,17 @@ class Public:
         self.seen = 0  # the events written in
         self.talk = 0  # how often the calls or kontras were written (an observer copies them then)
         # Each seat's observation (`BufferObserver.numbers`, as a memoryview), once the seat is
-        # observed: a card the seat plays is taken off its hand there as it is played.
-        self.hands: list[memoryview[float] | None] = [None] * encoding.players
+        # observed: a card the seat plays is taken off its hand there as it is played. Before,
+        # its cards are taken off numbers nobody reads (`Encoding.unread`: the seat's first
+        # reading writes its hand as its view shows it), so that a card needs no test of whether
+        # its seat is observed.
+        self.hands: list[memoryview[float]] = [encoding.unread] * encoding.players
         self.bases = encoding.public_bases  # where each block begins
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
         self.plays, by_event, self.shares = encoding.public_plays
-        self.by_event = by_event.get  # (bound once: follow looks up every event)
+        self.by_event = by_event.get  # (bound once: every event is looked up)
         self.kontra = encoding.public_kontra.start
         self.no_trick = encoding.no_trick
 
@@ -705,40 +711,7 @@ class Public:
         self.seen, self.round, self.talk = len(self.game.events), self.round + 1, self.talk + 1
         self.following, self.quiet = True, _quiet(self.game)
 
-    def follow(self) -> None:
-        """Write in the events since the last call, or stop following at one not followed."""
-        events = self.game.events
-        seen, count = self.seen, len(events)
-        if not self.following or seen > count:
-            self.following = False
-            return
-        numbers, by_event, sizes, hands, shares = self.view, self.by_event, self.sizes, self.hands, self.shares
-        # (one loop over local names, and mostly over one event: the events of every turn pass
-        # here once; each number is written in both runs of its block; a card played is known
-        # by its event alone)
-        while seen < count:
-            event = events[seen]
-            seen += 1
-            places = by_event(id(event))
-            if places is not None:
-                s, played, played_, trick, trick_, in_hand, size_at, size_at_ = places
-                numbers[played] = numbers[played_] = numbers[trick] = numbers[trick_] = 1.0
-                hand = hands[s]
-                if hand is not None:
-                    hand[in_hand] = 0.0
-                size = sizes[s] = sizes[s] - 1
-                numbers[size_at] = numbers[size_at_] = shares[size]
-            elif not self._other(event):
-                self.following = False
-                break
-        self.seen = count
-        if not self.quiet:
-            # A card played or a call may have shown more to a seat than to all (the called
-            # card's holder, a card leaving a hand lying open): each reads its own part again.
-            self.round += 1
-            self.quiet = _quiet(self.game)
-
-    def _other(self, event: dict[str, Any]) -> bool:
+    def other(self, event: dict[str, Any]) -> bool:
         """Write in an event other than a card played; False where it is not followed."""
         kind, encoding, numbers, won, until = event["type"], self.encoding, self.numbers, self.won, self.until
         p, n = encoding.players, encoding.pack
@@ -816,31 +789,18 @@ class BufferObserver:
         self.talked = [(block, shared[source]) for block, source in self.places.talked]
         self.talk = 0  # Public's `talk` when the calls and kontras were last copied
 
-    def observe(self) -> array[float]:
-        """The seat's observation now (the observer's own numbers: the caller copies them)."""
-        public, game, numbers = self.public, self.game, self.numbers
-        if public.seen != len(game.events):
-            public.follow()
-        if self.round != public.round or not public.following or game.phase is not self.phase:
-            self._read_view()
-            return numbers
-        target = self.target
-        for block, view in self.views:
-            target[block] = view
-        if self.talk != public.talk:
-            self.talk = public.talk
-            for block, view in self.talked:
-                target[block] = view
-        if game.to_act is not self.to_act:
-            places = self.places.to_act
-            if self.to_act is not None:
-                target[places[self.to_act]] = 0.0
-            self.to_act = to_act = game.to_act
-            if to_act is not None:
-                target[places[to_act]] = 1.0
-        return numbers
+    def turn(self, to_act: int | None) -> None:
+        """Whose turn it is now `to_act`'s, where it was another's when the seat last looked."""
+        places, target = self.places.to_act, self.target
+        if self.to_act is not None:
+            target[places[self.to_act]] = 0.0
+        self.to_act = to_act
+        if to_act is not None:
+            target[places[to_act]] = 1.0
 
-    def _read_view(self) -> None:
+    def read_view(self) -> None:
+        """The observation made again from the seat's view (as the seat is first observed, and
+        whenever `Public` says the deal brought what it does not follow)."""
         game, public, numbers = self.game, self.public, self.numbers
         encoding = public.encoding
         # Of the view, the seat reads its own entries (views.own_view: the view, every card played
@@ -1004,7 +964,51 @@ class EncodedGame:
         observer = self._buffers.get(seat) if type(seat) is int else None
         if observer is None or len(out) != self._size:
             observer = self._buffer_observer(seat, out)
-        out[:] = observer.observe()  # (any buffer of doubles, or a list)
+        # The step, here rather than called (a learner observes at every step): Public follows
+        # the events since its last step, each number written in both runs of its block (a card
+        # played is known by its event alone, and taken off its seat's observed hand); then the
+        # seat's observation is brought up to date and copied: any buffer of doubles in one copy
+        # of memory, or a list.
+        public, game = observer.public, self.game
+        events = game.events
+        seen, count = public.seen, len(events)
+        if seen < count and public.following:
+            numbers, by_event = public.view, public.by_event
+            while seen < count:
+                event = events[seen]
+                seen += 1
+                places = by_event(id(event))
+                if places is not None:
+                    s, played, played_, trick, trick_, in_hand, size_at, size_at_ = places
+                    numbers[played] = numbers[played_] = numbers[trick] = numbers[trick_] = 1.0
+                    public.hands[s][in_hand] = 0.0
+                    sizes = public.sizes
+                    size = sizes[s] = sizes[s] - 1
+                    numbers[size_at] = numbers[size_at_] = public.shares[size]
+                elif not public.other(event):
+                    public.following = False
+                    break
+            public.seen = count
+            if not public.quiet:
+                # A card played or a call may have shown more to a seat than to all (the called
+                # card's holder, a card leaving a hand lying open): each reads its own part again.
+                public.round += 1
+                public.quiet = _quiet(game)
+        elif seen > count:
+            public.following = False  # (events taken back: the blocks are read anew)
+        if observer.round != public.round or not public.following or game.phase is not observer.phase:
+            observer.read_view()
+        else:
+            target = observer.target
+            for block, view in observer.views:
+                target[block] = view
+            if observer.talk != public.talk:
+                observer.talk = public.talk
+                for block, view in observer.talked:
+                    target[block] = view
+            if game.to_act is not observer.to_act:
+                observer.turn(game.to_act)
+        out[:] = observer.numbers
         if self.pending is not None:
             self._choosing(seat, out)
 
