@@ -85,9 +85,9 @@ that samples hidden cards builds its games the same way from a sampled deal: see
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, MutableSequence
+from collections.abc import Callable, Iterable, MutableSequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from interpreter.engine.actions import ActionJson, play_steps
 from interpreter.engine.game import Game
@@ -98,6 +98,16 @@ from interpreter.errors import IllegalActionError, InvalidActionError
 from interpreter.language.model import CallPartner, Ruleset, TakeTalon
 
 __all__ = ["KIND_OF", "PHASES", "SECTIONS", "EncodedGame", "Encoding", "Pending", "Step", "clone_game"]
+
+if TYPE_CHECKING:
+    # What the fills write into: a caller's list or buffer, or a seat's observation through a
+    # memoryview (`BufferObserver.target`).
+    Numbers = MutableSequence[float] | memoryview[float]
+
+# memoryview's constructor, typed as what it makes of an array of doubles (typeshed says
+# memoryview[int], whatever the format): numbers are written faster through it than into the
+# array, and a call of `cast` at each view made is saved.
+_doubles = cast("Callable[[array[float]], memoryview[float]]", memoryview)
 
 # The phases every ruleset has; the dealer's choice of a deal plan is a phase only of a ruleset
 # that has one (deal.choice), so that the vectors of the others stay as they were.
@@ -324,7 +334,7 @@ class Encoding:
             out[self._start["deal_plan"] + plan] = 1.0
         self._fill_seen(view, seat, out, choosing)
 
-    def fill_seat(self, game: Game, seat: int, entries: dict[str, Any], out: MutableSequence[float]) -> None:
+    def fill_seat(self, game: Game, seat: int, entries: dict[str, Any], out: Numbers) -> None:
         """`fill_own(views.own_view(game, seat), out)` from the view's other entries made for the
         seat (`entries`: `views.seat_entries(game, seat)`, which says what it sees of the cards
         aside, the partnership and the announcements), with the table's facts and the seat's hand
@@ -348,7 +358,7 @@ class Encoding:
         to_act: int | None,
         dealer: int,
         declarer: int | None,
-        out: MutableSequence[float],
+        out: Numbers,
     ) -> None:
         """The seat's hand, the phase, whose turn, the dealer and the declarer."""
         places = self.places[seat]
@@ -362,9 +372,7 @@ class Encoding:
         if declarer is not None:
             out[places.declarer[declarer]] = 1.0
 
-    def _fill_seen(
-        self, entries: dict[str, Any], seat: int, out: MutableSequence[float], choosing: Iterable[str] = ()
-    ) -> None:
+    def _fill_seen(self, entries: dict[str, Any], seat: int, out: Numbers, choosing: Iterable[str] = ()) -> None:
         """The cards face up, aside and in the talon where `seat` sees them, those it is choosing,
         and those added with Königrufen, from the entries of its view."""
         index, start = self.card_index, self._start
@@ -382,7 +390,7 @@ class Encoding:
                 out[at + index[card]] = 1.0
         self._fill_partner_announced_and_kontra(entries, seat, out)
 
-    def _fill_partner_announced_and_kontra(self, view: dict[str, Any], seat: int, out: MutableSequence[float]) -> None:
+    def _fill_partner_announced_and_kontra(self, view: dict[str, Any], seat: int, out: Numbers) -> None:
         """The blocks of the mechanics of partners and announcements: the called card and the partner, the bonuses
         announced, the kontras and the talon laid out face up."""
         start, index = self._start, self.card_index
@@ -655,7 +663,7 @@ class Public:
         # (every public block twice over, then the kontra block)
         self.numbers = numbers = encoding.zero * len(encoding.public_zeros)
         # (a number is written faster through a memoryview than into its array)
-        self.view: memoryview[float] = cast("memoryview[float]", memoryview(numbers))
+        self.view = _doubles(numbers)
         self.round = 0  # how often the blocks were started anew from a view
         self.following = False  # whether the events since `seen` are written in
         self.quiet = False  # whether they change no more of a seat's own view than it reads (`_quiet`)
@@ -783,10 +791,15 @@ class BufferObserver:
         self.round = 0  # the round of `public` the observation is of (0: the view not read yet)
         self.to_act: int | None = None
         self.phase: Phase | None = None
-        self.target, shared = cast("memoryview[float]", memoryview(self.numbers)), public.view
-        public.hands[seat] = self.target
-        self.views = [(block, shared[source]) for block, source in self.places.copied]
-        self.talked = [(block, shared[source]) for block, source in self.places.talked]
+        self.target = public.hands[seat] = _doubles(self.numbers)
+        # (loops, not comprehensions: no frame of their own, as a learner makes a seat's observer
+        # for every deal)
+        shared, views, talked = public.view, [], []
+        for block, source in self.places.copied:
+            views.append((block, shared[source]))
+        for block, source in self.places.talked:
+            talked.append((block, shared[source]))
+        self.views, self.talked = views, talked
         self.talk = 0  # Public's `talk` when the calls and kontras were last copied
 
     def turn(self, to_act: int | None) -> None:
@@ -814,7 +827,7 @@ class BufferObserver:
         if self.round:  # (zeros still, where the seat was never observed)
             numbers[:] = encoding.zeros
         target = self.target  # (a number is written faster through it than into the array)
-        encoding.fill_seat(game, self.seat, entries, cast("MutableSequence[float]", target))
+        encoding.fill_seat(game, self.seat, entries, target)
         for block, shared in self.views:
             target[block] = shared
         for block, shared in self.talked:
