@@ -176,6 +176,11 @@ class Encoding:
         self._contract_index = {name: i for i, name in enumerate(self.contracts)}
         self._phase_at, self._contract_at, self._cards_at = self._own_places()
         self._plan_index = {name: i for i, name in enumerate(plans)}
+        # Where each bonus announced is marked (by the declarer's side; the defenders' is the
+        # next place), and each item doubled with the most it may be doubled: read at every
+        # reading of a view that has them.
+        self._announced_at = {name: self._start["announced"] + 2 * self.bonuses.index(name) for name in self.bonuses}
+        self._kontra_at = self._kontra_places(self._start["kontra"])
         self._partner_blocks = partner_calls
         self._talon_shown_block = talon_shown
         active = ruleset.active_at(players)
@@ -192,6 +197,7 @@ class Encoding:
             self.public_bases[name] = at
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
+        self.public_kontra_at = self._kontra_places(at)
         self.public_plays = self._public_plays()
         # Zeros to copy, as arrays of doubles: an observation's, and Public's; and one zero, of
         # which Public's numbers are made by repetition (cheaper than copying as many zeros).
@@ -215,6 +221,11 @@ class Encoding:
             for block, key in (("face_up", "exposed"), ("face_up", "laid_out"), ("aside", "aside"), ("talon", "talon"))
         )
         return phase_at, contract_at, cards_at
+
+    def _kontra_places(self, start: int) -> dict[str, tuple[int, int]]:
+        """Each item that may be doubled: its place in a block of kontras beginning at `start`
+        (by its first place in `kontra_items`), and the most it may be doubled."""
+        return {item: (start + self.kontra_items.index(item), self.kontra_most[item]) for item in self.kontra_items}
 
     def _public_plays(self) -> tuple[list[dict[str, tuple[int, ...]]], dict[int, tuple[int, ...]], list[float]]:
         """What `Public` reads at every card played: for each seat and card, the seat, the card's
@@ -400,13 +411,14 @@ class Encoding:
             if view.get("partner") is not None:
                 out[start["partner"] + (view["partner"] - seat) % self.players] = 1.0
         if "announced" in view:
-            announced = start["announced"]
+            announced_at = self._announced_at
             for name, side in view["announced"].items():
-                out[announced + 2 * self.bonuses.index(name) + (side != "declarer")] = 1.0
+                out[announced_at[name] + (side != "declarer")] = 1.0
         if "kontra" in view:
-            kontra = start["kontra"]
+            kontra_at = self._kontra_at
             for item, level in view["kontra"].items():
-                out[kontra + self.kontra_items.index(item)] = level / self.kontra_most[item]
+                at, most = kontra_at[item]
+                out[at] = level / most
         if self._talon_shown_block and "talon_shown" in view:
             at = start["talon_shown"]
             for card in view["talon_shown"]:
@@ -643,7 +655,6 @@ class Public:
         "following",
         "game",
         "hands",
-        "kontra",
         "no_trick",
         "numbers",
         "plays",
@@ -681,7 +692,6 @@ class Public:
         self.until = game.ruleset.play.discards_visible_until
         self.plays, by_event, self.shares = encoding.public_plays
         self.by_event = by_event.get  # (bound once: every event is looked up)
-        self.kontra = encoding.public_kontra.start
         self.no_trick = encoding.no_trick
 
     def start(self, entries: dict[str, Any], own: dict[str, Any]) -> None:
@@ -713,19 +723,22 @@ class Public:
         sizes = self.sizes = list(entries["hand_sizes"])
         for s, size in enumerate(sizes):
             numbers[hand_sizes + s] = numbers[hand_sizes + p + s] = shares[size]
+        kontra_at = encoding.public_kontra_at
         for item, level in own.get("kontra", {}).items():
-            numbers[self.kontra + encoding.kontra_items.index(item)] = level / encoding.kontra_most[item]
+            at, most = kontra_at[item]
+            numbers[at] = level / most
         self.won = won
         self.seen, self.round, self.talk = len(self.game.events), self.round + 1, self.talk + 1
         self.following, self.quiet = True, _quiet(self.game)
 
     def other(self, event: dict[str, Any]) -> bool:
         """Write in an event other than a card played; False where it is not followed."""
-        kind, encoding, numbers, won, until = event["type"], self.encoding, self.numbers, self.won, self.until
-        p, n = encoding.players, encoding.pack
+        # (each kind takes only the names it needs: an event of any kind but a card played comes here)
+        kind, numbers = event["type"], self.view
         if kind == "trick":
-            trick = self.bases["trick"]
-            numbers[trick : trick + 2 * p * n] = self.no_trick  # the trick taken in: none being played
+            encoding, won, until, trick = self.encoding, self.won, self.until, self.bases["trick"]
+            p = encoding.players
+            numbers[trick : trick + 2 * p * encoding.pack] = self.no_trick  # the trick taken in: none being played
             s = event["winner"]
             tricks = won[s] = won[s] + 1
             at = self.bases["tricks_won"] + s
@@ -733,13 +746,14 @@ class Public:
             if until is not None and sum(won) == until:
                 self.round += 1  # the declarer's discards hidden from it from now on: it reads again
         elif kind == "call":
+            encoding = self.encoding
             width = encoding.calls_width
             at = self.bases["calls"] + event["seat"] * width + encoding.call_index[event["call"]]
-            numbers[at] = numbers[at + p * width] = 1.0
+            numbers[at] = numbers[at + encoding.players * width] = 1.0
             self.talk += 1
         elif kind == "kontra":
-            item = event["item"]
-            numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
+            at, most = self.encoding.public_kontra_at[event["item"]]
+            numbers[at] = event["level"] / most
             self.talk += 1
         elif kind in ("contract", "phase"):
             # A contract or a phase leaves the blocks kept here as they were, but not what each
