@@ -95,7 +95,7 @@ from interpreter.engine.ids import KIND_OF, SECTIONS, ActionIds, Step
 from interpreter.engine.phase import Phase
 from interpreter.engine.views import own_entries, public_view
 from interpreter.errors import IllegalActionError, InvalidActionError
-from interpreter.language.model import CallPartner, Ruleset, TakeTalon
+from interpreter.language.model import CallPartner, Contract, Ruleset, TakeTalon
 
 __all__ = ["KIND_OF", "PHASES", "SECTIONS", "EncodedGame", "Encoding", "Pending", "Step", "clone_game"]
 
@@ -108,6 +108,25 @@ if TYPE_CHECKING:
 # memoryview[int], whatever the format): numbers are written faster through it than into the
 # array, and a call of `cast` at each view made is saved.
 _doubles = cast("Callable[[array[float]], memoryview[float]]", memoryview)
+
+# The blocks of an observation that a seat's own entries (views.own_entries) fill: those
+# `Encoding._fill_seen` writes.
+SEEN_BLOCKS = ("face_up", "aside", "talon", "called", "partner", "announced", "kontra", "talon_shown")
+
+
+def _runs(layout: dict[str, slice], blocks: Iterable[str]) -> list[slice]:
+    """The places of `blocks` in `layout`, as few slices as cover them (neighbours joined), those of
+    no width left out."""
+    runs: list[slice] = []
+    for block in sorted((layout[name] for name in blocks), key=lambda block: block.start):
+        if block.stop == block.start:
+            continue
+        if runs and runs[-1].stop == block.start:
+            runs[-1] = slice(runs[-1].start, block.stop)
+        else:
+            runs.append(block)
+    return runs
+
 
 # The phases every ruleset has; the dealer's choice of a deal plan is a phase only of a ruleset
 # that has one (deal.choice), so that the vectors of the others stay as they were.
@@ -204,6 +223,11 @@ class Encoding:
         self.zeros = array("d", bytes(8 * self.observation_size))
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
         self.zero = array("d", (0.0,))
+        # The blocks `_fill_seen` writes from a seat's own entries (views.own_entries), as runs of
+        # the layout, each with zeros to copy over it: for a seat whose own entries changed while
+        # its hand and the table's facts did not (`BufferObserver.read_view`).
+        zeros = memoryview(self.zeros)
+        self.seen_runs = [(run, zeros[run]) for run in _runs(self.layout, SEEN_BLOCKS)]
         self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
         # Numbers written and never read, shared by every game: `Public.hands`.
         self.unread = cast("memoryview[float]", memoryview(array("d", bytes(8 * self.observation_size))))
@@ -663,6 +687,7 @@ class Public:
         "seen",
         "shares",
         "sizes",
+        "starts",
         "talk",
         "until",
         "view",
@@ -675,7 +700,8 @@ class Public:
         self.numbers = numbers = encoding.zero * len(encoding.public_zeros)
         # (a number is written faster through a memoryview than into its array)
         self.view = _doubles(numbers)
-        self.round = 0  # how often the blocks were started anew from a view
+        self.round = 0  # how often a seat's own part must be read again (the blocks started anew, or more)
+        self.starts = 0  # how often the blocks were started anew from a view
         self.following = False  # whether the events since `seen` are written in
         self.quiet = False  # whether they change no more of a seat's own view than it reads (`_quiet`)
         self.seen = 0  # the events written in
@@ -729,6 +755,7 @@ class Public:
             numbers[at] = level / most
         self.won = won
         self.seen, self.round, self.talk = len(self.game.events), self.round + 1, self.talk + 1
+        self.starts += 1
         self.following, self.quiet = True, _quiet(self.game)
 
     def other(self, event: dict[str, Any]) -> bool:
@@ -779,10 +806,16 @@ class BufferObserver:
     whose turn it is is the game's. A seat reads only its own part of its view (`views.own_view`:
     all but the tricks, calls and hand sizes) and takes those blocks from `Public`; the first seat
     to read after an event `Public` does not follow has `Public` read them anew
-    (`views.public_view`).
+    (`views.public_view`). A seat that reads again where only its own entries may have changed
+    (`views.own_entries`: a bonus announced, the partner made known; not the table's facts, and
+    not its hand, which `Public` keeps while it follows) writes again only their blocks
+    (`SEEN_BLOCKS`), and those only where the entries differ from those it last read.
     """
 
     __slots__ = (
+        "contract",
+        "declarer",
+        "entries",
         "game",
         "numbers",
         "phase",
@@ -790,6 +823,7 @@ class BufferObserver:
         "public",
         "round",
         "seat",
+        "starts",
         "talk",
         "talked",
         "target",
@@ -805,6 +839,12 @@ class BufferObserver:
         self.round = 0  # the round of `public` the observation is of (0: the view not read yet)
         self.to_act: int | None = None
         self.phase: Phase | None = None
+        # What the seat's own part was read from, as it was last read: its own entries, the
+        # contract, the declarer, and how often `public` had started anew from a view then.
+        self.entries: dict[str, Any] = {}
+        self.contract: Contract | None = None
+        self.declarer: int | None = None
+        self.starts = -1
         self.target = public.hands[seat] = _doubles(self.numbers)
         # (loops, not comprehensions: no frame of their own, as a learner makes a seat's observer
         # for every deal)
@@ -835,19 +875,41 @@ class BufferObserver:
         # facts and its hand from the game, the rest as views.own_entries makes them), and takes
         # the blocks those make from Public, which reads them anew (views.public_view) where it
         # is not up to date.
-        entries = own_entries(game, self.seat)
+        entries, target = own_entries(game, self.seat), self.target
         if not public.following or public.seen != len(game.events):
             public.start(public_view(game), entries)
+        elif (
+            self.starts == public.starts
+            and game.phase is self.phase
+            and game.contract is self.contract
+            and game.declarer == self.declarer
+        ):
+            # The table's facts as the seat read them, and its hand as Public kept it (no event
+            # since that Public does not follow): of its own part, only the blocks of its own
+            # entries are written again, where those changed (a bonus announced, the partner
+            # known); the blocks every seat sees alike are copied in, and whose turn it is.
+            if entries != self.entries:
+                for run, zeros in encoding.seen_runs:
+                    target[run] = zeros
+                encoding._fill_seen(entries, self.seat, target)  # (SEEN_BLOCKS, zeros now)
+                self.entries = entries
+            for block, shared in self.views:
+                target[block] = shared
+            for block, shared in self.talked:
+                target[block] = shared
+            if game.to_act is not self.to_act:
+                self.turn(game.to_act)
+            self.round, self.talk = public.round, public.talk
+            return
         if self.round:  # (zeros still, where the seat was never observed)
             numbers[:] = encoding.zeros
-        target = self.target  # (a number is written faster through it than into the array)
         encoding.fill_seat(game, self.seat, entries, target)
         for block, shared in self.views:
             target[block] = shared
         for block, shared in self.talked:
             target[block] = shared
-        self.round, self.talk = public.round, public.talk
-        self.to_act, self.phase = game.to_act, game.phase
+        self.round, self.talk, self.starts, self.entries = public.round, public.talk, public.starts, entries
+        self.to_act, self.phase, self.contract, self.declarer = game.to_act, game.phase, game.contract, game.declarer
 
 
 def _quiet(game: Game) -> bool:
