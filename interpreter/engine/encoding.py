@@ -198,7 +198,7 @@ class Encoding:
         # Where each bonus announced is marked (by the declarer's side; the defenders' is the
         # next place), and each item doubled with the most it may be doubled: read at every
         # reading of a view that has them.
-        self._announced_at = {name: self._start["announced"] + 2 * self.bonuses.index(name) for name in self.bonuses}
+        self._announced_at = self._announced_places()
         self._kontra_at = self._kontra_places(self._start["kontra"])
         self._partner_blocks = partner_calls
         self._talon_shown_block = talon_shown
@@ -226,8 +226,7 @@ class Encoding:
         # The blocks `_fill_seen` writes from a seat's own entries (views.own_entries), as runs of
         # the layout, each with zeros to copy over it: for a seat whose own entries changed while
         # its hand and the table's facts did not (`BufferObserver.read_view`).
-        zeros = memoryview(self.zeros)
-        self.seen_runs = [(run, zeros[run]) for run in _runs(self.layout, SEEN_BLOCKS)]
+        self.seen_runs = self._seen_runs()
         self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
         # Numbers written and never read, shared by every game: `Public.hands`.
         self.unread = cast("memoryview[float]", memoryview(array("d", bytes(8 * self.observation_size))))
@@ -245,6 +244,16 @@ class Encoding:
             for block, key in (("face_up", "exposed"), ("face_up", "laid_out"), ("aside", "aside"), ("talon", "talon"))
         )
         return phase_at, contract_at, cards_at
+
+    def _announced_places(self) -> dict[str, int]:
+        """Where each bonus announced by the declarer's side is marked (by its first place in
+        `bonuses`): the defenders' is the next place."""
+        return {name: self._start["announced"] + 2 * self.bonuses.index(name) for name in self.bonuses}
+
+    def _seen_runs(self) -> list[tuple[slice, memoryview[float]]]:
+        """`SEEN_BLOCKS` as runs of the layout, each with a view of as many zeros."""
+        zeros = _doubles(self.zeros)
+        return [(run, zeros[run]) for run in _runs(self.layout, SEEN_BLOCKS)]
 
     def _kontra_places(self, start: int) -> dict[str, tuple[int, int]]:
         """Each item that may be doubled: its place in a block of kontras beginning at `start`
