@@ -458,3 +458,43 @@ def test_the_dealers_choice_is_offered_as_the_shared_actions_the_ids_know() -> N
         state = EncodedGame(game, enc)
         state.apply_action(ids[-1])
         assert game.deal_plan == offered[-1]["choose"] and game.phase.value != "deal"
+
+
+@pytest.mark.parametrize(("name", "players"), [("koenigrufen", 4), ("tapp-modern", 4), ("cego", 4)])
+def test_a_seat_whose_own_entries_alone_changed_writes_only_those_and_sees_its_view(
+    name: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where an event changes what a seat's own entries show (views.own_entries: a bonus
+    announced, the partner made known) and neither its hand nor the table's facts, `observe_into`
+    writes only the blocks of those entries again, not the whole observation. Every seat's
+    observation is still exactly what `Encoding.observe` makes of its view, at every step of
+    these deals; and the short reading is taken (here counted), or this test would prove nothing
+    of it."""
+    from interpreter.engine import encoding as encoding_module
+
+    counted = {"reads": 0, "whole": 0}
+    entries_of, fill_seat = encoding_module.own_entries, Encoding.fill_seat
+
+    def reading(game: Game, seat: int) -> dict[str, Any]:
+        counted["reads"] += 1
+        return entries_of(game, seat)
+
+    def whole(self: Encoding, *args: Any) -> None:
+        counted["whole"] += 1
+        fill_seat(self, *args)
+
+    monkeypatch.setattr(encoding_module, "own_entries", reading)
+    monkeypatch.setattr(Encoding, "fill_seat", whole)
+    rs = load_ruleset(name)
+    for seed in range(4):
+        state, rng = EncodedGame(Game(rs, players=players, seed=seed)), random.Random(seed)
+        enc, game = state.encoding, state.game
+        buffer = array("d", bytes(8 * enc.observation_size))
+        while not game.is_over:
+            for seat in range(players):
+                pending = state.pending
+                choosing = pending.chosen if pending is not None and seat == game.to_act else ()
+                state.observe_into(seat, buffer)
+                assert buffer.tolist() == enc.observe(game.view(seat), choosing), (seed, seat, game.events[-3:])
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert counted["whole"] < counted["reads"], counted

@@ -85,9 +85,9 @@ that samples hidden cards builds its games the same way from a sampled deal: see
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, MutableSequence
+from collections.abc import Callable, Iterable, MutableSequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from interpreter.engine.actions import ActionJson, play_steps
 from interpreter.engine.game import Game
@@ -95,9 +95,38 @@ from interpreter.engine.ids import KIND_OF, SECTIONS, ActionIds, Step
 from interpreter.engine.phase import Phase
 from interpreter.engine.views import own_entries, public_view
 from interpreter.errors import IllegalActionError, InvalidActionError
-from interpreter.language.model import CallPartner, Ruleset, TakeTalon
+from interpreter.language.model import CallPartner, Contract, Ruleset, TakeTalon
 
 __all__ = ["KIND_OF", "PHASES", "SECTIONS", "EncodedGame", "Encoding", "Pending", "Step", "clone_game"]
+
+if TYPE_CHECKING:
+    # What the fills write into: a caller's list or buffer, or a seat's observation through a
+    # memoryview (`BufferObserver.target`).
+    Numbers = MutableSequence[float] | memoryview[float]
+
+# memoryview's constructor, typed as what it makes of an array of doubles (typeshed says
+# memoryview[int], whatever the format): numbers are written faster through it than into the
+# array, and a call of `cast` at each view made is saved.
+_doubles = cast("Callable[[array[float]], memoryview[float]]", memoryview)
+
+# The blocks of an observation that a seat's own entries (views.own_entries) fill: those
+# `Encoding._fill_seen` writes.
+SEEN_BLOCKS = ("face_up", "aside", "talon", "called", "partner", "announced", "kontra", "talon_shown")
+
+
+def _runs(layout: dict[str, slice], blocks: Iterable[str]) -> list[slice]:
+    """The places of `blocks` in `layout`, as few slices as cover them (neighbours joined), those of
+    no width left out."""
+    runs: list[slice] = []
+    for block in sorted((layout[name] for name in blocks), key=lambda block: block.start):
+        if block.stop == block.start:
+            continue
+        if runs and runs[-1].stop == block.start:
+            runs[-1] = slice(runs[-1].start, block.stop)
+        else:
+            runs.append(block)
+    return runs
+
 
 # The phases every ruleset has; the dealer's choice of a deal plan is a phase only of a ruleset
 # that has one (deal.choice), so that the vectors of the others stay as they were.
@@ -166,6 +195,11 @@ class Encoding:
         self._contract_index = {name: i for i, name in enumerate(self.contracts)}
         self._phase_at, self._contract_at, self._cards_at = self._own_places()
         self._plan_index = {name: i for i, name in enumerate(plans)}
+        # Where each bonus announced is marked (by the declarer's side; the defenders' is the
+        # next place), and each item doubled with the most it may be doubled: read at every
+        # reading of a view that has them.
+        self._announced_at = self._announced_places()
+        self._kontra_at = self._kontra_places(self._start["kontra"])
         self._partner_blocks = partner_calls
         self._talon_shown_block = talon_shown
         active = ruleset.active_at(players)
@@ -182,13 +216,20 @@ class Encoding:
             self.public_bases[name] = at
             at += 2 * p * width
         self.public_kontra = slice(at, at + len(self.kontra_items))
+        self.public_kontra_at = self._kontra_places(at)
         self.public_plays = self._public_plays()
         # Zeros to copy, as arrays of doubles: an observation's, and Public's; and one zero, of
         # which Public's numbers are made by repetition (cheaper than copying as many zeros).
         self.zeros = array("d", bytes(8 * self.observation_size))
         self.public_zeros = array("d", bytes(8 * self.public_kontra.stop))
         self.zero = array("d", (0.0,))
+        # The blocks `_fill_seen` writes from a seat's own entries (views.own_entries), as runs of
+        # the layout, each with zeros to copy over it: for a seat whose own entries changed while
+        # its hand and the table's facts did not (`BufferObserver.read_view`).
+        self.seen_runs = self._seen_runs()
         self.no_trick = self.public_zeros[: 2 * p * n]  # (Public's trick block, both runs, when no trick is under way)
+        # Numbers written and never read, shared by every game: `Public.hands`.
+        self.unread = cast("memoryview[float]", memoryview(array("d", bytes(8 * self.observation_size))))
         # For each observer: where each seat's facts land in its observation.
         self.places = [Places(self, observer) for observer in range(players)]
 
@@ -203,6 +244,21 @@ class Encoding:
             for block, key in (("face_up", "exposed"), ("face_up", "laid_out"), ("aside", "aside"), ("talon", "talon"))
         )
         return phase_at, contract_at, cards_at
+
+    def _announced_places(self) -> dict[str, int]:
+        """Where each bonus announced by the declarer's side is marked (by its first place in
+        `bonuses`): the defenders' is the next place."""
+        return {name: self._start["announced"] + 2 * self.bonuses.index(name) for name in self.bonuses}
+
+    def _seen_runs(self) -> list[tuple[slice, memoryview[float]]]:
+        """`SEEN_BLOCKS` as runs of the layout, each with a view of as many zeros."""
+        zeros = _doubles(self.zeros)
+        return [(run, zeros[run]) for run in _runs(self.layout, SEEN_BLOCKS)]
+
+    def _kontra_places(self, start: int) -> dict[str, tuple[int, int]]:
+        """Each item that may be doubled: its place in a block of kontras beginning at `start`
+        (by its first place in `kontra_items`), and the most it may be doubled."""
+        return {item: (start + self.kontra_items.index(item), self.kontra_most[item]) for item in self.kontra_items}
 
     def _public_plays(self) -> tuple[list[dict[str, tuple[int, ...]]], dict[int, tuple[int, ...]], list[float]]:
         """What `Public` reads at every card played: for each seat and card, the seat, the card's
@@ -322,7 +378,7 @@ class Encoding:
             out[self._start["deal_plan"] + plan] = 1.0
         self._fill_seen(view, seat, out, choosing)
 
-    def fill_seat(self, game: Game, seat: int, entries: dict[str, Any], out: MutableSequence[float]) -> None:
+    def fill_seat(self, game: Game, seat: int, entries: dict[str, Any], out: Numbers) -> None:
         """`fill_own(views.own_view(game, seat), out)` from the view's other entries made for the
         seat (`entries`: `views.seat_entries(game, seat)`, which says what it sees of the cards
         aside, the partnership and the announcements), with the table's facts and the seat's hand
@@ -346,7 +402,7 @@ class Encoding:
         to_act: int | None,
         dealer: int,
         declarer: int | None,
-        out: MutableSequence[float],
+        out: Numbers,
     ) -> None:
         """The seat's hand, the phase, whose turn, the dealer and the declarer."""
         places = self.places[seat]
@@ -360,9 +416,7 @@ class Encoding:
         if declarer is not None:
             out[places.declarer[declarer]] = 1.0
 
-    def _fill_seen(
-        self, entries: dict[str, Any], seat: int, out: MutableSequence[float], choosing: Iterable[str] = ()
-    ) -> None:
+    def _fill_seen(self, entries: dict[str, Any], seat: int, out: Numbers, choosing: Iterable[str] = ()) -> None:
         """The cards face up, aside and in the talon where `seat` sees them, those it is choosing,
         and those added with Königrufen, from the entries of its view."""
         index, start = self.card_index, self._start
@@ -380,7 +434,7 @@ class Encoding:
                 out[at + index[card]] = 1.0
         self._fill_partner_announced_and_kontra(entries, seat, out)
 
-    def _fill_partner_announced_and_kontra(self, view: dict[str, Any], seat: int, out: MutableSequence[float]) -> None:
+    def _fill_partner_announced_and_kontra(self, view: dict[str, Any], seat: int, out: Numbers) -> None:
         """The blocks of the mechanics of partners and announcements: the called card and the partner, the bonuses
         announced, the kontras and the talon laid out face up."""
         start, index = self._start, self.card_index
@@ -390,13 +444,14 @@ class Encoding:
             if view.get("partner") is not None:
                 out[start["partner"] + (view["partner"] - seat) % self.players] = 1.0
         if "announced" in view:
-            announced = start["announced"]
+            announced_at = self._announced_at
             for name, side in view["announced"].items():
-                out[announced + 2 * self.bonuses.index(name) + (side != "declarer")] = 1.0
+                out[announced_at[name] + (side != "declarer")] = 1.0
         if "kontra" in view:
-            kontra = start["kontra"]
+            kontra_at = self._kontra_at
             for item, level in view["kontra"].items():
-                out[kontra + self.kontra_items.index(item)] = level / self.kontra_most[item]
+                at, most = kontra_at[item]
+                out[at] = level / most
         if self._talon_shown_block and "talon_shown" in view:
             at = start["talon_shown"]
             for card in view["talon_shown"]:
@@ -609,8 +664,9 @@ class Observer:
 class Public:
     """The blocks of a deal's observations that every seat's view shows alike (cards played, the
     trick, calls, hand sizes, tricks won, kontra), by seat number, kept up to date from the
-    deal's events once for all the seats observed: each seat's observation copies them in, turned
-    to start at that seat (`Places.blocks`), beside what it read of its own view.
+    deal's events once for all the seats observed (`EncodedGame.observe_into` writes in a card
+    played, and `other` any other event): each seat's observation copies them in, turned to start
+    at that seat (`Places.blocks`), beside what it read of its own view.
 
     They are read from the entries of the view every seat sees alike (`start`, from
     `views.public_view`) as the first seat reads, and follow the events while nothing but a call,
@@ -632,7 +688,6 @@ class Public:
         "following",
         "game",
         "hands",
-        "kontra",
         "no_trick",
         "numbers",
         "plays",
@@ -641,6 +696,7 @@ class Public:
         "seen",
         "shares",
         "sizes",
+        "starts",
         "talk",
         "until",
         "view",
@@ -652,22 +708,25 @@ class Public:
         # (every public block twice over, then the kontra block)
         self.numbers = numbers = encoding.zero * len(encoding.public_zeros)
         # (a number is written faster through a memoryview than into its array)
-        self.view: memoryview[float] = cast("memoryview[float]", memoryview(numbers))
-        self.round = 0  # how often the blocks were started anew from a view
+        self.view = _doubles(numbers)
+        self.round = 0  # how often a seat's own part must be read again (the blocks started anew, or more)
+        self.starts = 0  # how often the blocks were started anew from a view
         self.following = False  # whether the events since `seen` are written in
         self.quiet = False  # whether they change no more of a seat's own view than it reads (`_quiet`)
         self.seen = 0  # the events written in
         self.talk = 0  # how often the calls or kontras were written (an observer copies them then)
         # Each seat's observation (`BufferObserver.numbers`, as a memoryview), once the seat is
-        # observed: a card the seat plays is taken off its hand there as it is played.
-        self.hands: list[memoryview[float] | None] = [None] * encoding.players
+        # observed: a card the seat plays is taken off its hand there as it is played. Before,
+        # its cards are taken off numbers nobody reads (`Encoding.unread`: the seat's first
+        # reading writes its hand as its view shows it), so that a card needs no test of whether
+        # its seat is observed.
+        self.hands: list[memoryview[float]] = [encoding.unread] * encoding.players
         self.bases = encoding.public_bases  # where each block begins
         self.sizes: list[int] = []  # cards in each seat's hand, by seat
         self.won: list[int] = []  # tricks each seat won, by seat
         self.until = game.ruleset.play.discards_visible_until
         self.plays, by_event, self.shares = encoding.public_plays
-        self.by_event = by_event.get  # (bound once: follow looks up every event)
-        self.kontra = encoding.public_kontra.start
+        self.by_event = by_event.get  # (bound once: every event is looked up)
         self.no_trick = encoding.no_trick
 
     def start(self, entries: dict[str, Any], own: dict[str, Any]) -> None:
@@ -699,52 +758,23 @@ class Public:
         sizes = self.sizes = list(entries["hand_sizes"])
         for s, size in enumerate(sizes):
             numbers[hand_sizes + s] = numbers[hand_sizes + p + s] = shares[size]
+        kontra_at = encoding.public_kontra_at
         for item, level in own.get("kontra", {}).items():
-            numbers[self.kontra + encoding.kontra_items.index(item)] = level / encoding.kontra_most[item]
+            at, most = kontra_at[item]
+            numbers[at] = level / most
         self.won = won
         self.seen, self.round, self.talk = len(self.game.events), self.round + 1, self.talk + 1
+        self.starts += 1
         self.following, self.quiet = True, _quiet(self.game)
 
-    def follow(self) -> None:
-        """Write in the events since the last call, or stop following at one not followed."""
-        events = self.game.events
-        seen, count = self.seen, len(events)
-        if not self.following or seen > count:
-            self.following = False
-            return
-        numbers, by_event, sizes, hands, shares = self.view, self.by_event, self.sizes, self.hands, self.shares
-        # (one loop over local names, and mostly over one event: the events of every turn pass
-        # here once; each number is written in both runs of its block; a card played is known
-        # by its event alone)
-        while seen < count:
-            event = events[seen]
-            seen += 1
-            places = by_event(id(event))
-            if places is not None:
-                s, played, played_, trick, trick_, in_hand, size_at, size_at_ = places
-                numbers[played] = numbers[played_] = numbers[trick] = numbers[trick_] = 1.0
-                hand = hands[s]
-                if hand is not None:
-                    hand[in_hand] = 0.0
-                size = sizes[s] = sizes[s] - 1
-                numbers[size_at] = numbers[size_at_] = shares[size]
-            elif not self._other(event):
-                self.following = False
-                break
-        self.seen = count
-        if not self.quiet:
-            # A card played or a call may have shown more to a seat than to all (the called
-            # card's holder, a card leaving a hand lying open): each reads its own part again.
-            self.round += 1
-            self.quiet = _quiet(self.game)
-
-    def _other(self, event: dict[str, Any]) -> bool:
+    def other(self, event: dict[str, Any]) -> bool:
         """Write in an event other than a card played; False where it is not followed."""
-        kind, encoding, numbers, won, until = event["type"], self.encoding, self.numbers, self.won, self.until
-        p, n = encoding.players, encoding.pack
+        # (each kind takes only the names it needs: an event of any kind but a card played comes here)
+        kind, numbers = event["type"], self.view
         if kind == "trick":
-            trick = self.bases["trick"]
-            numbers[trick : trick + 2 * p * n] = self.no_trick  # the trick taken in: none being played
+            encoding, won, until, trick = self.encoding, self.won, self.until, self.bases["trick"]
+            p = encoding.players
+            numbers[trick : trick + 2 * p * encoding.pack] = self.no_trick  # the trick taken in: none being played
             s = event["winner"]
             tricks = won[s] = won[s] + 1
             at = self.bases["tricks_won"] + s
@@ -752,13 +782,14 @@ class Public:
             if until is not None and sum(won) == until:
                 self.round += 1  # the declarer's discards hidden from it from now on: it reads again
         elif kind == "call":
+            encoding = self.encoding
             width = encoding.calls_width
             at = self.bases["calls"] + event["seat"] * width + encoding.call_index[event["call"]]
-            numbers[at] = numbers[at + p * width] = 1.0
+            numbers[at] = numbers[at + encoding.players * width] = 1.0
             self.talk += 1
         elif kind == "kontra":
-            item = event["item"]
-            numbers[self.kontra + encoding.kontra_items.index(item)] = event["level"] / encoding.kontra_most[item]
+            at, most = self.encoding.public_kontra_at[event["item"]]
+            numbers[at] = event["level"] / most
             self.talk += 1
         elif kind in ("contract", "phase"):
             # A contract or a phase leaves the blocks kept here as they were, but not what each
@@ -784,10 +815,16 @@ class BufferObserver:
     whose turn it is is the game's. A seat reads only its own part of its view (`views.own_view`:
     all but the tricks, calls and hand sizes) and takes those blocks from `Public`; the first seat
     to read after an event `Public` does not follow has `Public` read them anew
-    (`views.public_view`).
+    (`views.public_view`). A seat that reads again where only its own entries may have changed
+    (`views.own_entries`: a bonus announced, the partner made known; not the table's facts, and
+    not its hand, which `Public` keeps while it follows) writes again only their blocks
+    (`SEEN_BLOCKS`), and those only where the entries differ from those it last read.
     """
 
     __slots__ = (
+        "contract",
+        "declarer",
+        "entries",
         "game",
         "numbers",
         "phase",
@@ -795,6 +832,7 @@ class BufferObserver:
         "public",
         "round",
         "seat",
+        "starts",
         "talk",
         "talked",
         "target",
@@ -810,37 +848,35 @@ class BufferObserver:
         self.round = 0  # the round of `public` the observation is of (0: the view not read yet)
         self.to_act: int | None = None
         self.phase: Phase | None = None
-        self.target, shared = cast("memoryview[float]", memoryview(self.numbers)), public.view
-        public.hands[seat] = self.target
-        self.views = [(block, shared[source]) for block, source in self.places.copied]
-        self.talked = [(block, shared[source]) for block, source in self.places.talked]
+        # What the seat's own part was read from, as it was last read: its own entries, the
+        # contract, the declarer, and how often `public` had started anew from a view then.
+        self.entries: dict[str, Any] = {}
+        self.contract: Contract | None = None
+        self.declarer: int | None = None
+        self.starts = -1
+        self.target = public.hands[seat] = _doubles(self.numbers)
+        # (loops, not comprehensions: no frame of their own, as a learner makes a seat's observer
+        # for every deal)
+        shared, views, talked = public.view, [], []
+        for block, source in self.places.copied:
+            views.append((block, shared[source]))
+        for block, source in self.places.talked:
+            talked.append((block, shared[source]))
+        self.views, self.talked = views, talked
         self.talk = 0  # Public's `talk` when the calls and kontras were last copied
 
-    def observe(self) -> array[float]:
-        """The seat's observation now (the observer's own numbers: the caller copies them)."""
-        public, game, numbers = self.public, self.game, self.numbers
-        if public.seen != len(game.events):
-            public.follow()
-        if self.round != public.round or not public.following or game.phase is not self.phase:
-            self._read_view()
-            return numbers
-        target = self.target
-        for block, view in self.views:
-            target[block] = view
-        if self.talk != public.talk:
-            self.talk = public.talk
-            for block, view in self.talked:
-                target[block] = view
-        if game.to_act is not self.to_act:
-            places = self.places.to_act
-            if self.to_act is not None:
-                target[places[self.to_act]] = 0.0
-            self.to_act = to_act = game.to_act
-            if to_act is not None:
-                target[places[to_act]] = 1.0
-        return numbers
+    def turn(self, to_act: int | None) -> None:
+        """Whose turn it is now `to_act`'s, where it was another's when the seat last looked."""
+        places, target = self.places.to_act, self.target
+        if self.to_act is not None:
+            target[places[self.to_act]] = 0.0
+        self.to_act = to_act
+        if to_act is not None:
+            target[places[to_act]] = 1.0
 
-    def _read_view(self) -> None:
+    def read_view(self) -> None:
+        """The observation made again from the seat's view (as the seat is first observed, and
+        whenever `Public` says the deal brought what it does not follow)."""
         game, public, numbers = self.game, self.public, self.numbers
         encoding = public.encoding
         # Of the view, the seat reads its own entries (views.own_view: the view, every card played
@@ -848,19 +884,41 @@ class BufferObserver:
         # facts and its hand from the game, the rest as views.own_entries makes them), and takes
         # the blocks those make from Public, which reads them anew (views.public_view) where it
         # is not up to date.
-        entries = own_entries(game, self.seat)
+        entries, target = own_entries(game, self.seat), self.target
         if not public.following or public.seen != len(game.events):
             public.start(public_view(game), entries)
+        elif (
+            self.starts == public.starts
+            and game.phase is self.phase
+            and game.contract is self.contract
+            and game.declarer == self.declarer
+        ):
+            # The table's facts as the seat read them, and its hand as Public kept it (no event
+            # since that Public does not follow): of its own part, only the blocks of its own
+            # entries are written again, where those changed (a bonus announced, the partner
+            # known); the blocks every seat sees alike are copied in, and whose turn it is.
+            if entries != self.entries:
+                for run, zeros in encoding.seen_runs:
+                    target[run] = zeros
+                encoding._fill_seen(entries, self.seat, target)  # (SEEN_BLOCKS, zeros now)
+                self.entries = entries
+            for block, shared in self.views:
+                target[block] = shared
+            for block, shared in self.talked:
+                target[block] = shared
+            if game.to_act is not self.to_act:
+                self.turn(game.to_act)
+            self.round, self.talk = public.round, public.talk
+            return
         if self.round:  # (zeros still, where the seat was never observed)
             numbers[:] = encoding.zeros
-        target = self.target  # (a number is written faster through it than into the array)
-        encoding.fill_seat(game, self.seat, entries, cast("MutableSequence[float]", target))
+        encoding.fill_seat(game, self.seat, entries, target)
         for block, shared in self.views:
             target[block] = shared
         for block, shared in self.talked:
             target[block] = shared
-        self.round, self.talk = public.round, public.talk
-        self.to_act, self.phase = game.to_act, game.phase
+        self.round, self.talk, self.starts, self.entries = public.round, public.talk, public.starts, entries
+        self.to_act, self.phase, self.contract, self.declarer = game.to_act, game.phase, game.contract, game.declarer
 
 
 def _quiet(game: Game) -> bool:
@@ -1004,7 +1062,51 @@ class EncodedGame:
         observer = self._buffers.get(seat) if type(seat) is int else None
         if observer is None or len(out) != self._size:
             observer = self._buffer_observer(seat, out)
-        out[:] = observer.observe()  # (any buffer of doubles, or a list)
+        # The step, here rather than called (a learner observes at every step): Public follows
+        # the events since its last step, each number written in both runs of its block (a card
+        # played is known by its event alone, and taken off its seat's observed hand); then the
+        # seat's observation is brought up to date and copied: any buffer of doubles in one copy
+        # of memory, or a list.
+        public, game = observer.public, self.game
+        events = game.events
+        seen, count = public.seen, len(events)
+        if seen < count and public.following:
+            numbers, by_event = public.view, public.by_event
+            while seen < count:
+                event = events[seen]
+                seen += 1
+                places = by_event(id(event))
+                if places is not None:
+                    s, played, played_, trick, trick_, in_hand, size_at, size_at_ = places
+                    numbers[played] = numbers[played_] = numbers[trick] = numbers[trick_] = 1.0
+                    public.hands[s][in_hand] = 0.0
+                    sizes = public.sizes
+                    size = sizes[s] = sizes[s] - 1
+                    numbers[size_at] = numbers[size_at_] = public.shares[size]
+                elif not public.other(event):
+                    public.following = False
+                    break
+            public.seen = count
+            if not public.quiet:
+                # A card played or a call may have shown more to a seat than to all (the called
+                # card's holder, a card leaving a hand lying open): each reads its own part again.
+                public.round += 1
+                public.quiet = _quiet(game)
+        elif seen > count:
+            public.following = False  # (events taken back: the blocks are read anew)
+        if observer.round != public.round or not public.following or game.phase is not observer.phase:
+            observer.read_view()
+        else:
+            target = observer.target
+            for block, view in observer.views:
+                target[block] = view
+            if observer.talk != public.talk:
+                observer.talk = public.talk
+                for block, view in observer.talked:
+                    target[block] = view
+            if game.to_act is not observer.to_act:
+                observer.turn(game.to_act)
+        out[:] = observer.numbers
         if self.pending is not None:
             self._choosing(seat, out)
 
