@@ -549,7 +549,7 @@ class Game:
         actions, with its first `events` events. Returns the error to raise: the project's
         error naming the rule that failed, or `exc` itself when no rule did."""
         history, kept, seed = self._history[:done], self.events[:events], self.seed
-        deal = {"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)}
+        deal = {"hands": self.initial_hands, "talon": self.initial_talon}  # (new lists, to replay from)
         chosen = self.deal_plan if done and self._chose else None  # (the dealer's choice is the first action)
         if (self._chose and not done) or not any(self.initial_hands):
             # Nothing dealt yet, or the dealing by the plan chosen failed: the dealer chooses
@@ -892,7 +892,7 @@ class Game:
             self.play_hands() if in_hands else None,  # hands
             self.table.forfeit,
             self.trump_suit,
-            called is not None and called in self.initial_talon,  # called_in_talon
+            called is not None and called in self._as_dealt[-1],  # called_in_talon (the talon as dealt)
         )
 
     def _settle_played(self) -> None:
@@ -952,7 +952,7 @@ class Game:
             if guilty
             else "nobody had, so the accuser pays"
         )
-        hands = [list(h) for h in self.initial_hands]
+        hands = self.initial_hands
         self.events.append({"type": "accusation", "seat": ending.accuser, "guilty": guilty, "hands": hands})
         self._finish(Result("accused", self.contract.name, self.declarer, None, None, None, payments, reason=reason))
 
@@ -993,7 +993,7 @@ class Game:
         if changed:
             record["options"] = changed
         history: Sequence[tuple[int, ActionJson]] = self._history
-        deal: dict[str, Any] = {"hands": [list(h) for h in self.initial_hands], "talon": list(self.initial_talon)}
+        deal: dict[str, Any] = {"hands": self.initial_hands, "talon": self.initial_talon}
         dealt: dict[str, Any] = {"deal": deal}
         if self.deal_plan is not None:
             # The cards as dealt say the plan the dealer chose: a deal given card by card was
