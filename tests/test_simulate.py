@@ -288,13 +288,28 @@ def test_ctrl_c_gives_the_figures_of_the_deals_finished(workers: str) -> None:
         stderr=stderr,
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal's job
+        # (should it not stop, SIGABRT below makes it write where each of its threads is)
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
     os.close(stderr)
+    rest: list[str] = []
     try:
         screen = _read_until(terminal, re.compile(r"[1-9][\d,]*/100,000,000 deals"), seconds=120)
         os.killpg(process.pid, signal.SIGINT)
-        out, _ = process.communicate(timeout=120)
-        screen += _read_until(terminal, None, seconds=10)
+        # The terminal is read while the run ends, as a terminal is: a run that writes to a
+        # terminal nobody reads waits once its buffer is full, and would seem not to stop.
+        reader = threading.Thread(target=lambda: rest.append(_read_until(terminal, None, seconds=150)))
+        reader.start()
+        try:
+            out, _ = process.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)  # (its threads' places written to the terminal)
+            time.sleep(2)
+            os.killpg(process.pid, signal.SIGKILL)  # (the workers too, so that the terminal closes)
+            reader.join()
+            raise AssertionError(f"the run did not end within 120 s of Ctrl-C: {''.join(rest)[-4000:]}") from None
+        reader.join()
+        screen += "".join(rest)
     finally:  # a run that did not stop must not play its hundred million deals after the test
         os.close(terminal)
         if process.poll() is None:
