@@ -137,3 +137,19 @@ def test_the_yardstick_behind_the_api_keeps_the_contract() -> None:
     assert game.history == [(seat, "pass")] and game.to_act == (seat + 1) % 6
     actions = breitnau_by_hand_api.api_deal(7)
     assert actions > 6 and breitnau_by_hand_api.HandGame(7).legal_actions() == ["pass", "solo"]
+
+
+def test_the_phases_benchmark_files_the_same_steps_of_the_same_deals() -> None:
+    """benchmarks/phases.py times both engines over the same deals: each step must be found as
+    often in one as in the other, every deal made once, and every card of a played deal filed
+    (42 at six: seven tricks), the last card of each deal apart."""
+    import phases
+
+    deals = 30
+    best = phases.phase_times(deals, repeat=1)
+    (_, by_hand), (_, interpreter) = best["by hand, API"], best["interpreter"]
+    assert by_hand == interpreter
+    assert interpreter["making the game"] == deals
+    played = interpreter["the last card"]
+    assert 0 < played <= deals and interpreter["a card"] == 41 * played
+    assert interpreter["the auction's last call"] == deals  # (every deal's auction ends, thrown in or not)
