@@ -54,7 +54,18 @@ TABLES = (("breitnau", 6), ("furtwangen", 6), ("cego", 4), ("tapp-modern", 4), (
 
 def public_deal(ruleset: Any, players: int, seed: int) -> int:
     """One deal by uniform random choices through the public API; returns the number of actions."""
-    game = Game(ruleset, players=players, seed=seed)
+    return play_at_random(Game(ruleset, players=players, seed=seed), seed)
+
+
+def api_deal(seed: int) -> int:
+    """The same for the hand-coded Breitnau behind the API (breitnau_by_hand_api.py)."""
+    return play_at_random(breitnau_by_hand_api.HandGame(seed), seed)
+
+
+def play_at_random(game: Any, seed: int) -> int:
+    """Play `game` (the interpreter's, or any with its API) to the end by choices uniform among
+    the legal actions, drawn from `random.Random(seed)`, a template filled at random; returns the
+    number of actions. One loop for every engine timed, so that each pays the same driver."""
     rng = random.Random(seed)
     choice, sample = rng.choice, rng.sample
     legal_actions, apply = game.legal_actions, game.apply
@@ -67,7 +78,7 @@ def public_deal(ruleset: Any, players: int, seed: int) -> int:
                 template = action.get(kind)
                 if isinstance(template, dict):
                     action = {kind: sample(template["from"], template["count"])}
-        apply(seat, action)  # type: ignore[arg-type]
+        apply(seat, action)
         actions += 1
     return actions
 
@@ -153,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     runners: dict[str, Runner] = {}
     if not args.ruleset:
         runners["by hand"] = by_hand_runner()
-        runners["by hand, API"] = by_hand_runner(breitnau_by_hand_api.api_deal)
+        runners["by hand, API"] = by_hand_runner(api_deal)
     for name, players in tables:
         runners[f"{name} ({players})"] = public_runner(name, players)
     best = measure(runners, args.deals, args.repeat, args.slice)

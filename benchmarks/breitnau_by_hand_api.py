@@ -12,8 +12,9 @@ every action, and so does `bench_random_deals.public_deal` of the interpreter:
 - `to_act`, `is_over` and `result` to read between actions.
 
 `HandGame` does exactly that for the very same rules and draws, written by hand for this one game
-(the deal's steps are a generator that stops at every choice), and `api_deal` drives it as
-`public_deal` drives the interpreter. So for one seed the three engines make the same choices and
+(the deal's steps are a generator that stops at every choice; the counting and payments are
+breitnau_by_hand.py's own), and `bench_random_deals.api_deal` drives it by the loop that drives the
+interpreter. So for one seed the three engines make the same choices and
 end with the same payments (tests/test_bench_breitnau.py). Beside the plain yardstick, it tells
 how much of the interpreter's distance from `breitnau_by_hand.py` is the API's, which any engine
 behind it pays, and how much is the interpreter's own generality.
@@ -26,7 +27,7 @@ from collections.abc import Generator, Sequence
 from itertools import combinations
 from typing import Any
 
-from breitnau_by_hand import DAPPEN_LADDER, FACTOR, FIVE_POINTERS, FOLLOW, PACK, PLAYERS, POWER, TRICKS, points
+from breitnau_by_hand import DAPPEN_LADDER, FIVE_POINTERS, FOLLOW, PACK, PLAYERS, POWER, TRICKS, settle
 
 # The protocol's actions and the events of a card played, made once and shared read-only, as the
 # interpreter shares them: a card's action, and each seat's event for each card.
@@ -193,47 +194,16 @@ class HandGame:
         self, contract: str, declarer: int, declarer_cards: list[str], defender_cards: list[str], outcome: str
     ) -> None:
         """breitnau_by_hand.settle, with the result kept and the settlement written down."""
-        declarer_points, defender_points = points(declarer_cards), points(defender_cards)
-        won = defender_points < 40
-        loser_points = defender_points if won else declarer_points
-        factor = FACTOR[contract][0 if won else 1]
-        amount = -(-(40 - loser_points) * factor // 10) * 10  # round_up(…, 10)
-        paid = amount if won else -amount  # by each opponent to the declarer
-        payments = [0] * PLAYERS
-        for seat in self.seats:
-            if seat != declarer:
-                payments[seat] -= paid
-                payments[declarer] += paid
-        self.result = (outcome, contract, declarer, (declarer_points, defender_points), payments)
+        self.result = result = settle(contract, declarer, self.seats, declarer_cards, defender_cards, outcome)
+        points, payments = result[3], result[4]
+        assert points is not None
         self.events.append(
             {
                 "type": "settlement",
                 "outcome": outcome,
                 "contract": contract,
                 "declarer": declarer,
-                "points": [declarer_points, defender_points],
+                "points": list(points),
                 "payments": payments[:],
             }
         )
-
-
-def api_deal(seed: int) -> int:
-    """One deal by uniform random choices, as `bench_random_deals.public_deal` plays the
-    interpreter's; returns the number of actions."""
-    game = HandGame(seed)
-    rng = random.Random(seed)
-    choice, sample = rng.choice, rng.sample
-    legal_actions, apply = game.legal_actions, game.apply
-    actions = 0
-    while not game.is_over:
-        seat = game.to_act
-        assert seat is not None
-        action = choice(legal_actions(seat))
-        if type(action) is dict:  # a template, filled as public_deal fills it
-            for kind in ("discard", "keep"):
-                template = action.get(kind)
-                if isinstance(template, dict):
-                    action = {kind: sample(template["from"], template["count"])}
-        apply(seat, action)
-        actions += 1
-    return actions
