@@ -15,23 +15,18 @@ import random
 import pytest
 
 from interpreter import Game, load_ruleset
+from interpreter.bots.randombot import RandomBot
 from interpreter.engine.game import Phase
 
 TABLES = (("breitnau", 6), ("furtwangen", 6), ("cego", 4), ("tapp-modern", 4), ("koenigrufen", 4))
 
 
-def _play(game: Game, rng: random.Random, actions: int | None = None) -> None:
+def _play(game: Game, bot: RandomBot, actions: int | None = None) -> None:
     """Random actions of the seats to act (`actions` of them, or to the end of the deal)."""
     while not game.is_over and actions != 0:
         seat = game.to_act
         assert seat is not None
-        action = rng.choice(game.legal_actions(seat))
-        if type(action) is dict:
-            for kind in ("discard", "keep"):
-                template = action.get(kind)
-                if isinstance(template, dict):
-                    action = {kind: rng.sample(template["from"], template["count"])}
-        game.apply(seat, action)
+        game.apply(seat, bot.choose(game, seat))
         actions = None if actions is None else actions - 1
 
 
@@ -46,13 +41,13 @@ def test_the_cards_as_dealt_are_those_a_deal_given_card_by_card_keeps(name: str,
     for seed in range(12):
         game = Game(ruleset, players=players, seed=seed)
         if game.phase is Phase.DEAL:  # (the dealer chooses how the cards are dealt, then they are)
-            _play(game, random.Random(seed), actions=1)
+            _play(game, RandomBot(seed), actions=1)
         hands, talon = game.initial_hands, game.initial_talon
         assert hands == [list(game.hands[s]) for s in range(players)] and talon == list(game.talon)
         plan = {"plan": game.deal_plan} if game.deal_plan is not None else {}
         given = Game(ruleset, players=players, deal={"hands": hands, "talon": talon, **plan})
-        _play(game, random.Random(seed))
-        _play(given, random.Random(seed))
+        _play(game, RandomBot(seed))
+        _play(given, RandomBot(seed))
         assert game.initial_hands == given.initial_hands == hands
         assert game.initial_talon == given.initial_talon == talon
         assert _after_deal(game.events) == _after_deal(given.events)  # (dealt by a seed, or given)
@@ -70,13 +65,13 @@ def test_two_games_played_in_turn_give_the_events_each_gives_alone(name: str, pl
         alone = []
         for s in (seed, seed + 1):
             game = Game(ruleset, players=players, seed=s)
-            _play(game, random.Random(s))
+            _play(game, RandomBot(s))
             alone.append(game.events)
         games = [Game(ruleset, players=players, seed=s) for s in (seed, seed + 1)]
-        rngs = [random.Random(s) for s in (seed, seed + 1)]
+        bots = [RandomBot(s) for s in (seed, seed + 1)]
         while not all(g.is_over for g in games):
-            for game, rng in zip(games, rngs, strict=True):
-                _play(game, rng, actions=1)
+            for game, bot in zip(games, bots, strict=True):
+                _play(game, bot, actions=1)
         assert [g.events for g in games] == alone
 
 
@@ -95,10 +90,10 @@ def test_a_game_keeps_its_attributes_in_the_fastest_form() -> None:
     ):
         for seed in range(6):
             game = Game(load_ruleset(name), players=players, seed=seed, pot=pot)
-            rng = random.Random(seed)
+            rng, bot = random.Random(seed), RandomBot(seed)
             while not game.is_over:
                 ids = game.legal_ids()
                 if not game.push_listed(rng.choice(ids)):
-                    _play(game, rng, actions=1)
+                    _play(game, bot, actions=1)
             names |= set(vars(game))
     assert len(names) <= 29, sorted(names)
