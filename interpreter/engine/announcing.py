@@ -41,6 +41,7 @@ from interpreter.language.keys import names
 from interpreter.language.model import Condition, Contract, Declaration, Doubling, KontraRule, Ruleset
 
 GAME = "game"
+OTHER_SIDE = {"declarer": "defenders", "defenders": "declarer"}
 # The facts of a seat that the round's conditions may read besides its hand, each a yes or a no:
 # those the language declares for who may double (names.KONTRA, which holds names.SEAT's).
 SEAT_FACTS = tuple(name for name in names.KONTRA if name != "hand")
@@ -129,6 +130,7 @@ class RoundTables:
         "kontra_rules",
         "kontra_steps",
         "kontras",
+        "kontras_free",
         "may",
         "once_each",
         "reads_spoken",
@@ -177,6 +179,8 @@ class RoundTables:
         self.once_each = any(r is not None and r.max is None for r in (game, bonuses))
         # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
         self.anyone_doubles = not eligible or all(c is None for c in eligible)
+        # And nobody is barred by having doubled an item once: a side's kontras are the seat's.
+        self.kontras_free = self.anyone_doubles and not self.once_each
         # The events of what a seat says, shared and read-only like the actions (a round writes
         # one at every action), made once asked: (seat, item, level) of a kontra -> its event,
         # and whether the item is then doubled as often as allowed; (seat, name) of an
@@ -373,7 +377,7 @@ class AnnouncementRound(Round):
         kontras = self._kontras_of.get(side)
         if kontras is None:
             kontras = self._kontras_of[side] = [*compress(self._open, self._next[side])]
-        if tables.anyone_doubles and not (tables.once_each and self._doubled):
+        if tables.kontras_free or (tables.anyone_doubles and not self._doubled):
             return announce, kontras
         doubled = self._doubled
         may_game, may_bonus = self._may_now(seat)
@@ -529,8 +533,10 @@ class AnnouncementRound(Round):
             if action in announce:
                 announce.remove(action)
         if self._tables.bonuses_doubled:
-            self._doublable_by(name, "defenders" if side == "declarer" else "declarer")
-        self._said(seat)
+            self._doublable_by(name, OTHER_SIDE[side])
+        self.said = True
+        if seat not in self.revealed:
+            self._reveal(seat)
         tables = self._tables
         event = tables.said_events.get((seat, name))
         self.table.events.append(event if event is not None else tables.announce_event(seat, name))
@@ -539,15 +545,15 @@ class AnnouncementRound(Round):
         """An allowed doubling of `item` (the game or an announced bonus)."""
         levels, tables = self.levels, self._tables
         level = levels[item] = levels.get(item, 0) + 1
-        self._said(seat)
+        self.said = True
+        if seat not in self.revealed:
+            self._reveal(seat)
         if tables.once_each:
             self._doubled.add((item, seat))
         known = tables.kontra_steps.get((seat, item, level))
         event, last = known if known is not None else tables.kontra_step(seat, item, level)
-        if last:
-            self._doublable_by(item, None)  # doubled as often as allowed
-        else:
-            self._doublable_by(item, "defenders" if self._doubler[item] == "declarer" else "declarer")
+        # (None: doubled as often as allowed)
+        self._doublable_by(item, None if last else OTHER_SIDE[self._doubler[item]])
         self.table.events.append(event)
         if tables.at_once:
             self._answer(seat, item)
@@ -617,10 +623,8 @@ class AnnouncementRound(Round):
             return f"you may not double ({rule.eligible.source}); you may double: {', '.join(items) or 'nothing'}"
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
-    def _said(self, seat: int) -> None:
-        self.said = True
-        if seat in self.revealed:
-            return
+    def _reveal(self, seat: int) -> None:
+        """`seat` has said something: its side is public."""
         self.revealed.add(seat)
         if seat == self.partner:
             self.partner_revealed = True
