@@ -497,7 +497,8 @@ class AnnouncementRound(Round):
         else:
             name = action["announce"]  # type: ignore[index]
             self._announce(seat, name)
-            history.append((seat, self._tables.announcements[name]))
+            # (a new entry: a record's writer takes its cards for a plain list)
+            history.append((seat, {"announce": name, "cards": []}))
         if self.partner_revealed:
             self.table.partner_public = True
         return self.done
