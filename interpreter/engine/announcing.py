@@ -25,12 +25,23 @@ from itertools import compress
 from operator import and_, itemgetter
 from typing import Any, NamedTuple
 
-from interpreter.engine.actions import Action, ActionJson, Announce, Call, FrozenAction, Kontra, announce_actions
+from interpreter.engine.actions import (
+    Action,
+    ActionJson,
+    Announce,
+    Call,
+    FrozenAction,
+    FrozenEvent,
+    FrozenList,
+    Kontra,
+    announce_actions,
+)
 from interpreter.engine.table import Table
 from interpreter.language.keys import names
 from interpreter.language.model import Condition, Contract, Declaration, Doubling, KontraRule, Ruleset
 
 GAME = "game"
+OTHER_SIDE = {"declarer": "defenders", "defenders": "declarer"}
 # The facts of a seat that the round's conditions may read besides its hand, each a yes or a no:
 # those the language declares for who may double (names.KONTRA, which holds names.SEAT's).
 SEAT_FACTS = tuple(name for name in names.KONTRA if name != "hand")
@@ -111,14 +122,19 @@ class RoundTables:
         "candidate_actions",
         "candidate_at",
         "candidates",
+        "done",
+        "done_events",
         "eligible",
         "game_doubled",
         "kontra_reads",
+        "kontra_rules",
         "kontra_steps",
         "kontras",
+        "kontras_free",
         "may",
         "once_each",
         "reads_spoken",
+        "said_events",
         "unconditional",
     )
 
@@ -163,10 +179,41 @@ class RoundTables:
         self.once_each = any(r is not None and r.max is None for r in (game, bonuses))
         # Nobody is barred from doubling (no rule says who may): no seat's facts to judge.
         self.anyone_doubles = not eligible or all(c is None for c in eligible)
-        # For a bonus and for the game (indexed by whether the item doubled is the game): the
-        # level a kontra brings it to -> the kontra's title, and whether the item is doubled as
-        # often as allowed; once asked.
-        self.kontra_steps: tuple[dict[int, tuple[str, bool]], dict[int, tuple[str, bool]]] = ({}, {})
+        # And nobody is barred by having doubled an item once: a side's kontras are the seat's.
+        self.kontras_free = self.anyone_doubles and not self.once_each
+        # The events of what a seat says, shared and read-only like the actions (a round writes
+        # one at every action), made once asked: (seat, item, level) of a kontra -> its event,
+        # and whether the item is then doubled as often as allowed; (seat, name) of an
+        # announcement -> its event; a seat -> the event of its done call, ending its turn of
+        # the round (`done_events[0]`) or a chain of answers (`done_events[1]`).
+        self.kontra_steps: dict[tuple[int, str, int], tuple[FrozenEvent, bool]] = {}
+        self.said_events: dict[tuple[int, str], FrozenEvent] = {}
+        self.done_events: tuple[dict[int, FrozenEvent], dict[int, FrozenEvent]] = ({}, {})
+        self.done = rule.done
+        self.kontra_rules = (bonuses, game)  # indexed by whether the item doubled is the game
+
+    def kontra_step(self, seat: int, item: str, level: int) -> tuple[FrozenEvent, bool]:
+        """The event of `seat`'s kontra bringing `item` to `level`, and whether the item is then
+        doubled as often as allowed (made once)."""
+        rule = self.kontra_rules[item == GAME]
+        last = rule is None or (rule.max is not None and level >= rule.max)
+        title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
+        event = FrozenEvent(type="kontra", seat=seat, item=item, level=level, title=title)
+        found = self.kontra_steps[seat, item, level] = (event, last)
+        return found
+
+    def announce_event(self, seat: int, name: str) -> FrozenEvent:
+        """The event of `seat`'s announcement of `name` (made once)."""
+        event = FrozenEvent(type="announce", seat=seat, announcement=name, cards=FrozenList())
+        self.said_events[seat, name] = event
+        return event
+
+    def done_event(self, seat: int, chain: bool) -> FrozenEvent:
+        """The event of `seat`'s done call, ending its turn of the round or, where `chain`, a
+        chain of answers to a kontra (made once)."""
+        phase = "kontra" if chain else "announcing"
+        event = self.done_events[chain][seat] = FrozenEvent(type="call", seat=seat, call=self.done, phase=phase)
+        return event
 
 
 def round_tables(ruleset: Ruleset, contract: Contract) -> RoundTables:
@@ -188,7 +235,6 @@ class AnnouncementRound(Round):
         "_kontras_of",
         "_may_announce",
         "_next",
-        "_offered",
         "_open",
         "_sides",
         "_tables",
@@ -221,7 +267,6 @@ class AnnouncementRound(Round):
         self.declarer, self.partner, self.hands = declarer, partner, table.cards.hands
         self.quiet = 0  # turns in a row that said nothing
         self.said = False  # the seat to speak has said something this turn
-        self._offered: list[ActionJson] | None = None  # the offer to the seat to act, until something changes
         # What the auction says of a seat (who bid), asked only where a rule of who may double reads it.
         self.seat_facts = seat_facts
         self.card_called = card_called  # a card was called for a partner (named or not)
@@ -332,7 +377,7 @@ class AnnouncementRound(Round):
         kontras = self._kontras_of.get(side)
         if kontras is None:
             kontras = self._kontras_of[side] = [*compress(self._open, self._next[side])]
-        if tables.anyone_doubles and not (tables.once_each and self._doubled):
+        if tables.kontras_free or (tables.anyone_doubles and not self._doubled):
             return announce, kontras
         doubled = self._doubled
         may_game, may_bonus = self._may_now(seat)
@@ -408,25 +453,19 @@ class AnnouncementRound(Round):
 
     # -- as a stage of the deal ----------------------------------------------------------------
     def offer(self, seat: int) -> list[ActionJson]:
-        """The actions of the seat to act (none for another), while the round lasts: the same list
-        until something is said or the turn moves on (an announcement and a kontra are the
-        ruleset's read-only actions)."""
+        """The actions of the seat to act (none for another), while the round lasts: a new list
+        of the ruleset's read-only actions, which the game keeps for the turn (asked once a turn,
+        it is not kept here as well)."""
         if seat != self.to_act:
             return []
-        offered = self._offered
-        if offered is not None:
-            return offered
         # (worked out here rather than in a method of its own: a call less at every action)
         if self.answering is not None:
-            offered = [self.rule.done, self._kontras[self.answering]]  # double again, or no
-        elif self.contract.must_announce is not None and (must := self._must_announce(seat)):
+            return [self.rule.done, self._kontras[self.answering]]  # double again, or no
+        if self.contract.must_announce is not None and (must := self._must_announce(seat)):
             actions = self._tables.announcements
-            offered = [actions[name] for name in self._announceable(seat) if name in must]
-        else:
-            announce, kontras = self._open_to(seat)
-            offered = [self.rule.done, *announce, *kontras]
-        self._offered = offered
-        return offered
+            return [actions[name] for name in self._announceable(seat) if name in must]
+        announce, kontras = self._open_to(seat)
+        return [self.rule.done, *announce, *kontras]
 
     def canonical(self, seat: int, parsed: Action) -> ActionJson | None:
         """The offered action `parsed` is: the done call, {announce: NAME} (its cards none), {kontra: ITEM}."""
@@ -445,7 +484,6 @@ class AnnouncementRound(Round):
         """Do an offered announcement, kontra or done call: written down, reported, and the turn
         moves on after the done call. Returns whether the round is over."""
         history = self.table.history
-        self._offered = None
         if type(action) is str:
             if self.answering is not None:
                 self._end_chain(seat)
@@ -459,6 +497,7 @@ class AnnouncementRound(Round):
         else:
             name = action["announce"]  # type: ignore[index]
             self._announce(seat, name)
+            # (a new entry: a record's writer takes its cards for a plain list)
             history.append((seat, {"announce": name, "cards": []}))
         if self.partner_revealed:
             self.table.partner_public = True
@@ -495,30 +534,28 @@ class AnnouncementRound(Round):
             if action in announce:
                 announce.remove(action)
         if self._tables.bonuses_doubled:
-            self._doublable_by(name, "defenders" if side == "declarer" else "declarer")
-        self._said(seat)
-        self.table.events.append({"type": "announce", "seat": seat, "announcement": name, "cards": []})
+            self._doublable_by(name, OTHER_SIDE[side])
+        self.said = True
+        if seat not in self.revealed:
+            self._reveal(seat)
+        tables = self._tables
+        event = tables.said_events.get((seat, name))
+        self.table.events.append(event if event is not None else tables.announce_event(seat, name))
 
     def _kontra(self, seat: int, item: str) -> None:
         """An allowed doubling of `item` (the game or an announced bonus)."""
         levels, tables = self.levels, self._tables
         level = levels[item] = levels.get(item, 0) + 1
-        self._said(seat)
+        self.said = True
+        if seat not in self.revealed:
+            self._reveal(seat)
         if tables.once_each:
             self._doubled.add((item, seat))
-        steps = tables.kontra_steps[item == GAME]
-        known = steps.get(level)
-        if known is None:
-            rule = self.ruleset.kontra_game if item == GAME else self.ruleset.kontra_bonuses
-            last = rule is None or (rule.max is not None and level >= rule.max)
-            title = rule.titles[level - 1] if rule is not None and len(rule.titles) >= level else f"kontra ×{2**level}"
-            known = steps[level] = (title, last)
-        title, last = known
-        if last:
-            self._doublable_by(item, None)  # doubled as often as allowed
-        else:
-            self._doublable_by(item, "defenders" if self._doubler[item] == "declarer" else "declarer")
-        self.table.events.append({"type": "kontra", "seat": seat, "item": item, "level": level, "title": title})
+        known = tables.kontra_steps.get((seat, item, level))
+        event, last = known if known is not None else tables.kontra_step(seat, item, level)
+        # (None: doubled as often as allowed)
+        self._doublable_by(item, None if last else OTHER_SIDE[self._doubler[item]])
+        self.table.events.append(event)
         if tables.at_once:
             self._answer(seat, item)
 
@@ -543,7 +580,8 @@ class AnnouncementRound(Round):
         with the seat whose turn of the round it is."""
         item = self.answering
         assert item is not None
-        self.table.events.append({"type": "call", "seat": seat, "call": self.rule.done, "phase": "kontra"})
+        event = self._tables.done_events[1].get(seat)
+        self.table.events.append(event if event is not None else self._tables.done_event(seat, True))
         self._doublable_by(item, None)
         self.answering = None
         self.to_act = self.order[self.turn]
@@ -586,10 +624,8 @@ class AnnouncementRound(Round):
             return f"you may not double ({rule.eligible.source}); you may double: {', '.join(items) or 'nothing'}"
         return f"the other side doubles {item} next; you may double: {', '.join(items) or 'nothing'}"
 
-    def _said(self, seat: int) -> None:
-        self.said = True
-        if seat in self.revealed:
-            return
+    def _reveal(self, seat: int) -> None:
+        """`seat` has said something: its side is public."""
         self.revealed.add(seat)
         if seat == self.partner:
             self.partner_revealed = True
@@ -598,7 +634,8 @@ class AnnouncementRound(Round):
             self._may_announce.pop(seat, None)
 
     def _end_turn(self, seat: int) -> None:
-        self.table.events.append({"type": "call", "seat": seat, "call": self.rule.done, "phase": "announcing"})
+        event = self._tables.done_events[0].get(seat)
+        self.table.events.append(event if event is not None else self._tables.done_event(seat, False))
         spoken, order = self.spoken, self.order
         spoken.add(seat)
         if self._tables.reads_spoken:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import filterfalse
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
 from interpreter.language.model import TRUMP, Duty, EarlyEnd, ScheduledTrick, TrickException, Withhold
@@ -602,19 +603,27 @@ class KeepBack(PlayRule):
         return KeepBack({**self.due, **other.due}, {**self.kept, **other.kept}, f"{self.origin}, {other.origin}")
 
     def allow(self, play: TrickPlay, seat: int, allowed: list[str], usable: list[str]) -> list[str]:
-        number, due_of = play.number, self.due
+        due_of = self.due
         if due_of.keys().isdisjoint(allowed):
             return allowed  # (most turns of a holder: its kept card is not among what it may play)
-        due = []  # (loops, not comprehensions: a function made and called per turn)
-        free = []
-        for c in allowed:
-            trick = due_of.get(c)
-            if trick is None or play.trick_number(trick) < number:
-                free.append(c)
-            elif play.trick_number(trick) == number:
-                due.append(c)
+        # The kept cards among those allowed (a few: a loop over them, not over the hand) that
+        # are due in this trick, and those whose trick is still to come.
+        number = play.number
+        due: list[str] = []
+        waiting: set[str] = set()
+        for card, trick in due_of.items():
+            if card in allowed:
+                if trick <= 0:
+                    trick += play.n_tricks + 1  # (counted from the end)
+                if trick == number:
+                    due.append(card)
+                elif trick > number:
+                    waiting.add(card)
         if due:
-            return due
+            return due if len(due) == 1 else [c for c in allowed if c in due]
+        if not waiting:
+            return allowed  # (their tricks have passed: they are free)
+        free = [*filterfalse(waiting.__contains__, allowed)]
         if free:
             return free
         # Forced out early: the highest of the kept cards first.
