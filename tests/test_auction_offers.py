@@ -21,16 +21,23 @@ from interpreter.engine.phase import Phase
 from interpreter.language.loader import ruleset_names
 
 
+def _afresh(auction: Auction, seat: int) -> None:
+    """Have the auction work out `seat`'s offer afresh when next asked: it keeps the last seat's
+    offer only, so another seat is asked first."""
+    auction.legal(next(s for s in auction.seats if s != seat))
+
+
 def _general_offer(auction: Auction, seat: int) -> list[str]:
     """The calls `seat` may make now by the feature steps alone (no offer kept in the tables)."""
-    kept, tables = auction._legal, auction.tables
+    tables = auction.tables
     none = {name: (None,) * len(offers) for name, offers in tables.free_offers.items()}
     auction.tables = dataclasses.replace(tables, free_offers=none)
-    auction._legal = None
     try:
+        _afresh(auction, seat)
         return list(auction.legal(seat))
     finally:
-        auction.tables, auction._legal = tables, kept
+        auction.tables = tables
+        _afresh(auction, seat)
 
 
 def _auction_turns(game: Game, rng: random.Random) -> int:
@@ -87,5 +94,5 @@ def test_a_full_room_of_bidders_leaves_an_entrant_only_pass() -> None:
     assert auction.tables.free_offers[dappen.name][st.level + 1] == (PASS, "stupfen")
     assert list(auction.legal(seats[2])) == [PASS] == _general_offer(auction, seats[2])
     st.bidders = {seats[0]}  # room for one more: the table's offer
-    auction._legal = None
+    _afresh(auction, seats[2])
     assert list(auction.legal(seats[2])) == [PASS, "stupfen"] == _general_offer(auction, seats[2])
