@@ -104,6 +104,10 @@ class AuctionTables:
     # or a need that a hand must meet (None where one has).
     above: dict[str, tuple[tuple[int, ...], ...]]
     free_above: dict[str, tuple[tuple[str, ...] | None, ...]]
+    # By phase and level the same way: what a duel's entrant or challenger with room among the
+    # bidders is offered, pass and the free calls above, where the phase has no calls out of
+    # turn and no compulsion to change it (None where it has, or where a level asks of a hand).
+    free_offers: dict[str, tuple[tuple[str, ...] | None, ...]]
     asks: dict[str, tuple[bool, ...]]  # by phase: for each level of its ladder, `_asks`
     opens: dict[str, bool]  # by phase: `_opens`
 
@@ -129,6 +133,15 @@ def _opens(phase: AuctionPhase) -> bool:
     if phase.style != "duel" or phase.interrupts:
         return True
     return bool(phase.ladder) and (phase.max_bidders is None or phase.max_bidders > 0)
+
+
+def _free_offer(phase: AuctionPhase, free: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """What `_legal_calls` offers a duel's entrant or challenger whose bids are `free` (the free
+    calls of a level, `_free_calls`), where no feature of the phase changes it: pass, then the
+    bids (None where the phase has calls out of turn or a compulsion, or a level asks of a hand)."""
+    if free is None or phase.style != "duel" or phase.interrupts or phase.compulsory:
+        return None
+    return (PASS, *free)
 
 
 def _free_calls(phase: AuctionPhase, levels: tuple[int, ...]) -> tuple[str, ...] | None:
@@ -181,7 +194,7 @@ class Auction:
         self.bid_when_spoke: dict[int, bool] = {}
         self.dealer = dealer if dealer is not None else seats[-1]  # who answers a proposal
         self.state = self._start(phases[0], carried=None)
-        self._legal: tuple[int, list[str]] | None = None  # (seat, its calls) until the auction changes
+        self._legal: tuple[int, Sequence[str]] | None = None  # (seat, its calls) until the auction changes
         # As a stage of a deal: where its calls and events are written, and whether a pass
         # against a compulsion is penalised (records of real games).
         self.table = table
@@ -191,12 +204,14 @@ class Auction:
     @staticmethod
     def tables_of(phases: tuple[AuctionPhase, ...]) -> AuctionTables:
         above = {p.name: tuple(_above(p, level) for level in range(-1, len(p.ladder))) for p in phases}
+        free = {p.name: tuple(_free_calls(p, levels) for levels in above[p.name]) for p in phases}
         return AuctionTables(
             {p.name: p for p in phases},
             {p.name: {lv.call: i for i, lv in reversed(list(enumerate(p.ladder)))} for p in phases},
             {p.name: {lv.call: lv.answered_by for lv in p.ladder + p.interrupts if lv.answered_by} for p in phases},
             above,
-            {p.name: tuple(_free_calls(p, levels) for levels in above[p.name]) for p in phases},
+            free,
+            {p.name: tuple(_free_offer(p, calls) for calls in free[p.name]) for p in phases},
             {p.name: tuple(_asks(lv) for lv in p.ladder) for p in phases},
             {p.name: _opens(p) for p in phases},
         )
@@ -465,7 +480,7 @@ class Auction:
             return []
         return [lv.call for lv in st.phase.interrupts if self._meets(lv, seat)]
 
-    def legal(self, seat: int) -> list[str]:
+    def legal(self, seat: int) -> Sequence[str]:
         """The calls `seat` may make now; the same list until the auction changes (asked by the
         player, then again to check the call): not to be changed by the caller."""
         known = self._legal
@@ -477,20 +492,26 @@ class Auction:
         self._legal = (seat, calls)
         return calls
 
-    def _legal_calls(self, seat: int) -> list[str]:
+    def _legal_calls(self, seat: int) -> Sequence[str]:
         """The calls of `seat`: pass and the bids open to it, then each feature of the phase in
         scope (interrupts, a compulsion; jumps, free raising and max_bidders in `_bids_open_to`,
         requirements and needs in `_meets`). A phase with none of them offers the next entrant
         of a duel pass and the next level: no step of its own, what the features give when none
-        applies."""
+        applies (made once per ruleset: `AuctionTables.free_offers`)."""
         st = self.state
-        interrupts = self._interrupts_open_to(seat) if st.phase.interrupts else []
+        phase = st.phase
+        interrupts = self._interrupts_open_to(seat) if phase.interrupts else []
         if seat != self.to_act:  # (kept up to date by every change: see _moves_on)
             return interrupts
-        if st.awaiting != "entrant" or st.phase.style != "duel":  # (the common case first, as in whose_turn)
+        if st.awaiting != "entrant" or phase.style != "duel":  # (the common case first, as in whose_turn)
             answer = self._answer(seat)
             if answer is not None:
                 return answer
+        free = self.tables.free_offers[phase.name][st.level + 1]
+        if free is not None and (
+            phase.max_bidders is None or seat in st.bidders or len(st.bidders) < phase.max_bidders
+        ):
+            return free  # (what the steps below give where no feature of the phase applies)
         bids = self._bids(seat, st.level)
         calls = [PASS, *bids]
         if interrupts:
