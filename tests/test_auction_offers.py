@@ -93,6 +93,9 @@ def test_a_full_room_of_bidders_leaves_an_entrant_only_pass() -> None:
     auction.to_act = seats[2]
     assert auction.tables.free_offers[dappen.name][st.level + 1] == (PASS, "stupfen")
     assert list(auction.legal(seats[2])) == [PASS] == _general_offer(auction, seats[2])
+    # Its bid is refused with the rule that refuses it (rulesets/breitnau.yaml: the Dappen round
+    # takes at most two bidders).
+    assert auction.why_not(seats[2], "stupfen") == "at most 2 players may bid in the Dappen round; you may say: pass"
     st.bidders = {seats[0]}  # room for one more: the table's offer
     _afresh(auction, seats[2])
     assert list(auction.legal(seats[2])) == [PASS, "stupfen"] == _general_offer(auction, seats[2])

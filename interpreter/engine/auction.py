@@ -332,20 +332,25 @@ class Auction:
                 return f"you could not carry it out: {missing}"
         return None
 
+    def _room_for(self, seat: int) -> bool:
+        """Whether `seat` may still bid in this phase: it is a bidder already, or the phase's
+        `max_bidders` leaves room for one more."""
+        st = self.state
+        limit = st.phase.max_bidders
+        return limit is None or seat in st.bidders or len(st.bidders) < limit
+
     def _bids_open_to(self, seat: int, from_level: int) -> tuple[int, ...]:
         """Levels `seat` may bid now, before requirements: the next one, a jump, or any higher one."""
-        st = self.state
-        if st.phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= st.phase.max_bidders:
+        if not self._room_for(seat):
             return ()
-        return self.tables.above[st.phase.name][from_level + 1]
+        return self.tables.above[self.state.phase.name][from_level + 1]
 
     def _bids(self, seat: int, from_level: int) -> Sequence[str]:
         """The bids `seat` may make now over `from_level`: the levels open to it that its hand
         meets; read only (the table's own calls where no level open asks anything of a hand)."""
-        st = self.state
-        phase = st.phase
-        if phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= phase.max_bidders:
+        if not self._room_for(seat):
             return ()
+        phase = self.state.phase
         free = self.tables.free_above[phase.name][from_level + 1]
         if free is not None:
             return free
@@ -360,11 +365,7 @@ class Auction:
         """Whether `_bids_open_to(seat, from_level)` has any level (asked for every seat that
         could still speak whenever a phase may have ended): a level above, and room for the seat
         among the bidders."""
-        st = self.state
-        phase = st.phase
-        if phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= phase.max_bidders:
-            return False
-        return from_level + 1 < len(phase.ladder)
+        return self._room_for(seat) and from_level + 1 < len(self.state.phase.ladder)
 
     # -- the rounds style: the turn goes round the table ---------------------------------------
     def _rounds_next(self) -> int | None:
@@ -508,9 +509,7 @@ class Auction:
             if answer is not None:
                 return answer
         free = self.tables.free_offers[phase.name][st.level + 1]
-        if free is not None and (
-            phase.max_bidders is None or seat in st.bidders or len(st.bidders) < phase.max_bidders
-        ):
+        if free is not None and self._room_for(seat):
             return free  # (what the steps below give where no feature of the phase applies)
         bids = self._bids(seat, st.level)
         calls = [PASS, *bids]
@@ -666,7 +665,7 @@ class Auction:
             return f"you may not bid {call}: {unmet}; you may say: {options}"
         if st.level >= 0 and index <= st.level:
             return f"{call} does not outbid {st.phase.ladder[st.level].call}; you may say: {options}"
-        if st.phase.max_bidders is not None and seat not in st.bidders and len(st.bidders) >= st.phase.max_bidders:
+        if not self._room_for(seat):
             return f"at most {st.phase.max_bidders} players may bid in the {st.phase.title}; you may say: {options}"
         return f"only the next bid is allowed, not a jump to {call}; you may say: {options}"
 
