@@ -35,6 +35,25 @@ TABLES: list[tuple[str, int, dict[str, str]]] = [
     (str(RULESETS / "koenigrufen-bonuses-doubled-with-the-game.yaml"), 4, {}),
 ]
 
+# The kontras' titles by level, as the sources word them (rulesets/koenigrufen.yaml and
+# dreierles.yaml `kontra` and the option `knocks`), written out here rather than read from the
+# ruleset; past the titles given, the factor is said.
+KOENIGRUFEN_TITLES = {1: "Kontra", 2: "Rekontra", 3: "Subkontra"}  # pagat-koenig §9
+KLOPFEN = {1: "Klopfen", 2: "Zurückklopfen"}  # pagat-dreierles §8
+TITLES: dict[str, dict[int, str]] = {
+    "koenigrufen-4": KOENIGRUFEN_TITLES,
+    "koenigrufen-5": KOENIGRUFEN_TITLES,
+    "dreierles-3": KLOPFEN,
+    "dreierles-3-four": {**KLOPFEN, 3: "Klopfen", 4: "Zurückklopfen"},
+    "dreierles-knocking-unlimited-3": {**KLOPFEN, 3: "kontra ×8"},
+    "koenigrufen-bonuses-doubled-with-the-game-4": KOENIGRUFEN_TITLES,
+}
+
+
+def _table_id(table: tuple[str, int, dict[str, str]]) -> str:
+    name, players, options = table
+    return f"{Path(name).stem}-{players}" + "".join(f"-{v}" for k, v in options.items() if k == "knocks")
+
 
 def _expected(ruleset: Ruleset, round_: AnnouncementRound, seat: int, action: Any) -> dict[str, Any]:
     """The event of `seat` saying `action` in `round_` as it stands before it is said, from the
@@ -53,11 +72,12 @@ def _expected(ruleset: Ruleset, round_: AnnouncementRound, seat: int, action: An
     return {"type": "announce", "seat": seat, "announcement": action["announce"], "cards": []}
 
 
-@pytest.mark.parametrize(("name", "players", "options"), TABLES, ids=[f"{Path(t[0]).stem}-{t[1]}" for t in TABLES])
+@pytest.mark.parametrize(("name", "players", "options"), TABLES, ids=[_table_id(t) for t in TABLES])
 def test_each_action_of_the_round_writes_the_event_worked_out_afresh(
     name: str, players: int, options: dict[str, str]
 ) -> None:
     said: dict[str, int] = {"call": 0, "kontra": 0, "announce": 0}
+    titles: dict[int, str] = {}  # the kontras' titles said, by level
     for seed in range(60):
         game = Game(name, players=players, seed=seed, options=options)
         ruleset = game.ruleset
@@ -74,6 +94,8 @@ def test_each_action_of_the_round_writes_the_event_worked_out_afresh(
             events = game.apply(seat, action)
             assert events[0] == expected, f"seed {seed}"
             said[expected["type"]] += 1
+            if expected["type"] == "kontra":
+                titles[events[0]["level"]] = events[0]["title"]
             entry = game.history[-1]
             assert entry[0] == seat
             assert entry[1] == (
@@ -84,6 +106,9 @@ def test_each_action_of_the_round_writes_the_event_worked_out_afresh(
     assert said["call"] and said["kontra"]
     if "dreierles" not in name:
         assert said["announce"]
+    # Every title said is the one the sources give for its level, and some were said.
+    expected_titles = TITLES[_table_id((name, players, options))]
+    assert titles and all(expected_titles.get(level) == title for level, title in titles.items()), titles
 
 
 def test_two_deals_share_the_events_of_the_same_words() -> None:
